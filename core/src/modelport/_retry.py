@@ -1,0 +1,35 @@
+"""Retry policy (C9): retry retryable errors with capped backoff that honours the server's delay."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .errors import ModelportError
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """``max_retries`` extra attempts; delays from the server when given, else exponential backoff.
+
+    A server delay longer than ``max_delay`` is not waited for: the error is raised at once (with
+    its ``retry_after``) rather than sleeping for as long as a hostile or confused server asks.
+    """
+
+    max_retries: int = 2
+    base_delay: float = 0.5
+    max_delay: float = 60.0
+
+    def delay(self, error: BaseException, attempt: int) -> float | None:
+        """Seconds to wait before retry number ``attempt`` (0-based), or ``None`` to give up."""
+        if not isinstance(error, ModelportError) or not type(error).retryable:
+            return None
+        if attempt >= self.max_retries:
+            return None
+        server_delay = getattr(error, "retry_after", None)
+        if server_delay is not None:
+            if server_delay > self.max_delay:
+                return None
+            return max(0.0, float(server_delay))
+        backoff = self.base_delay * (2**attempt)
+        return float(min(self.max_delay, backoff * (0.5 + random.random() / 2)))

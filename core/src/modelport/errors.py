@@ -1,0 +1,242 @@
+"""Every error modelport raises.
+
+The hierarchy::
+
+    ModelportError
+    ├── ConfigurationError
+    │   ├── UnknownProviderError          (unknown provider id; did-you-mean suggestions)
+    │   ├── UnknownModelError             (unknown or malformed model id)
+    │   ├── ProviderNotInstalledError     (a known first-party provider whose package is missing)
+    │   └── MissingCredentialsError       (names the environment variables to set)
+    ├── InvalidRequestError               (request validation, raised before any HTTP request)
+    │   └── ProviderToolError             (provider-tool validation, T2)
+    └── ProviderError                     (anything the provider said or did)
+        ├── ProviderOverloadedError       (retryable)
+        ├── ProviderRateLimitError        (retryable, carries ``retry_after`` seconds)
+        ├── ProviderQuotaError            (quota exhausted, not retryable)
+        ├── ProviderAuthError             (invalid or missing credentials)
+        ├── ProviderRequestError          (any other rejected request)
+        ├── ProviderResponseError         (malformed or undecodable response)
+        ├── StreamInterruptedError        (the stream broke; carries what had arrived)
+        └── ProviderMetadataError         (provider metadata failed validation or size bounds)
+
+``retryable`` is a property of the class. Every :class:`ProviderError` carries ``partial``: the
+:class:`~modelport.types.Result` accumulated from what had already arrived when the error happened
+(``None`` when nothing had). Messages never contain credentials: bodies are excerpted, bounded and
+scrubbed of anything that looks like a key or token.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from .types import Result
+
+__all__ = [
+    "ConfigurationError",
+    "InvalidRequestError",
+    "MissingCredentialsError",
+    "ModelportError",
+    "ProviderAuthError",
+    "ProviderError",
+    "ProviderMetadataError",
+    "ProviderNotInstalledError",
+    "ProviderOverloadedError",
+    "ProviderQuotaError",
+    "ProviderRateLimitError",
+    "ProviderRequestError",
+    "ProviderResponseError",
+    "ProviderToolError",
+    "StreamInterruptedError",
+    "UnknownModelError",
+    "UnknownProviderError",
+    "scrub",
+    "excerpt",
+]
+
+#: Maximum number of characters of a response body kept on an error.
+BODY_EXCERPT_LIMIT = 2_000
+
+_SECRET_PATTERNS = re.compile(
+    r"AIza[0-9A-Za-z_\-]{20,}"  # Google API keys
+    r"|ya29\.[0-9A-Za-z_\-.]+"  # Google OAuth access tokens
+    r"|(?i:bearer)\s+[0-9A-Za-z_\-.=~+/]{8,}"
+    r"|(?<=[?&]key=)[^&\s\"']+"
+)
+
+
+def scrub(text: str, secrets: Sequence[str] = ()) -> str:
+    """Replace anything that looks like a credential (and each of ``secrets``) with ``[REDACTED]``."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "[REDACTED]")
+    return _SECRET_PATTERNS.sub("[REDACTED]", text)
+
+
+def excerpt(body: str | bytes | None, limit: int = BODY_EXCERPT_LIMIT) -> str | None:
+    """A bounded, scrubbed excerpt of a response body for error messages."""
+    if body is None:
+        return None
+    if isinstance(body, bytes):
+        body = body[: limit * 4].decode("utf-8", errors="replace")
+    if len(body) > limit:
+        body = body[:limit] + f"... [{len(body) - limit} more characters]"
+    return scrub(body)
+
+
+class ModelportError(Exception):
+    """Base class of every error raised by modelport."""
+
+    retryable: ClassVar[bool] = False
+
+
+class ConfigurationError(ModelportError):
+    """The SDK or a provider is configured wrongly; nothing was sent."""
+
+
+class UnknownProviderError(ConfigurationError):
+    """No registered provider has this id."""
+
+    def __init__(self, provider: str, suggestions: Sequence[str] = ()) -> None:
+        self.provider = provider
+        self.suggestions = list(suggestions)
+        message = f"Unknown provider {provider!r}."
+        if self.suggestions:
+            message += " Did you mean " + " or ".join(repr(s) for s in self.suggestions) + "?"
+        super().__init__(message)
+
+
+class UnknownModelError(ConfigurationError):
+    """The model id is malformed or names a model the provider does not know."""
+
+
+class ProviderNotInstalledError(ConfigurationError):
+    """A known first-party provider was asked for but its distribution is not installed."""
+
+    def __init__(self, provider: str, display_name: str, distribution: str) -> None:
+        self.provider = provider
+        self.distribution = distribution
+        super().__init__(
+            f"{display_name} provider not installed. "
+            f"Install {distribution} to use {provider}/* models."
+        )
+
+
+class MissingCredentialsError(ConfigurationError):
+    """No credential was given and none was found in the environment."""
+
+    def __init__(self, provider: str, env_vars: Sequence[str], hint: str = "") -> None:
+        self.provider = provider
+        self.env_vars = list(env_vars)
+        names = ", ".join(self.env_vars)
+        message = f"No credentials for provider {provider!r}: pass api_key=... or set {names}."
+        if hint:
+            message += " " + hint
+        super().__init__(message)
+
+
+class InvalidRequestError(ModelportError):
+    """The request is invalid; it was rejected before any HTTP request was sent."""
+
+
+class ProviderToolError(InvalidRequestError):
+    """A provider tool is unknown, misnamed, of another provider, or has invalid arguments."""
+
+    def __init__(self, message: str, *, tool_id: str | None = None) -> None:
+        self.tool_id = tool_id
+        super().__init__(message)
+
+
+class ProviderError(ModelportError):
+    """The provider rejected the request, failed, or answered with something unusable."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        status_code: int | None = None,
+        provider_status: str | None = None,
+        request_id: str | None = None,
+        body: str | bytes | None = None,
+        retry_after: float | None = None,
+        partial: Result | None = None,
+        details: Any = None,
+    ) -> None:
+        self.provider = provider
+        self.status_code = status_code
+        self.provider_status = provider_status
+        self.request_id = request_id
+        self.body_excerpt = excerpt(body)
+        self.retry_after = retry_after
+        self.partial = partial
+        self.details = details
+        self.message = scrub(message)
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        bits = [f"{self.provider}: {self.message}"]
+        meta = []
+        if self.status_code is not None:
+            meta.append(f"HTTP {self.status_code}")
+        if self.provider_status:
+            meta.append(self.provider_status)
+        if self.request_id:
+            meta.append(f"request id {self.request_id}")
+        if self.retry_after is not None:
+            meta.append(f"retry after {self.retry_after:g}s")
+        if meta:
+            bits.append("(" + ", ".join(meta) + ")")
+        return " ".join(bits)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._render()!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self.__dict__.copy()))
+
+
+def _rebuild(cls: type[ProviderError], state: dict[str, Any]) -> ProviderError:
+    error = cls.__new__(cls)
+    error.__dict__.update(state)
+    Exception.__init__(error, error._render())
+    return error
+
+
+class ProviderOverloadedError(ProviderError):
+    """The provider is overloaded or unavailable (HTTP 503 and friends)."""
+
+    retryable: ClassVar[bool] = True
+
+
+class ProviderRateLimitError(ProviderError):
+    """Rate-limited, with a server-given delay (``retry_after``, seconds) when one was sent."""
+
+    retryable: ClassVar[bool] = True
+
+
+class ProviderQuotaError(ProviderError):
+    """A quota is exhausted and the server gave no delay after which to retry."""
+
+
+class ProviderAuthError(ProviderError):
+    """The credential is invalid, missing or lacks permission."""
+
+
+class ProviderRequestError(ProviderError):
+    """The provider rejected the request for another reason (HTTP 4xx)."""
+
+
+class ProviderResponseError(ProviderError):
+    """The response could not be decoded into the contract."""
+
+
+class StreamInterruptedError(ProviderError):
+    """The stream broke before it finished; ``partial`` holds everything that had arrived."""
+
+
+class ProviderMetadataError(ProviderError):
+    """Provider metadata (e.g. grounding) is malformed, not JSON, or over its size bound."""

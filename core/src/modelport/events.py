@@ -1,0 +1,304 @@
+"""Stream events and the accumulator that turns an event stream into a :class:`~modelport.types.Result`.
+
+Events form a discriminated union on ``type``; the kebab-case tags are wire format and never renamed.
+Each ``*-start`` / ``*-delta`` / ``*-end`` triple shares an ``id``. A well-formed stream is
+``stream-start``, then content events, then exactly one ``finish`` (or an ``error``), last.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from .types import (
+    Citation,
+    FinishReason,
+    Part,
+    ProviderMetadata,
+    ReasoningPart,
+    Result,
+    Source,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    Usage,
+    Warning,
+)
+
+__all__ = [
+    "ErrorEvent",
+    "FinishEvent",
+    "ReasoningDeltaEvent",
+    "ReasoningEndEvent",
+    "ReasoningStartEvent",
+    "ResponseMetadataEvent",
+    "StreamAccumulator",
+    "StreamEvent",
+    "StreamStartEvent",
+    "TextDeltaEvent",
+    "TextEndEvent",
+    "TextStartEvent",
+    "ToolCallEvent",
+    "ToolResultEvent",
+    "accumulate",
+    "parse_event",
+]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class StreamStartEvent(_Event):
+    """First event of every stream; carries request-time warnings."""
+
+    type: Literal["stream-start"] = "stream-start"
+    warnings: list[Warning] = Field(default_factory=list)
+
+
+class ResponseMetadataEvent(_Event):
+    """Response id and model version, as soon as the provider sends them."""
+
+    type: Literal["response-metadata"] = "response-metadata"
+    response_id: str | None = None
+    model_version: str | None = None
+
+
+class TextStartEvent(_Event):
+    """A text part begins."""
+
+    type: Literal["text-start"] = "text-start"
+    id: str
+    provider_metadata: ProviderMetadata | None = None
+
+
+class TextDeltaEvent(_Event):
+    """More text for the part ``id``; ``provider_metadata`` merges into the part's."""
+
+    type: Literal["text-delta"] = "text-delta"
+    id: str
+    delta: str
+    provider_metadata: ProviderMetadata | None = None
+
+
+class TextEndEvent(_Event):
+    """The text part ``id`` is complete."""
+
+    type: Literal["text-end"] = "text-end"
+    id: str
+    provider_metadata: ProviderMetadata | None = None
+
+
+class ReasoningStartEvent(_Event):
+    """A reasoning part begins."""
+
+    type: Literal["reasoning-start"] = "reasoning-start"
+    id: str
+    provider_metadata: ProviderMetadata | None = None
+
+
+class ReasoningDeltaEvent(_Event):
+    """More reasoning text; a signature, when sent, is set on the part."""
+
+    type: Literal["reasoning-delta"] = "reasoning-delta"
+    id: str
+    delta: str
+    signature: str | None = None
+    provider_metadata: ProviderMetadata | None = None
+
+
+class ReasoningEndEvent(_Event):
+    """The reasoning part ``id`` is complete."""
+
+    type: Literal["reasoning-end"] = "reasoning-end"
+    id: str
+    signature: str | None = None
+    provider_metadata: ProviderMetadata | None = None
+
+
+class ToolCallEvent(_Event):
+    """A complete tool call."""
+
+    type: Literal["tool-call"] = "tool-call"
+    part: ToolCallPart
+
+
+class ToolResultEvent(_Event):
+    """A complete tool result (provider-executed tools)."""
+
+    type: Literal["tool-result"] = "tool-result"
+    part: ToolResultPart
+
+
+class FinishEvent(_Event):
+    """Last event of a successful stream: reason, usage and everything known only at the end."""
+
+    type: Literal["finish"] = "finish"
+    finish_reason: FinishReason
+    raw_finish_reason: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    provider_metadata: ProviderMetadata = Field(default_factory=dict)
+    grounding_metadata: dict[str, Any] | None = None
+    sources: list[Source] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    warnings: list[Warning] = Field(default_factory=list)
+    replay: ProviderMetadata | None = None
+
+
+class ErrorEvent(_Event):
+    """The stream failed; ``error`` describes it (class name, message, status)."""
+
+    type: Literal["error"] = "error"
+    error: dict[str, Any]
+
+
+StreamEvent = Annotated[
+    Union[
+        StreamStartEvent,
+        ResponseMetadataEvent,
+        TextStartEvent,
+        TextDeltaEvent,
+        TextEndEvent,
+        ReasoningStartEvent,
+        ReasoningDeltaEvent,
+        ReasoningEndEvent,
+        ToolCallEvent,
+        ToolResultEvent,
+        FinishEvent,
+        ErrorEvent,
+    ],
+    Field(discriminator="type"),
+]
+
+_EVENT_ADAPTER: TypeAdapter[StreamEvent] = TypeAdapter(StreamEvent)
+
+
+def parse_event(data: str | bytes | dict[str, Any]) -> StreamEvent:
+    """Validate one event from JSON text or a dict."""
+    if isinstance(data, dict):
+        return _EVENT_ADAPTER.validate_python(data)
+    return _EVENT_ADAPTER.validate_json(data)
+
+
+def _merge_metadata(
+    current: ProviderMetadata | None, extra: ProviderMetadata | None
+) -> ProviderMetadata | None:
+    if not extra:
+        return current
+    merged = {k: dict(v) for k, v in (current or {}).items()}
+    for provider, values in extra.items():
+        merged.setdefault(provider, {}).update(values)
+    return merged
+
+
+class _OpenPart:
+    __slots__ = ("kind", "index", "chunks", "signature", "metadata")
+
+    def __init__(self, kind: str, index: int, metadata: ProviderMetadata | None) -> None:
+        self.kind = kind
+        self.index = index
+        self.chunks: list[str] = []
+        self.signature: str | None = None
+        self.metadata = metadata
+
+
+class StreamAccumulator:
+    """Folds stream events into the :class:`Result` a non-streaming call would return.
+
+    Text is collected as chunk lists and joined once, so accumulation is linear in the stream's
+    length. :meth:`snapshot` gives the partial result at any point (used for interrupted streams).
+    """
+
+    def __init__(self) -> None:
+        self._slots: list[Part | _OpenPart] = []
+        self._open: dict[str, _OpenPart] = {}
+        self._warnings: list[Warning] = []
+        self._response_id: str | None = None
+        self._model_version: str | None = None
+        self._finish: FinishEvent | None = None
+        self.events = 0
+
+    @property
+    def finished(self) -> bool:
+        """Whether a ``finish`` event has been seen."""
+        return self._finish is not None
+
+    def add(self, event: StreamEvent) -> None:
+        """Fold one event in."""
+        self.events += 1
+        match event:
+            case StreamStartEvent():
+                self._warnings.extend(event.warnings)
+            case ResponseMetadataEvent():
+                self._response_id = event.response_id or self._response_id
+                self._model_version = event.model_version or self._model_version
+            case TextStartEvent() | ReasoningStartEvent():
+                kind = "text" if isinstance(event, TextStartEvent) else "reasoning"
+                part = _OpenPart(kind, len(self._slots), event.provider_metadata)
+                self._open[event.id] = part
+                self._slots.append(part)
+            case TextDeltaEvent() | ReasoningDeltaEvent():
+                part = self._open[event.id]
+                part.chunks.append(event.delta)
+                part.metadata = _merge_metadata(part.metadata, event.provider_metadata)
+                if isinstance(event, ReasoningDeltaEvent) and event.signature is not None:
+                    part.signature = event.signature
+            case TextEndEvent() | ReasoningEndEvent():
+                part = self._open.pop(event.id)
+                part.metadata = _merge_metadata(part.metadata, event.provider_metadata)
+                if isinstance(event, ReasoningEndEvent) and event.signature is not None:
+                    part.signature = event.signature
+                self._slots[part.index] = _close(part)
+            case ToolCallEvent() | ToolResultEvent():
+                self._slots.append(event.part)
+            case FinishEvent():
+                self._finish = event
+            case ErrorEvent():
+                pass
+
+    def snapshot(self) -> Result:
+        """The result so far; open parts are included with the text received."""
+        content = [_close(s) if isinstance(s, _OpenPart) else s for s in self._slots]
+        finish = self._finish
+        if finish is None:
+            return Result(
+                content=content,
+                finish_reason="error",
+                warnings=list(self._warnings),
+                response_id=self._response_id,
+                model_version=self._model_version,
+            )
+        return Result(
+            content=content,
+            finish_reason=finish.finish_reason,
+            raw_finish_reason=finish.raw_finish_reason,
+            usage=finish.usage,
+            warnings=[*self._warnings, *finish.warnings],
+            provider_metadata=finish.provider_metadata,
+            grounding_metadata=finish.grounding_metadata,
+            sources=finish.sources,
+            citations=finish.citations,
+            response_id=self._response_id,
+            model_version=self._model_version,
+            replay=finish.replay,
+        )
+
+    def result(self) -> Result:
+        """The final result; call after the ``finish`` event."""
+        return self.snapshot()
+
+
+def _close(part: _OpenPart) -> Part:
+    text = "".join(part.chunks)
+    if part.kind == "text":
+        return TextPart(text=text, provider_metadata=part.metadata)
+    return ReasoningPart(text=text, signature=part.signature, provider_metadata=part.metadata)
+
+
+def accumulate(events: Any) -> Result:
+    """Fold an iterable of events into a :class:`Result`."""
+    acc = StreamAccumulator()
+    for event in events:
+        acc.add(event)
+    return acc.result()

@@ -1,0 +1,244 @@
+"""What a provider plugin implements: the :class:`Provider` base class and its configuration.
+
+A provider is "who we talk to and how we map": it receives a validated canonical
+:class:`~modelport.types.Request` and returns a :class:`~modelport.types.Result` (or yields
+:mod:`~modelport.events`). Retries, request validation, provider-tool validation and stream
+bookkeeping are done by the core around it, identically for every provider.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import httpx
+
+from .errors import InvalidRequestError
+from .events import StreamEvent
+from .types import EmbeddingResult, Request, Result
+
+__all__ = [
+    "Capabilities",
+    "EmbedRequest",
+    "HttpClients",
+    "Provider",
+    "ProviderConfig",
+    "Secret",
+    "DEFAULT_TIMEOUT",
+]
+
+#: Default timeouts: connect quickly, allow long generations between bytes.
+DEFAULT_TIMEOUT = httpx.Timeout(connect=10.0, read=120.0, write=30.0, pool=10.0)
+
+
+class Secret:
+    """A credential that never shows itself in ``repr``/``str``; read it with :meth:`reveal`."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        """The credential itself, for the one header that needs it."""
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('**********')"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+    def __reduce__(self) -> Any:
+        raise TypeError("credentials are not picklable")
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a provider can do, so callers and the conformance suite can ask before calling."""
+
+    generate: bool = True
+    stream: bool = True
+    embed: bool = False
+    function_tools: bool = False
+    provider_tools: bool = False
+    reasoning: bool = False
+    structured_output: bool = False
+
+    def as_dict(self) -> dict[str, bool]:
+        """Capabilities as a plain mapping."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class EmbedRequest:
+    """A validated embedding request: one or more values plus options."""
+
+    values: tuple[str, ...]
+    single: bool
+    output_dimensionality: int | None = None
+    task_type: str | None = None
+    provider_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, repr=False)
+class ProviderConfig:
+    """Everything :func:`modelport.get_model` received, for the provider to interpret."""
+
+    provider_id: str
+    api_key: Secret | None = None
+    base_url: str | None = None
+    http_client: httpx.Client | None = None
+    async_http_client: httpx.AsyncClient | None = None
+    transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None
+    timeout: float | httpx.Timeout | None = None
+    max_retries: int = 2
+    max_retry_delay: float = 60.0
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        key = "set" if self.api_key is not None else "unset"
+        return (
+            f"ProviderConfig(provider_id={self.provider_id!r}, api_key=<{key}>, "
+            f"base_url={self.base_url!r}, max_retries={self.max_retries}, "
+            f"options={sorted(self.options)})"
+        )
+
+
+class HttpClients:
+    """Lazily built, shared httpx clients (thread- and task-safe first use).
+
+    An injected client is used as is and never closed by us; otherwise one pooled client per
+    provider instance is created on first use.
+    """
+
+    def __init__(self, config: ProviderConfig) -> None:
+        self._config = config
+        self._lock = threading.Lock()
+        self._sync: httpx.Client | None = config.http_client
+        self._async: httpx.AsyncClient | None = config.async_http_client
+        self._owned: list[httpx.Client | httpx.AsyncClient] = []
+
+    def _timeout(self) -> httpx.Timeout:
+        timeout = self._config.timeout
+        if timeout is None:
+            return DEFAULT_TIMEOUT
+        return timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+
+    def sync(self) -> httpx.Client:
+        """The synchronous client."""
+        client = self._sync
+        if client is None:
+            with self._lock:
+                if self._sync is None:
+                    transport = self._config.transport
+                    if transport is not None and not isinstance(transport, httpx.BaseTransport):
+                        raise InvalidRequestError("an async transport cannot serve sync calls")
+                    self._sync = httpx.Client(transport=transport, timeout=self._timeout())
+                    self._owned.append(self._sync)
+                client = self._sync
+        return client
+
+    def async_(self) -> httpx.AsyncClient:
+        """The asynchronous client."""
+        client = self._async
+        if client is None:
+            with self._lock:
+                if self._async is None:
+                    transport = self._config.transport
+                    if transport is not None and not isinstance(transport, httpx.AsyncBaseTransport):
+                        raise InvalidRequestError("a sync transport cannot serve async calls")
+                    self._async = httpx.AsyncClient(transport=transport, timeout=self._timeout())
+                    self._owned.append(self._async)
+                client = self._async
+        return client
+
+    def close(self) -> None:
+        """Close the sync clients this object created."""
+        for client in self._owned:
+            if isinstance(client, httpx.Client):
+                client.close()
+
+    async def aclose(self) -> None:
+        """Close every client this object created."""
+        for client in self._owned:
+            if isinstance(client, httpx.AsyncClient):
+                await client.aclose()
+            else:
+                client.close()
+
+
+class Provider:
+    """Base class of provider adapters. Subclass, set the class attributes, override what you support.
+
+    Class attributes:
+
+    - ``id``: the provider id used in model ids (``"google"`` in ``"google/gemini-2.5-flash"``).
+    - ``display_name``: a human name for messages.
+    - ``capabilities``: a :class:`Capabilities`.
+    - ``tool_namespace``: the namespace of provider tools this provider accepts (``"google"``
+      accepts ``google.*`` tools), or ``None`` for none.
+    - ``backend``: the backend name provider-tool argument rules are checked against.
+    """
+
+    id: ClassVar[str]
+    display_name: ClassVar[str] = ""
+    capabilities: ClassVar[Capabilities] = Capabilities()
+    tool_namespace: ClassVar[str | None] = None
+    backend: ClassVar[str] = "default"
+
+    def __init__(self, config: ProviderConfig) -> None:
+        self.config = config
+        self.http = HttpClients(config)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.id!r}>"
+
+    # Validation (before any I/O) -------------------------------------------------------------
+
+    def check_request(self, model_name: str, request: Request) -> None:
+        """Provider-specific validation; raise :class:`InvalidRequestError` to reject. Never does I/O."""
+
+    # Generation --------------------------------------------------------------------------------
+
+    def generate(self, model_name: str, request: Request) -> Result:
+        """One non-streaming generation."""
+        raise self._unsupported("generate")
+
+    def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
+        """A streaming generation, as events."""
+        raise self._unsupported("stream")
+
+    async def agenerate(self, model_name: str, request: Request) -> Result:
+        """Async twin of :meth:`generate`."""
+        raise self._unsupported("generate")
+
+    def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:
+        """Async twin of :meth:`stream`."""
+        raise self._unsupported("stream")
+
+    def embed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
+        """Embeddings for the request's values, in order."""
+        raise self._unsupported("embed")
+
+    async def aembed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
+        """Async twin of :meth:`embed`."""
+        raise self._unsupported("embed")
+
+    def close(self) -> None:
+        """Release clients this provider created."""
+        self.http.close()
+
+    async def aclose(self) -> None:
+        """Release clients this provider created (async)."""
+        await self.http.aclose()
+
+    def _unsupported(self, what: str) -> InvalidRequestError:
+        return InvalidRequestError(f"provider {self.id!r} does not support {what}")

@@ -1,0 +1,439 @@
+"""The provider contract's data: content parts, messages, requests, results, usage and warnings.
+
+Everything is a frozen pydantic v2 class, so a value can be shared, hashed by identity, and
+round-tripped through JSON (``model_dump_json`` then ``model_validate_json`` gives an equal object).
+Tags (``type``) are wire format and are never renamed.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    computed_field,
+    field_validator,
+    model_validator,
+)
+
+__all__ = [
+    "Citation",
+    "EmbeddingResult",
+    "FilePart",
+    "FinishReason",
+    "FunctionTool",
+    "Message",
+    "Part",
+    "ProviderMetadata",
+    "ProviderTool",
+    "ReasoningConfig",
+    "ReasoningPart",
+    "Request",
+    "ResponseFormat",
+    "Result",
+    "Source",
+    "TextPart",
+    "Tool",
+    "ToolCallPart",
+    "ToolChoice",
+    "ToolResultPart",
+    "Usage",
+    "Warning",
+]
+
+#: Provider-specific data keyed by provider id, e.g. ``{"google": {"thoughtSignature": "..."}}``.
+ProviderMetadata = dict[str, dict[str, Any]]
+
+#: Largest integer a JSON number carries exactly (2**53 - 1).
+MAX_SAFE_INTEGER = 9_007_199_254_740_991
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _decode_bytes(value: Any) -> bytes:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    if isinstance(value, str):
+        try:
+            return base64.b64decode(value, validate=True)
+        except ValueError as error:
+            raise ValueError("file data must be bytes or a base64 string") from error
+    raise ValueError("file data must be bytes or a base64 string")
+
+
+#: Bytes in memory, base64 text in JSON.
+Base64Bytes = Annotated[
+    bytes,
+    PlainValidator(_decode_bytes),
+    PlainSerializer(lambda b: base64.b64encode(b).decode("ascii"), return_type=str, when_used="json"),
+]
+
+
+# --------------------------------------------------------------------------- parts
+
+
+class TextPart(_Frozen):
+    """Visible text."""
+
+    type: Literal["text"] = "text"
+    text: str
+    provider_metadata: ProviderMetadata | None = None
+
+
+class FilePart(_Frozen):
+    """A file given inline (``data``) or by reference (``uri``), with its media type."""
+
+    type: Literal["file"] = "file"
+    media_type: str
+    data: Base64Bytes | None = None
+    uri: str | None = None
+    provider_metadata: ProviderMetadata | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> FilePart:
+        if (self.data is None) == (self.uri is None):
+            raise ValueError("a file part needs exactly one of 'data' or 'uri'")
+        return self
+
+
+class ReasoningPart(_Frozen):
+    """The model's reasoning (thought summary), with the provider's opaque signature if any."""
+
+    type: Literal["reasoning"] = "reasoning"
+    text: str
+    signature: str | None = None
+    provider_metadata: ProviderMetadata | None = None
+
+
+class ToolCallPart(_Frozen):
+    """A call of a tool; ``provider_executed`` is true when the provider ran it itself."""
+
+    type: Literal["tool-call"] = "tool-call"
+    id: str
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    provider_executed: bool = False
+    provider_metadata: ProviderMetadata | None = None
+
+
+class ToolResultPart(_Frozen):
+    """The result of a tool call, matched to it by ``call_id``."""
+
+    type: Literal["tool-result"] = "tool-result"
+    call_id: str
+    name: str
+    output: Any = None
+    is_error: bool = False
+    provider_executed: bool = False
+    provider_metadata: ProviderMetadata | None = None
+
+
+Part = Annotated[
+    Union[TextPart, FilePart, ReasoningPart, ToolCallPart, ToolResultPart],
+    Field(discriminator="type"),
+]
+
+
+class Message(_Frozen):
+    """One turn of a conversation.
+
+    ``content`` is a string (shorthand for one text part) or a list of parts. ``provider_metadata``
+    carries what a provider needs to replay this turn exactly (e.g. raw parts with signatures).
+    """
+
+    role: Literal["system", "user", "assistant", "tool"]
+    content: list[Part]
+    provider_metadata: ProviderMetadata | None = None
+
+    @field_validator("content", mode="before")
+    @classmethod
+    def _string_content(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [{"type": "text", "text": value}]
+        return value
+
+    @property
+    def text(self) -> str:
+        """The message's visible text, joined."""
+        return "".join(p.text for p in self.content if isinstance(p, TextPart))
+
+
+# --------------------------------------------------------------------------- tools
+
+
+class FunctionTool(_Frozen):
+    """A tool the caller runs: the model emits calls, the application executes them."""
+
+    type: Literal["function"] = "function"
+    name: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+    description: str | None = None
+    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
+
+
+class ProviderTool(_Frozen):
+    """A tool the provider runs itself, e.g. ``{"type": "provider", "id": "google.google_search"}``.
+
+    ``args`` are validated against the tool's registered spec before any request is sent.
+    """
+
+    type: Literal["provider"] = "provider"
+    id: str
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_name(cls, value: Any) -> Any:
+        if isinstance(value, dict) and "name" not in value and isinstance(value.get("id"), str):
+            value = {**value, "name": value["id"].split(".", 1)[-1]}
+        return value
+
+
+Tool = Annotated[Union[FunctionTool, ProviderTool], Field(discriminator="type")]
+
+
+class SpecificToolChoice(_Frozen):
+    """Force a call of one named tool."""
+
+    type: Literal["tool"] = "tool"
+    name: str
+
+
+class ToolSubsetChoice(_Frozen):
+    """Force a call of one of a named subset of tools."""
+
+    type: Literal["tools"] = "tools"
+    names: list[str] = Field(min_length=1)
+
+
+ToolChoice = Union[Literal["auto", "any", "required", "none"], SpecificToolChoice, ToolSubsetChoice]
+
+
+# --------------------------------------------------------------------------- request
+
+
+class ResponseFormat(_Frozen):
+    """Plain text, any JSON, or JSON matching ``schema``."""
+
+    type: Literal["text", "json", "json_schema"] = "text"
+    json_schema: dict[str, Any] | None = Field(default=None, alias="schema")
+    name: str | None = None
+    description: str | None = None
+    strict: bool | None = None
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    @model_validator(mode="after")
+    def _schema_only_for_json_schema(self) -> ResponseFormat:
+        if self.type == "json_schema" and self.json_schema is None:
+            raise ValueError("response_format type 'json_schema' needs a 'schema'")
+        if self.type != "json_schema" and self.json_schema is not None:
+            raise ValueError("'schema' is only allowed with response_format type 'json_schema'")
+        return self
+
+
+class ReasoningConfig(_Frozen):
+    """Reasoning ("thinking") controls: on/off, an effort level, or an explicit token budget."""
+
+    enabled: bool | None = None
+    effort: Literal["low", "medium", "high", "max"] | None = None
+    budget_tokens: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER, strict=True)
+
+
+def _coerce_shorthand(value: Any, key: str) -> Any:
+    return {key: value} if isinstance(value, str) else value
+
+
+class Request(_Frozen):
+    """A canonical generation request. Build it with keywords; ``prompt`` becomes a user message."""
+
+    messages: list[Message] = Field(min_length=1)
+    max_output_tokens: int | None = Field(default=None, gt=0, le=MAX_SAFE_INTEGER, strict=True)
+    temperature: float | None = Field(default=None, ge=0)
+    top_p: float | None = Field(default=None, ge=0, le=1)
+    top_k: int | None = Field(default=None, gt=0, strict=True)
+    stop_sequences: list[str] | None = None
+    seed: int | None = Field(default=None, strict=True)
+    presence_penalty: float | None = None
+    frequency_penalty: float | None = None
+    response_format: ResponseFormat | None = None
+    tools: list[Tool] | None = None
+    tool_choice: ToolChoice | None = None
+    reasoning: ReasoningConfig | None = None
+    user_id: str | None = None
+    request_labels: dict[str, str] | None = None
+    provider_options: dict[str, dict[str, Any]] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _prompt_and_system(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        data = dict(value)
+        prompt = data.pop("prompt", None)
+        system = data.pop("system", None)
+        messages = data.get("messages")
+        if prompt is not None and messages is not None:
+            raise ValueError("give either 'prompt' or 'messages', not both")
+        if prompt is None and messages is None:
+            raise ValueError("a request needs 'prompt' or 'messages'")
+        if prompt is not None:
+            if not isinstance(prompt, str):
+                raise ValueError("'prompt' must be a string")
+            messages = [{"role": "user", "content": prompt}]
+        messages = list(messages) if isinstance(messages, (list, tuple)) else messages
+        if system is not None:
+            if not isinstance(system, str):
+                raise ValueError("'system' must be a string")
+            messages = [{"role": "system", "content": system}, *(messages or [])]
+        data["messages"] = messages
+        if "response_format" in data:
+            data["response_format"] = _coerce_shorthand(data["response_format"], "type")
+        return data
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Request:
+        names = [t.name for t in self.tools or []]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"duplicate tool names: {', '.join(duplicates)}")
+        choice = self.tool_choice
+        function_names = {t.name for t in self.tools or [] if isinstance(t, FunctionTool)}
+        wanted: list[str] = []
+        if isinstance(choice, SpecificToolChoice):
+            wanted = [choice.name]
+        elif isinstance(choice, ToolSubsetChoice):
+            wanted = choice.names
+        missing = [n for n in wanted if n not in function_names]
+        if missing:
+            raise ValueError(f"tool_choice names tools that are not in 'tools': {', '.join(missing)}")
+        if choice in ("any", "required") and not self.tools:
+            raise ValueError(f"tool_choice {choice!r} needs at least one tool")
+        return self
+
+
+# --------------------------------------------------------------------------- result
+
+FinishReason = Literal["stop", "length", "tool-calls", "content-filter", "error", "other"]
+
+
+class Usage(_Frozen):
+    """Token counts. A count the provider did not report stays ``None``, never zero."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    total_tokens: int | None = None
+    cache_read_input_tokens: int | None = None
+    tool_use_prompt_tokens: int | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_alias(cls, value: Any) -> Any:
+        if isinstance(value, dict) and "cached_input_tokens" in value:
+            value = dict(value)
+            alias = value.pop("cached_input_tokens")
+            value.setdefault("cache_read_input_tokens", alias)
+        return value
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def cached_input_tokens(self) -> int | None:
+        """Alias of :attr:`cache_read_input_tokens`."""
+        return self.cache_read_input_tokens
+
+
+class Warning(_Frozen):  # noqa: A001 - the contract's name for it
+    """Something the provider ignored or the SDK had to skip, e.g. an unsupported setting."""
+
+    type: Literal["unsupported-setting", "unsupported-tool", "skipped-citation", "other"]
+    setting: str | None = None
+    details: str | None = None
+
+
+class Source(_Frozen):
+    """A numbered source (1-based) that citations point at."""
+
+    number: int = Field(ge=1)
+    title: str | None = None
+    uri: str | None = None
+    domain: str | None = None
+
+
+class Citation(_Frozen):
+    """A character span ``[start, end)`` of ``Result.text`` supported by the numbered sources."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    sources: list[int] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Citation:
+        if self.end < self.start:
+            raise ValueError("citation end is before its start")
+        return self
+
+
+_DERIVED_RESULT_KEYS = ("text", "tool_calls", "message", "reasoning_text")
+
+
+class Result(_Frozen):
+    """What a generation produced: ordered content parts plus finish reason, usage and metadata."""
+
+    content: list[Part] = Field(default_factory=list)
+    finish_reason: FinishReason = "other"
+    raw_finish_reason: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    warnings: list[Warning] = Field(default_factory=list)
+    provider_metadata: ProviderMetadata = Field(default_factory=dict)
+    grounding_metadata: dict[str, Any] | None = None
+    sources: list[Source] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    response_id: str | None = None
+    model_version: str | None = None
+    replay: ProviderMetadata | None = None
+    """What the provider needs to replay this turn exactly; copied onto :attr:`message`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_derived(cls, value: Any) -> Any:
+        if isinstance(value, dict) and any(k in value for k in _DERIVED_RESULT_KEYS):
+            value = {k: v for k, v in value.items() if k not in _DERIVED_RESULT_KEYS}
+        return value
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def text(self) -> str:
+        """Visible (non-reasoning) text of all text parts, joined."""
+        return "".join(p.text for p in self.content if isinstance(p, TextPart))
+
+    @property
+    def reasoning_text(self) -> str:
+        """Reasoning text of all reasoning parts, joined."""
+        return "".join(p.text for p in self.content if isinstance(p, ReasoningPart))
+
+    @property
+    def tool_calls(self) -> list[ToolCallPart]:
+        """Tool calls the application must run (provider-executed calls are excluded)."""
+        return [p for p in self.content if isinstance(p, ToolCallPart) and not p.provider_executed]
+
+    @property
+    def message(self) -> Message:
+        """The assistant message to append to the history for the next turn."""
+        return Message(role="assistant", content=list(self.content), provider_metadata=self.replay)
+
+
+class EmbeddingResult(_Frozen):
+    """Embeddings in the order of the input values."""
+
+    embeddings: list[list[float]]
+    usage: Usage = Field(default_factory=Usage)
+    model_version: str | None = None
+    provider_metadata: ProviderMetadata = Field(default_factory=dict)

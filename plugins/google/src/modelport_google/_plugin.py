@@ -1,0 +1,26 @@
+"""The ``modelport-google`` plugin: registers the ``google`` and ``google-vertex`` providers and the
+Google provider tools. Found through the ``modelport`` entry-point group."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modelport.hookspecs import hookimpl
+
+
+@hookimpl
+def modelport_register_providers(register: Any) -> None:
+    """Register the Gemini API and Vertex AI providers."""
+    from .provider import GoogleProvider, VertexProvider
+
+    register(GoogleProvider, aliases=("gemini",))
+    register(VertexProvider, aliases=("vertex", "vertexai"))
+
+
+@hookimpl
+def modelport_register_provider_tools(register: Any) -> None:
+    """Register ``google.google_search`` and ``google.code_execution``."""
+    from .tools import PROVIDER_TOOL_SPECS
+
+    for spec in PROVIDER_TOOL_SPECS:
+        register(spec)
