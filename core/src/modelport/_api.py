@@ -20,7 +20,9 @@ __all__ = ["aembed", "agenerate", "astream", "embed", "generate", "get_model", "
 def split_model_id(model_id: str) -> tuple[str, str]:
     """``"google/gemini-2.5-flash"`` → ``("google", "gemini-2.5-flash")``; split at the first ``/``."""
     if not isinstance(model_id, str):
-        raise UnknownModelError(f"a model id must be a string like 'google/gemini-2.5-flash', got {type(model_id).__name__}")
+        raise UnknownModelError(
+            f"a model id must be a string like 'google/gemini-2.5-flash', got {type(model_id).__name__}"
+        )
     provider_id, sep, model_name = model_id.partition("/")
     if not sep or not provider_id or not model_name:
         raise UnknownModelError(

@@ -17,7 +17,8 @@ import difflib
 import os
 import threading
 import traceback
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
 
@@ -56,6 +57,18 @@ BUILTIN_ALIASES: dict[str, str] = {
 }
 
 
+@dataclass(frozen=True)
+class ConformanceSuite:
+    """Recorded conformance cases a plugin registered for one provider (see the hookspec)."""
+
+    provider_id: str
+    cases: Any
+    unsupported: Mapping[str, str] = field(default_factory=dict)
+    merge_frames: Callable[[list[Any]], Any] | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    credential_env: tuple[str, ...] = ()
+
+
 def _blocked() -> set[str]:
     return {n.strip() for n in os.environ.get(BLOCK_ENV, "").split(",") if n.strip()}
 
@@ -73,6 +86,7 @@ class Registry:
         self._providers: dict[str, type[Provider]] = {}
         self._aliases: dict[str, str] = dict(BUILTIN_ALIASES)
         self._errors: dict[str, str] = {}
+        self._suites: dict[str, list[ConformanceSuite]] = {}
         self._loaded_names: set[str] = set()
         self._all_loaded = False
 
@@ -90,6 +104,7 @@ class Registry:
                 pm.hook.modelport_register_provider_tools.call_historic(
                     kwargs={"register": self._register_tool}
                 )
+                pm.hook.modelport_conformance_suites.call_historic(kwargs={"register": self._register_suite})
                 self._pm = pm
             return self._pm
 
@@ -105,6 +120,27 @@ class Registry:
         self._providers[provider.id] = provider
         for alias in aliases:
             self._aliases[alias] = provider.id
+
+    def _register_suite(
+        self,
+        provider_id: str,
+        cases: Any,
+        *,
+        unsupported: Mapping[str, str] | None = None,
+        merge_frames: Callable[[list[Any]], Any] | None = None,
+        options: Mapping[str, Any] | None = None,
+        credential_env: tuple[str, ...] = (),
+    ) -> None:
+        suite = ConformanceSuite(
+            provider_id=provider_id,
+            cases=cases,
+            unsupported=dict(unsupported or {}),
+            merge_frames=merge_frames,
+            options=dict(options or {}),
+            credential_env=tuple(credential_env),
+        )
+        with self._lock:
+            self._suites.setdefault(provider_id, []).append(suite)
 
     @staticmethod
     def _register_tool(spec: ProviderToolSpec) -> None:
@@ -122,7 +158,7 @@ class Registry:
             except Exception as error:
                 if pm.is_registered(plugin):
                     pm.unregister(plugin)
-                label = name or getattr(plugin, "__name__", repr(plugin))
+                label: str = name or str(getattr(plugin, "__name__", repr(plugin)))
                 self._errors[label] = _format_error(error)
                 raise ConfigurationError(f"plugin {label!r} failed to register: {error}") from error
 
@@ -192,7 +228,7 @@ class Registry:
             if found is None:
                 self.load(provider_id)
                 target = self._aliases.get(provider_id)
-                if target is not None:
+                if target is not None and target != provider_id:
                     self.load(target)
                 found = self._lookup(provider_id)
             if found is None:
@@ -201,6 +237,8 @@ class Registry:
             if found is not None:
                 return found
             canonical = self._aliases.get(provider_id, provider_id)
+            if canonical in _blocked() and self._entry_points(canonical):
+                raise ConfigurationError(f"the plugin for provider {canonical!r} is blocked by {BLOCK_ENV}")
             if canonical in self._errors:
                 raise ConfigurationError(
                     f"the plugin for provider {canonical!r} failed to load: "
@@ -208,9 +246,7 @@ class Registry:
                 )
             first_party = FIRST_PARTY.get(canonical)
             if first_party is not None:
-                raise ProviderNotInstalledError(
-                    canonical, first_party.display_name, first_party.distribution
-                )
+                raise ProviderNotInstalledError(canonical, first_party.display_name, first_party.distribution)
             candidates = sorted({*self._providers, *self._aliases, *FIRST_PARTY})
             suggestions = difflib.get_close_matches(provider_id, candidates, n=3, cutoff=0.6)
             raise UnknownProviderError(provider_id, suggestions)
@@ -226,6 +262,12 @@ class Registry:
         self.load_all()
         with self._lock:
             return dict(self._providers)
+
+    def conformance_suites(self) -> dict[str, list[ConformanceSuite]]:
+        """Conformance cases registered by plugins, by provider id (loads all plugins)."""
+        self.load_all()
+        with self._lock:
+            return {k: list(v) for k, v in self._suites.items()}
 
     def aliases(self) -> dict[str, str]:
         """Alias → provider id."""

@@ -120,8 +120,7 @@ class ProviderNotInstalledError(ConfigurationError):
         self.provider = provider
         self.distribution = distribution
         super().__init__(
-            f"{display_name} provider not installed. "
-            f"Install {distribution} to use {provider}/* models."
+            f"{display_name} provider not installed. Install {distribution} to use {provider}/* models."
         )
 
 

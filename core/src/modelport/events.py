@@ -193,7 +193,7 @@ def _merge_metadata(
 
 
 class _OpenPart:
-    __slots__ = ("kind", "index", "chunks", "signature", "metadata")
+    __slots__ = ("chunks", "index", "kind", "metadata", "signature")
 
     def __init__(self, kind: str, index: int, metadata: ProviderMetadata | None) -> None:
         self.kind = kind

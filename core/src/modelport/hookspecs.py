@@ -2,13 +2,14 @@
 
 A plugin is any object or module with functions marked ``@hookimpl``; it is found through the
 entry-point group ``modelport`` (entry-point name = provider id) or registered with
-:func:`modelport.register_plugin`. Both hooks are *historic*: a plugin loaded late is still called
+:func:`modelport.register_plugin`. Every hook is *historic*: a plugin loaded late is still called
 with the same ``register`` callback, so lazy loading never re-runs hooks of plugins already seen.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from .provider import Provider
     from .provider_tools import ProviderToolSpec
 
-__all__ = ["hookimpl", "hookspec", "ProviderRegistrar", "ToolRegistrar"]
+__all__ = ["hookimpl", "hookspec", "ProviderRegistrar", "SuiteRegistrar", "ToolRegistrar"]
 
 hookspec = pluggy.HookspecMarker("modelport")
 hookimpl = pluggy.HookimplMarker("modelport")
@@ -34,6 +35,29 @@ class ToolRegistrar(Protocol):
     def __call__(self, spec: ProviderToolSpec) -> None: ...
 
 
+class SuiteRegistrar(Protocol):
+    """The ``register`` callback passed to :func:`modelport_conformance_suites`.
+
+    ``cases`` is a directory (a :class:`pathlib.Path` or an ``importlib.resources`` traversable)
+    holding one sub-directory per case; ``unsupported`` maps a feature to the reason it is not
+    supported (those cases are reported as skipped); ``merge_frames`` folds a stream's decoded
+    frames into the one body a non-streaming call would have returned (enables the
+    stream-equals-merged-decode invariant); ``options`` are extra keywords for ``get_model``
+    during replay (e.g. a project id); ``credential_env`` names the variables record mode reads.
+    """
+
+    def __call__(
+        self,
+        provider_id: str,
+        cases: Any,
+        *,
+        unsupported: Mapping[str, str] = ...,
+        merge_frames: Callable[[list[Any]], Any] | None = None,
+        options: Mapping[str, Any] = ...,
+        credential_env: tuple[str, ...] = (),
+    ) -> None: ...
+
+
 @hookspec(historic=True)
 def modelport_register_providers(register: ProviderRegistrar) -> None:
     """Register provider classes: ``register(MyProvider, aliases=("my",))``."""
@@ -42,3 +66,8 @@ def modelport_register_providers(register: ProviderRegistrar) -> None:
 @hookspec(historic=True)
 def modelport_register_provider_tools(register: ToolRegistrar) -> None:
     """Register provider-executed tool specs: ``register(ProviderToolSpec(...))``."""
+
+
+@hookspec(historic=True)
+def modelport_conformance_suites(register: SuiteRegistrar) -> None:
+    """Register recorded conformance cases: ``register("my", files("my_pkg") / "cassettes")``."""

@@ -174,9 +174,7 @@ def resolve_tool_names(names: Iterable[object], *, namespace: str) -> list[Provi
         spec = allowed.get(name)
         if spec is None:
             choices = ", ".join(sorted(allowed)) or "none"
-            raise ProviderToolError(
-                f"unknown provider tool {name!r} for {namespace!r} (allowed: {choices})"
-            )
+            raise ProviderToolError(f"unknown provider tool {name!r} for {namespace!r} (allowed: {choices})")
         if name in seen:
             raise ProviderToolError(f"provider tool {name!r} is given twice", tool_id=spec.id)
         seen.add(name)

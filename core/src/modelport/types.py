@@ -350,7 +350,7 @@ class Usage(_Frozen):
         return self.cache_read_input_tokens
 
 
-class Warning(_Frozen):  # noqa: A001 - the contract's name for it
+class Warning(_Frozen):
     """Something the provider ignored or the SDK had to skip, e.g. an unsupported setting."""
 
     type: Literal["unsupported-setting", "unsupported-tool", "skipped-citation", "other"]

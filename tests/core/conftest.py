@@ -1,0 +1,38 @@
+"""Fixtures for core tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from modelport import _model, testing
+from modelport._registry import reset_registry
+
+
+@pytest.fixture
+def fresh_registry() -> Iterator[None]:
+    """A registry with nothing loaded, restored to a fresh one afterwards."""
+    reset_registry()
+    yield
+    reset_registry()
+
+
+@pytest.fixture
+def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Record retry sleeps instead of sleeping."""
+    recorded: list[float] = []
+    monkeypatch.setattr(_model, "sleep", recorded.append)
+
+    async def fake_async_sleep(delay: float) -> None:
+        recorded.append(delay)
+
+    monkeypatch.setattr(_model, "async_sleep", fake_async_sleep)
+    return recorded
+
+
+@pytest.fixture
+def scripted() -> testing.Script:
+    """An empty script with the scripted provider installed."""
+    testing.install()
+    return testing.Script()

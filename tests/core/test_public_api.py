@@ -1,0 +1,80 @@
+"""L4: each package's public names are curated and guarded."""
+
+from __future__ import annotations
+
+import importlib
+
+import modelport
+
+EXPECTED_CORE = {
+    "AsyncResultStream",
+    "Capabilities",
+    "Citation",
+    "CitedText",
+    "ConfigurationError",
+    "EmbeddingResult",
+    "FilePart",
+    "FunctionTool",
+    "InvalidRequestError",
+    "Message",
+    "MissingCredentialsError",
+    "Model",
+    "ModelportError",
+    "Provider",
+    "ProviderAuthError",
+    "ProviderError",
+    "ProviderMetadataError",
+    "ProviderNotInstalledError",
+    "ProviderOverloadedError",
+    "ProviderQuotaError",
+    "ProviderRateLimitError",
+    "ProviderRequestError",
+    "ProviderResponseError",
+    "ProviderTool",
+    "ProviderToolError",
+    "ProviderToolSpec",
+    "ReasoningPart",
+    "Request",
+    "Result",
+    "ResultStream",
+    "Source",
+    "StreamAccumulator",
+    "StreamEvent",
+    "StreamInterruptedError",
+    "TextPart",
+    "ToolCallPart",
+    "ToolResultPart",
+    "UnknownModelError",
+    "UnknownProviderError",
+    "Usage",
+    "Warning",
+    "accumulate",
+    "aembed",
+    "agenerate",
+    "astream",
+    "check_markers",
+    "cite",
+    "embed",
+    "generate",
+    "get_model",
+    "hookimpl",
+    "plugin_errors",
+    "register_plugin",
+    "stream",
+}
+
+
+def test_core_all_is_exactly_the_public_api() -> None:
+    assert set(modelport.__all__) == EXPECTED_CORE
+    assert sorted(modelport.__all__) == modelport.__all__
+    for name in modelport.__all__:
+        assert getattr(modelport, name) is not None
+
+
+def test_every_package_has_a_curated_all() -> None:
+    for package in ("modelport", "modelport_google", "modelport_conformance"):
+        module = importlib.import_module(package)
+        assert isinstance(module.__all__, list)
+        for name in module.__all__:
+            assert hasattr(module, name), f"{package}.{name}"
+            assert not name.startswith("_")
