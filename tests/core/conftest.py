@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from modelport import _model, testing
+from modelport import _retry, testing
 from modelport._registry import reset_registry
 
 
@@ -22,12 +22,12 @@ def fresh_registry() -> Iterator[None]:
 def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """Record retry sleeps instead of sleeping."""
     recorded: list[float] = []
-    monkeypatch.setattr(_model, "sleep", recorded.append)
+    monkeypatch.setattr(_retry, "sleep", recorded.append)
 
     async def fake_async_sleep(delay: float) -> None:
         recorded.append(delay)
 
-    monkeypatch.setattr(_model, "async_sleep", fake_async_sleep)
+    monkeypatch.setattr(_retry, "async_sleep", fake_async_sleep)
     return recorded
 
 

@@ -9,10 +9,11 @@ Importing this package loads no provider plugin; ``get_model`` loads the one it 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ._api import aembed, agenerate, astream, embed, generate, get_model, stream
-from ._model import AsyncResultStream, Model, ResultStream
+from ._model import Model
 from ._registry import plugin_errors, register_plugin
-from .citations import CitedText, check_markers, cite
 from .errors import (
     ConfigurationError,
     InvalidRequestError,
@@ -32,27 +33,75 @@ from .errors import (
     UnknownModelError,
     UnknownProviderError,
 )
-from .events import StreamAccumulator, StreamEvent, accumulate
 from .hookspecs import hookimpl
 from .provider import Capabilities, Provider
-from .provider_tools import ProviderToolSpec
-from .types import (
-    Citation,
-    EmbeddingResult,
-    FilePart,
-    FunctionTool,
-    Message,
-    ProviderTool,
-    ReasoningPart,
-    Request,
-    Result,
-    Source,
-    TextPart,
-    ToolCallPart,
-    ToolResultPart,
-    Usage,
-    Warning,
-)
+
+# The pydantic-based names load on first access, so ``import modelport`` stays cheap.
+_LAZY = {
+    "AsyncResultStream": "._streams",
+    "ResultStream": "._streams",
+    "CitedText": ".citations",
+    "check_markers": ".citations",
+    "cite": ".citations",
+    "StreamAccumulator": ".events",
+    "StreamEvent": ".events",
+    "accumulate": ".events",
+    "ProviderToolSpec": ".provider_tools",
+    "Citation": ".types",
+    "EmbeddingResult": ".types",
+    "FilePart": ".types",
+    "FunctionTool": ".types",
+    "Message": ".types",
+    "ProviderTool": ".types",
+    "ReasoningPart": ".types",
+    "Request": ".types",
+    "Result": ".types",
+    "Source": ".types",
+    "TextPart": ".types",
+    "ToolCallPart": ".types",
+    "ToolResultPart": ".types",
+    "Usage": ".types",
+    "Warning": ".types",
+}
+
+if TYPE_CHECKING:
+    from ._streams import AsyncResultStream, ResultStream
+    from .citations import CitedText, check_markers, cite
+    from .events import StreamAccumulator, StreamEvent, accumulate
+    from .provider_tools import ProviderToolSpec
+    from .types import (
+        Citation,
+        EmbeddingResult,
+        FilePart,
+        FunctionTool,
+        Message,
+        ProviderTool,
+        ReasoningPart,
+        Request,
+        Result,
+        Source,
+        TextPart,
+        ToolCallPart,
+        ToolResultPart,
+        Usage,
+        Warning,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'modelport' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from ._model import AsyncResultStream, Model, ResultStream
+from ._model import Model
 from ._registry import registry
 from .errors import ConfigurationError, UnknownModelError
 from .provider import ProviderConfig, Secret
-from .types import EmbeddingResult, Result
+
+if TYPE_CHECKING:
+    from ._streams import AsyncResultStream, ResultStream
+    from .types import EmbeddingResult, Result
 
 __all__ = ["aembed", "agenerate", "astream", "embed", "generate", "get_model", "split_model_id", "stream"]
 

@@ -2,35 +2,29 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from .errors import (
-    InvalidRequestError,
-    ModelportError,
-    ProviderError,
-    StreamInterruptedError,
-)
-from .events import ErrorEvent, FinishEvent, StreamAccumulator, StreamEvent, StreamStartEvent
+from . import _retry
+from .errors import InvalidRequestError, ModelportError
 from .provider import EmbedRequest, Provider
-from .provider_tools import validate_provider_tools
-from .types import EmbeddingResult, ProviderTool, Request, Result
 
-__all__ = ["AsyncResultStream", "Model", "ResultStream", "build_request"]
+if TYPE_CHECKING:
+    from ._streams import AsyncResultStream, ResultStream
+    from .types import EmbeddingResult, Request, Result
 
-T = TypeVar("T")
+# The request and result types (pydantic) load on first use, not on import: ``import modelport`` and
+# ``get_model`` stay as cheap as importing httpx.
 
-#: Test seam: how retries wait.
-sleep: Callable[[float], None] = time.sleep
-async_sleep: Callable[[float], Any] = asyncio.sleep
+__all__ = ["Model", "build_request"]
 
 
 def build_request(kwargs: dict[str, Any]) -> Request:
     """Validate request keywords into a :class:`Request`, or raise :class:`InvalidRequestError`."""
+    from pydantic import ValidationError
+
+    from .types import Request
+
     try:
         return Request.model_validate(kwargs)
     except ValidationError as error:
@@ -72,10 +66,7 @@ class Model:
     def __init__(self, provider: Provider, model_name: str) -> None:
         self.provider = provider
         self.name = model_name
-        self._policy = provider.config
-        from ._retry import RetryPolicy
-
-        self.retry_policy = RetryPolicy(
+        self.retry_policy = _retry.RetryPolicy(
             max_retries=provider.config.max_retries, max_delay=provider.config.max_retry_delay
         )
 
@@ -91,6 +82,9 @@ class Model:
 
     def prepare(self, **kwargs: Any) -> Request:
         """Build and fully validate a request without sending it."""
+        from .provider_tools import validate_provider_tools
+        from .types import ProviderTool
+
         request = build_request(kwargs)
         provider = self.provider
         provider_tools = [t for t in request.tools or [] if isinstance(t, ProviderTool)]
@@ -115,10 +109,12 @@ class Model:
                 if delay is None:
                     raise
                 attempt += 1
-                sleep(delay)
+                _retry.sleep(delay)
 
     def stream(self, **kwargs: Any) -> ResultStream:
         """Stream events; iterate the returned :class:`ResultStream`, or call ``.result()``."""
+        from ._streams import ResultStream
+
         request = self.prepare(**kwargs)
         return ResultStream(self, request)
 
@@ -141,7 +137,7 @@ class Model:
                 if delay is None:
                     raise
                 attempt += 1
-                sleep(delay)
+                _retry.sleep(delay)
 
     # Async -----------------------------------------------------------------------------------
 
@@ -157,10 +153,12 @@ class Model:
                 if delay is None:
                     raise
                 attempt += 1
-                await async_sleep(delay)
+                await _retry.async_sleep(delay)
 
     def astream(self, **kwargs: Any) -> AsyncResultStream:
         """Async twin of :meth:`stream`."""
+        from ._streams import AsyncResultStream
+
         request = self.prepare(**kwargs)
         return AsyncResultStream(self, request)
 
@@ -183,7 +181,7 @@ class Model:
                 if delay is None:
                     raise
                 attempt += 1
-                await async_sleep(delay)
+                await _retry.async_sleep(delay)
 
     def close(self) -> None:
         """Close the HTTP clients the provider created."""
@@ -192,132 +190,3 @@ class Model:
     async def aclose(self) -> None:
         """Close the HTTP clients the provider created (async)."""
         await self.provider.aclose()
-
-
-def _attach_partial(error: BaseException, acc: StreamAccumulator) -> BaseException:
-    if isinstance(error, ProviderError) and error.partial is None and acc.events:
-        error.partial = acc.snapshot()
-    return error
-
-
-def _unfinished(model: Model, acc: StreamAccumulator) -> StreamInterruptedError:
-    return StreamInterruptedError(
-        "the stream ended without a finish event",
-        provider=model.provider.id,
-        partial=acc.snapshot(),
-    )
-
-
-class ResultStream:
-    """An iterator of :data:`~modelport.events.StreamEvent` that also accumulates the :class:`Result`.
-
-    A retryable error is retried only while no event has been handed to the caller (the leading
-    ``stream-start`` is held back until something else arrives). An error after that is raised
-    with ``partial`` set to everything that had arrived.
-    """
-
-    def __init__(self, model: Model, request: Request) -> None:
-        self._model = model
-        self._request = request
-        self.accumulator = StreamAccumulator()
-        self._iterator: Iterator[StreamEvent] | None = None
-
-    def __iter__(self) -> Iterator[StreamEvent]:
-        if self._iterator is None:
-            self._iterator = self._run()
-        return self._iterator
-
-    def _run(self) -> Iterator[StreamEvent]:
-        model, acc = self._model, self.accumulator
-        attempt = 0
-        while True:
-            held: StreamEvent | None = None
-            yielded = False
-            try:
-                for event in model.provider.stream(model.name, self._request):
-                    if not yielded and held is None and isinstance(event, StreamStartEvent):
-                        held = event
-                        continue
-                    if held is not None:
-                        acc.add(held)
-                        yield held
-                        held = None
-                    yielded = True
-                    if isinstance(event, ErrorEvent):
-                        continue
-                    acc.add(event)
-                    yield event
-                    if isinstance(event, FinishEvent):
-                        return
-            except ModelportError as error:
-                delay = None if yielded else model.retry_policy.delay(error, attempt)
-                if delay is None:
-                    raise _attach_partial(error, acc) from error.__cause__
-                attempt += 1
-                sleep(delay)
-                continue
-            if held is not None:
-                acc.add(held)
-                yield held
-            raise _unfinished(model, acc)
-
-    def result(self) -> Result:
-        """Consume what is left and return the accumulated result."""
-        for _ in self:
-            pass
-        return self.accumulator.result()
-
-
-class AsyncResultStream:
-    """Async twin of :class:`ResultStream`."""
-
-    def __init__(self, model: Model, request: Request) -> None:
-        self._model = model
-        self._request = request
-        self.accumulator = StreamAccumulator()
-        self._iterator: AsyncIterator[StreamEvent] | None = None
-
-    def __aiter__(self) -> AsyncIterator[StreamEvent]:
-        if self._iterator is None:
-            self._iterator = self._run()
-        return self._iterator
-
-    async def _run(self) -> AsyncIterator[StreamEvent]:
-        model, acc = self._model, self.accumulator
-        attempt = 0
-        while True:
-            held: StreamEvent | None = None
-            yielded = False
-            try:
-                async for event in model.provider.astream(model.name, self._request):
-                    if not yielded and held is None and isinstance(event, StreamStartEvent):
-                        held = event
-                        continue
-                    if held is not None:
-                        acc.add(held)
-                        yield held
-                        held = None
-                    yielded = True
-                    if isinstance(event, ErrorEvent):
-                        continue
-                    acc.add(event)
-                    yield event
-                    if isinstance(event, FinishEvent):
-                        return
-            except ModelportError as error:
-                delay = None if yielded else model.retry_policy.delay(error, attempt)
-                if delay is None:
-                    raise _attach_partial(error, acc) from error.__cause__
-                attempt += 1
-                await async_sleep(delay)
-                continue
-            if held is not None:
-                acc.add(held)
-                yield held
-            raise _unfinished(model, acc)
-
-    async def result(self) -> Result:
-        """Consume what is left and return the accumulated result."""
-        async for _ in self:
-            pass
-        return self.accumulator.result()

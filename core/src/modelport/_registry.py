@@ -20,14 +20,16 @@ import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from . import hookspecs
 from .errors import ConfigurationError, ProviderNotInstalledError, UnknownProviderError
 from .provider import Provider
-from .provider_tools import ProviderToolSpec, register_provider_tool
+
+if TYPE_CHECKING:
+    from .provider_tools import ProviderToolSpec
 
 ENTRY_POINT_GROUP = "modelport"
 AUTOLOAD_ENV = "MODELPORT_DISABLE_PLUGIN_AUTOLOAD"
@@ -144,6 +146,8 @@ class Registry:
 
     @staticmethod
     def _register_tool(spec: ProviderToolSpec) -> None:
+        from .provider_tools import register_provider_tool
+
         register_provider_tool(spec)
 
     def register_plugin(self, plugin: object, name: str | None = None) -> None:

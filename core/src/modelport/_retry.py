@@ -3,9 +3,23 @@
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from .errors import ModelportError
+
+#: Test seams: how retries wait (tests replace these to record delays instead of sleeping).
+sleep: Callable[[float], None] = time.sleep
+
+
+async def _asyncio_sleep(delay: float) -> None:
+    import asyncio  # only async users pay for importing asyncio
+
+    await asyncio.sleep(delay)
+
+
+async_sleep: Callable[[float], Awaitable[None]] = _asyncio_sleep
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,11 @@ from pydantic import BaseModel, ConfigDict
 
 from .types import Citation, Result, Source
 
-__all__ = ["CitedText", "check_markers", "cite"]
+__all__ = ["CitedText", "check_evidence", "check_markers", "cite", "split_sources_block"]
 
 _MARKER = re.compile(r"\[(\d+)\]")
+_SOURCES_HEADING = "\n\nSources:\n"
+_SOURCE_LINE = re.compile(r"^\[(\d+)\]")
 
 
 class CitedText(BaseModel):
@@ -76,3 +78,35 @@ def check_markers(text: str, sources: list[Source]) -> list[int]:
     """Marker numbers in ``text`` that point at no listed source (empty when all are valid)."""
     numbers = {s.number for s in sources}
     return sorted({int(m) for m in _MARKER.findall(text) if int(m) not in numbers})
+
+
+def split_sources_block(text: str) -> tuple[str, list[int]]:
+    """Split evidence text (as made by :meth:`CitedText.with_sources`) into body and listed numbers.
+
+    The block is the last ``"Sources:"`` heading after a blank line; each of its lines that starts
+    with ``[n]`` lists source ``n``. Text without such a block lists nothing.
+    """
+    at = text.rfind(_SOURCES_HEADING)
+    if at != -1:
+        body, block = text[:at], text[at + len(_SOURCES_HEADING) :]
+    elif text.startswith(_SOURCES_HEADING[2:]):
+        body, block = "", text[len(_SOURCES_HEADING) - 2 :]
+    else:
+        return text, []
+    listed: list[int] = []
+    for line in block.splitlines():
+        match = _SOURCE_LINE.match(line.strip())
+        if match and int(match.group(1)) not in listed:
+            listed.append(int(match.group(1)))
+    return body, listed
+
+
+def check_evidence(text: str) -> list[int]:
+    """Markers in the body of evidence text that point at no source of its own Sources list.
+
+    Use it on text that went through another model or tool: an empty list means every ``[n]``
+    marker still points at a listed source.
+    """
+    body, listed = split_sources_block(text)
+    known = set(listed)
+    return sorted({int(m) for m in _MARKER.findall(body) if int(m) not in known})

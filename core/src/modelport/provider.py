@@ -11,13 +11,15 @@ from __future__ import annotations
 import threading
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import httpx
 
 from .errors import InvalidRequestError
-from .events import StreamEvent
-from .types import EmbeddingResult, Request, Result
+
+if TYPE_CHECKING:
+    from .events import StreamEvent
+    from .types import EmbeddingResult, Request, Result
 
 __all__ = [
     "Capabilities",

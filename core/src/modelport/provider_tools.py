@@ -12,12 +12,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from .errors import ProviderToolError
-from .types import ProviderTool
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
+
+    from .types import ProviderTool
 
 __all__ = [
     "ProviderToolSpec",
@@ -68,6 +70,8 @@ class ProviderToolSpec:
                     f"{backend!r} backend (only on {', '.join(sorted(allowed))})",
                     tool_id=self.id,
                 )
+        from pydantic import ValidationError
+
         try:
             return self.args_type.model_validate(dict(args))
         except ValidationError as error:
@@ -151,6 +155,8 @@ def validate_provider_tools(
     tools: Iterable[Any], *, namespace: str | None, backend: str
 ) -> dict[str, BaseModel]:
     """Validate every provider tool of a request; returns parsed arguments by tool id."""
+    from .types import ProviderTool
+
     parsed: dict[str, BaseModel] = {}
     for tool in tools:
         if not isinstance(tool, ProviderTool):
@@ -163,6 +169,8 @@ def validate_provider_tools(
 
 def resolve_tool_names(names: Iterable[object], *, namespace: str) -> list[ProviderTool]:
     """Turn untrusted names (``["google_search"]``) into provider tools via the registered table."""
+    from .types import ProviderTool
+
     _ensure_loaded(namespace)
     with _LOCK:
         allowed = {s.name: s for s in _SPECS.values() if s.namespace == namespace}
