@@ -1,5 +1,42 @@
-"""modelport-conformance: recorded-cassette conformance suite for modelport provider plugins."""
+"""modelport-conformance: recorded-cassette conformance suite for modelport provider plugins.
+
+A plugin registers its cases with the ``modelport_conformance_suites`` hook; ``modelport
+conformance`` (or the pytest base class :class:`ProviderConformanceTests`) replays them offline
+and checks request mapping, response mapping and the golden-independent invariants.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .base import ProviderConformanceTests
+from .cases import Case, Suite, discover_suites, load_cases
+from .cassette import Cassette, Interaction, dump_cassette, load_cassette
+from .credentials import scan_text
+from .jsondiff import Difference, diff_json
+from .player import CassettePlayer
+from .recording import modelport_vcr, record_case
+from .report import Report, render, run_conformance
+from .runner import CaseOutcome, CheckOutcome, run_case
+
+__all__ = [
+    "Case",
+    "CaseOutcome",
+    "Cassette",
+    "CassettePlayer",
+    "CheckOutcome",
+    "Difference",
+    "Interaction",
+    "ProviderConformanceTests",
+    "Report",
+    "Suite",
+    "diff_json",
+    "discover_suites",
+    "dump_cassette",
+    "load_cases",
+    "load_cassette",
+    "modelport_vcr",
+    "record_case",
+    "render",
+    "run_case",
+    "run_conformance",
+    "scan_text",
+]

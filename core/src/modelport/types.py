@@ -226,7 +226,7 @@ class ResponseFormat(_Frozen):
     json_schema: dict[str, Any] | None = Field(default=None, alias="schema")
     name: str | None = None
     description: str | None = None
-    strict: bool | None = None
+    strict: bool | None = Field(default=None, strict=True)
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 

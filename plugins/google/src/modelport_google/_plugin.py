@@ -24,3 +24,16 @@ def modelport_register_provider_tools(register: Any) -> None:
 
     for spec in PROVIDER_TOOL_SPECS:
         register(spec)
+
+
+@hookimpl
+def modelport_conformance_suites(register: Any) -> None:
+    """Register the recorded Gemini API and Vertex AI cases shipped in ``cassettes/`` (K6)."""
+    from importlib.resources import files
+
+    from ._stream import merge_frames
+
+    cassettes = files("modelport_google") / "cassettes"
+    keys = ("GOOGLE_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY")
+    register("google", cassettes / "google", merge_frames=merge_frames, credential_env=keys)
+    register("google-vertex", cassettes / "google-vertex", merge_frames=merge_frames)

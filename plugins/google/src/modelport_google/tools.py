@@ -1,7 +1,268 @@
-"""Google provider tools (filled in by the grounding work)."""
+"""Google provider tools: ``google.google_search`` (S1) and ``google.code_execution`` (S2).
+
+Each tool is a :class:`~modelport.provider_tools.ProviderToolSpec` with a strict argument class:
+camelCase wire names (the keys of ``ProviderTool.args``), snake_case attributes, unknown fields and
+ill-typed values rejected. Backend rules (checked by the core before any request is sent):
+
+- ``timeRangeFilter`` only on the Gemini API (backend ``"gemini"``), with both ends as RFC 3339
+  timestamps and start strictly before end (Google treats an empty interval as matching nothing);
+- ``excludeDomains`` (at most 2,000 domain names) and ``blockingConfidence`` only on Vertex AI
+  (backend ``"vertex"``).
+
+:func:`tool_to_wire` turns a validated tool into its ``tools[]`` entry (``{"googleSearch": {...}}``,
+``{"codeExecution": {}}``); :func:`google_search` and :func:`code_execution` build the tools from
+snake_case Python arguments; :func:`resolve_builtin_tools` resolves untrusted names (JSON, CLI)
+through the registered allow-list (T3).
+"""
 
 from __future__ import annotations
 
-from modelport.provider_tools import ProviderToolSpec
+import re
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta, timezone
+from typing import Any, Literal
 
-PROVIDER_TOOL_SPECS: tuple[ProviderToolSpec, ...] = ()
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from modelport.errors import ProviderToolError
+from modelport.provider_tools import ProviderToolSpec, resolve_tool_names
+from modelport.types import ProviderTool
+
+__all__ = [
+    "BlockingConfidence",
+    "CodeExecutionArgs",
+    "GoogleSearchArgs",
+    "PROVIDER_TOOL_SPECS",
+    "SearchTypes",
+    "TimeRangeFilter",
+    "code_execution",
+    "google_search",
+    "resolve_builtin_tools",
+    "tool_to_wire",
+    "tools_to_wire",
+]
+
+#: Google's PhishBlockThreshold values accepted for ``blockingConfidence`` (Vertex AI only).
+BlockingConfidence = Literal[
+    "BLOCK_LOW_AND_ABOVE",
+    "BLOCK_MEDIUM_AND_ABOVE",
+    "BLOCK_HIGH_AND_ABOVE",
+    "BLOCK_HIGHER_AND_ABOVE",
+    "BLOCK_VERY_HIGH_AND_ABOVE",
+    "BLOCK_ONLY_EXTREMELY_HIGH",
+]
+
+#: Most domains Google accepts in ``excludeDomains``.
+MAX_EXCLUDED_DOMAINS = 2_000
+
+_RFC3339 = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?"
+    r"(?:([Zz])|([+-])([0-9]{2}):([0-9]{2}))"
+)
+_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+class _Args(BaseModel):
+    """Strict, immutable argument classes: no coercion, unknown fields rejected."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class _Empty(_Args):
+    """An option that is switched on by being present: ``{}``."""
+
+
+class SearchTypes(_Args):
+    """Which search verticals to use; unset means web search."""
+
+    web_search: _Empty | None = Field(default=None, alias="webSearch")
+    image_search: _Empty | None = Field(default=None, alias="imageSearch")
+
+
+def _parse_rfc3339(value: str) -> tuple[datetime, int]:
+    """``(instant to the second, in UTC; nanoseconds)``, or ``ValueError``."""
+    match = _RFC3339.fullmatch(value)
+    if match is None:
+        raise ValueError(f"{value!r} is not an RFC 3339 timestamp (e.g. 2025-01-31T00:00:00Z)")
+    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
+    fraction, zulu, sign = match.group(7), match.group(8), match.group(9)
+    offset = timedelta(0)
+    if not zulu:
+        hours, minutes = int(match.group(10)), int(match.group(11))
+        if hours > 23 or minutes > 59:
+            raise ValueError(f"{value!r} has an invalid UTC offset")
+        offset = timedelta(hours=hours, minutes=minutes) * (1 if sign == "+" else -1)
+    try:
+        instant = datetime(year, month, day, hour, minute, min(second, 59), tzinfo=timezone(offset))
+    except ValueError:
+        raise ValueError(f"{value!r} is not a valid date and time") from None
+    if second > 60:  # 60 is a leap second, allowed by RFC 3339
+        raise ValueError(f"{value!r} has an invalid seconds field")
+    nanos = int((fraction or "0").ljust(9, "0"))
+    return instant.astimezone(timezone.utc), nanos + (1_000_000_000 if second == 60 else 0)
+
+
+class TimeRangeFilter(_Args):
+    """Only results published in ``[startTime, endTime)``; Gemini API only."""
+
+    start_time: str = Field(alias="startTime")
+    end_time: str = Field(alias="endTime")
+
+    @field_validator("start_time", "end_time")
+    @classmethod
+    def _rfc3339(cls, value: str) -> str:
+        _parse_rfc3339(value)
+        return value
+
+    @model_validator(mode="after")
+    def _ordered(self) -> TimeRangeFilter:
+        if _parse_rfc3339(self.start_time) >= _parse_rfc3339(self.end_time):
+            raise ValueError("startTime must be before endTime (an empty interval matches nothing)")
+        return self
+
+
+class GoogleSearchArgs(_Args):
+    """Arguments of ``google.google_search``; ``{}`` keeps Google's defaults.
+
+    ``excludeDomains`` takes ASCII domain names (internationalized names in their ``xn--`` form).
+    """
+
+    search_types: SearchTypes | None = Field(default=None, alias="searchTypes")
+    time_range_filter: TimeRangeFilter | None = Field(default=None, alias="timeRangeFilter")
+    exclude_domains: list[str] | None = Field(
+        default=None, alias="excludeDomains", max_length=MAX_EXCLUDED_DOMAINS
+    )
+    blocking_confidence: BlockingConfidence | None = Field(default=None, alias="blockingConfidence")
+
+    @field_validator("exclude_domains")
+    @classmethod
+    def _domains(cls, value: list[str] | None) -> list[str] | None:
+        for domain in value or ():
+            name = domain[:-1] if domain.endswith(".") else domain
+            if len(name) > 253 or not all(_LABEL.fullmatch(label) for label in name.split(".")):
+                raise ValueError(f"{domain!r} is not a domain name (e.g. 'example.com')")
+        return value
+
+
+class CodeExecutionArgs(_Args):
+    """``google.code_execution`` takes no arguments: ``{}`` only."""
+
+
+_SEARCH = ProviderToolSpec(
+    id="google.google_search",
+    name="google_search",
+    namespace="google",
+    args_type=GoogleSearchArgs,
+    description="Grounding with Google Search; the model decides whether to search.",
+    backend_args={
+        "timeRangeFilter": frozenset({"gemini"}),
+        "excludeDomains": frozenset({"vertex"}),
+        "blockingConfidence": frozenset({"vertex"}),
+    },
+)
+_CODE = ProviderToolSpec(
+    id="google.code_execution",
+    name="code_execution",
+    namespace="google",
+    args_type=CodeExecutionArgs,
+    description="Python code execution run by Google.",
+)
+
+PROVIDER_TOOL_SPECS: tuple[ProviderToolSpec, ...] = (_SEARCH, _CODE)
+"""Every Google provider-tool spec, registered by the plugin."""
+
+_BY_ID = {spec.id: spec for spec in PROVIDER_TOOL_SPECS}
+_WIRE_KEYS = {"google.google_search": "googleSearch", "google.code_execution": "codeExecution"}
+
+
+def tool_to_wire(tool: ProviderTool, backend: str) -> dict[str, Any]:
+    """The ``tools[]`` entry for one Google provider tool, validated for ``backend``.
+
+    Raises :class:`~modelport.errors.ProviderToolError` for a tool that is not Google's, a name
+    that does not match the id, or arguments that are invalid or not allowed on ``backend``.
+    """
+    spec = _BY_ID.get(tool.id)
+    if spec is None:
+        raise ProviderToolError(f"unknown Google provider tool {tool.id!r}", tool_id=tool.id)
+    if tool.name != spec.name:
+        raise ProviderToolError(
+            f"provider tool {tool.id!r} must be named {spec.name!r}, not {tool.name!r}", tool_id=tool.id
+        )
+    args = spec.validate_args(tool.args, backend)
+    return {_WIRE_KEYS[spec.id]: args.model_dump(mode="json", by_alias=True, exclude_none=True)}
+
+
+def tools_to_wire(tools: Iterable[ProviderTool], backend: str) -> list[dict[str, Any]]:
+    """``tools[]`` entries for several provider tools, in the given order (they go first, S1)."""
+    return [tool_to_wire(tool, backend) for tool in tools]
+
+
+def _timestamp(value: datetime | str) -> str:
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, datetime) or value.tzinfo is None or value.utcoffset() is None:
+        raise ProviderToolError(
+            "time_range ends must be RFC 3339 strings or timezone-aware datetimes",
+            tool_id=_SEARCH.id,
+        )
+    return value.isoformat().replace("+00:00", "Z")
+
+
+def google_search(
+    *,
+    search_types: Sequence[Literal["web", "image"]] | None = None,
+    time_range: tuple[datetime | str, datetime | str] | None = None,
+    exclude_domains: Sequence[str] | None = None,
+    blocking_confidence: BlockingConfidence | None = None,
+) -> ProviderTool:
+    """The ``google.google_search`` tool with snake_case arguments.
+
+    ``search_types`` names the verticals (``["web", "image"]``); ``time_range`` is ``(start, end)``
+    as RFC 3339 strings or aware datetimes (Gemini API only); ``exclude_domains`` and
+    ``blocking_confidence`` are Vertex AI only. The arguments are checked here for shape; backend
+    rules are checked when the request is prepared.
+    """
+    args: dict[str, Any] = {}
+    if search_types is not None:
+        if isinstance(search_types, str) or not set(search_types) <= {"web", "image"}:
+            raise ProviderToolError("search_types must be a list of 'web' and/or 'image'", tool_id=_SEARCH.id)
+        names = {"web": "webSearch", "image": "imageSearch"}
+        args["searchTypes"] = {names[kind]: {} for kind in search_types}
+    if time_range is not None:
+        if not isinstance(time_range, (tuple, list)) or len(time_range) != 2:
+            raise ProviderToolError("time_range must be a (start, end) pair", tool_id=_SEARCH.id)
+        args["timeRangeFilter"] = {
+            "startTime": _timestamp(time_range[0]),
+            "endTime": _timestamp(time_range[1]),
+        }
+    if exclude_domains is not None:
+        if isinstance(exclude_domains, str):
+            raise ProviderToolError("exclude_domains must be a list of domains", tool_id=_SEARCH.id)
+        args["excludeDomains"] = list(exclude_domains)
+    if blocking_confidence is not None:
+        args["blockingConfidence"] = blocking_confidence
+    _check_shape(args)
+    return ProviderTool(id=_SEARCH.id, name=_SEARCH.name, args=args)
+
+
+def _check_shape(args: dict[str, Any]) -> None:
+    try:
+        GoogleSearchArgs.model_validate(args)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(x) for x in item['loc']) or '(arguments)'}: {item['msg']}"
+            for item in error.errors(include_url=False, include_input=False)
+        )
+        raise ProviderToolError(
+            f"provider tool {_SEARCH.id!r}: invalid arguments: {problems}", tool_id=_SEARCH.id
+        ) from None
+
+
+def code_execution() -> ProviderTool:
+    """The ``google.code_execution`` tool (it takes no arguments)."""
+    return ProviderTool(id=_CODE.id, name=_CODE.name, args={})
+
+
+def resolve_builtin_tools(names: Iterable[object]) -> list[ProviderTool]:
+    """Resolve untrusted tool names (``["google_search"]``) through the registered allow-list (T3)."""
+    return resolve_tool_names(names, namespace="google")

@@ -1,0 +1,7 @@
+"""``python -m bench``: run the benchmark."""
+
+from __future__ import annotations
+
+from .run import main
+
+main()

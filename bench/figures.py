@@ -1,0 +1,300 @@
+"""The figures P1-P5: each measured against the baseline in the same run, interleaved.
+
+Every figure is a :class:`Figure` whose ``ratio`` is modelport / baseline (lower is better). P2-P4
+take the median of per-round ratios (both sides run alternately inside a round, so both see the same
+noise); P1 and P5 run each sample in a fresh interpreter, alternating sides, and compare medians.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .clients import PROMPT as _PROMPT
+from .clients import Modelport, RawHttpx, Side, concurrent_times, stream_prompt
+
+#: Modules a plain ``get_model`` should not need; reported when modelport loads them (and httpx does not).
+RARE_PACKAGES = {"yaml", "vcr", "click", "hypothesis", "aiohttp", "google", "modelport_conformance", "pytest"}
+RARE_MODULES = {
+    "modelport.testing",
+    "modelport.citations",
+    "modelport.events",
+    "modelport_google.grounding",
+    "modelport_google.tools",
+    "modelport_google.vertex",
+    "httpx_sse",
+}
+
+_ROOT = str(Path(__file__).resolve().parent.parent)
+
+
+@dataclass
+class Figure:
+    """One line of the table."""
+
+    id: str
+    title: str
+    unit: str
+    baseline: float
+    modelport: float
+    ratio: float
+    target: float | None
+    met: bool | None
+    samples: list[float] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return asdict(self)
+
+
+def _figure(
+    id_: str,
+    title: str,
+    unit: str,
+    base: float,
+    mp: float,
+    ratios: list[float],
+    target: float | None,
+    **extra: Any,
+) -> Figure:
+    ratio = statistics.median(ratios) if ratios else mp / base
+    met = None if target is None else ratio <= target
+    return Figure(id_, title, unit, base, mp, ratio, target, met, ratios, extra)
+
+
+def _probe(*args: str) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_ROOT, os.environ.get("PYTHONPATH")]))}
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.probe", *args], capture_output=True, text=True, env=env, timeout=300
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"probe {args[:2]} failed: {out.stderr.strip()[-2000:]}")
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+# --------------------------------------------------------------------------- P1 + P5 (import)
+
+
+def import_figures(base_url: str, repeats: int) -> list[Figure]:
+    """P1 import time and P5 resident memory after import, from the same fresh interpreters."""
+    samples: dict[str, list[dict[str, Any]]] = {"baseline": [], "modelport": []}
+    for i in range(repeats):
+        order = ("baseline", "modelport") if i % 2 == 0 else ("modelport", "baseline")
+        for side in order:
+            samples[side].append(_probe("import", side, base_url))
+    base_t = statistics.median(s["seconds"] for s in samples["baseline"]) * 1e3
+    mp_t = statistics.median(s["seconds"] for s in samples["modelport"]) * 1e3
+    base_m = statistics.median(s["rss_mib"] for s in samples["baseline"])
+    mp_m = statistics.median(s["rss_mib"] for s in samples["modelport"])
+    extra = sorted(set(samples["modelport"][-1]["modules"]) - set(samples["baseline"][-1]["modules"]))
+    rare = sorted({m for m in extra if m.split(".")[0] in RARE_PACKAGES or m in RARE_MODULES})
+    p1 = _figure(
+        "P1",
+        "import modelport + get_model vs import httpx, pydantic",
+        "ms",
+        base_t,
+        mp_t,
+        [],
+        1.3,
+        repeats=repeats,
+        extra_modules=len(extra),
+        extra_packages=sorted({m.split(".")[0] for m in extra}),
+        rare_modules=rare,
+    )
+    base_d = statistics.median(s["rss_delta_mib"] for s in samples["baseline"])
+    mp_d = statistics.median(s["rss_delta_mib"] for s in samples["modelport"])
+    p5 = _figure(
+        "P5i",
+        "resident memory after import",
+        "MiB",
+        base_m,
+        mp_m,
+        [],
+        None,
+        extra_mib=mp_m - base_m,
+        base_delta_mib=base_d,
+        mp_delta_mib=mp_d,
+        target_extra_mib=10.0,
+    )
+    p5.met = mp_m - base_m <= 10.0
+    return [p1, p5]
+
+
+def stream_memory_figure(base_url: str, small: int, large: int) -> Figure:
+    """P5 memory across a long stream: RSS growth while streaming ``large`` frames (and ``small``).
+
+    Both sides keep the whole text (about 51 characters a frame), so neither is flat in absolute
+    terms; modelport is flat when its growth beyond the baseline's stays small and does not scale.
+    """
+    runs = {
+        (side, n): _probe("stream", side, base_url, str(n))
+        for n in (small, large)
+        for side in ("baseline", "modelport")
+    }
+    page = 4096 / 2**20
+    growth = {(side, n): max(run["growth_mib"], page) for (side, n), run in runs.items()}
+    extra_large = growth["modelport", large] - growth["baseline", large]
+    per_frame = (
+        (
+            (growth["modelport", large] - growth["modelport", small])
+            - (growth["baseline", large] - growth["baseline", small])
+        )
+        * 2**20
+        / (large - small)
+    )
+    fig = _figure(
+        "P5s",
+        f"RSS growth over a {large:,}-frame stream (both keep the text)",
+        "MiB",
+        growth["baseline", large],
+        growth["modelport", large],
+        [],
+        None,
+        extra_mib=extra_large,
+        extra_bytes_per_frame=per_frame,
+        small_frames=small,
+        baseline_small_mib=growth["baseline", small],
+        modelport_small_mib=growth["modelport", small],
+        peak_rss_mib=runs["modelport", large]["peak_rss_mib"],
+        target_extra_mib=10.0,
+    )
+    fig.met = extra_large <= 10.0
+    return fig
+
+
+# --------------------------------------------------------------------------- P2 / P3 (sync)
+
+
+def _per_call(fn: Callable[[], str]) -> float:
+    start = time.perf_counter()
+    if not fn():
+        raise RuntimeError("empty text")
+    return time.perf_counter() - start
+
+
+def _interleaved(
+    base: Side, mp: Side, op: Callable[[Side], str], calls: int, rounds: int
+) -> tuple[list[float], list[float], list[float]]:
+    """Per round: ``calls`` alternating calls on both sides; returns per-round medians and ratios."""
+    base_meds, mp_meds, ratios = [], [], []
+    for r in range(rounds):
+        gc.collect()
+        bt, mt = [], []
+        for i in range(calls):
+            if (i + r) % 2 == 0:
+                bt.append(_per_call(lambda: op(base)))
+                mt.append(_per_call(lambda: op(mp)))
+            else:
+                mt.append(_per_call(lambda: op(mp)))
+                bt.append(_per_call(lambda: op(base)))
+        b, m = statistics.median(bt), statistics.median(mt)
+        base_meds.append(b)
+        mp_meds.append(m)
+        ratios.append(m / b)
+    return base_meds, mp_meds, ratios
+
+
+def sync_figures(base_url: str, calls: int, frames: int, rounds: int, stream_rounds: int) -> list[Figure]:
+    """P2 (median of ``calls`` sequential calls) and P3 (one ``frames``-frame stream)."""
+    base, mp = RawHttpx(base_url), Modelport(base_url)
+    try:
+        prompt = stream_prompt(frames)
+        for side in (base, mp):  # warm-up: connections, lazy imports, caches
+            for _ in range(5):
+                side.generate(_PROMPT)
+            side.stream(stream_prompt(10))
+        checks = {
+            "generate_text_equal": base.generate(_PROMPT) == mp.generate(_PROMPT),
+            "stream_text_equal": base.stream(prompt) == mp.stream(prompt),
+        }
+        b, m, ratios = _interleaved(base, mp, lambda s: s.generate(_PROMPT), calls, rounds)
+        p2 = _figure(
+            "P2",
+            f"median of {calls} sequential generate calls",
+            "µs/call",
+            statistics.median(b) * 1e6,
+            statistics.median(m) * 1e6,
+            ratios,
+            1.10,
+            rounds=rounds,
+            **checks,
+        )
+        b, m, ratios = _interleaved(base, mp, lambda s: s.stream(prompt), 1, stream_rounds)
+        per_frame = 1e6 / frames
+        p3 = _figure(
+            "P3",
+            f"{frames:,}-frame SSE stream",
+            "µs/frame",
+            statistics.median(b) * per_frame,
+            statistics.median(m) * per_frame,
+            ratios,
+            1.2,
+            streams=stream_rounds,
+        )
+        return [p2, p3]
+    finally:
+        base.close()
+        mp.close()
+
+
+# --------------------------------------------------------------------------- P4 (async)
+
+
+def async_figures(base_url: str, calls: int, rounds: int) -> list[Figure]:
+    """P4: ``calls`` concurrent calls; modelport on httpx and on the aiohttp transport vs raw httpx."""
+    kinds = ("raw-httpx", "modelport-httpx", "raw-aiohttp", "modelport-aiohttp")
+    times: dict[str, list[float]] = {k: [] for k in kinds}
+    for r in range(rounds):
+        for kind in kinds[r % 4 :] + kinds[: r % 4]:
+            times[kind].append(statistics.median(concurrent_times(kind, base_url, calls, 3)))
+    raw = times["raw-httpx"]
+    ms = {k: statistics.median(v) * 1e3 for k, v in times.items()}
+
+    def ratios(kind: str) -> list[float]:
+        return [t / b for t, b in zip(times[kind], raw)]
+
+    title = f"{calls} concurrent async calls"
+    p4 = _figure(
+        "P4",
+        f"{title}, httpx",
+        "ms",
+        ms["raw-httpx"],
+        ms["modelport-httpx"],
+        ratios("modelport-httpx"),
+        1.0,
+        rounds=rounds,
+    )
+    p4a = _figure(
+        "P4a",
+        f"{title}, aiohttp transport (vs raw httpx)",
+        "ms",
+        ms["raw-httpx"],
+        ms["modelport-aiohttp"],
+        ratios("modelport-aiohttp"),
+        1.0,
+        raw_aiohttp_ms=ms["raw-aiohttp"],
+        vs_raw_aiohttp=statistics.median(
+            t / b for t, b in zip(times["modelport-aiohttp"], times["raw-aiohttp"])
+        ),
+    )
+    p4r = _figure(
+        "P4r",
+        f"{title}, raw aiohttp (reference, not modelport)",
+        "ms",
+        ms["raw-httpx"],
+        ms["raw-aiohttp"],
+        ratios("raw-aiohttp"),
+        None,
+    )
+    return [p4, p4a, p4r]

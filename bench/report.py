@@ -1,0 +1,60 @@
+"""The printed table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _num(value: float) -> str:
+    return f"{value:,.1f}" if value >= 10 else f"{value:.2f}"
+
+
+def table(report: dict[str, Any]) -> str:
+    """A plain-text table of the report's figures: ratio = modelport / raw httpx, lower is better."""
+    rows = [("id", "figure", "baseline", "modelport", "unit", "ratio", "target", "ok")]
+    for fig in report["figures"].values():
+        target = fig["target"]
+        extra = fig["extra"]
+        if fig["id"] in ("P5i", "P5s"):
+            target_s = f"+{extra['target_extra_mib']:.0f} MiB"
+        else:
+            target_s = "-" if target is None else f"<= {target:.2f}x"
+        ok = {True: "yes", False: "NO", None: "-"}[fig["met"]]
+        rows.append(
+            (
+                fig["id"],
+                fig["title"],
+                _num(fig["baseline"]),
+                _num(fig["modelport"]),
+                fig["unit"],
+                f"{fig['ratio']:.2f}x",
+                target_s,
+                ok,
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = [
+        "  ".join(c.ljust(w) if i < 2 or i == 4 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+        for row in rows
+    ]
+    lines.insert(1, "-" * len(lines[0]))
+    notes = [
+        f"mode {report['mode']}, python {report['python']}, {report['seconds']} s; "
+        "ratio = modelport / raw httpx in the same run (lower is better)"
+    ]
+    p1 = report["figures"].get("P1")
+    if p1 and p1["extra"]["rare_modules"]:
+        notes.append(f"P1: rarely used modules loaded by get_model: {', '.join(p1['extra']['rare_modules'])}")
+    p5s = report["figures"].get("P5s")
+    if p5s:
+        e = p5s["extra"]
+        notes.append(
+            f"P5s: modelport keeps {e['extra_mib']:.1f} MiB more than raw httpx after the long stream, "
+            f"{e['extra_bytes_per_frame']:.0f} bytes a frame beyond the text"
+        )
+    p4a = report["figures"].get("P4a")
+    if p4a:
+        notes.append(
+            f"P4a: modelport on aiohttp transport / raw aiohttp = {p4a['extra']['vs_raw_aiohttp']:.2f}x"
+        )
+    return "\n".join([*lines, "", *notes])

@@ -1,0 +1,120 @@
+"""Run the benchmark: start the mock server, measure P1-P5, print a table, write JSON.
+
+``python -m bench`` (or ``python bench/run.py``); ``--quick`` uses small counts and only proves that
+everything works (for CI); nothing here asserts timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import platform
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # ``python bench/run.py``
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import figures
+from bench.report import table
+from bench.server import MockServer
+
+DEFAULT_OUTPUT = Path(__file__).resolve().parent / "results" / "latest.json"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much to measure."""
+
+    import_repeats: int
+    calls: int
+    rounds: int
+    frames: int
+    streams: int
+    concurrent: int
+    async_rounds: int
+    memory_frames_small: int
+    memory_frames_large: int
+    max_seconds: float
+
+    def max_requests(self) -> int:
+        """Requests the plan sends, with a margin; the server stops after that many."""
+        sync = 2 * (self.calls * self.rounds + self.streams + 20)
+        async_ = 4 * self.async_rounds * 4 * self.concurrent
+        memory = 4 * 2
+        return int((sync + async_ + memory) * 1.2) + 100
+
+
+FULL = Plan(21, 500, 5, 2_000, 15, 200, 5, 2_000, 20_000, 900.0)
+QUICK = Plan(3, 30, 2, 200, 3, 20, 2, 200, 2_000, 120.0)
+
+
+def run(plan: Plan, only: set[str] | None = None) -> dict[str, Any]:
+    """Measure everything in ``plan`` and return the report."""
+    started = time.time()
+    figs: list[figures.Figure] = []
+    errors: dict[str, str] = {}
+    groups: list[tuple[str, Callable[[str], list[figures.Figure]]]] = [
+        ("P1", lambda url: figures.import_figures(url, plan.import_repeats)),
+        ("P2", lambda url: figures.sync_figures(url, plan.calls, plan.frames, plan.rounds, plan.streams)),
+        ("P4", lambda url: figures.async_figures(url, plan.concurrent, plan.async_rounds)),
+        (
+            "P5",
+            lambda url: [
+                figures.stream_memory_figure(url, plan.memory_frames_small, plan.memory_frames_large)
+            ],
+        ),
+    ]
+    aliases = {"P1": {"P1", "P5"}, "P2": {"P2", "P3"}, "P4": {"P4"}, "P5": {"P5"}}
+    with MockServer(plan.max_requests(), plan.max_seconds) as server:
+        for name, measure in groups:
+            if only and not aliases[name] & only:
+                continue
+            try:
+                figs += measure(server.base_url)
+            except Exception as error:  # one broken side must not hide the other figures
+                errors[name] = f"{type(error).__name__}: {error}"
+    return {
+        "schema": 1,
+        "mode": "quick" if plan == QUICK else "full",
+        "started": datetime.datetime.fromtimestamp(started, datetime.timezone.utc).isoformat(),
+        "seconds": round(time.time() - started, 1),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "plan": asdict(plan),
+        "figures": {f.id: f.as_dict() for f in figs},
+        "errors": errors,
+    }
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Command line entry."""
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small counts: proves it works, fast")
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="JSON report path")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=["P1", "P2", "P3", "P4", "P5"],
+        help="measure only these figures (repeatable)",
+    )
+    args = parser.parse_args(argv)
+    report = run(QUICK if args.quick else FULL, set(args.only or ()))
+    print(table(report))
+    for name, error in report["errors"].items():
+        print(f"{name}: FAILED: {error}", file=sys.stderr)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"\nwrote {args.output}")
+    if report["errors"]:
+        raise SystemExit(1)
+    return report
+
+
+if __name__ == "__main__":
+    main()

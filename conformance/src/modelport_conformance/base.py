@@ -1,0 +1,181 @@
+"""The base class a plugin author subclasses to run the standard conformance tests in pytest::
+
+    from modelport_conformance import ProviderConformanceTests
+
+    class TestMyProvider(ProviderConformanceTests):
+        provider_id = "my"
+        models = ("my-model-1",)
+        cases_dir = Path(__file__).parent / "cassettes"      # or leave None: the registered suite
+        unsupported = {"embed": "the API has no embeddings"}
+
+Each standard test runs once per case (the ``conformance_case`` parameter is supplied by the pytest
+plugin). A check that does not apply, or a feature declared unsupported, is a skip with the reason,
+never a silent pass. Overriding or deleting a standard test fails ``test_standard_tests_intact``
+unless the subclass lists it in ``overrides`` with a reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from .cases import Case, Suite, discover_suites, load_cases
+from .runner import CaseOutcome, run_case
+
+__all__ = ["STANDARD_TESTS", "ProviderConformanceTests"]
+
+#: The standard tests; each must stay as the base class defines it unless declared in ``overrides``.
+STANDARD_TESTS = (
+    "test_provider_is_registered",
+    "test_has_cases",
+    "test_models_covered",
+    "test_no_credentials",
+    "test_request_mapping",
+    "test_expected_output",
+    "test_invariants",
+    "test_chunked_stream_decoding",
+    "test_stream_equals_merged_decode",
+    "test_async_parity",
+)
+
+
+class ProviderConformanceTests:
+    """Standard conformance tests for one provider. Subclass it in a ``Test*`` class."""
+
+    provider_id: ClassVar[str] = ""
+    models: ClassVar[tuple[str, ...]] = ()
+    cases_dir: ClassVar[Any] = None
+    unsupported: ClassVar[Mapping[str, str]] = {}
+    merge_frames: ClassVar[Callable[[list[Any]], Any] | None] = None
+    options: ClassVar[Mapping[str, Any]] = {}
+    overrides: ClassVar[Mapping[str, str]] = {}
+
+    _outcomes: ClassVar[dict[tuple[str, str], CaseOutcome]]
+    _suite: ClassVar[Suite | None]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "test_standard_tests_intact" in cls.__dict__:
+            raise TypeError(f"{cls.__name__} must not override test_standard_tests_intact")
+        cls._outcomes = {}
+        cls._suite = None
+
+    # The suite -----------------------------------------------------------------------------
+
+    @classmethod
+    def conformance_suite(cls) -> Suite:
+        """The suite under test: ``cases_dir`` when set, else what the plugin registered (cached)."""
+        if cls.__dict__.get("_suite") is None:
+            cls._suite = cls._load_suite()
+        assert cls._suite is not None
+        return cls._suite
+
+    @classmethod
+    def _load_suite(cls) -> Suite:
+        if cls.cases_dir is not None:
+            root = Path(cls.cases_dir) if isinstance(cls.cases_dir, str) else cls.cases_dir
+            suite = Suite(cls.provider_id, load_cases(root), location=root)
+        else:
+            found, _ = discover_suites([cls.provider_id])
+            suite = found.get(cls.provider_id) or Suite(cls.provider_id, [])
+        suite.unsupported = {**suite.unsupported, **cls.unsupported}
+        suite.options = {**suite.options, **cls.options}
+        if cls.merge_frames is not None:
+            suite.merge_frames = cls.merge_frames
+        return suite
+
+    @classmethod
+    def conformance_cases(cls) -> list[Case]:
+        """The cases the standard tests are parametrized with."""
+        return cls.conformance_suite().cases
+
+    def _outcome(self, case: Case, record_mode: str = "none") -> CaseOutcome:
+        key = (case.name, record_mode)
+        if key not in self._outcomes:
+            if record_mode == "recorded":  # the cassette was just re-recorded: read it again
+                case = Case.load(case.location)
+            suite = self.conformance_suite()
+            if self.models and case.model not in self.models:
+                reason = f"model {case.model!r} is not in models"
+                suite = dataclasses.replace(suite, unsupported={**suite.unsupported, case.method: reason})
+            self._outcomes[key] = run_case(suite, case, regenerate=record_mode == "regenerate")
+        return self._outcomes[key]
+
+    def _check(self, case: Case, name: str, record_mode: str) -> None:
+        outcome = self._outcome(case, record_mode)
+        if outcome.status == "skip":
+            pytest.skip(outcome.message)
+        for check in outcome.checks:
+            if check.name == name:
+                if check.status == "fail":
+                    pytest.fail(f"{self.provider_id}/{case.name} [{name}]\n{check.message}", pytrace=False)
+                if check.status == "skip":
+                    pytest.skip(check.message)
+                return
+        pytest.skip(f"{name}: not run (an earlier check failed)")
+
+    # Standard tests --------------------------------------------------------------------------
+
+    def test_provider_is_registered(self) -> None:
+        """The provider is found through the real registry (its entry point)."""
+        from modelport._registry import registry
+
+        providers = registry().providers()
+        assert self.provider_id in providers, (
+            f"{self.provider_id!r} is not registered; known: {sorted(providers)}"
+        )
+
+    def test_has_cases(self) -> None:
+        """The provider ships at least one case."""
+        assert self.conformance_cases(), f"provider {self.provider_id!r} has no conformance cases"
+
+    def test_models_covered(self) -> None:
+        """Every model listed in ``models`` has at least one case."""
+        covered = {case.model for case in self.conformance_cases()}
+        missing = [m for m in self.models if m not in covered]
+        assert not missing, f"models without cases: {', '.join(missing)}"
+
+    def test_no_credentials(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """No file of the case holds anything that looks like a credential."""
+        self._check(conformance_case, "credentials", modelport_record_mode)
+
+    def test_request_mapping(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """Every request matches its recorded interaction; each interaction is played once."""
+        self._check(conformance_case, "request", modelport_record_mode)
+
+    def test_expected_output(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """The canonical output equals ``expected.json``."""
+        self._check(conformance_case, "expected", modelport_record_mode)
+
+    def test_invariants(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """Usage non-negative, JSON round-trip, provider-executed parts marked, streams well-formed."""
+        self._check(conformance_case, "invariants", modelport_record_mode)
+
+    def test_chunked_stream_decoding(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """A stream decodes identically when its body arrives in 1- and 7-byte chunks."""
+        self._check(conformance_case, "chunked", modelport_record_mode)
+
+    def test_stream_equals_merged_decode(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """The accumulated stream equals the non-streaming decode of its frames merged."""
+        self._check(conformance_case, "merged", modelport_record_mode)
+
+    def test_async_parity(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """The async API gives the same requests and output as the sync API."""
+        self._check(conformance_case, "async", modelport_record_mode)
+
+    def test_standard_tests_intact(self) -> None:
+        """No standard test was deleted or overridden without a declared reason."""
+        problems = []
+        for name in STANDARD_TESTS:
+            if name in self.overrides:
+                continue
+            if getattr(type(self), name, None) is not ProviderConformanceTests.__dict__[name]:
+                problems.append(name)
+        assert not problems, (
+            "standard conformance tests deleted or overridden without a reason in `overrides`: "
+            + ", ".join(problems)
+        )

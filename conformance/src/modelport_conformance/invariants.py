@@ -1,0 +1,138 @@
+"""Golden-independent invariants (K4): checks that hold for every case, whatever the expected file says.
+
+Each function returns a list of readable problems (empty when the invariant holds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from modelport.events import (
+    FinishEvent,
+    ReasoningDeltaEvent,
+    ReasoningEndEvent,
+    ReasoningStartEvent,
+    StreamEvent,
+    StreamStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    parse_event,
+)
+from modelport.types import EmbeddingResult, Result, ToolCallPart, ToolResultPart, Usage
+
+__all__ = [
+    "check_provider_executed",
+    "check_round_trip",
+    "check_stream_well_formed",
+    "check_usage",
+]
+
+_STARTS = {TextStartEvent: "text", ReasoningStartEvent: "reasoning"}
+_DELTAS = {TextDeltaEvent: "text", ReasoningDeltaEvent: "reasoning"}
+_ENDS = {TextEndEvent: "text", ReasoningEndEvent: "reasoning"}
+
+
+def check_stream_well_formed(events: Sequence[StreamEvent], *, finished: bool = True) -> list[str]:
+    """stream-start first; every start has its end with the same id; one finish, last.
+
+    ``finished=False`` (the stream ended in a provider error) only checks what arrived.
+    """
+    problems: list[str] = []
+    if not events or not isinstance(events[0], StreamStartEvent):
+        problems.append("the stream does not begin with a stream-start event")
+    open_parts: dict[str, str] = {}
+    closed: set[str] = set()
+    finishes = [i for i, e in enumerate(events) if isinstance(e, FinishEvent)]
+    for index, event in enumerate(events):
+        kind = type(event)
+        if kind in _STARTS:
+            ident = event.id  # type: ignore[union-attr]
+            if ident in open_parts or ident in closed:
+                problems.append(f"event {index}: {event.type} reuses id {ident!r}")
+            open_parts[ident] = _STARTS[kind]
+        elif kind in _DELTAS or kind in _ENDS:
+            ident = event.id  # type: ignore[union-attr]
+            want: str = _DELTAS.get(kind) or _ENDS[kind]
+            if open_parts.get(ident) != want:
+                problems.append(f"event {index}: {event.type} for id {ident!r} without an open {want}-start")
+            elif kind in _ENDS:
+                del open_parts[ident]
+                closed.add(ident)
+        elif isinstance(event, StreamStartEvent) and index:
+            problems.append(f"event {index}: a second stream-start")
+    if finished:
+        if len(finishes) != 1:
+            problems.append(f"expected exactly one finish event, got {len(finishes)}")
+        elif finishes[0] != len(events) - 1:
+            problems.append(f"the finish event is at position {finishes[0]}, not last ({len(events) - 1})")
+        for ident, part_kind in open_parts.items():
+            problems.append(f"{part_kind}-start {ident!r} has no {part_kind}-end")
+    elif finishes:
+        problems.append("a stream that failed must not have sent a finish event")
+    return problems
+
+
+def _usage_problems(usage: Usage, where: str) -> list[str]:
+    return [
+        f"{where}.{name} is negative ({value})"
+        for name, value in usage.model_dump(exclude={"cached_input_tokens"}).items()
+        if isinstance(value, int) and value < 0
+    ]
+
+
+def check_usage(
+    result: Result | None = None, events: Iterable[StreamEvent] = (), embedding: EmbeddingResult | None = None
+) -> list[str]:
+    """Every token count is absent or non-negative."""
+    problems: list[str] = []
+    if result is not None:
+        problems += _usage_problems(result.usage, "result.usage")
+    for index, event in enumerate(events):
+        if isinstance(event, FinishEvent):
+            problems += _usage_problems(event.usage, f"events[{index}].usage")
+    if embedding is not None:
+        problems += _usage_problems(embedding.usage, "embedding.usage")
+    return problems
+
+
+def check_round_trip(values: Iterable[Any]) -> list[str]:
+    """Every result and event equals itself after ``model_dump_json`` → ``model_validate_json`` (C5)."""
+    problems: list[str] = []
+    for value in values:
+        text = value.model_dump_json()
+        try:
+            again = (
+                parse_event(text)
+                if not isinstance(value, (Result, EmbeddingResult))
+                else type(value).model_validate_json(text)
+            )
+        except ValueError as error:
+            problems.append(f"{type(value).__name__} does not validate from its own JSON: {error}")
+            continue
+        if again != value:
+            problems.append(f"{type(value).__name__} changes through JSON: {text[:200]}")
+    return problems
+
+
+def check_provider_executed(content: Sequence[Any], request: dict[str, Any]) -> list[str]:
+    """Calls of the request's provider tools are marked ``provider_executed``; function calls are not."""
+    tools = request.get("tools") or []
+    provider_names = {
+        t.get("name") or str(t.get("id", "")).split(".", 1)[-1] for t in tools if t.get("type") == "provider"
+    }
+    function_names = {t.get("name") for t in tools if t.get("type", "function") == "function"}
+    executed_calls = {p.id for p in content if isinstance(p, ToolCallPart) and p.provider_executed}
+    problems: list[str] = []
+    for index, part in enumerate(content):
+        if not isinstance(part, (ToolCallPart, ToolResultPart)):
+            continue
+        where = f"content[{index}] ({part.type} {part.name!r})"
+        if part.name in provider_names and not part.provider_executed:
+            problems.append(f"{where} comes from a provider tool but is not marked provider_executed")
+        if part.name in function_names and part.name not in provider_names and part.provider_executed:
+            problems.append(f"{where} is a function tool the application runs, yet marked provider_executed")
+        if isinstance(part, ToolResultPart) and part.provider_executed and part.call_id not in executed_calls:
+            problems.append(f"{where} answers call {part.call_id!r}, which is no provider-executed call")
+    return problems

@@ -1,0 +1,168 @@
+"""Running every registered provider's suite and reporting it as a matrix (table, JSON, Markdown)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cases import Suite, discover_suites
+from .credentials import redact
+from .runner import CaseOutcome, run_case
+
+__all__ = ["FORMATS", "ProviderReport", "Report", "render", "run_conformance"]
+
+FORMATS = ("table", "json", "markdown")
+_MARK = {"pass": "PASS", "fail": "FAIL", "skip": "skip"}
+
+
+@dataclass
+class ProviderReport:
+    """One provider's outcomes, plus why it has none when it has none."""
+
+    provider_id: str
+    cases: list[CaseOutcome] = field(default_factory=list)
+    problem: str = ""
+    status: str = "pass"
+
+    def counts(self) -> dict[str, int]:
+        """Cases by status."""
+        counts = {"pass": 0, "fail": 0, "skip": 0}
+        for outcome in self.cases:
+            counts[outcome.status] += 1
+        return counts
+
+
+@dataclass
+class Report:
+    """The whole run."""
+
+    providers: list[ProviderReport]
+    plugin_errors: dict[str, str]
+    strict: bool
+
+    @property
+    def ok(self) -> bool:
+        """Whether the run passes: no failing provider, and under ``strict`` no plugin that failed to load."""
+        if self.strict and self.plugin_errors:
+            return False
+        return all(p.status != "fail" for p in self.providers)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The machine-readable report (``--format json``)."""
+        totals = {"pass": 0, "fail": 0, "skip": 0}
+        for provider in self.providers:
+            for key, value in provider.counts().items():
+                totals[key] += value
+        return {
+            "version": 1,
+            "ok": self.ok,
+            "strict": self.strict,
+            "summary": totals,
+            "plugin_errors": dict(self.plugin_errors),
+            "providers": {
+                p.provider_id: {
+                    "status": p.status,
+                    "problem": p.problem,
+                    "summary": p.counts(),
+                    "cases": [c.as_dict() for c in p.cases],
+                }
+                for p in self.providers
+            },
+        }
+
+
+def run_conformance(
+    provider_ids: Iterable[str] | None = None,
+    *,
+    strict: bool = False,
+    regenerate: bool = False,
+    progress: Callable[[CaseOutcome], None] | None = None,
+    suites: dict[str, Suite | None] | None = None,
+) -> Report:
+    """Discover (or take) the suites, run every case, and build the report.
+
+    A provider without cases is a failure when ``strict``, else a skip with a reason; a provider
+    whose cases fail to load always fails.
+    """
+    errors: dict[str, str] = {}
+    known: set[str] | None = None
+    if suites is None:
+        from modelport._registry import registry
+
+        suites, errors = discover_suites(provider_ids)
+        known = set(registry().providers())
+    reports: list[ProviderReport] = []
+    for provider_id, suite in suites.items():
+        report = ProviderReport(provider_id)
+        reports.append(report)
+        if known is not None and provider_id not in known:
+            report.status, report.problem = "fail", "not a registered provider"
+            continue
+        if suite is not None and suite.load_error:
+            report.status, report.problem = "fail", f"its cases failed to load: {suite.load_error}"
+            continue
+        if suite is None or not suite.cases:
+            report.problem = "registered provider has no conformance cases"
+            report.status = "fail" if strict else "skip"
+            continue
+        for case in suite.cases:
+            outcome = run_case(suite, case, regenerate=regenerate)
+            report.cases.append(outcome)
+            if progress is not None:
+                progress(outcome)
+        report.status = "fail" if report.counts()["fail"] else "pass"
+    return Report(reports, errors, strict)
+
+
+def render(report: Report, fmt: str = "table") -> str:
+    """The report as a terminal table, JSON or Markdown."""
+    if fmt == "json":
+        return json.dumps(report.as_dict(), indent=2, ensure_ascii=False)
+    rows = [
+        (p.provider_id, c.case, c.method, _MARK[c.status], ",".join(c.requirements), _first_line(c.message))
+        for p in report.providers
+        for c in p.cases
+    ]
+    rows += [(p.provider_id, "-", "-", _MARK[p.status], "", p.problem) for p in report.providers if p.problem]
+    header = ("provider", "case", "method", "result", "requirements", "detail")
+    summary = [_summary_line(p) for p in report.providers]
+    verdict = "conformance: OK" if report.ok else "conformance: FAILED"
+    failures = [
+        f"{p.provider_id} / {c.case}:\n" + "\n".join("    " + line for line in c.message.splitlines())
+        for p in report.providers
+        for c in p.cases
+        if c.status == "fail"
+    ]
+    details = ["", "Failures:", *failures] if failures else []
+    if report.plugin_errors:
+        details += ["", "Plugin load errors:"]
+        details += [
+            f"{name}: {redact(error.splitlines()[-1])}"
+            for name, error in sorted(report.plugin_errors.items())
+        ]
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+        fenced = ["", "```", *details[1:], "```"] if details else []
+        return "\n".join([*lines, "", *(f"- {s}" for s in summary), *fenced, "", f"**{verdict}**"])
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    widths[-1] = min(widths[-1], 80)
+    lines = [
+        "  ".join(str(cell)[:w].ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *rows]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join([*lines, *details, "", *summary, verdict])
+
+
+def _first_line(message: str) -> str:
+    return message.splitlines()[0] if message else ""
+
+
+def _summary_line(provider: ProviderReport) -> str:
+    counts = provider.counts()
+    return (
+        f"{provider.provider_id}: {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped"
+    )

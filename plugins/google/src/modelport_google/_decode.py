@@ -1,0 +1,199 @@
+"""Gemini response JSON → :class:`~modelport.types.Result` (G13-G16), and the pieces the stream shares.
+
+Real responses omit fields freely (G14): ``content`` may be ``{}`` or missing, ``parts`` absent, counts
+absent, text parts empty but signed. Every lookup here tolerates that; anything of the wrong type
+becomes a :class:`~modelport.errors.ProviderResponseError` (Q1), never a bare ``KeyError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from modelport.errors import ProviderMetadataError, ProviderResponseError
+from modelport.types import (
+    Citation,
+    FinishReason,
+    Part,
+    Result,
+    Source,
+    ToolCallPart,
+    Usage,
+    Warning,
+)
+
+from ._parts import PartMapper
+from ._replay import replay_metadata
+
+__all__ = [
+    "CANDIDATE_KEYS",
+    "blocked_reason",
+    "candidate_metadata",
+    "candidate_parts",
+    "decode_response",
+    "finish_reason",
+    "grounding_fields",
+    "first_candidate",
+    "guarded",
+    "text_of",
+    "usage_from",
+]
+
+T = TypeVar("T")
+
+_CONTENT_FILTER = frozenset(
+    {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"}
+)
+#: Candidate fields copied into ``provider_metadata["google"]`` when present.
+CANDIDATE_KEYS = ("safetyRatings", "citationMetadata", "finishMessage", "urlContextMetadata")
+
+
+def guarded(provider: str, decode: Callable[[], T]) -> T:
+    """Run ``decode``; a shape it cannot handle becomes :class:`ProviderResponseError` (Q1)."""
+    try:
+        return decode()
+    except (ProviderResponseError, ProviderMetadataError):
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        raise ProviderResponseError(
+            f"malformed Gemini response: {type(error).__name__}: {error}", provider=provider
+        ) from None
+
+
+def finish_reason(raw: str | None, has_function_calls: bool) -> FinishReason:
+    """G13: Gemini's ``finishReason`` → the canonical reason."""
+    if raw == "STOP":
+        return "tool-calls" if has_function_calls else "stop"
+    if raw == "MAX_TOKENS":
+        return "length"
+    if raw in _CONTENT_FILTER:
+        return "content-filter"
+    if raw == "MALFORMED_FUNCTION_CALL":
+        return "error"
+    return "other"
+
+
+def _count(meta: dict[str, Any], key: str) -> int | None:
+    value = meta.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def usage_from(meta: object) -> Usage:
+    """``usageMetadata`` → :class:`Usage`; absent counts stay ``None`` (G6, G15)."""
+    if not isinstance(meta, dict):
+        return Usage()
+    return Usage(
+        input_tokens=_count(meta, "promptTokenCount"),
+        output_tokens=_count(meta, "candidatesTokenCount"),
+        reasoning_tokens=_count(meta, "thoughtsTokenCount"),
+        total_tokens=_count(meta, "totalTokenCount"),
+        cache_read_input_tokens=_count(meta, "cachedContentTokenCount"),
+        tool_use_prompt_tokens=_count(meta, "toolUsePromptTokenCount"),
+    )
+
+
+def candidate_metadata(candidate: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
+    """The ``provider_metadata["google"]`` fields of a candidate and its response (may be empty)."""
+    meta = {key: candidate[key] for key in CANDIDATE_KEYS if candidate.get(key) not in (None, {}, [])}
+    feedback = response.get("promptFeedback")
+    if isinstance(feedback, dict) and feedback:
+        meta["promptFeedback"] = feedback
+    return meta
+
+
+def grounding_fields(
+    metadata: dict[str, Any], text_parts: list[str], *, provider: str
+) -> tuple[dict[str, Any], list[Source], list[Citation], list[Warning]]:
+    """Validated grounding metadata and the sources, citations and warnings derived from it."""
+    from .grounding import citations_from_grounding, validate_grounding_metadata
+
+    validated = validate_grounding_metadata(metadata, provider=provider)
+    sources, citations, warnings = citations_from_grounding(validated, text_parts, provider=provider)
+    return validated, sources, citations, warnings
+
+
+def first_candidate(response: dict[str, Any]) -> dict[str, Any] | None:
+    """The selected candidate (``candidates[0]``), or ``None`` when there is none."""
+    candidates = response.get("candidates")
+    if isinstance(candidates, list) and candidates:
+        first = candidates[0]
+        if not isinstance(first, dict):
+            raise TypeError("a candidate must be an object")
+        return first
+    return None
+
+
+def candidate_parts(candidate: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The raw parts of a candidate (``[]`` when ``content`` or ``parts`` is missing)."""
+    content = (candidate or {}).get("content")
+    parts = content.get("parts") if isinstance(content, dict) else None
+    if parts is None:
+        return []
+    if not isinstance(parts, list) or not all(isinstance(p, dict) for p in parts):
+        raise TypeError("content.parts must be a list of objects")
+    return parts
+
+
+def text_of(parts: Iterable[dict[str, Any]]) -> list[str]:
+    """The non-thought text of raw parts, in order (what grounding offsets index)."""
+    return [p["text"] for p in parts if isinstance(p.get("text"), str) and p.get("thought") is not True]
+
+
+def blocked_reason(response: dict[str, Any]) -> str | None:
+    """``promptFeedback.blockReason`` when the prompt was blocked."""
+    feedback = response.get("promptFeedback")
+    reason = feedback.get("blockReason") if isinstance(feedback, dict) else None
+    return reason if isinstance(reason, str) else None
+
+
+def _string(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def decode_response(
+    response: object, *, provider: str = "google", warnings: Iterable[Warning] = ()
+) -> Result:
+    """Decode one ``generateContent`` response body (parsed JSON)."""
+    return guarded(provider, lambda: _decode(response, provider, list(warnings)))
+
+
+def _decode(response: object, provider: str, warnings: list[Warning]) -> Result:
+    if not isinstance(response, dict):
+        raise TypeError("the response must be an object")
+    candidate = first_candidate(response)
+    raw_parts = candidate_parts(candidate)
+    mapper = PartMapper()
+    content: list[Part] = [p for p in map(mapper.map, raw_parts) if p is not None]
+    has_calls = any(isinstance(p, ToolCallPart) and not p.provider_executed for p in content)
+    raw_reason = _string((candidate or {}).get("finishReason"))
+    blocked = blocked_reason(response) if raw_reason is None else None
+    if blocked is not None:
+        reason: FinishReason = "content-filter"
+        raw_reason = blocked
+    else:
+        reason = finish_reason(raw_reason, has_calls) if raw_reason is not None else "other"
+    google = candidate_metadata(candidate or {}, response)
+    replay, replay_warning = replay_metadata(raw_parts)
+    if replay_warning is not None:
+        warnings.append(replay_warning)
+    fields: dict[str, Any] = {}
+    grounding = (candidate or {}).get("groundingMetadata")
+    if isinstance(grounding, dict) and grounding:
+        validated, sources, citations, extra = grounding_fields(
+            grounding, text_of(raw_parts), provider=provider
+        )
+        google["groundingMetadata"] = validated
+        fields = {"grounding_metadata": validated, "sources": sources, "citations": citations}
+        warnings.extend(extra)
+    return Result(
+        content=content,
+        finish_reason=reason,
+        raw_finish_reason=raw_reason,
+        usage=usage_from(response.get("usageMetadata")),
+        warnings=warnings,
+        provider_metadata={"google": google} if google else {},
+        response_id=_string(response.get("responseId")),
+        model_version=_string(response.get("modelVersion")),
+        replay=replay,
+        **fields,
+    )

@@ -1,0 +1,124 @@
+"""Gemini error bodies → typed modelport errors (G18).
+
+Google answers errors with ``{"error": {"code", "message", "status", "details"}}``; a 429 may carry a
+``Retry-After`` header or a ``google.rpc.RetryInfo`` detail whose ``retryDelay`` is a duration string
+such as ``"42s"`` or ``"17.30897372s"``. The mapping is a pure function of status, headers and body.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import re
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from modelport.errors import (
+    ProviderAuthError,
+    ProviderError,
+    ProviderOverloadedError,
+    ProviderQuotaError,
+    ProviderRateLimitError,
+    ProviderRequestError,
+)
+
+__all__ = ["error_from_response", "parse_error_body", "parse_retry_after", "parse_duration"]
+
+_RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
+_ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s*$")
+_AUTH_REASONS = frozenset({"API_KEY_INVALID", "API_KEY_SERVICE_BLOCKED", "ACCESS_TOKEN_EXPIRED"})
+
+
+def parse_error_body(body: bytes | str) -> dict[str, Any] | None:
+    """The ``error`` object of a Google error body, or ``None`` when the body is not one."""
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    # Some endpoints wrap the error in a one-element list.
+    if isinstance(data, list) and len(data) == 1:
+        data = data[0]
+    error = data.get("error") if isinstance(data, dict) else None
+    return error if isinstance(error, dict) else None
+
+
+def parse_duration(value: object) -> float | None:
+    """Seconds of a protobuf duration string (``"42s"``, ``"17.30897372s"``), else ``None``."""
+    if not isinstance(value, str):
+        return None
+    match = _DURATION.match(value)
+    return float(match.group(1)) if match else None
+
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds from a ``Retry-After`` header: delta-seconds or an HTTP date; ``None`` if unusable."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when is None or when.tzinfo is None:
+            return None
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    if seconds != seconds or seconds in (float("inf"), float("-inf")):  # NaN / inf
+        return None
+    return max(0.0, seconds)
+
+
+def _details(error: Mapping[str, Any]) -> list[dict[str, Any]]:
+    details = error.get("details")
+    return [d for d in details if isinstance(d, dict)] if isinstance(details, list) else []
+
+
+def _retry_delay(error: Mapping[str, Any]) -> float | None:
+    for detail in _details(error):
+        if detail.get("@type") == _RETRY_INFO:
+            return parse_duration(detail.get("retryDelay"))
+    return None
+
+
+def _reasons(error: Mapping[str, Any]) -> set[str]:
+    return {
+        str(d.get("reason")) for d in _details(error) if d.get("@type") == _ERROR_INFO and d.get("reason")
+    }
+
+
+def error_from_response(
+    status: int,
+    headers: Mapping[str, str],
+    body: bytes | str,
+    *,
+    provider: str,
+) -> ProviderError:
+    """The typed error for a non-2xx response."""
+    error = parse_error_body(body) or {}
+    message = error.get("message") if isinstance(error.get("message"), str) else None
+    provider_status = error.get("status") if isinstance(error.get("status"), str) else None
+    text = message or f"HTTP {status} error"
+    common: dict[str, Any] = {
+        "provider": provider,
+        "status_code": status,
+        "provider_status": provider_status,
+        "request_id": headers.get("x-request-id") or headers.get("x-goog-request-id"),
+        "body": body,
+        "details": error.get("details"),
+    }
+    if status == 503:
+        return ProviderOverloadedError(text, **common)
+    if status == 429:
+        delay = parse_retry_after(headers.get("retry-after"))
+        if delay is None:
+            delay = _retry_delay(error)
+        if delay is not None:
+            return ProviderRateLimitError(text, retry_after=delay, **common)
+        return ProviderQuotaError(text, **common)
+    if status in (401, 403) or _reasons(error) & _AUTH_REASONS:
+        return ProviderAuthError(text, **common)
+    return ProviderRequestError(text, **common)

@@ -1,0 +1,52 @@
+"""``provider_options["google"]``: the typed, strict Google options (C2, G6, G7, G9)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from modelport.errors import InvalidRequestError
+
+__all__ = ["GoogleOptions", "parse_options"]
+
+
+class GoogleOptions(BaseModel):
+    """Google-specific request options. Each is merged into the body under its wire name (G9).
+
+    Field names are snake_case; the camelCase wire names are accepted too.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    cached_content: str | None = Field(default=None, alias="cachedContent")
+    """``cachedContents/...`` to read the prompt prefix from (G6)."""
+    safety_settings: list[dict[str, Any]] | None = Field(default=None, alias="safetySettings")
+    """``[{"category": ..., "threshold": ...}]`` (G7)."""
+    generation_config: dict[str, Any] | None = Field(default=None, alias="generationConfig")
+    """Replaces ``generationConfig`` wholesale; the structured-output keys are re-applied (G8)."""
+    tool_config: dict[str, Any] | None = Field(default=None, alias="toolConfig")
+    """Replaces ``toolConfig``."""
+    labels: dict[str, str] | None = None
+    """Replaces the ``labels`` built from ``user_id`` / ``request_labels``."""
+    system_instruction: dict[str, Any] | None = Field(default=None, alias="systemInstruction")
+    """Replaces ``systemInstruction``."""
+
+    def wire(self) -> dict[str, Any]:
+        """The options that were given, keyed by their wire names, in field order."""
+        return self.model_dump(by_alias=True, exclude_unset=True)
+
+
+def parse_options(provider_options: dict[str, dict[str, Any]] | None, *keys: str) -> GoogleOptions:
+    """Merge the options under ``keys`` (later wins) and validate them strictly."""
+    merged: dict[str, Any] = {}
+    for key in keys:
+        merged.update((provider_options or {}).get(key) or {})
+    try:
+        return GoogleOptions.model_validate(merged)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(x) for x in e['loc']) or 'options'}: {e['msg']}"
+            for e in error.errors(include_url=False, include_input=False)
+        )
+        raise InvalidRequestError(f"invalid provider_options for Google: {problems}") from None

@@ -1,0 +1,167 @@
+"""One raw Gemini part ⇄ one canonical part: the single mapping shared by generate, stream and replay.
+
+Tool-call ids are deterministic from the raw position of the part in the assistant turn (Gemini 3 sends
+an ``id``, which wins; 2.5 does not), so a streamed turn, a non-streamed turn and a replayed turn agree.
+Code-execution results are tied to their call by ``id`` when present, else to the latest call.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+from modelport.types import (
+    FilePart,
+    Part,
+    ProviderMetadata,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+)
+
+__all__ = [
+    "CODE_EXECUTION",
+    "FAILED_OUTCOMES",
+    "PartMapper",
+    "call_id",
+    "signature_metadata",
+    "is_text_chunk",
+]
+
+#: Name of the provider-executed code tool in canonical parts.
+CODE_EXECUTION = "code_execution"
+#: Code-execution outcomes that make the tool result an error.
+FAILED_OUTCOMES = frozenset({"OUTCOME_FAILED", "OUTCOME_DEADLINE_EXCEEDED"})
+_TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
+
+
+def signature_metadata(raw: dict[str, Any]) -> ProviderMetadata | None:
+    """``{"google": {"thoughtSignature": ...}}`` for a signed part, else ``None``."""
+    signature = raw.get("thoughtSignature")
+    return {"google": {"thoughtSignature": signature}} if isinstance(signature, str) else None
+
+
+def is_text_chunk(raw: dict[str, Any]) -> bool:
+    """Whether the part is plain (or thought) text and nothing else."""
+    return isinstance(raw.get("text"), str) and raw.keys() <= _TEXT_KEYS
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def call_id(raw: dict[str, Any], position: int) -> str:
+    """The canonical id of the call in ``raw`` at ``position`` of its turn's raw parts."""
+    for key, prefix in (("functionCall", "call"), ("executableCode", "code"), ("toolCall", "tool")):
+        if key in raw:
+            wire_id = _dict(raw[key]).get("id")
+            return wire_id if isinstance(wire_id, str) and wire_id else f"{prefix}-{position}"
+    raise ValueError("not a call part")
+
+
+def _decode_data(value: Any) -> bytes:
+    try:
+        return base64.b64decode(str(value), validate=False)
+    except (binascii.Error, ValueError) as error:
+        raise ValueError("inlineData is not base64") from error
+
+
+class PartMapper:
+    """Maps the raw parts of one assistant turn, in order, to canonical parts."""
+
+    __slots__ = ("_last_code_id", "_tool_names", "position")
+
+    def __init__(self) -> None:
+        self.position = 0
+        self._last_code_id: str | None = None
+        self._tool_names: dict[str, str] = {}
+
+    def map(self, raw: dict[str, Any]) -> Part | None:
+        """The canonical part for the next raw part (``None`` for parts kept only for replay)."""
+        position = self.position
+        self.position += 1
+        if not isinstance(raw, dict):
+            raise TypeError("a part must be an object")
+        meta = signature_metadata(raw)
+        if "functionCall" in raw:
+            call = _dict(raw["functionCall"])
+            return ToolCallPart(
+                id=call_id(raw, position),
+                name=str(call.get("name") or ""),
+                args=_dict(call.get("args")),
+                provider_metadata=meta,
+            )
+        if "executableCode" in raw:
+            code = _dict(raw["executableCode"])
+            ident = call_id(raw, position)
+            self._last_code_id = ident
+            args = {k: code[k] for k in ("language", "code") if k in code}
+            return ToolCallPart(
+                id=ident, name=CODE_EXECUTION, args=args, provider_executed=True, provider_metadata=meta
+            )
+        if "codeExecutionResult" in raw:
+            result = _dict(raw["codeExecutionResult"])
+            wire_id = result.get("id")
+            if isinstance(wire_id, str) and wire_id:
+                ident = wire_id
+            else:
+                ident = self._last_code_id or f"code-{position}"
+            outcome = result.get("outcome")
+            output = {k: result[k] for k in ("outcome", "output") if k in result}
+            return ToolResultPart(
+                call_id=ident,
+                name=CODE_EXECUTION,
+                output=output,
+                is_error=outcome in FAILED_OUTCOMES,
+                provider_executed=True,
+                provider_metadata=meta,
+            )
+        if "toolCall" in raw:
+            call = _dict(raw["toolCall"])
+            ident = call_id(raw, position)
+            name = str(call.get("toolType") or "server_tool").lower()
+            self._tool_names[ident] = name
+            return ToolCallPart(
+                id=ident,
+                name=name,
+                args=_dict(call.get("args")),
+                provider_executed=True,
+                provider_metadata=meta,
+            )
+        if "toolResponse" in raw:
+            response = _dict(raw["toolResponse"])
+            wire_id = response.get("id")
+            ident = wire_id if isinstance(wire_id, str) and wire_id else f"tool-{position}"
+            tool_type = response.get("toolType")
+            return ToolResultPart(
+                call_id=ident,
+                name=str(tool_type).lower() if tool_type else self._tool_names.get(ident, "server_tool"),
+                output=response.get("response"),
+                provider_executed=True,
+                provider_metadata=meta,
+            )
+        text = raw.get("text")
+        if isinstance(text, str):
+            if raw.get("thought") is True:
+                signature = raw.get("thoughtSignature")
+                return ReasoningPart(text=text, signature=signature if isinstance(signature, str) else None)
+            if not text and meta is None:
+                return None  # an empty unsigned chunk carries nothing
+            return TextPart(text=text, provider_metadata=meta)
+        if "inlineData" in raw:
+            data = _dict(raw["inlineData"])
+            return FilePart(
+                media_type=str(data.get("mimeType") or "application/octet-stream"),
+                data=_decode_data(data.get("data", "")),
+                provider_metadata=meta,
+            )
+        if "fileData" in raw:
+            data = _dict(raw["fileData"])
+            return FilePart(
+                media_type=str(data.get("mimeType") or "application/octet-stream"),
+                uri=str(data.get("fileUri") or ""),
+                provider_metadata=meta,
+            )
+        return None

@@ -1,0 +1,348 @@
+"""Canonical :class:`~modelport.types.Request` → Gemini ``generateContent`` body (G3-G12).
+
+A pure function of the request and the backend: the same body is sent by generate and stream. The
+order of the body is fixed — standard fields, then ``provider_options["google"]`` (G9), then the
+structured-output keys again so an options override cannot drop them (G8).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from modelport.errors import InvalidRequestError
+from modelport.types import (
+    MAX_SAFE_INTEGER,
+    FilePart,
+    FunctionTool,
+    Message,
+    Part,
+    ProviderTool,
+    ReasoningConfig,
+    ReasoningPart,
+    Request,
+    SpecificToolChoice,
+    TextPart,
+    ToolCallPart,
+    ToolChoice,
+    ToolResultPart,
+    ToolSubsetChoice,
+    Warning,
+)
+
+from ._options import parse_options
+from ._parts import CODE_EXECUTION
+from ._replay import ReplayedCall, replay_parts
+
+__all__ = [
+    "EFFORT_BUDGETS",
+    "build_body",
+    "check_reasoning",
+    "encode_body",
+    "thinking_config",
+    "tool_config",
+    "unsupported_warnings",
+]
+
+#: ``reasoning.effort`` → ``thinkingBudget`` (-1 lets the model decide: "dynamic").
+EFFORT_BUDGETS = {"low": 512, "medium": 2048, "high": 8192, "max": -1}
+_UNSUPPORTED = ("presence_penalty", "frequency_penalty")
+
+
+# --------------------------------------------------------------------------- settings
+
+
+def check_reasoning(reasoning: ReasoningConfig | None) -> None:
+    """G4 validation: ``budget_tokens`` is a non-negative safe integer; ``enabled=False`` is alone."""
+    if reasoning is None:
+        return
+    budget = reasoning.budget_tokens
+    if budget is not None:
+        if isinstance(budget, bool) or not isinstance(budget, int):
+            raise InvalidRequestError("reasoning.budget_tokens must be an integer")
+        if budget == -1:
+            raise InvalidRequestError(
+                "reasoning.budget_tokens=-1 is reserved: use reasoning.effort='max' for a dynamic budget"
+            )
+        if not 0 <= budget <= MAX_SAFE_INTEGER:
+            raise InvalidRequestError(
+                f"reasoning.budget_tokens must be between 0 and {MAX_SAFE_INTEGER}, got {budget}"
+            )
+    if reasoning.enabled is False and (reasoning.effort is not None or budget is not None):
+        raise InvalidRequestError("reasoning.enabled=False cannot be combined with effort or budget_tokens")
+
+
+def thinking_config(reasoning: ReasoningConfig | None) -> dict[str, Any] | None:
+    """``generationConfig.thinkingConfig`` for the request's reasoning settings."""
+    if reasoning is None:
+        return None
+    check_reasoning(reasoning)
+    if reasoning.enabled is False:
+        return {"thinkingBudget": 0}
+    config: dict[str, Any] = {}
+    if reasoning.budget_tokens is not None:
+        config["thinkingBudget"] = reasoning.budget_tokens
+    elif reasoning.effort is not None:
+        config["thinkingBudget"] = EFFORT_BUDGETS[reasoning.effort]
+    config["includeThoughts"] = True
+    return config
+
+
+def tool_config(choice: ToolChoice | None) -> dict[str, Any] | None:
+    """G12: ``tool_choice`` → ``toolConfig.functionCallingConfig``."""
+    if choice is None:
+        return None
+    if isinstance(choice, SpecificToolChoice):
+        config: dict[str, Any] = {"mode": "ANY", "allowedFunctionNames": [choice.name]}
+    elif isinstance(choice, ToolSubsetChoice):
+        config = {"mode": "ANY", "allowedFunctionNames": list(choice.names)}
+    else:
+        config = {"mode": {"auto": "AUTO", "any": "ANY", "required": "ANY", "none": "NONE"}[choice]}
+    return {"functionCallingConfig": config}
+
+
+def _generation_config(request: Request) -> dict[str, Any]:
+    config: dict[str, Any] = {}
+    for field, key in (
+        ("max_output_tokens", "maxOutputTokens"),
+        ("temperature", "temperature"),
+        ("top_p", "topP"),
+        ("top_k", "topK"),
+        ("stop_sequences", "stopSequences"),
+        ("seed", "seed"),
+    ):
+        value = getattr(request, field)
+        if value is not None:
+            config[key] = list(value) if isinstance(value, list) else value
+    _apply_response_format(config, request)
+    thinking = thinking_config(request.reasoning)
+    if thinking is not None:
+        config["thinkingConfig"] = thinking
+    return config
+
+
+def _apply_response_format(config: dict[str, Any], request: Request) -> None:
+    # G8: name, description and strict have no Gemini equivalent and are not sent.
+    fmt = request.response_format
+    if fmt is None or fmt.type == "text":
+        return
+    config["responseMimeType"] = "application/json"
+    if fmt.type == "json_schema":
+        config["responseJsonSchema"] = fmt.json_schema
+
+
+def _tools(request: Request, backend: str) -> list[dict[str, Any]] | None:
+    entries: list[dict[str, Any]] = []
+    declarations: list[dict[str, Any]] = []
+    for tool in request.tools or []:
+        if isinstance(tool, ProviderTool):
+            from .tools import tool_to_wire  # type: ignore[attr-defined,unused-ignore]
+
+            entries.append(tool_to_wire(tool, backend))
+        elif isinstance(tool, FunctionTool):
+            declaration: dict[str, Any] = {"name": tool.name}
+            if tool.description:
+                declaration["description"] = tool.description
+            declaration["parametersJsonSchema"] = tool.parameters
+            declarations.append(declaration)
+    if declarations:
+        entries.append({"functionDeclarations": declarations})
+    return entries or None
+
+
+# --------------------------------------------------------------------------- contents
+
+
+def _signed(part: dict[str, Any], source: Part) -> dict[str, Any]:
+    signature = ((source.provider_metadata or {}).get("google") or {}).get("thoughtSignature")
+    if isinstance(signature, str):
+        part["thoughtSignature"] = signature
+    return part
+
+
+def _file(part: FilePart) -> dict[str, Any]:
+    if part.data is not None:
+        data = base64.b64encode(part.data).decode("ascii")
+        return {"inlineData": {"mimeType": part.media_type, "data": data}}
+    return {"fileData": {"mimeType": part.media_type, "fileUri": part.uri}}
+
+
+def _function_response(part: ToolResultPart, wire_ids: dict[str, str]) -> dict[str, Any]:
+    output = part.output
+    if part.is_error:
+        response: Any = {"error": output}
+    else:
+        response = output if isinstance(output, dict) else {"result": output}
+    body: dict[str, Any] = {"name": part.name, "response": response}
+    wire_id = wire_ids.get(part.call_id)
+    if wire_id is not None:
+        body["id"] = wire_id
+    return {"functionResponse": body}
+
+
+def _user_part(part: Part, wire_ids: dict[str, str]) -> dict[str, Any]:
+    match part:
+        case TextPart():
+            return {"text": part.text}
+        case FilePart():
+            return _file(part)
+        case ToolResultPart():
+            return _function_response(part, wire_ids)
+        case ReasoningPart() | ToolCallPart():
+            raise InvalidRequestError(f"a user or tool message cannot contain a {part.type!r} part")
+    raise InvalidRequestError(f"unsupported part {part!r}")  # pragma: no cover
+
+
+def _assistant_part(part: Part) -> dict[str, Any] | None:
+    match part:
+        case TextPart():
+            return _signed({"text": part.text}, part)
+        case ReasoningPart():
+            raw: dict[str, Any] = {"text": part.text, "thought": True}
+            if part.signature is not None:
+                raw["thoughtSignature"] = part.signature
+            return raw
+        case FilePart():
+            return _file(part)
+        case ToolCallPart() if not part.provider_executed:
+            return _signed({"functionCall": {"name": part.name, "args": part.args}}, part)
+        case ToolCallPart() if part.name == CODE_EXECUTION:
+            return _signed({"executableCode": dict(part.args)}, part)
+        case ToolResultPart() if part.provider_executed and part.name == CODE_EXECUTION:
+            output = part.output if isinstance(part.output, dict) else {"output": part.output}
+            return _signed({"codeExecutionResult": output}, part)
+        case ToolCallPart() | ToolResultPart() if part.provider_executed:
+            return None  # other server-side tool records replay only from raw parts
+        case ToolResultPart():
+            raise InvalidRequestError("tool results belong in a 'tool' message, not an assistant one")
+    raise InvalidRequestError(f"unsupported part {part!r}")  # pragma: no cover
+
+
+def _system_text(message: Message) -> list[dict[str, Any]]:
+    parts = []
+    for part in message.content:
+        if not isinstance(part, TextPart):
+            raise InvalidRequestError("system messages may only contain text parts")
+        parts.append({"text": part.text})
+    return parts
+
+
+class _Step:
+    """The function calls of the latest assistant turn and the results seen for them since."""
+
+    def __init__(self, calls: list[ReplayedCall], strict: bool) -> None:
+        self.calls = calls
+        self.strict = strict
+        self.results: list[str] = []
+        self.wire_ids = {ident: wire for ident, _, wire in calls if wire is not None}
+
+    def check(self) -> None:
+        expected = [ident for ident, _, _ in self.calls]
+        if self.strict and self.results and self.results != expected:
+            raise InvalidRequestError(
+                f"tool results {self.results} do not match the replayed assistant turn's calls "
+                f"{expected} (every call needs one result, in the same order)"
+            )
+
+
+def _contents(messages: list[Message]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    system: list[dict[str, Any]] = []
+    contents: list[dict[str, Any]] = []
+    step = _Step([], strict=False)
+    tool_content: dict[str, Any] | None = None
+    for message in messages:
+        if message.role != "tool":
+            tool_content = None
+        match message.role:
+            case "system":
+                system.extend(_system_text(message))
+            case "user":
+                parts = [_user_part(p, step.wire_ids) for p in message.content]
+                contents.append({"role": "user", "parts": parts})
+            case "assistant":
+                step.check()
+                replay = replay_parts(message)
+                if replay is not None:
+                    raw_parts, calls = replay
+                    step = _Step(calls, strict=True)
+                else:
+                    raw_parts = [r for r in map(_assistant_part, message.content) if r is not None]
+                    calls = [
+                        (p.id, p.name, None)
+                        for p in message.content
+                        if isinstance(p, ToolCallPart) and not p.provider_executed
+                    ]
+                    step = _Step(calls, strict=False)
+                contents.append({"role": "model", "parts": list(raw_parts)})
+            case "tool":
+                parts = [_user_part(p, step.wire_ids) for p in message.content]
+                step.results.extend(p.call_id for p in message.content if isinstance(p, ToolResultPart))
+                # Responses to the parallel calls of one step go back in one Content.
+                if tool_content is None:
+                    tool_content = {"role": "user", "parts": parts}
+                    contents.append(tool_content)
+                else:
+                    tool_content["parts"].extend(parts)
+    step.check()
+    return system, contents
+
+
+# --------------------------------------------------------------------------- body
+
+
+def unsupported_warnings(request: Request) -> list[Warning]:
+    """G11: settings Gemini does not accept, dropped with a warning each."""
+    return [
+        Warning(
+            type="unsupported-setting",
+            setting=name,
+            details=f"Gemini does not support {name}; it was not sent",
+        )
+        for name in _UNSUPPORTED
+        if getattr(request, name) is not None
+    ]
+
+
+def build_body(
+    request: Request, *, backend: str, option_keys: tuple[str, ...] = ("google",)
+) -> tuple[dict[str, Any], list[Warning]]:
+    """The JSON body for ``request`` and the warnings for what was not sent."""
+    options = parse_options(request.provider_options, *option_keys)
+    system, contents = _contents(request.messages)
+    body: dict[str, Any] = {"contents": contents}
+    if system:
+        body["systemInstruction"] = {"parts": system}
+    generation = _generation_config(request)
+    if generation:
+        body["generationConfig"] = generation
+    tools = _tools(request, backend)
+    if tools:
+        body["tools"] = tools
+    config = tool_config(request.tool_choice)
+    if config:
+        body["toolConfig"] = config
+    labels = request.request_labels if request.request_labels is not None else None
+    if labels is None and request.user_id is not None:
+        labels = {"user_id": request.user_id}
+    if labels:
+        body["labels"] = dict(labels)
+    body.update(options.wire())
+    if request.response_format is not None and request.response_format.type != "text":
+        generation = dict(body.get("generationConfig") or {})
+        _apply_response_format(generation, request)
+        body["generationConfig"] = generation
+    return body, unsupported_warnings(request)
+
+
+def encode_body(body: Any) -> bytes:
+    """The body as compact UTF-8 JSON; a value JSON cannot carry is an :class:`InvalidRequestError`.
+
+    NaN and infinities, objects, bytes, sets and lone surrogates are rejected here, before any
+    request, instead of escaping from the HTTP client as bare errors (Q2).
+    """
+    try:
+        return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError) as error:  # UnicodeEncodeError is a ValueError
+        reason = type(error).__name__ if isinstance(error, UnicodeError) else str(error)
+        raise InvalidRequestError(f"the request contains a value that is not JSON: {reason}") from None

@@ -1,0 +1,286 @@
+"""Gemini stream frames → stream events, through the same part mapping as :mod:`._decode`.
+
+Frames carry chunks of parts. Consecutive text chunks of one kind (thought or not) are merged into
+one raw part unless a chunk carries a ``thoughtSignature``: a signed chunk always starts a new raw
+part, so every signature stays on the part it arrived on (including empty signed text). The merged
+raw parts are what a later turn replays, and their raw positions give the tool-call ids, exactly as
+for a non-streamed response. :func:`merge_frames` applies the same rule to a list of frames, so a
+stream's accumulated result equals :func:`~._decode.decode_response` of its merged frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from modelport.events import (
+    FinishEvent,
+    ReasoningDeltaEvent,
+    ReasoningEndEvent,
+    ReasoningStartEvent,
+    ResponseMetadataEvent,
+    StreamEvent,
+    StreamStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ToolCallEvent,
+    ToolResultEvent,
+)
+from modelport.types import ReasoningPart, TextPart, ToolCallPart, ToolResultPart, Warning
+
+from ._decode import (
+    CANDIDATE_KEYS,
+    blocked_reason,
+    candidate_metadata,
+    candidate_parts,
+    finish_reason,
+    first_candidate,
+    grounding_fields,
+    guarded,
+    text_of,
+    usage_from,
+)
+from ._parts import PartMapper, is_text_chunk, signature_metadata
+from ._replay import replay_metadata
+
+__all__ = ["StreamDecoder", "merge_frames"]
+
+
+_LAST_RESPONSE_KEYS = frozenset({"usageMetadata", "modelVersion", "promptFeedback"})
+_LAST_CANDIDATE_KEYS = frozenset({"finishReason", *CANDIDATE_KEYS})
+_ACCUMULATED_KEYS = frozenset({"citationMetadata", "groundingMetadata"})
+
+
+def _kind(raw: dict[str, Any]) -> str:
+    return "reasoning" if raw.get("thought") is True else "text"
+
+
+class _Frames:
+    """Frame-level state shared by :class:`StreamDecoder` and :func:`merge_frames`: last wins."""
+
+    def __init__(self, provider: str) -> None:
+        self.provider = provider
+        self.response: dict[str, Any] = {}
+        self.candidate: dict[str, Any] = {}
+        self.citation_sources: list[Any] = []
+        self.grounding: Any = None
+
+    def add(self, frame: dict[str, Any], candidate: dict[str, Any] | None) -> None:
+        # Key-set intersections keep the per-frame cost flat when, as usual, nothing is there.
+        for key in frame.keys() & _LAST_RESPONSE_KEYS:
+            if frame[key] is not None:
+                self.response[key] = frame[key]
+        if "responseId" not in self.response and frame.get("responseId") is not None:
+            self.response["responseId"] = frame["responseId"]
+        if candidate is None:
+            return
+        for key in candidate.keys() & _LAST_CANDIDATE_KEYS:
+            if candidate[key] not in (None, {}, []):
+                self.candidate[key] = candidate[key]
+        if not candidate.keys() & _ACCUMULATED_KEYS:
+            return
+        citations = candidate.get("citationMetadata")
+        if isinstance(citations, dict) and isinstance(citations.get("citationSources"), list):
+            self.citation_sources.extend(citations["citationSources"])
+            self.candidate["citationMetadata"] = {**citations, "citationSources": self.citation_sources}
+        if "groundingMetadata" in candidate:
+            if self.grounding is None:
+                from .grounding import GroundingAccumulator
+
+                self.grounding = GroundingAccumulator(provider=self.provider)
+            self.grounding.add(candidate["groundingMetadata"])
+
+    def grounding_result(self) -> dict[str, Any] | None:
+        return None if self.grounding is None else self.grounding.result()  # type: ignore[no-any-return]
+
+
+def merge_frames(frames: Iterable[dict[str, Any]], *, provider: str = "google") -> dict[str, Any]:
+    """One ``generateContent``-shaped response from stream frames, merged as the stream merges them."""
+    state = _Frames(provider)
+    parts: list[dict[str, Any]] = []
+    open_text = False
+    for frame in frames:
+        candidate = first_candidate(frame)
+        for raw in candidate_parts(candidate):
+            if is_text_chunk(raw):
+                signed = "thoughtSignature" in raw
+                if open_text and not signed and _kind(parts[-1]) == _kind(raw):
+                    parts[-1] = {**parts[-1], "text": parts[-1]["text"] + raw["text"]}
+                    continue
+                if not raw["text"] and not signed:
+                    continue
+                parts.append(dict(raw))
+                open_text = True
+            else:
+                parts.append(raw)
+                open_text = False
+        state.add(frame, candidate)
+    merged_candidate: dict[str, Any] = {"content": {"role": "model", "parts": parts}, **state.candidate}
+    grounding = state.grounding_result()
+    if grounding is not None:
+        merged_candidate["groundingMetadata"] = grounding
+    return {"candidates": [merged_candidate], **state.response}
+
+
+class StreamDecoder:
+    """Incremental frame → event mapping for one stream. Feed frames, then call :meth:`finish`."""
+
+    def __init__(self, *, provider: str = "google", warnings: Iterable[Warning] = ()) -> None:
+        self.provider = provider
+        self.warnings = list(warnings)
+        self._state = _Frames(provider)
+        self._raw: list[dict[str, Any]] = []
+        self._chunks: dict[int, list[str]] = {}  # text chunks of merged raw text parts, joined once
+        self._mapper = PartMapper()
+        self._open: tuple[str, str, dict[str, Any]] | None = None  # kind, event id, raw part
+        self._has_calls = False
+        self._next_id = 0
+        self._metadata_sent = False
+
+    def start(self) -> StreamStartEvent:
+        """The first event: request-time warnings."""
+        return StreamStartEvent(warnings=self.warnings)
+
+    def feed(self, frame: object) -> list[StreamEvent]:
+        """The events for one parsed frame."""
+        return guarded(self.provider, lambda: self._feed(frame))
+
+    def _feed(self, frame: object) -> list[StreamEvent]:
+        if not isinstance(frame, dict):
+            raise TypeError("a stream frame must be an object")
+        events: list[StreamEvent] = []
+        if not self._metadata_sent and (frame.get("responseId") or frame.get("modelVersion")):
+            self._metadata_sent = True
+            events.append(
+                ResponseMetadataEvent(
+                    response_id=_str(frame.get("responseId")), model_version=_str(frame.get("modelVersion"))
+                )
+            )
+        candidate = first_candidate(frame)
+        for raw in candidate_parts(candidate):
+            self._part(raw, events)
+        self._state.add(frame, candidate)
+        return events
+
+    def _close(self, events: list[StreamEvent]) -> None:
+        if self._open is None:
+            return
+        kind, ident, raw = self._open
+        self._open = None
+        if kind == "text":
+            events.append(TextEndEvent(id=ident))
+        else:
+            signature = raw.get("thoughtSignature")
+            signature = signature if isinstance(signature, str) else None
+            events.append(ReasoningEndEvent(id=ident, signature=signature))
+
+    def _new_id(self) -> str:
+        self._next_id += 1
+        return str(self._next_id - 1)
+
+    def _part(self, raw: dict[str, Any], events: list[StreamEvent]) -> None:
+        if is_text_chunk(raw):
+            kind, text, signed = _kind(raw), raw["text"], "thoughtSignature" in raw
+            if self._open is not None and not signed and self._open[0] == kind:
+                if text:
+                    ident = self._open[1]
+                    self._chunks[len(self._raw) - 1].append(text)
+                    delta = TextDeltaEvent if kind == "text" else ReasoningDeltaEvent
+                    events.append(delta(id=ident, delta=text))
+                return
+            if not text and not signed:
+                return
+            self._close(events)
+            stored = dict(raw)
+            self._raw.append(stored)
+            self._chunks[len(self._raw) - 1] = [text]
+            self._mapper.position += 1
+            ident = self._new_id()
+            self._open = (kind, ident, stored)
+            if kind == "text":
+                events.append(TextStartEvent(id=ident, provider_metadata=signature_metadata(raw)))
+                if text:
+                    events.append(TextDeltaEvent(id=ident, delta=text))
+            else:
+                events.append(ReasoningStartEvent(id=ident))
+                if text:
+                    events.append(ReasoningDeltaEvent(id=ident, delta=text))
+            return
+        self._close(events)
+        self._raw.append(raw)
+        part = self._mapper.map(raw)
+        match part:
+            case ToolCallPart():
+                self._has_calls = self._has_calls or not part.provider_executed
+                events.append(ToolCallEvent(part=part))
+            case ToolResultPart():
+                events.append(ToolResultEvent(part=part))
+            case TextPart():
+                ident = self._new_id()
+                events.append(TextStartEvent(id=ident, provider_metadata=part.provider_metadata))
+                events.append(TextDeltaEvent(id=ident, delta=part.text))
+                events.append(TextEndEvent(id=ident))
+            case ReasoningPart():
+                ident = self._new_id()
+                events.append(ReasoningStartEvent(id=ident))
+                events.append(ReasoningDeltaEvent(id=ident, delta=part.text))
+                events.append(ReasoningEndEvent(id=ident, signature=part.signature))
+            case _:
+                pass  # files and unknown parts are kept for replay only
+
+    def raw_parts(self) -> list[dict[str, Any]]:
+        """The merged raw parts so far (text chunks joined)."""
+        for index, chunks in self._chunks.items():
+            if len(chunks) > 1:
+                joined = "".join(chunks)
+                self._raw[index]["text"] = joined
+                self._chunks[index] = [joined]
+        return self._raw
+
+    def finish(self) -> list[StreamEvent]:
+        """Close what is open and, when the stream said how it finished, the ``finish`` event.
+
+        A stream that ended without a finish reason (or a blocked prompt) gets no ``finish`` event,
+        so the core reports it as interrupted with everything that arrived.
+        """
+        return guarded(self.provider, self._finish)
+
+    def _finish(self) -> list[StreamEvent]:
+        events: list[StreamEvent] = []
+        self._close(events)
+        state = self._state
+        raw_reason = _str(state.candidate.get("finishReason"))
+        blocked = blocked_reason(state.response) if raw_reason is None else None
+        if raw_reason is None and blocked is None:
+            return events
+        reason = "content-filter" if blocked is not None else finish_reason(raw_reason, self._has_calls)
+        raw_parts = self.raw_parts()
+        replay, replay_warning = replay_metadata(raw_parts)
+        warnings = [replay_warning] if replay_warning is not None else []
+        google = candidate_metadata(state.candidate, state.response)
+        fields: dict[str, Any] = {}
+        grounding = state.grounding_result()
+        if grounding is not None:
+            validated, sources, citations, extra = grounding_fields(
+                grounding, text_of(raw_parts), provider=self.provider
+            )
+            google["groundingMetadata"] = validated
+            fields = {"grounding_metadata": validated, "sources": sources, "citations": citations}
+            warnings.extend(extra)
+        events.append(
+            FinishEvent(
+                finish_reason=reason,  # type: ignore[arg-type]
+                raw_finish_reason=blocked or raw_reason,
+                usage=usage_from(state.response.get("usageMetadata")),
+                provider_metadata={"google": google} if google else {},
+                warnings=warnings,
+                replay=replay,
+                **fields,
+            )
+        )
+        return events
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) else None

@@ -1,0 +1,69 @@
+"""S7: accumulating ``groundingMetadata`` across stream frames.
+
+Gemini may spread grounding over several frames while the indices refer to the combined response.
+The stable list fields are appended in provider order; a frame whose list starts with the whole
+accumulated list is cumulative and replaces it (so nothing is duplicated); every other field takes
+the latest frame's value. The ``{}`` placeholders that 2.5 models send on every frame change
+nothing, and neither does a ``null`` field or an empty ``{}`` value of a field that already has
+one. The size bound is checked after every grounded frame, so a hostile stream cannot grow the
+metadata without limit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._validate import LIST_FIELDS, check_shape, check_size, ensure_json
+
+__all__ = ["GroundingAccumulator"]
+
+
+class GroundingAccumulator:
+    """Fold the ``groundingMetadata`` of successive frames into one value.
+
+    >>> acc = GroundingAccumulator(provider="google")
+    >>> acc.add({})
+    >>> acc.add({"webSearchQueries": ["a"]})
+    >>> acc.add({"webSearchQueries": ["b"], "searchEntryPoint": {"renderedContent": "<b>"}})
+    >>> acc.result()
+    {'webSearchQueries': ['a', 'b'], 'searchEntryPoint': {'renderedContent': '<b>'}}
+    """
+
+    def __init__(self, *, provider: str = "google") -> None:
+        self.provider = provider
+        self._merged: dict[str, Any] = {}
+        self._grounded = False
+
+    def add(self, raw_frame_metadata: object) -> None:
+        """Fold one frame's ``groundingMetadata`` (``None`` when the frame has none)."""
+        if raw_frame_metadata is None:
+            return
+        frame = check_shape(raw_frame_metadata, provider=self.provider)
+        if not frame:
+            return
+        ensure_json(frame, provider=self.provider)
+        merged = self._merged
+        for key, value in frame.items():
+            if key in LIST_FIELDS and isinstance(value, list):
+                current = merged.get(key)
+                if not isinstance(current, list) or value[: len(current)] == current:
+                    merged[key] = list(value)
+                else:
+                    merged[key] = current + value
+            elif value is None or (value == {} and key in merged):
+                continue  # an empty placeholder never erases what earlier frames sent
+            else:
+                merged[key] = value
+        self._grounded = True
+        check_size(merged, provider=self.provider)
+
+    @property
+    def grounded(self) -> bool:
+        """Whether any frame carried non-empty grounding."""
+        return self._grounded
+
+    def result(self) -> dict[str, Any] | None:
+        """The accumulated metadata, or ``None`` when no frame carried any (only ``{}`` or none)."""
+        if not self._grounded:
+            return None
+        return {k: list(v) if isinstance(v, list) else v for k, v in self._merged.items()}

@@ -1,0 +1,182 @@
+"""S5: shape, JSON-safety and size checks of ``groundingMetadata``.
+
+Only the envelope (a JSON object) and the stable list fields are checked for shape; every other
+field, known or not, passes through untouched so new provider fields are never lost. The whole
+value must be JSON (string keys, valid UTF-8 strings, finite numbers, no bytes, sets, tuples or
+other Python objects) and its compact UTF-8 JSON encoding at most :data:`MAX_METADATA_BYTES`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+from modelport.errors import ProviderMetadataError
+
+__all__ = [
+    "LIST_FIELDS",
+    "MAX_DEPTH",
+    "MAX_METADATA_BYTES",
+    "encoded_size",
+    "ensure_json",
+    "validate_grounding_metadata",
+]
+
+#: Largest accepted size of the metadata, as compact UTF-8 JSON (S5, Q4).
+MAX_METADATA_BYTES = 262_144
+
+#: Deepest accepted nesting of objects and arrays (real metadata is about 5 deep).
+MAX_DEPTH = 64
+
+#: The stable list fields: accumulated across stream frames, renumbered when merging.
+LIST_FIELDS = ("groundingChunks", "groundingSupports", "webSearchQueries", "imageSearchQueries")
+
+
+def _fail(provider: str, message: str) -> ProviderMetadataError:
+    return ProviderMetadataError(f"invalid groundingMetadata: {message}", provider=provider)
+
+
+def _check_string(value: str, where: str, provider: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _fail(provider, f"{where} is not valid UTF-8 (lone surrogate)") from None
+
+
+def ensure_json(value: object, *, provider: str, what: str = "groundingMetadata") -> None:
+    """Raise :class:`ProviderMetadataError` unless ``value`` is plain JSON data.
+
+    Iterative (no recursion limit to hit), depth-bounded, and strict: ``dict`` with ``str`` keys,
+    ``list``, ``str`` (valid UTF-8), ``int``, finite ``float``, ``bool`` and ``None`` only.
+    """
+    stack: list[tuple[object, str, int]] = [(value, what, 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        if item is None or isinstance(item, (bool, int)):
+            continue
+        if isinstance(item, str):
+            _check_string(item, where, provider)
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                raise _fail(provider, f"{where} is {item!r}, which is not a JSON number")
+        elif isinstance(item, dict):
+            if depth >= MAX_DEPTH:
+                raise _fail(provider, f"nested deeper than {MAX_DEPTH} levels")
+            for key, child in item.items():
+                if not isinstance(key, str):
+                    raise _fail(provider, f"{where} has a non-string key ({type(key).__name__})")
+                _check_string(key, f"a key of {where}", provider)
+                stack.append((child, f"{where}.{key}", depth + 1))
+        elif isinstance(item, list):
+            if depth >= MAX_DEPTH:
+                raise _fail(provider, f"nested deeper than {MAX_DEPTH} levels")
+            stack.extend((child, f"{where}[{i}]", depth + 1) for i, child in enumerate(item))
+        else:
+            raise _fail(provider, f"{where} is a {type(item).__name__}, which is not a JSON value")
+
+
+def encoded_size(value: object) -> int:
+    """Size in bytes of ``value`` as compact UTF-8 JSON (call :func:`ensure_json` first)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return len(text.encode("utf-8"))
+
+
+def check_size(value: object, *, provider: str) -> int:
+    """The encoded size, or :class:`ProviderMetadataError` when it exceeds the bound."""
+    size = encoded_size(value)
+    if size > MAX_METADATA_BYTES:
+        raise ProviderMetadataError(
+            f"groundingMetadata is {size} bytes encoded, over the {MAX_METADATA_BYTES}-byte bound",
+            provider=provider,
+        )
+    return size
+
+
+def _is_index(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_optional(
+    obj: dict[str, Any], key: str, test: Callable[[object], bool], kind: str, where: str, provider: str
+) -> None:
+    if key in obj and obj[key] is not None and not test(obj[key]):
+        raise _fail(provider, f"{where}.{key} must be {kind}")
+
+
+def _is_str(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _check_chunk(chunk: object, where: str, provider: str) -> None:
+    if not isinstance(chunk, dict):
+        raise _fail(provider, f"{where} must be an object")
+    for kind in ("web", "retrievedContext", "image", "maps"):
+        source = chunk.get(kind)
+        if source is None:
+            continue
+        if not isinstance(source, dict):
+            raise _fail(provider, f"{where}.{kind} must be an object")
+        for key in ("uri", "title", "domain"):
+            _check_optional(source, key, _is_str, "a string", f"{where}.{kind}", provider)
+
+
+def _check_support(support: object, where: str, provider: str) -> None:
+    if not isinstance(support, dict):
+        raise _fail(provider, f"{where} must be an object")
+    segment = support.get("segment")
+    if segment is not None:
+        if not isinstance(segment, dict):
+            raise _fail(provider, f"{where}.segment must be an object")
+        for key in ("startIndex", "endIndex", "partIndex"):
+            _check_optional(segment, key, _is_index, "a non-negative integer", f"{where}.segment", provider)
+        _check_optional(segment, "text", _is_str, "a string", f"{where}.segment", provider)
+    indices = support.get("groundingChunkIndices")
+    if indices is not None and not (isinstance(indices, list) and all(_is_index(i) for i in indices)):
+        raise _fail(provider, f"{where}.groundingChunkIndices must be a list of non-negative integers")
+    scores = support.get("confidenceScores")
+    if scores is not None and not (isinstance(scores, list) and all(_is_number(s) for s in scores)):
+        raise _fail(provider, f"{where}.confidenceScores must be a list of numbers")
+
+
+def check_shape(metadata: object, *, provider: str) -> dict[str, Any]:
+    """Shape of the envelope and of the stable list fields; returns ``metadata`` as a dict."""
+    if not isinstance(metadata, dict):
+        raise _fail(provider, f"expected a JSON object, got {type(metadata).__name__}")
+    for key in LIST_FIELDS:
+        value = metadata.get(key)
+        if value is not None and not isinstance(value, list):
+            raise _fail(provider, f"{key} must be a list")
+    for i, chunk in enumerate(metadata.get("groundingChunks") or ()):
+        _check_chunk(chunk, f"groundingChunks[{i}]", provider)
+    for i, support in enumerate(metadata.get("groundingSupports") or ()):
+        _check_support(support, f"groundingSupports[{i}]", provider)
+    for key in ("webSearchQueries", "imageSearchQueries"):
+        if not all(isinstance(q, str) for q in metadata.get(key) or ()):
+            raise _fail(provider, f"{key} must be a list of strings")
+    entry = metadata.get("searchEntryPoint")
+    if entry is not None:
+        if not isinstance(entry, dict):
+            raise _fail(provider, "searchEntryPoint must be an object")
+        # S12: provider HTML, kept as an opaque string and never interpreted.
+        _check_optional(entry, "renderedContent", _is_str, "a string", "searchEntryPoint", provider)
+    return metadata
+
+
+def validate_grounding_metadata(raw: object, *, provider: str) -> dict[str, Any]:
+    """Validate one candidate's ``groundingMetadata`` (S5) and return it unchanged.
+
+    Checks the shape of the object and of ``groundingChunks``, ``groundingSupports``,
+    ``webSearchQueries`` and ``imageSearchQueries``; unknown fields pass through untouched. The value
+    must be JSON data and encode to at most :data:`MAX_METADATA_BYTES` bytes. Anything else raises
+    :class:`~modelport.errors.ProviderMetadataError` carrying ``provider``.
+    """
+    metadata = check_shape(raw, provider=provider)
+    ensure_json(metadata, provider=provider)
+    check_size(metadata, provider=provider)
+    return metadata

@@ -1,0 +1,143 @@
+"""The Google cases (K6): shipped as package data, attributed, clean, and passing through the registry."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib.resources import files
+
+from click.testing import CliRunner
+
+from modelport_conformance.cases import discover_suites, load_cases
+from modelport_conformance.cli import main
+from modelport_conformance.report import run_conformance
+
+CASSETTES = files("modelport_google") / "cassettes"
+GOOGLE = load_cases(CASSETTES / "google")
+VERTEX = load_cases(CASSETTES / "google-vertex")
+
+#: Every G and S requirement with a wire shape (G1 and S6, S9, S10 are pure client-side behaviour).
+WIRE_REQUIREMENTS = {f"G{n}" for n in range(2, 19)} | {"S1", "S2", "S3", "S4", "S5", "S7", "S8", "S11", "S12"}
+
+
+def test_every_wire_requirement_has_a_case():
+    covered = {r for case in GOOGLE + VERTEX for r in case.requirements}
+    assert WIRE_REQUIREMENTS - covered == set()
+    assert (len(GOOGLE), len(VERTEX)) == (37, 2)
+
+
+def test_every_case_carries_attribution_and_no_credentials():
+    from modelport_conformance.credentials import scan_text
+
+    for case in GOOGLE + VERTEX:
+        source = case.source
+        assert source["repo"] in {
+            "pydantic/pydantic-ai",
+            "vercel/ai",
+            "FirebaseExtended/vertexai-sdk-test-data",
+            "simonw/llm-gemini",
+        }, case.name
+        assert re.fullmatch(r"[0-9a-f]{40}", source["commit"]), case.name
+        assert source["license"] in {"MIT", "Apache-2.0"}, case.name
+        assert case.cassette.metadata["source"] == source, case.name
+        assert [f for text in case.files.values() for f in scan_text(text)] == [], case.name
+        assert case.expected is not None, case.name
+
+
+def test_cassettes_keep_only_allow_listed_headers():
+    for case in GOOGLE + VERTEX:
+        for interaction in case.cassette.interactions:
+            assert set(interaction.request["headers"]) <= {"content-type", "accept"}, case.name
+            assert set(interaction.response["headers"]) <= {"content-type", "retry-after"}, case.name
+            assert "key=" not in interaction.uri, case.name
+
+
+def test_stream_cassettes_store_one_event_per_entry():
+    case = next(c for c in GOOGLE if c.name == "grounding-search-stream")
+    entries = case.cassette.interactions[0].response["body"]["sse"]
+    assert len(entries) == 10
+    assert entries[-1]["data"]["candidates"][0]["finishReason"] == "STOP"
+    assert all(set(e) == {"data"} for e in entries)
+
+
+def test_google_suites_are_discovered_and_pass():
+    suites, errors = discover_suites(["google", "google-vertex"])
+    assert errors == {}
+    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [37, 2]
+    assert suites["google"].merge_frames is not None
+    report = run_conformance(["google", "google-vertex"], strict=True)
+    failures = {c.case: c.message for p in report.providers for c in p.cases if c.status != "pass"}
+    assert failures == {}
+    merged = {
+        c.case: check.status
+        for p in report.providers
+        for c in p.cases
+        for check in c.checks
+        if check.name == "merged" and c.method == "stream"
+    }
+    assert len(merged) == 17
+    assert sorted(k for k, v in merged.items() if v != "pass") == [
+        "error-mid-stream",
+        "error-stream-http-status",
+    ]
+
+
+def test_generate_with_a_grounded_cassette_prints_markers_and_sources():
+    cassette = str(CASSETTES / "google" / "grounding-search-generate" / "cassette.yaml")
+    args = [
+        "generate",
+        "google/gemini-2.5-pro",
+        "What is the weather in San Francisco today?",
+        "--system",
+        "You are a helpful chatbot.",
+        "--tool",
+        "google_search",
+        "--cassette",
+        cassette,
+    ]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert (
+        "temperatures hovering around 69°F.[1] There is a very low chance of rain throughout the day.[1]"
+        in result.output
+    )
+    assert (
+        "\nSources:\n[1] Weather information for San Francisco, CA, US - https://www.google.com/"
+        in result.output
+    )
+    as_json = json.loads(CliRunner().invoke(main, [*args, "--json"]).output)
+    assert [s["number"] for s in as_json["sources"]] == [1, 2, 3]
+
+
+def test_unknown_tool_names_resolve_only_through_the_allow_list():
+    result = CliRunner().invoke(main, ["generate", "google/gemini-2.5-flash", "hi", "--tool", "__import__"])
+    assert result.exit_code == 1
+    assert result.output.startswith("error: unknown provider tool '__import__' for 'google' (allowed: ")
+
+
+def test_cli_never_prints_the_key_even_when_the_server_echoes_it(monkeypatch):
+    import httpx
+
+    canary = "AIza" + "K" * 35
+
+    def server(self, request):
+        key = request.headers.get("x-goog-api-key", "")
+        body = {"error": {"code": 400, "message": f"API key not valid: {key}", "status": "INVALID_ARGUMENT"}}
+        return httpx.Response(400, json=body, request=request)
+
+    monkeypatch.setattr(httpx.HTTPTransport, "handle_request", server)
+    monkeypatch.setenv("GOOGLE_API_KEY", canary)
+    for extra in ([], ["--stream"], ["--json"]):
+        result = CliRunner().invoke(main, ["generate", "google/gemini-2.5-flash", "hi", *extra])
+        assert result.exit_code == 1
+        assert result.output == "error: google: API key not valid: [REDACTED] (HTTP 400, INVALID_ARGUMENT)\n"
+
+
+def test_every_cassette_round_trips_through_the_vcrpy_serializer():
+    from modelport_conformance.cassette import serializer, store_body
+
+    for case in GOOGLE + VERTEX:
+        vcr_dict = serializer.deserialize(case.files["cassette.yaml"])
+        for stored, played in zip(case.cassette.interactions, vcr_dict["interactions"], strict=True):
+            body = store_body(played["response"]["body"]["string"], played["response"]["headers"])
+            assert body == stored.response["body"], case.name

@@ -1,0 +1,119 @@
+"""The K4 invariants catch what they claim to; the package's public names are curated."""
+
+from __future__ import annotations
+
+import modelport_conformance
+from modelport.events import (
+    FinishEvent,
+    StreamStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+)
+from modelport.types import Result, ToolCallPart, ToolResultPart, Usage
+from modelport_conformance.invariants import (
+    check_provider_executed,
+    check_round_trip,
+    check_stream_well_formed,
+    check_usage,
+)
+
+
+def test_public_names():
+    assert modelport_conformance.__all__ == [
+        "Case",
+        "CaseOutcome",
+        "Cassette",
+        "CassettePlayer",
+        "CheckOutcome",
+        "Difference",
+        "Interaction",
+        "ProviderConformanceTests",
+        "Report",
+        "Suite",
+        "diff_json",
+        "discover_suites",
+        "dump_cassette",
+        "load_cases",
+        "load_cassette",
+        "modelport_vcr",
+        "record_case",
+        "render",
+        "run_case",
+        "run_conformance",
+        "scan_text",
+    ]
+    assert all(getattr(modelport_conformance, name) is not None for name in modelport_conformance.__all__)
+
+
+def test_well_formed_stream_passes():
+    events = [
+        StreamStartEvent(),
+        TextStartEvent(id="a"),
+        TextDeltaEvent(id="a", delta="x"),
+        TextEndEvent(id="a"),
+        FinishEvent(finish_reason="stop"),
+    ]
+    assert check_stream_well_formed(events) == []
+
+
+def test_malformed_streams_are_named():
+    events = [
+        TextStartEvent(id="a"),
+        TextDeltaEvent(id="b", delta="x"),
+        FinishEvent(finish_reason="stop"),
+        TextStartEvent(id="a"),
+        FinishEvent(finish_reason="stop"),
+    ]
+    assert check_stream_well_formed(events) == [
+        "the stream does not begin with a stream-start event",
+        "event 1: text-delta for id 'b' without an open text-start",
+        "event 3: text-start reuses id 'a'",
+        "expected exactly one finish event, got 2",
+        "text-start 'a' has no text-end",
+    ]
+    unfinished = [StreamStartEvent(), TextStartEvent(id="a")]
+    assert check_stream_well_formed(unfinished) == [
+        "expected exactly one finish event, got 0",
+        "text-start 'a' has no text-end",
+    ]
+    assert check_stream_well_formed(unfinished, finished=False) == []
+    late = [
+        StreamStartEvent(),
+        FinishEvent(finish_reason="stop"),
+        TextStartEvent(id="z"),
+        TextEndEvent(id="z"),
+    ]
+    assert check_stream_well_formed(late) == ["the finish event is at position 1, not last (3)"]
+
+
+def test_negative_usage_is_reported():
+    result = Result(usage=Usage(input_tokens=3, output_tokens=-1))
+    events = [FinishEvent(finish_reason="stop", usage=Usage(total_tokens=-2))]
+    assert check_usage(result, events) == [
+        "result.usage.output_tokens is negative (-1)",
+        "events[0].usage.total_tokens is negative (-2)",
+    ]
+
+
+def test_provider_executed_marks_are_checked():
+    request = {
+        "tools": [
+            {"type": "provider", "id": "google.code_execution", "name": "code_execution"},
+            {"type": "function", "name": "lookup"},
+        ]
+    }
+    content = [
+        ToolCallPart(id="c1", name="code_execution", args={}),
+        ToolCallPart(id="c2", name="lookup", args={}, provider_executed=True),
+        ToolResultPart(call_id="nope", name="code_execution", provider_executed=True),
+    ]
+    assert check_provider_executed(content, request) == [
+        "content[0] (tool-call 'code_execution') comes from a provider tool but is not marked provider_executed",
+        "content[1] (tool-call 'lookup') is a function tool the application runs, yet marked provider_executed",
+        "content[2] (tool-result 'code_execution') answers call 'nope', which is no provider-executed call",
+    ]
+
+
+def test_round_trip_holds_for_results_and_events():
+    assert check_round_trip([Result(usage=Usage(input_tokens=1)), StreamStartEvent()]) == []

@@ -1,0 +1,102 @@
+"""The pytest plugin and base class, run as a plugin author would: pytest on a test file of theirs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from .conftest import EXAMPLE_ROOT
+
+AUTHOR_TESTS = textwrap.dedent(
+    """
+    from modelport_conformance import ProviderConformanceTests
+
+
+    class TestExample(ProviderConformanceTests):
+        provider_id = "example"
+        models = ("tiny-1",)
+    """
+)
+
+
+def _pytest(site: Path, tmp_path: Path, source: str, *args: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "test_author.py").write_text(source)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(EXAMPLE_ROOT)])}
+    env["MODELPORT_BLOCK_PLUGINS"] = "google,google-vertex"
+    env.pop("MODELPORT_RECORD_MODE", None)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-rs",
+        "-p",
+        "no:cacheprovider",
+        "--rootdir",
+        str(tmp_path),
+    ]
+    return subprocess.run(
+        [*command, *args, str(tmp_path / "test_author.py")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_base_class_runs_the_standard_tests_per_case(example_installed, tmp_path):
+    run = _pytest(example_installed, tmp_path, AUTHOR_TESTS)
+    assert run.returncode == 0, run.stdout + run.stderr
+    # 4 class-level tests + 7 per-case tests x 2 cases; no async in the example, generate-basic has no
+    # chunked or merged check
+    assert run.stdout.splitlines()[-1].startswith("14 passed, 4 skipped in")
+    assert "SKIPPED [2] " in run.stdout and run.stdout.count(": not a stream") == 1
+    assert "the provider has no astream of its own" in run.stdout
+
+
+def test_declared_unsupported_feature_is_a_skip_with_its_reason(example_installed, tmp_path):
+    source = AUTHOR_TESTS + '    unsupported = {"stream": "no streaming in this test"}\n'
+    run = _pytest(example_installed, tmp_path, source)
+    assert run.returncode == 0, run.stdout
+    assert "declared unsupported: stream: no streaming in this test" in run.stdout
+    assert run.stdout.splitlines()[-1].startswith("8 passed, 10 skipped in")
+
+
+def test_silently_overridden_standard_test_fails_the_guard(example_installed, tmp_path):
+    source = AUTHOR_TESTS + "\n    def test_request_mapping(self, conformance_case):\n        pass\n"
+    run = _pytest(example_installed, tmp_path, source)
+    assert run.returncode == 1
+    assert (
+        "standard conformance tests deleted or overridden without a reason in `overrides`: test_request_mapping"
+        in run.stdout
+    )
+    declared = source + '    overrides = {"test_request_mapping": "covered elsewhere"}\n'
+    assert _pytest(example_installed, tmp_path, declared).returncode == 0
+
+
+def test_regenerate_mode_rewrites_expected_files_offline(example_installed, tmp_path):
+    import shutil
+
+    cases = tmp_path / "cases"
+    shutil.copytree(EXAMPLE_ROOT / "modelport_example" / "cases", cases)
+    (cases / "generate-basic" / "expected.json").unlink()
+    source = AUTHOR_TESTS + f"    cases_dir = {str(cases)!r}\n"
+    failing = _pytest(example_installed, tmp_path, source)
+    assert failing.returncode == 1
+    assert "no expected.json: replay with --regenerate, review, commit" in failing.stdout
+    again = _pytest(example_installed, tmp_path, source, "--modelport-record-mode=regenerate")
+    assert again.returncode == 0, again.stdout
+    assert (cases / "generate-basic" / "expected.json").exists()
+
+
+def test_models_not_listed_are_skipped_and_listed_models_need_cases(example_installed, tmp_path):
+    source = AUTHOR_TESTS.replace('models = ("tiny-1",)', 'models = ("tiny-2",)')
+    run = _pytest(example_installed, tmp_path, source)
+    assert run.returncode == 1
+    assert "models without cases: tiny-2" in run.stdout
+    assert "declared unsupported: generate: model 'tiny-1' is not in models" in run.stdout
+    assert run.stdout.splitlines()[-1].startswith("1 failed, 3 passed, 14 skipped in")

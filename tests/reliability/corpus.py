@@ -1,0 +1,121 @@
+"""Real recorded Gemini responses from ../shared/corpus/gemini/, unwrapped into bodies and SSE bytes.
+
+``unary_bodies()`` gives parsed ``generateContent`` response bodies (HTTP 200); ``stream_bodies()`` gives
+raw ``streamGenerateContent?alt=sse`` bodies as bytes. Both are loaded once and cached.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+CORPUS = Path(os.environ.get("MODELPORT_GEMINI_CORPUS", Path(__file__).resolve().parents[3] / "shared" / "corpus" / "gemini"))
+
+_FIREBASE = "FirebaseExtended__vertexai-sdk-test-data"
+_VERCEL = "vercel__ai"
+_PYDANTIC = "pydantic__pydantic-ai"
+
+_UNARY_JSON = [
+    f"{_FIREBASE}/mock-responses__googleai__unary-success-code-execution.json",
+    f"{_FIREBASE}/mock-responses__googleai__unary-success-google-search-grounding.json",
+    f"{_FIREBASE}/mock-responses__googleai__unary-success-google-search-grounding-empty-grounding-chunks.json",
+    f"{_FIREBASE}/mock-responses__googleai__unary-success-thinking-function-call-thought-summary-signature.json",
+    f"{_FIREBASE}/mock-responses__googleai__unary-failure-finish-reason-safety.json",
+    f"{_FIREBASE}/mock-responses__vertexai__unary-success-function-call-parallel-calls.json",
+    f"{_FIREBASE}/mock-responses__vertexai__unary-success-implicit-caching.json",
+    f"{_VERCEL}/packages__google__src____fixtures____google-code-execution-multiple-results.json",
+    f"{_VERCEL}/packages__google__src____fixtures____google-code-execution-single-combined-result-live-2026-07-16.json",
+    f"{_VERCEL}/packages__google__src____fixtures____google-reasoning-gemini3.json",
+    f"{_VERCEL}/packages__google__src____fixtures____google-tool-call-gemini3.json",
+]
+_STREAM_SSE = [
+    f"{_FIREBASE}/mock-responses__googleai__streaming-failure-prompt-blocked-safety.txt",
+    f"{_FIREBASE}/mock-responses__googleai__streaming-failure-recitation-no-content.txt",
+    f"{_FIREBASE}/mock-responses__googleai__streaming-success-code-execution.txt",
+    f"{_FIREBASE}/mock-responses__googleai__streaming-success-thinking-function-call-thought-summary-signature.txt",
+    f"{_FIREBASE}/mock-responses__googleai__streaming-success-thinking-reply-thought-summary.txt",
+    f"{_FIREBASE}/mock-responses__googleai__streaming-success-url-context.txt",
+    f"{_FIREBASE}/mock-responses__vertexai__streaming-success-utf8.txt",
+]
+_STREAM_CHUNKS = [
+    f"{_VERCEL}/packages__google__src____fixtures____google-reasoning-gemini3.chunks.txt",
+    f"{_VERCEL}/packages__google__src____fixtures____google-text.chunks.txt",
+    f"{_VERCEL}/packages__google__src____fixtures____google-tool-call-gemini3.chunks.txt",
+    f"{_VERCEL}/packages__google__src____fixtures____issue-10781.1.chunks.txt",
+    f"{_VERCEL}/packages__google__src____fixtures____issue-18073-empty-text-thought-signature.chunks.txt",
+]
+_CASSETTES = [
+    "tests__models__cassettes__test_google__test_google_model_web_search_tool.yaml",
+    "tests__models__cassettes__test_google__test_google_model_web_search_tool_stream.yaml",
+    "tests__models__cassettes__test_tool_choice_matrix__test_google_native_tool_only_web_search_completes.yaml",
+    "tests__cassettes__test_thinking_native_tools__test_thinking_with_native_tool_wire_contract[google].yaml",
+    "tests__models__cassettes__test_google__test_google_model_file_search_grounding_gemini_3[True].yaml",
+    "tests__models__cassettes__test_google__test_google_model_web_fetch_tool_stream.yaml",
+    "tests__models__google__cassettes__test_code_execution__test_code_execution.yaml",
+    "tests__models__google__cassettes__test_code_execution__test_code_execution_stream.yaml",
+    "tests__models__cassettes__test_google__test_google_model_thinking_part.yaml",
+    "tests__models__cassettes__test_google__test_google_model_thinking_part_iter.yaml",
+    "tests__models__cassettes__test_google__test_google_streaming_tool_call_thought_signature.yaml",
+    "tests__models__google__cassettes__test_cache__test_google_model_cached_content.yaml",
+    "tests__models__cassettes__test_google__test_google_model_safety_settings.yaml",
+    "tests__models__cassettes__test_google__test_google_model_max_tokens_thinking_model_empty_response.yaml",
+]
+
+
+def available() -> bool:
+    """Whether the corpus is where we expect it."""
+    return CORPUS.is_dir()
+
+
+def _cassette_interactions() -> list[tuple[str, str, Any]]:
+    found: list[tuple[str, str, Any]] = []
+    for name in _CASSETTES:
+        data = yaml.safe_load((CORPUS / _PYDANTIC / name).read_text(encoding="utf-8"))
+        for i, item in enumerate(data["interactions"]):
+            uri, response = item["request"]["uri"], item["response"]
+            if response["status"]["code"] != 200:
+                continue
+            label = f"{name.removesuffix('.yaml')}#{i}"
+            if ":generateContent" in uri and "parsed_body" in response:
+                found.append(("unary", label, response["parsed_body"]))
+            elif ":streamGenerateContent" in uri and isinstance(response.get("body"), dict):
+                found.append(("stream", label, response["body"]["string"].encode("utf-8")))
+    return found
+
+
+@functools.cache
+def unary_bodies() -> tuple[tuple[str, dict[str, Any]], ...]:
+    """``(label, parsed body)`` of every recorded 200 ``generateContent`` response we use."""
+    bodies = [(Path(p).name, json.loads((CORPUS / p).read_bytes())) for p in _UNARY_JSON]
+    bodies += [(label, body) for kind, label, body in _cassette_interactions() if kind == "unary"]
+    return tuple(bodies)
+
+
+@functools.cache
+def stream_bodies() -> tuple[tuple[str, bytes], ...]:
+    """``(label, raw SSE bytes)`` of every recorded 200 stream we use."""
+    bodies = [(Path(p).name, (CORPUS / p).read_bytes()) for p in _STREAM_SSE]
+    for p in _STREAM_CHUNKS:
+        lines = [line for line in (CORPUS / p).read_text(encoding="utf-8").splitlines() if line.strip()]
+        bodies.append((Path(p).name, "".join(f"data: {line}\n\n" for line in lines).encode("utf-8")))
+    bodies += [(label, body) for kind, label, body in _cassette_interactions() if kind == "stream"]
+    return tuple(bodies)
+
+
+def sse_frames(body: bytes) -> list[dict[str, Any]]:
+    """The JSON frames of a well-formed SSE body (``data:`` lines)."""
+    frames = []
+    for line in body.decode("utf-8").splitlines():
+        if line.startswith("data:"):
+            frames.append(json.loads(line[5:].strip()))
+    return frames
+
+
+def sse_body(frames: list[Any]) -> bytes:
+    """An SSE body with one ``data:`` event per frame, as Google sends it (CRLF-free)."""
+    return b"".join(b"data: " + json.dumps(f, ensure_ascii=False).encode("utf-8") + b"\r\n\r\n" for f in frames)

@@ -1,0 +1,143 @@
+"""Hypothesis strategies that mutate real JSON documents and their bytes (Q1).
+
+Structural mutations pick any node of a document (an object member or a list item) and drop it,
+retype it, duplicate it, truncate it, replace a string with hostile text, or blow a list up. Byte
+mutations truncate, splice random or invalid UTF-8 bytes in, and flip bytes. Everything is drawn
+from hypothesis, so failures shrink and replay.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from hypothesis import strategies as st
+
+#: Replacement values of every JSON type (and some shapes Google never sends).
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([0, -1, 1, 2**53, 2**64, 1e308, -0.0, 0.5]),
+    st.text(max_size=20),
+    st.sampled_from(["", "STOP", "MAX_TOKENS", "SAFETY", "OUTCOME_FAILED", "model", "user", "𝄞", "\u202e", "\x00"]),
+)
+HOSTILE_TEXT = st.sampled_from(
+    [
+        "",
+        "\ud800",  # a lone surrogate: valid JSON escape, invalid UTF-8
+        "a\udfffb",
+        "é" * 50,
+        "字" * 50,
+        "👩‍👩‍👧" * 20,
+        "\x00\x01\x1f",
+        "\u202eevil",
+        "x" * 10_000,
+    ]
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda children: st.one_of(
+        st.lists(children, max_size=3), st.dictionaries(st.text(max_size=8), children, max_size=3)
+    ),
+    max_leaves=6,
+)
+OPERATIONS = ("drop", "retype", "duplicate", "truncate", "hostile", "huge", "empty")
+
+
+def _slots(node: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """Every ``(container, key)`` in ``node``, depth first (the root is not a slot)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            out.append((node, key))
+            _slots(value, out)
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            out.append((node, index))
+            _slots(value, out)
+    return out
+
+
+@st.composite
+def mutated_json(draw: st.DrawFn, document: Any, max_mutations: int = 4) -> Any:
+    """``document`` (deep-copied) with 1..max_mutations structural mutations applied."""
+    doc = copy.deepcopy(document)
+    for _ in range(draw(st.integers(1, max_mutations))):
+        slots = _slots(doc, [])
+        if not slots:
+            return draw(VALUES)
+        container, key = draw(st.sampled_from(slots))
+        value = container[key]
+        op = draw(st.sampled_from(OPERATIONS))
+        if op == "drop":
+            if isinstance(container, dict):
+                del container[key]
+            else:
+                container.pop(key)
+        elif op == "retype":
+            container[key] = draw(VALUES)
+        elif op == "duplicate":
+            if isinstance(container, list):
+                container.insert(key, copy.deepcopy(value))
+            elif isinstance(value, list):
+                container[key] = value + copy.deepcopy(value)
+            else:
+                container[key] = [value, copy.deepcopy(value)]
+        elif op == "truncate":
+            if isinstance(value, (str, list)):
+                container[key] = value[: draw(st.integers(0, max(0, len(value) - 1)))]
+            elif isinstance(value, dict):
+                keep = draw(st.integers(0, max(0, len(value) - 1)))
+                container[key] = dict(list(value.items())[:keep])
+            else:
+                container[key] = None
+        elif op == "hostile":
+            container[key] = draw(HOSTILE_TEXT)
+        elif op == "huge":
+            count = draw(st.sampled_from([100, 1_000, 5_000]))
+            container[key] = [copy.deepcopy(value) for _ in range(count)] if not isinstance(value, list) or not value else value * (count // max(1, len(value)))
+        else:  # empty
+            container[key] = {} if isinstance(value, dict) else [] if isinstance(value, list) else ""
+    return doc
+
+
+INVALID_UTF8 = st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xe2\x82", b"\x80"])
+
+
+@st.composite
+def mutated_bytes(draw: st.DrawFn, data: bytes) -> bytes:
+    """``data`` with one byte-level mutation: truncation, splice, invalid UTF-8 or a flipped byte."""
+    data = bytearray(data)
+    op = draw(st.sampled_from(("truncate", "splice", "utf8", "flip", "delete")))
+    at = draw(st.integers(0, len(data)))
+    if op == "truncate":
+        return bytes(data[:at])
+    if op == "splice":
+        return bytes(data[:at] + draw(st.binary(min_size=1, max_size=16)) + data[at:])
+    if op == "utf8":
+        return bytes(data[:at] + draw(INVALID_UTF8) + data[at:])
+    if op == "delete":
+        end = draw(st.integers(at, min(len(data), at + 32)))
+        return bytes(data[:at] + data[end:])
+    if data:
+        index = min(at, len(data) - 1)
+        data[index] ^= draw(st.integers(1, 255))
+    return bytes(data)
+
+
+def dumps(value: Any, *, ascii: bool) -> bytes:
+    """JSON bytes of ``value``: escaped (lone surrogates as ``\\ud800``) or raw UTF-8 (surrogates
+    encoded as invalid UTF-8 bytes, as a broken server would)."""
+    return json.dumps(value, ensure_ascii=ascii).encode("utf-8", errors="surrogatepass")
+
+
+@st.composite
+def chunked(draw: st.DrawFn, data: bytes) -> list[bytes]:
+    """``data`` split at random points (how a network delivers it)."""
+    if not data:
+        return []
+    cuts = sorted(set(draw(st.lists(st.integers(1, max(1, len(data) - 1)), max_size=6))))
+    bounds = [0, *cuts, len(data)]
+    return [data[a:b] for a, b in zip(bounds, bounds[1:]) if b > a]

@@ -1,0 +1,431 @@
+"""Q3 / C9: faults injected through httpx transports.
+
+Each fault gives one exact typed error, and ``error.partial`` carries exactly what had arrived before
+it (the text deltas already yielded, the response id); nothing already received is lost. Retries
+follow C9: bounded, honouring the server's delay, and never repeating a stream that already yielded.
+Every streaming fault is checked on the sync and the async path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+import modelport
+from modelport.errors import (
+    ModelportError,
+    ProviderError,
+    ProviderOverloadedError,
+    ProviderQuotaError,
+    ProviderRateLimitError,
+    ProviderRequestError,
+    ProviderResponseError,
+    StreamInterruptedError,
+)
+from modelport.types import TextPart, Usage
+
+from .conftest import Counting, frame, google, json_response, sse_response, text_frame
+
+HELLO = frame(text_frame("Hello, "))
+WORLD = frame(text_frame("world"))
+USAGE = {"promptTokenCount": 3, "candidatesTokenCount": 3, "totalTokenCount": 6}
+FINISH = frame(text_frame("!", finish="STOP", usage=USAGE))
+
+
+def collect(model: modelport.Model, asynchronous: bool) -> tuple[list[str], BaseException | None]:
+    """Event types received and the error that ended the stream (``None`` when it finished)."""
+    seen: list[str] = []
+
+    async def arun() -> None:
+        async for event in model.astream(prompt="hi"):
+            seen.append(event.type)
+
+    try:
+        if asynchronous:
+            asyncio.run(arun())
+        else:
+            for event in model.stream(prompt="hi"):
+                seen.append(event.type)
+    except ModelportError as error:
+        return seen, error
+    return seen, None
+
+
+def stream_of(*chunks: bytes | BaseException) -> Counting:
+    return Counting(lambda request: sse_response(chunks))
+
+
+def assert_partial(error: BaseException | None, text: str) -> None:
+    """``error.partial`` holds exactly ``text`` as one text part, the response id, no finish."""
+    assert isinstance(error, ProviderError)
+    partial = error.partial
+    assert partial is not None
+    assert partial.content == [TextPart(text=text)]
+    assert partial.text == text
+    assert partial.finish_reason == "error"
+    assert partial.response_id == "r-1"
+    assert partial.model_version == "gemini-2.5-flash"
+    assert partial.usage == Usage()
+
+
+TWO_DELTAS = ["stream-start", "response-metadata", "text-start", "text-delta", "text-delta"]
+sync_and_async = pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+
+
+@sync_and_async
+def test_a_well_formed_stream_finishes(asynchronous: bool) -> None:
+    seen, error = collect(google(stream_of(HELLO, WORLD, FINISH)), asynchronous)
+    assert error is None
+    assert seen == [*TWO_DELTAS, "text-delta", "text-end", "finish"]
+
+
+MID_STREAM_RESETS = [
+    (httpx.ReadError("[Errno 104] Connection reset by peer"), "ReadError: [Errno 104] Connection reset by peer"),
+    (
+        httpx.RemoteProtocolError("peer closed connection without sending complete message body"),
+        "RemoteProtocolError: peer closed connection without sending complete message body",
+    ),
+    (httpx.ReadTimeout("The read operation timed out"), "ReadTimeout: The read operation timed out"),
+]
+
+
+@sync_and_async
+@pytest.mark.parametrize("fault, described", MID_STREAM_RESETS, ids=["reset", "protocol", "stall"])
+def test_a_transport_error_mid_stream_is_interrupted_with_the_partial(
+    asynchronous: bool, fault: httpx.HTTPError, described: str
+) -> None:
+    transport = stream_of(HELLO, WORLD, fault)
+    seen, error = collect(google(transport, max_retries=2), asynchronous)
+    assert type(error) is StreamInterruptedError
+    assert str(error) == f"google: the stream broke: {described}"
+    assert seen == TWO_DELTAS
+    assert_partial(error, "Hello, world")
+    assert len(transport.requests) == 1  # already yielded: never retried
+
+
+@sync_and_async
+def test_a_truncated_last_frame_is_a_response_error_with_the_partial(asynchronous: bool) -> None:
+    seen, error = collect(google(stream_of(HELLO, WORLD, FINISH[:30])), asynchronous)
+    assert type(error) is ProviderResponseError
+    assert str(error).startswith("google: a stream frame is not valid JSON: Unterminated string")
+    assert seen == TWO_DELTAS
+    assert_partial(error, "Hello, world")
+
+
+@sync_and_async
+def test_a_frame_split_anywhere_is_reassembled(asynchronous: bool) -> None:
+    body = HELLO + WORLD + FINISH
+    pieces = [body[i : i + 7] for i in range(0, len(body), 7)]
+    seen, error = collect(google(stream_of(*pieces)), asynchronous)
+    assert error is None
+    assert seen[-1] == "finish"
+
+
+@sync_and_async
+def test_invalid_utf8_in_a_frame_is_a_response_error_with_the_partial(asynchronous: bool) -> None:
+    bad = b'data: {"candidates": [{"content": {"parts": [{"text": "caf\xc3"}]}}]}\r\n\r\n'
+    seen, error = collect(google(stream_of(HELLO, WORLD, bad, FINISH)), asynchronous)
+    assert type(error) is ProviderResponseError
+    assert str(error).startswith("google: stream is not valid UTF-8: 'utf-8' codec can't decode byte 0xc3")
+    assert seen == TWO_DELTAS
+    assert_partial(error, "Hello, world")
+
+
+@sync_and_async
+def test_invalid_utf8_split_across_chunks_is_still_caught(asynchronous: bool) -> None:
+    bad = b'data: {"candidates": [{"content": {"parts": [{"text": "\xed\xa0\x80"}]}}]}\r\n\r\n'
+    seen, error = collect(google(stream_of(HELLO, bad[:50], bad[50:], FINISH)), asynchronous)
+    assert type(error) is ProviderResponseError
+    assert "not valid UTF-8" in str(error)
+    assert_partial(error, "Hello, ")
+
+
+ERROR_OBJECTS: list[tuple[str, bytes, type[ProviderError], str]] = [
+    (
+        "data-500",
+        frame({"error": {"code": 500, "message": "Internal error encountered.", "status": "INTERNAL"}}),
+        ProviderRequestError,
+        "google: Internal error encountered. (HTTP 500, INTERNAL)",
+    ),
+    (
+        "data-503",
+        frame({"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}),
+        ProviderOverloadedError,
+        "google: The model is overloaded. (HTTP 503, UNAVAILABLE)",
+    ),
+    (
+        "data-429-retryinfo",
+        frame(
+            {
+                "error": {
+                    "code": 429,
+                    "message": "Resource exhausted.",
+                    "status": "RESOURCE_EXHAUSTED",
+                    "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "2s"}],
+                }
+            }
+        ),
+        ProviderRateLimitError,
+        "google: Resource exhausted. (HTTP 429, RESOURCE_EXHAUSTED, retry after 2s)",
+    ),
+    (
+        # The corpus' Vertex mid-stream error: a bare JSON object, not an SSE event.
+        "bare-499",
+        b'{\n  "error": {\n    "code": 499,\n    "message": "The operation was cancelled.",\n'
+        b'    "status": "CANCELLED"\n  }\n}\n',
+        ProviderRequestError,
+        "google: The operation was cancelled. (HTTP 499, CANCELLED)",
+    ),
+]
+
+
+@sync_and_async
+@pytest.mark.parametrize(
+    "body, kind, message", [c[1:] for c in ERROR_OBJECTS], ids=[c[0] for c in ERROR_OBJECTS]
+)
+def test_an_error_object_after_frames_ends_the_stream_with_its_typed_error(
+    asynchronous: bool, sleeps: list[float], body: bytes, kind: type[ProviderError], message: str
+) -> None:
+    transport = stream_of(HELLO, WORLD, body)
+    seen, error = collect(google(transport, max_retries=3), asynchronous)
+    assert type(error) is kind
+    assert str(error) == message
+    assert seen == TWO_DELTAS
+    assert_partial(error, "Hello, world")
+    # Retryable or not, a stream that already yielded is never sent again (C9).
+    assert len(transport.requests) == 1
+    assert sleeps == []
+
+
+@sync_and_async
+def test_a_stream_without_a_finish_reason_is_interrupted(asynchronous: bool) -> None:
+    seen, error = collect(google(stream_of(HELLO, WORLD)), asynchronous)
+    assert type(error) is StreamInterruptedError
+    assert str(error) == "google: the stream ended without a finish event"
+    assert seen == [*TWO_DELTAS, "text-end"]
+    assert_partial(error, "Hello, world")
+
+
+@sync_and_async
+def test_an_empty_200_stream_is_interrupted_with_an_empty_partial(asynchronous: bool) -> None:
+    seen, error = collect(google(stream_of()), asynchronous)
+    assert type(error) is StreamInterruptedError
+    assert str(error) == "google: the stream ended without a finish event"
+    assert seen == ["stream-start"]
+    assert error.partial is not None
+    assert error.partial.content == []
+
+
+@sync_and_async
+def test_a_stall_before_any_frame_is_retried_then_reported(asynchronous: bool, sleeps: list[float]) -> None:
+    transport = stream_of(httpx.ReadTimeout("The read operation timed out"))
+    seen, error = collect(google(transport, max_retries=2), asynchronous)
+    assert type(error) is ProviderOverloadedError
+    assert str(error) == "google: request failed: ReadTimeout: The read operation timed out"
+    assert error.partial is None
+    assert seen == []
+    assert len(transport.requests) == 3
+    assert len(sleeps) == 2 and 0.25 <= sleeps[0] <= 0.5 and 0.5 <= sleeps[1] <= 1.0
+
+
+class StallingServer:
+    """A loopback HTTP server that sends the headers and ``first`` frame, then stalls until released.
+
+    Bounded in time: it never waits more than five seconds, and the test releases it at once.
+    """
+
+    def __init__(self, first: bytes) -> None:
+        self.first = first
+        self.release = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(5)
+        self.port = self.listener.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        try:
+            connection, _ = self.listener.accept()
+        except OSError:
+            return
+        with connection:
+            connection.settimeout(5)
+            received = b""
+            while b"\r\n\r\n" not in received:
+                received += connection.recv(65536)
+            head = (
+                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
+            )
+            connection.sendall(head + b"%x\r\n%s\r\n" % (len(self.first), self.first))
+            self.release.wait(5)
+
+    def close(self) -> None:
+        self.release.set()
+        self.thread.join(5)
+        self.listener.close()
+
+
+@sync_and_async
+def test_a_server_stalling_past_the_read_timeout_is_interrupted(asynchronous: bool) -> None:
+    """A real socket and httpx's own read timeout: the stall ends the stream, the frame is kept."""
+    server = StallingServer(HELLO)
+    try:
+        model = modelport.get_model(
+            "google/gemini-2.5-flash",
+            api_key="test-key",
+            base_url=f"http://127.0.0.1:{server.port}/v1beta",
+            timeout=httpx.Timeout(5.0, read=0.3),
+            max_retries=2,
+        )
+        started = time.monotonic()
+        seen, error = collect(model, asynchronous)
+        elapsed = time.monotonic() - started
+    finally:
+        server.close()
+    assert type(error) is StreamInterruptedError
+    assert str(error).startswith("google: the stream broke: ReadTimeout")
+    assert seen == ["stream-start", "response-metadata", "text-start", "text-delta"]
+    assert_partial(error, "Hello, ")
+    assert elapsed < 4  # the read timeout, not the server, ended it
+
+
+# --------------------------------------------------------------------------- C9 retries
+
+
+def rate_limited(delay: str) -> httpx.Response:
+    return json_response(
+        {
+            "error": {
+                "code": 429,
+                "message": "Resource has been exhausted (e.g. check quota).",
+                "status": "RESOURCE_EXHAUSTED",
+                "details": [
+                    {"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": []},
+                    {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": delay},
+                ],
+            }
+        },
+        status=429,
+    )
+
+
+OK_BODY = {
+    "candidates": [{"content": {"role": "model", "parts": [{"text": "fine"}]}, "finishReason": "STOP"}],
+    "responseId": "r-ok",
+}
+
+
+def storm(delays: list[str], then: httpx.Response | None = None) -> Counting:
+    """429 with RetryInfo for each delay in turn, then ``then`` (or 429 forever)."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        index = len(transport.requests) - 1
+        if index < len(delays):
+            return rate_limited(delays[index])
+        if then is None:
+            return rate_limited(delays[-1])
+        return then
+
+    transport = Counting(handler)
+    return transport
+
+
+def test_a_429_storm_is_retried_with_the_server_delays_then_succeeds(sleeps: list[float]) -> None:
+    transport = storm(["17.3s", "42s"], then=json_response(OK_BODY))
+    result = google(transport, max_retries=2).generate(prompt="hi")
+    assert result.text == "fine"
+    assert sleeps == [17.3, 42.0]
+    assert len(transport.requests) == 3
+
+
+def test_a_429_storm_gives_up_after_max_retries(sleeps: list[float]) -> None:
+    transport = storm(["1.5s"])
+    with pytest.raises(ProviderRateLimitError) as info:
+        google(transport, max_retries=3).generate(prompt="hi")
+    assert info.value.retry_after == 1.5
+    assert info.value.status_code == 429
+    assert info.value.provider_status == "RESOURCE_EXHAUSTED"
+    assert info.value.partial is None
+    assert sleeps == [1.5, 1.5, 1.5]
+    assert len(transport.requests) == 4
+
+
+def test_async_429_storm_is_bounded_and_honours_delays(sleeps: list[float]) -> None:
+    transport = storm(["3s", "0.25s", "9s"])
+    with pytest.raises(ProviderRateLimitError):
+        asyncio.run(google(transport, max_retries=2).agenerate(prompt="hi"))
+    assert sleeps == [3.0, 0.25]
+    assert len(transport.requests) == 3
+
+
+def test_retry_after_header_wins_over_retry_info(sleeps: list[float]) -> None:
+    calls = iter([rate_limited("30s"), json_response(OK_BODY)])
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        response = next(calls)
+        if response.status_code == 429:
+            response.headers["retry-after"] = "7"
+        return response
+
+    assert google(Counting(handler), max_retries=1).generate(prompt="hi").text == "fine"
+    assert sleeps == [7.0]
+
+
+def test_429_without_a_delay_is_quota_and_not_retried(sleeps: list[float]) -> None:
+    transport = Counting(
+        lambda r: json_response({"error": {"code": 429, "message": "Quota exceeded", "status": "RESOURCE_EXHAUSTED"}}, 429)
+    )
+    with pytest.raises(ProviderQuotaError):
+        google(transport, max_retries=3).generate(prompt="hi")
+    assert sleeps == []
+    assert len(transport.requests) == 1
+
+
+@sync_and_async
+def test_a_stream_429_storm_before_any_event_is_retried_without_duplicates(
+    asynchronous: bool, sleeps: list[float]
+) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        if len(transport.requests) <= 2:
+            return rate_limited("2s")
+        return sse_response([HELLO, WORLD, FINISH])
+
+    transport = Counting(handler)
+    model = google(transport, max_retries=2)
+    if asynchronous:
+
+        async def arun() -> Any:
+            stream = model.astream(prompt="hi")
+            events = [event async for event in stream]
+            return events, stream.accumulator.result()
+
+        events, result = asyncio.run(arun())
+    else:
+        stream = model.stream(prompt="hi")
+        events = list(stream)
+        result = stream.accumulator.result()
+    assert [e.type for e in events].count("stream-start") == 1
+    assert result.text == "Hello, world!"
+    assert result.content == [TextPart(text="Hello, world!")]
+    assert sleeps == [2.0, 2.0]
+    assert len(transport.requests) == 3
+
+
+def test_a_retryable_error_after_the_first_event_is_not_retried(sleeps: list[float]) -> None:
+    overloaded = frame({"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}})
+    transport = stream_of(HELLO, overloaded)
+    stream = google(transport, max_retries=5).stream(prompt="hi")
+    received = []
+    with pytest.raises(ProviderOverloadedError) as info:
+        for event in stream:
+            received.append(event)
+    assert len(transport.requests) == 1
+    assert sleeps == []
+    assert info.value.partial is not None and info.value.partial.text == "Hello, "
+    assert "".join(e.delta for e in received if e.type == "text-delta") == "Hello, "

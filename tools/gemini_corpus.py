@@ -1,0 +1,219 @@
+"""Readers for the recorded Gemini corpus (../shared/corpus/gemini) and the request oracle.
+
+Each reader returns the recorded response as ``(status, content_type, body_text)``, unwrapping the
+corpus container formats described in its MANIFEST: pydantic-ai vcrpy YAML (``parsed_body`` or
+``body.string``), llm-gemini vcrpy YAML (gzip ``!!binary``), vercel ``*.chunks.txt`` (one SSE
+payload per line) and raw ``.json``/``.txt`` bodies. :func:`wire` is the request oracle: the
+Gemini body the SPEC (G3-G12, S1, S2) prescribes for a canonical request, written independently
+of the adapter so the cassette really pins the adapter's request mapping.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+CORPUS = Path(
+    os.environ.get("MODELPORT_CORPUS", Path(__file__).resolve().parents[2] / "shared/corpus/gemini")
+)
+
+SOURCES = {
+    "pydantic__pydantic-ai": ("pydantic/pydantic-ai", "4fda38988f2939fa6ea9cdefcf120693e10ef491", "MIT"),
+    "vercel__ai": ("vercel/ai", "ed857f50f112e23930b0c2dd8d532cc8bebbc911", "Apache-2.0"),
+    "FirebaseExtended__vertexai-sdk-test-data": (
+        "FirebaseExtended/vertexai-sdk-test-data",
+        "2d6adfde6a9ab79867347fd1f9dfeaccf1c9e3d9",
+        "Apache-2.0",
+    ),
+    "simonw__llm-gemini": ("simonw/llm-gemini", "2a8c855abf701766555b866efe7c80f9a7e27bcf", "Apache-2.0"),
+}
+
+Recorded = tuple[int, str, str]
+JSON_TYPE = "application/json; charset=UTF-8"
+SSE_TYPE = "text/event-stream"
+
+
+def _original_path(saved_name: str) -> str:
+    """Undo the corpus naming (``/`` saved as ``__``); ``__fixtures__`` is a real directory name."""
+    protected = saved_name.replace("____fixtures____", "/\0fixtures\0/")
+    return protected.replace("__", "/").replace("\0", "__")
+
+
+def attribution(
+    saved: str, *, commit: str | None = None, interaction: int | None = None, note: str = ""
+) -> dict[str, Any]:
+    """Where a recording came from: repository, commit, original path, license (from the MANIFEST)."""
+    folder, name = saved.split("/", 1)
+    repo, default_commit, license_ = SOURCES[folder]
+    source: dict[str, Any] = {
+        "repo": repo,
+        "commit": commit or default_commit,
+        "path": _original_path(name),
+        "license": license_,
+        "corpus_file": saved,
+    }
+    if interaction is not None:
+        source["interaction"] = interaction
+    if note:
+        source["note"] = note
+    return source
+
+
+def _yaml(saved: str) -> dict[str, Any]:
+    return dict(yaml.safe_load((CORPUS / saved).read_text(encoding="utf-8")))
+
+
+def vcr_interaction(saved: str, index: int) -> tuple[dict[str, Any], Recorded]:
+    """The original request body and the recorded response of a vcrpy cassette's interaction."""
+    item = _yaml(saved)["interactions"][index]
+    request, response = item["request"], item["response"]
+    body = request.get("parsed_body", request.get("body"))
+    if isinstance(body, str):
+        body = json.loads(body)
+    status = int(response["status"]["code"])
+    content_type = (response.get("headers", {}).get("content-type") or [JSON_TYPE])[0]
+    if "parsed_body" in response:
+        return body or {}, (status, content_type, json.dumps(response["parsed_body"], ensure_ascii=False))
+    raw = response["body"]["string"]
+    if isinstance(raw, bytes):
+        raw = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+        raw = raw.decode("utf-8")
+    return body or {}, (status, content_type, raw)
+
+
+def raw_json(saved: str, status: int | None = None) -> Recorded:
+    """A raw JSON body; an error body's status comes from ``error.code`` unless given."""
+    text = (CORPUS / saved).read_text(encoding="utf-8")
+    if status is None:
+        status = int(json.loads(text).get("error", {}).get("code", 200))
+    return status, JSON_TYPE, text
+
+
+def raw_sse(saved: str) -> Recorded:
+    """A raw event-stream body."""
+    return 200, SSE_TYPE, (CORPUS / saved).read_text(encoding="utf-8")
+
+
+def chunks(saved: str) -> Recorded:
+    """A vercel ``*.chunks.txt``: one SSE payload per line, rebuilt as ``data:`` events."""
+    lines = [line for line in (CORPUS / saved).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return 200, SSE_TYPE, "".join(f"data: {line}\r\n\r\n" for line in lines)
+
+
+# --------------------------------------------------------------------------- the request oracle
+
+_CONFIG = {
+    "max_output_tokens": "maxOutputTokens",
+    "temperature": "temperature",
+    "top_p": "topP",
+    "top_k": "topK",
+    "stop_sequences": "stopSequences",
+    "seed": "seed",
+}
+_EFFORT = {"low": 512, "medium": 2048, "high": 8192, "max": -1}
+_TOOL_KEY = {"google_search": "googleSearch", "code_execution": "codeExecution"}
+
+
+def _messages(request: dict[str, Any]) -> list[dict[str, Any]]:
+    messages = list(request.get("messages") or [])
+    if "prompt" in request:
+        messages = [{"role": "user", "content": request["prompt"]}]
+    if "system" in request:
+        messages = [{"role": "system", "content": request["system"]}, *messages]
+    return messages
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(p["text"] for p in content if p.get("type") == "text")
+
+
+def wire(request: dict[str, Any]) -> dict[str, Any]:
+    """The Gemini request body for a canonical request, as the SPEC prescribes."""
+    contents: list[dict[str, Any]] = []
+    system: list[dict[str, Any]] = []
+    for message in _messages(request):
+        role = message["role"]
+        if role == "system":
+            system.append({"text": _text(message["content"])})
+        elif role == "user":
+            contents.append({"role": "user", "parts": [{"text": _text(message["content"])}]})
+        elif role == "assistant":
+            raw = message["provider_metadata"]["google"]["parts"]  # exact replay (G5)
+            contents.append({"role": "model", "parts": raw})
+        else:
+            parts = [
+                {"functionResponse": {"name": p["name"], "response": p["output"]}}
+                for p in message["content"]
+                if p["type"] == "tool-result"
+            ]
+            contents.append({"role": "user", "parts": parts})
+    body: dict[str, Any] = {"contents": contents}
+    if system:
+        body["systemInstruction"] = {"parts": system}
+    config = {wire_key: request[key] for key, wire_key in _CONFIG.items() if key in request}
+    reasoning = request.get("reasoning") or {}
+    if "budget_tokens" in reasoning or "effort" in reasoning:
+        budget = reasoning.get("budget_tokens", _EFFORT.get(reasoning.get("effort", ""), 0))
+        config["thinkingConfig"] = {"thinkingBudget": budget, "includeThoughts": True}
+    response_format = request.get("response_format") or {}
+    if response_format.get("type") in ("json", "json_schema"):
+        config["responseMimeType"] = "application/json"
+    if response_format.get("type") == "json_schema":
+        config["responseJsonSchema"] = response_format["schema"]
+    if config:
+        body["generationConfig"] = config
+    tools = request.get("tools") or []
+    wire_tools: list[dict[str, Any]] = [
+        {_TOOL_KEY[t["id"].split(".", 1)[1]]: dict(t.get("args") or {})}
+        for t in tools
+        if t["type"] == "provider"
+    ]
+    functions = [
+        {
+            "name": t["name"],
+            **({"description": t["description"]} if t.get("description") else {}),
+            "parametersJsonSchema": t.get("parameters", {"type": "object", "properties": {}}),
+        }
+        for t in tools
+        if t["type"] == "function"
+    ]
+    if functions:
+        wire_tools.append({"functionDeclarations": functions})
+    if wire_tools:
+        body["tools"] = wire_tools
+    choice = request.get("tool_choice")
+    if choice is not None:
+        calling: dict[str, Any]
+        if isinstance(choice, str):
+            calling = {"mode": {"auto": "AUTO", "any": "ANY", "required": "ANY", "none": "NONE"}[choice]}
+        elif choice["type"] == "tool":
+            calling = {"mode": "ANY", "allowedFunctionNames": [choice["name"]]}
+        else:
+            calling = {"mode": "ANY", "allowedFunctionNames": list(choice["names"])}
+        body["toolConfig"] = {"functionCallingConfig": calling}
+    labels = dict(request.get("request_labels") or {})
+    if not labels and request.get("user_id"):
+        labels = {"user_id": request["user_id"]}
+    if labels:
+        body["labels"] = labels
+    google = dict((request.get("provider_options") or {}).get("google") or {})
+    renames = {
+        "cached_content": "cachedContent",
+        "safety_settings": "safetySettings",
+        "generation_config": "generationConfig",
+        "tool_config": "toolConfig",
+        "system_instruction": "systemInstruction",
+    }
+    for key, value in google.items():  # G9: merged after the standard fields, replacing them
+        body[renames.get(key, key)] = value
+    if "generation_config" in google:  # G8: the structured-output keys survive an override
+        structured = {k: config[k] for k in ("responseMimeType", "responseJsonSchema") if k in config}
+        body["generationConfig"] = {**google["generation_config"], **structured}
+    return body
