@@ -236,3 +236,17 @@ def test_concurrent_first_use_from_many_threads() -> None:
     assert failures == []
     assert seen == ["google"] * 16
     assert modelport.plugin_errors() == {}
+
+
+def test_get_model_runs_only_the_providers_hook() -> None:
+    code = (
+        "import sys, modelport\n"
+        "modelport.get_model('google/gemini-2.5-flash')\n"
+        "print(sorted(m for m in ('pydantic.main', 'modelport_google.tools', 'modelport_google._stream')"
+        " if m in sys.modules))\n"
+        "modelport.get_model('google/gemini-2.5-flash').prepare(prompt='x', tools=[{'type': 'provider', "
+        "'id': 'google.code_execution'}])\n"
+        "print('modelport_google.tools' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["[]", "True"]

@@ -10,6 +10,7 @@ import modelport
 from modelport.errors import InvalidRequestError, ProviderToolError
 from modelport.provider_tools import (
     ProviderToolSpec,
+    get_provider_tool,
     register_provider_tool,
     resolve_tool_names,
 )
@@ -88,6 +89,7 @@ def test_the_same_provider_tool_twice_is_rejected(transport: CountingTransport) 
 
 def test_duplicate_spec_ids_are_rejected() -> None:
     modelport.register_plugin(Plugin(), name="httpecho")
+    assert get_provider_tool("httpecho.search") is SEARCH  # collects the plugin's tools
     clash = ProviderToolSpec(
         id="httpecho.search", name="search", namespace="httpecho", args_type=SearchArgs, description="another"
     )

@@ -274,7 +274,6 @@ def test_invalid_embedding_requests_are_typed_and_send_nothing(case: tuple[Any, 
     assert transport.requests == []
 
 
-@pytest.mark.xfail(strict=True, reason="bug: output_dimensionality=True is accepted as 1 (bool is an int)")
 def test_a_boolean_output_dimensionality_is_rejected() -> None:
     transport = Counting()
     with pytest.raises(InvalidRequestError):

@@ -180,11 +180,6 @@ class KeepAliveServer:
         self.thread.join(5)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: the pooled AsyncClient is shared across event loops; after one asyncio.run() the next call "
-    "reuses a connection bound to the closed loop and raises a bare RuntimeError('Event loop is closed')",
-)
 def test_a_shared_model_across_successive_event_loops() -> None:
     """``asyncio.run(model.agenerate(...))`` twice in a script (or via ``modelport.agenerate``)."""
     server = KeepAliveServer()

@@ -149,10 +149,14 @@ def discover_suites(
     are merged into one suite (their cases concatenated).
     """
     from modelport._registry import registry
+    from modelport.errors import ConfigurationError
 
     reg = registry()
     providers = reg.providers()
-    registrations = reg.conformance_suites()
+    try:
+        registrations = reg.conformance_suites()
+    except ConfigurationError:  # a plugin's suite hook raised; the registry recorded it in errors()
+        registrations = {}
     # Suites registered for an id no plugin provides are kept, so the run can report them.
     wanted = sorted({*providers, *registrations}) if provider_ids is None else list(provider_ids)
     found: dict[str, Suite | None] = {}

@@ -48,7 +48,9 @@ def _embed_request(
     if not all(isinstance(v, str) for v in items):
         raise InvalidRequestError("embed values must be strings")
     if output_dimensionality is not None and (
-        not isinstance(output_dimensionality, int) or output_dimensionality <= 0
+        not isinstance(output_dimensionality, int)
+        or isinstance(output_dimensionality, bool)
+        or output_dimensionality <= 0
     ):
         raise InvalidRequestError("output_dimensionality must be a positive integer")
     return EmbedRequest(

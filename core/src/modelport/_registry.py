@@ -91,6 +91,7 @@ class Registry:
         self._suites: dict[str, list[ConformanceSuite]] = {}
         self._loaded_names: set[str] = set()
         self._all_loaded = False
+        self._collected: dict[str, set[object]] = {}
 
     # The manager -----------------------------------------------------------------------------
 
@@ -103,10 +104,6 @@ class Registry:
                 pm.hook.modelport_register_providers.call_historic(
                     kwargs={"register": self._register_provider}
                 )
-                pm.hook.modelport_register_provider_tools.call_historic(
-                    kwargs={"register": self._register_tool}
-                )
-                pm.hook.modelport_conformance_suites.call_historic(kwargs={"register": self._register_suite})
                 self._pm = pm
             return self._pm
 
@@ -217,11 +214,28 @@ class Registry:
             self._all_loaded = True
 
     def load_tool_namespace(self, namespace: str | None) -> None:
-        """Make sure the plugins that provide ``namespace.*`` tools are loaded."""
+        """Make sure the plugins that provide ``namespace.*`` tools are loaded and collected."""
         if namespace is None:
             self.load_all()
-            return
-        self.load(namespace)
+        else:
+            self.load(namespace)
+        self._collect("modelport_register_provider_tools", self._register_tool)
+
+    def _collect(self, hook_name: str, register: Any) -> None:
+        """Call an on-demand hook on every plugin not yet asked, exactly once per plugin."""
+        pm = self.manager()
+        with self._lock:
+            asked = self._collected.setdefault(hook_name, set())
+            fresh = [p for p in pm.get_plugins() if p not in asked]
+            if not fresh:
+                return
+            caller = pm.subset_hook_caller(hook_name, remove_plugins=list(asked))
+            asked.update(fresh)
+            try:
+                caller(register=register)
+            except Exception as error:
+                self._errors[hook_name] = _format_error(error)
+                raise ConfigurationError(f"a plugin failed in {hook_name}: {error}") from error
 
     # Lookup ----------------------------------------------------------------------------------
 
@@ -270,6 +284,7 @@ class Registry:
     def conformance_suites(self) -> dict[str, list[ConformanceSuite]]:
         """Conformance cases registered by plugins, by provider id (loads all plugins)."""
         self.load_all()
+        self._collect("modelport_conformance_suites", self._register_suite)
         with self._lock:
             return {k: list(v) for k, v in self._suites.items()}
 

@@ -2,8 +2,10 @@
 
 A plugin is any object or module with functions marked ``@hookimpl``; it is found through the
 entry-point group ``modelport`` (entry-point name = provider id) or registered with
-:func:`modelport.register_plugin`. Every hook is *historic*: a plugin loaded late is still called
-with the same ``register`` callback, so lazy loading never re-runs hooks of plugins already seen.
+:func:`modelport.register_plugin`. The providers hook is *historic*: a plugin loaded late is still
+called with the same ``register`` callback. The tools and conformance hooks are collected on demand
+(the first time tools are validated or suites are listed), once per plugin, so resolving a model
+never pays for importing tool or cassette code. No hook of a plugin is ever run twice.
 """
 
 from __future__ import annotations
@@ -63,11 +65,11 @@ def modelport_register_providers(register: ProviderRegistrar) -> None:
     """Register provider classes: ``register(MyProvider, aliases=("my",))``."""
 
 
-@hookspec(historic=True)
+@hookspec
 def modelport_register_provider_tools(register: ToolRegistrar) -> None:
     """Register provider-executed tool specs: ``register(ProviderToolSpec(...))``."""
 
 
-@hookspec(historic=True)
+@hookspec
 def modelport_conformance_suites(register: SuiteRegistrar) -> None:
     """Register recorded conformance cases: ``register("my", files("my_pkg") / "cassettes")``."""

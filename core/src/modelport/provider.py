@@ -127,6 +127,7 @@ class HttpClients:
         self._sync: httpx.Client | None = config.http_client
         self._async: httpx.AsyncClient | None = config.async_http_client
         self._owned: list[httpx.Client | httpx.AsyncClient] = []
+        self._async_loop: object | None = None
 
     def _timeout(self) -> httpx.Timeout:
         timeout = self._config.timeout
@@ -149,15 +150,23 @@ class HttpClients:
         return client
 
     def async_(self) -> httpx.AsyncClient:
-        """The asynchronous client."""
+        """The asynchronous client for the running event loop.
+
+        A pooled connection is bound to the loop that opened it, so a client we created is replaced
+        when a later call runs on another loop (e.g. successive ``asyncio.run`` calls).
+        """
+        if self._config.async_http_client is not None:
+            return self._config.async_http_client
+        loop = _running_loop()
         client = self._async
-        if client is None:
+        if client is None or self._async_loop is not loop:
             with self._lock:
-                if self._async is None:
+                if self._async is None or self._async_loop is not loop:
                     transport = self._config.transport
                     if transport is not None and not isinstance(transport, httpx.AsyncBaseTransport):
                         raise InvalidRequestError("a sync transport cannot serve async calls")
                     self._async = httpx.AsyncClient(transport=transport, timeout=self._timeout())
+                    self._async_loop = loop
                     self._owned.append(self._async)
                 client = self._async
         return client
@@ -169,12 +178,22 @@ class HttpClients:
                 client.close()
 
     async def aclose(self) -> None:
-        """Close every client this object created."""
+        """Close every client this object created (async ones of the current loop)."""
         for client in self._owned:
             if isinstance(client, httpx.AsyncClient):
-                await client.aclose()
+                if client is self._async:
+                    await client.aclose()
             else:
                 client.close()
+
+
+def _running_loop() -> object | None:
+    import asyncio
+
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 class Provider:
