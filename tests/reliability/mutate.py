@@ -24,11 +24,11 @@ SCALARS = st.one_of(
     st.text(max_size=20),
     st.sampled_from(["", "STOP", "MAX_TOKENS", "SAFETY", "OUTCOME_FAILED", "model", "user", "𝄞", "\u202e", "\x00"]),
 )
+#: Lone surrogates: a valid JSON escape (``"\\ud800"``) that is not Unicode text.
+LONE_SURROGATES = ["\ud800", "a\udfffb"]
 HOSTILE_TEXT = st.sampled_from(
     [
         "",
-        "\ud800",  # a lone surrogate: valid JSON escape, invalid UTF-8
-        "a\udfffb",
         "é" * 50,
         "字" * 50,
         "👩‍👩‍👧" * 20,
@@ -64,6 +64,7 @@ def _slots(node: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
 def mutated_json(draw: st.DrawFn, document: Any, max_mutations: int = 4) -> Any:
     """``document`` (deep-copied) with 1..max_mutations structural mutations applied."""
     doc = copy.deepcopy(document)
+    huge_done = False
     for _ in range(draw(st.integers(1, max_mutations))):
         slots = _slots(doc, [])
         if not slots:
@@ -79,6 +80,8 @@ def mutated_json(draw: st.DrawFn, document: Any, max_mutations: int = 4) -> Any:
         elif op == "retype":
             container[key] = draw(VALUES)
         elif op == "duplicate":
+            if len(json.dumps(value, default=str)) > 200_000:
+                continue
             if isinstance(container, list):
                 container.insert(key, copy.deepcopy(value))
             elif isinstance(value, list):
@@ -94,10 +97,16 @@ def mutated_json(draw: st.DrawFn, document: Any, max_mutations: int = 4) -> Any:
             else:
                 container[key] = None
         elif op == "hostile":
+            if isinstance(value, str) and len(value) * 2 > 20_000:
+                continue
             container[key] = draw(HOSTILE_TEXT)
         elif op == "huge":
+            # At most one blow-up per document, of a small value, so inputs stay under a few MB.
+            if huge_done or len(json.dumps(value)) > 2_000:
+                continue
+            huge_done = True
             count = draw(st.sampled_from([100, 1_000, 5_000]))
-            container[key] = [copy.deepcopy(value) for _ in range(count)] if not isinstance(value, list) or not value else value * (count // max(1, len(value)))
+            container[key] = [copy.deepcopy(value) for _ in range(count)]
         else:  # empty
             container[key] = {} if isinstance(value, dict) else [] if isinstance(value, list) else ""
     return doc
