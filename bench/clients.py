@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
 import httpx
@@ -89,9 +91,11 @@ class Modelport:
 # --------------------------------------------------------------------------- async (P4)
 
 ASYNC_KINDS = ("raw-httpx", "modelport-httpx", "raw-aiohttp", "modelport-aiohttp")
+OneCall = Callable[[], Awaitable[str]]
 
 
-async def _gather_raw_httpx(base_url: str, calls: int, rounds: int) -> list[float]:
+@asynccontextmanager
+async def _raw_httpx(base_url: str) -> AsyncIterator[OneCall]:
     url = f"{base_url}/models/{MODEL}:generateContent"
     async with httpx.AsyncClient(timeout=120.0) as client:
 
@@ -100,10 +104,11 @@ async def _gather_raw_httpx(base_url: str, calls: int, rounds: int) -> list[floa
             response.raise_for_status()
             return _text(json.loads(response.content))
 
-        return [await _timed_gather(one, calls) for _ in range(rounds)]
+        yield one
 
 
-async def _gather_raw_aiohttp(base_url: str, calls: int, rounds: int) -> list[float]:
+@asynccontextmanager
+async def _raw_aiohttp(base_url: str) -> AsyncIterator[OneCall]:
     import aiohttp
 
     url = f"{base_url}/models/{MODEL}:generateContent"
@@ -114,10 +119,11 @@ async def _gather_raw_aiohttp(base_url: str, calls: int, rounds: int) -> list[fl
                 response.raise_for_status()
                 return _text(json.loads(await response.read()))
 
-        return [await _timed_gather(one, calls) for _ in range(rounds)]
+        yield one
 
 
-async def _gather_modelport(base_url: str, calls: int, rounds: int, aiohttp: bool) -> list[float]:
+@asynccontextmanager
+async def _modelport(base_url: str, aiohttp: bool) -> AsyncIterator[OneCall]:
     import modelport
 
     options: dict[str, Any] = {}
@@ -131,12 +137,12 @@ async def _gather_modelport(base_url: str, calls: int, rounds: int, aiohttp: boo
         async def one() -> str:
             return (await model.agenerate(prompt=PROMPT)).text
 
-        return [await _timed_gather(one, calls) for _ in range(rounds)]
+        yield one
     finally:
         await model.aclose()
 
 
-async def _timed_gather(one: Any, calls: int) -> float:
+async def _timed_gather(one: OneCall, calls: int) -> float:
     start = time.perf_counter()
     texts = await asyncio.gather(*(one() for _ in range(calls)))
     elapsed = time.perf_counter() - start
@@ -145,17 +151,28 @@ async def _timed_gather(one: Any, calls: int) -> float:
     return elapsed
 
 
-def concurrent_times(kind: str, base_url: str, calls: int, rounds: int) -> list[float]:
-    """Seconds for ``rounds`` batches of ``calls`` concurrent calls, after one warm-up batch.
+async def _concurrent(base_url: str, calls: int, rounds: int) -> dict[str, list[float]]:
+    async with (
+        _raw_httpx(base_url) as raw_httpx,
+        _modelport(base_url, aiohttp=False) as mp_httpx,
+        _raw_aiohttp(base_url) as raw_aiohttp,
+        _modelport(base_url, aiohttp=True) as mp_aiohttp,
+    ):
+        sides = dict(zip(ASYNC_KINDS, (raw_httpx, mp_httpx, raw_aiohttp, mp_aiohttp)))
+        for one in sides.values():  # fill every connection pool first
+            await _timed_gather(one, calls)
+        times: dict[str, list[float]] = {kind: [] for kind in ASYNC_KINDS}
+        for r in range(rounds):
+            order = ASYNC_KINDS[r % 4 :] + ASYNC_KINDS[: r % 4]
+            for kind in order:
+                times[kind].append(await _timed_gather(sides[kind], calls))
+        return times
 
-    The warm-up fills the connection pool, so the timed batches measure calls, not connects.
+
+def concurrent_times(base_url: str, calls: int, rounds: int) -> dict[str, list[float]]:
+    """Seconds for ``rounds`` batches of ``calls`` concurrent calls on each side, after a warm-up.
+
+    All four sides share one event loop and take turns batch by batch (the order rotates each
+    round), so they see the same machine load; the warm-up fills the connection pools.
     """
-    if kind == "raw-httpx":
-        coro = _gather_raw_httpx(base_url, calls, rounds + 1)
-    elif kind == "raw-aiohttp":
-        coro = _gather_raw_aiohttp(base_url, calls, rounds + 1)
-    elif kind in ("modelport-httpx", "modelport-aiohttp"):
-        coro = _gather_modelport(base_url, calls, rounds + 1, aiohttp=kind.endswith("aiohttp"))
-    else:
-        raise ValueError(f"unknown kind {kind!r}")
-    return asyncio.run(coro)[1:]
+    return asyncio.run(_concurrent(base_url, calls, rounds))

@@ -176,21 +176,29 @@ def stream_memory_figure(base_url: str, small: int, large: int) -> Figure:
 # --------------------------------------------------------------------------- P2 / P3 (sync)
 
 
-def _per_call(fn: Callable[[], str]) -> float:
-    start = time.perf_counter()
+def _per_call(fn: Callable[[], str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one call (CPU time of this process: the server runs in another)."""
+    start, cpu = time.perf_counter(), time.process_time()
     if not fn():
         raise RuntimeError("empty text")
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
-def _interleaved(
-    base: Side, mp: Side, op: Callable[[Side], str], calls: int, rounds: int
-) -> tuple[list[float], list[float], list[float]]:
-    """Per round: ``calls`` alternating calls on both sides; returns per-round medians and ratios."""
-    base_meds, mp_meds, ratios = [], [], []
+@dataclass
+class _Rounds:
+    base: list[float] = field(default_factory=list)  # per-round median wall seconds
+    mp: list[float] = field(default_factory=list)
+    ratios: list[float] = field(default_factory=list)  # wall, modelport / baseline
+    cpu_ratios: list[float] = field(default_factory=list)
+
+
+def _interleaved(base: Side, mp: Side, op: Callable[[Side], str], calls: int, rounds: int) -> _Rounds:
+    """Per round: ``calls`` alternating calls on both sides; per-round medians and their ratios."""
+    out = _Rounds()
     for r in range(rounds):
         gc.collect()
-        bt, mt = [], []
+        bt: list[tuple[float, float]] = []
+        mt: list[tuple[float, float]] = []
         for i in range(calls):
             if (i + r) % 2 == 0:
                 bt.append(_per_call(lambda: op(base)))
@@ -198,11 +206,13 @@ def _interleaved(
             else:
                 mt.append(_per_call(lambda: op(mp)))
                 bt.append(_per_call(lambda: op(base)))
-        b, m = statistics.median(bt), statistics.median(mt)
-        base_meds.append(b)
-        mp_meds.append(m)
-        ratios.append(m / b)
-    return base_meds, mp_meds, ratios
+        b, m = statistics.median(t[0] for t in bt), statistics.median(t[0] for t in mt)
+        bc, mc = statistics.median(t[1] for t in bt), statistics.median(t[1] for t in mt)
+        out.base.append(b)
+        out.mp.append(m)
+        out.ratios.append(m / b)
+        out.cpu_ratios.append(mc / bc if bc > 0 else m / b)
+    return out
 
 
 def sync_figures(base_url: str, calls: int, frames: int, rounds: int, stream_rounds: int) -> list[Figure]:
@@ -218,29 +228,31 @@ def sync_figures(base_url: str, calls: int, frames: int, rounds: int, stream_rou
             "generate_text_equal": base.generate(_PROMPT) == mp.generate(_PROMPT),
             "stream_text_equal": base.stream(prompt) == mp.stream(prompt),
         }
-        b, m, ratios = _interleaved(base, mp, lambda s: s.generate(_PROMPT), calls, rounds)
+        calls_ = _interleaved(base, mp, lambda s: s.generate(_PROMPT), calls, rounds)
         p2 = _figure(
             "P2",
             f"median of {calls} sequential generate calls",
             "µs/call",
-            statistics.median(b) * 1e6,
-            statistics.median(m) * 1e6,
-            ratios,
+            statistics.median(calls_.base) * 1e6,
+            statistics.median(calls_.mp) * 1e6,
+            calls_.ratios,
             1.10,
             rounds=rounds,
+            cpu_ratio=statistics.median(calls_.cpu_ratios),
             **checks,
         )
-        b, m, ratios = _interleaved(base, mp, lambda s: s.stream(prompt), 1, stream_rounds)
+        streams = _interleaved(base, mp, lambda s: s.stream(prompt), 1, stream_rounds)
         per_frame = 1e6 / frames
         p3 = _figure(
             "P3",
             f"{frames:,}-frame SSE stream",
             "µs/frame",
-            statistics.median(b) * per_frame,
-            statistics.median(m) * per_frame,
-            ratios,
+            statistics.median(streams.base) * per_frame,
+            statistics.median(streams.mp) * per_frame,
+            streams.ratios,
             1.2,
             streams=stream_rounds,
+            cpu_ratio=statistics.median(streams.cpu_ratios),
         )
         return [p2, p3]
     finally:
@@ -253,11 +265,7 @@ def sync_figures(base_url: str, calls: int, frames: int, rounds: int, stream_rou
 
 def async_figures(base_url: str, calls: int, rounds: int) -> list[Figure]:
     """P4: ``calls`` concurrent calls; modelport on httpx and on the aiohttp transport vs raw httpx."""
-    kinds = ("raw-httpx", "modelport-httpx", "raw-aiohttp", "modelport-aiohttp")
-    times: dict[str, list[float]] = {k: [] for k in kinds}
-    for r in range(rounds):
-        for kind in kinds[r % 4 :] + kinds[: r % 4]:
-            times[kind].append(statistics.median(concurrent_times(kind, base_url, calls, 3)))
+    times = concurrent_times(base_url, calls, rounds)
     raw = times["raw-httpx"]
     ms = {k: statistics.median(v) * 1e3 for k, v in times.items()}
 

@@ -45,6 +45,13 @@ def table(report: dict[str, Any]) -> str:
     p1 = report["figures"].get("P1")
     if p1 and p1["extra"]["rare_modules"]:
         notes.append(f"P1: rarely used modules loaded by get_model: {', '.join(p1['extra']['rare_modules'])}")
+    cpu = [
+        f"{k} {report['figures'][k]['extra']['cpu_ratio']:.2f}x"
+        for k in ("P2", "P3")
+        if k in report["figures"]
+    ]
+    if cpu:
+        notes.append("CPU time of the client process, same ratio: " + ", ".join(cpu))
     p5s = report["figures"].get("P5s")
     if p5s:
         e = p5s["extra"]

@@ -45,13 +45,13 @@ class Plan:
     def max_requests(self) -> int:
         """Requests the plan sends, with a margin; the server stops after that many."""
         sync = 2 * (self.calls * self.rounds + self.streams + 20)
-        async_ = 4 * self.async_rounds * 4 * self.concurrent
+        async_ = 4 * (self.async_rounds + 1) * self.concurrent
         memory = 4 * 2
         return int((sync + async_ + memory) * 1.2) + 100
 
 
-FULL = Plan(21, 500, 5, 2_000, 15, 200, 5, 2_000, 20_000, 900.0)
-QUICK = Plan(3, 30, 2, 200, 3, 20, 2, 200, 2_000, 120.0)
+FULL = Plan(21, 500, 5, 2_000, 41, 200, 15, 2_000, 20_000, 900.0)
+QUICK = Plan(3, 30, 2, 200, 3, 20, 3, 200, 2_000, 120.0)
 
 
 def run(plan: Plan, only: set[str] | None = None) -> dict[str, Any]:

@@ -50,7 +50,9 @@ def google(
 ) -> modelport.Model:
     """``google/gemini-2.5-flash`` whose HTTP goes to ``handler`` (a callable or a mock transport)."""
     transport = handler if isinstance(handler, httpx.MockTransport) else httpx.MockTransport(handler)
-    return modelport.get_model(MODEL_ID, api_key=api_key, transport=transport, max_retries=max_retries, **options)
+    return modelport.get_model(
+        MODEL_ID, api_key=api_key, transport=transport, max_retries=max_retries, **options
+    )
 
 
 def is_stream(request: httpx.Request) -> bool:
@@ -97,12 +99,18 @@ def frame(data: Any) -> bytes:
     return b"data: " + json.dumps(data, ensure_ascii=False).encode("utf-8") + b"\r\n\r\n"
 
 
-def text_frame(text: str, *, finish: str | None = None, usage: dict[str, int] | None = None) -> dict[str, Any]:
+def text_frame(
+    text: str, *, finish: str | None = None, usage: dict[str, int] | None = None
+) -> dict[str, Any]:
     """A Gemini stream frame with one text chunk (and a finish reason / usage when given)."""
     candidate: dict[str, Any] = {"content": {"role": "model", "parts": [{"text": text}]}, "index": 0}
     if finish:
         candidate["finishReason"] = finish
-    data: dict[str, Any] = {"candidates": [candidate], "modelVersion": "gemini-2.5-flash", "responseId": "r-1"}
+    data: dict[str, Any] = {
+        "candidates": [candidate],
+        "modelVersion": "gemini-2.5-flash",
+        "responseId": "r-1",
+    }
     if usage:
         data["usageMetadata"] = usage
     return data

@@ -14,7 +14,11 @@ from typing import Any
 
 import yaml
 
-CORPUS = Path(os.environ.get("MODELPORT_GEMINI_CORPUS", Path(__file__).resolve().parents[3] / "shared" / "corpus" / "gemini"))
+CORPUS = Path(
+    os.environ.get(
+        "MODELPORT_GEMINI_CORPUS", Path(__file__).resolve().parents[3] / "shared" / "corpus" / "gemini"
+    )
+)
 
 _FIREBASE = "FirebaseExtended__vertexai-sdk-test-data"
 _VERCEL = "vercel__ai"
@@ -118,4 +122,6 @@ def sse_frames(body: bytes) -> list[dict[str, Any]]:
 
 def sse_body(frames: list[Any]) -> bytes:
     """An SSE body with one ``data:`` event per frame, as Google sends it (CRLF-free)."""
-    return b"".join(b"data: " + json.dumps(f, ensure_ascii=False).encode("utf-8") + b"\r\n\r\n" for f in frames)
+    return b"".join(
+        b"data: " + json.dumps(f, ensure_ascii=False).encode("utf-8") + b"\r\n\r\n" for f in frames
+    )

@@ -22,7 +22,9 @@ SCALARS = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False),
     st.sampled_from([0, -1, 1, 2**53, 2**64, 1e308, -0.0, 0.5]),
     st.text(max_size=20),
-    st.sampled_from(["", "STOP", "MAX_TOKENS", "SAFETY", "OUTCOME_FAILED", "model", "user", "𝄞", "\u202e", "\x00"]),
+    st.sampled_from(
+        ["", "STOP", "MAX_TOKENS", "SAFETY", "OUTCOME_FAILED", "model", "user", "𝄞", "\u202e", "\x00"]
+    ),
 )
 #: Lone surrogates: a valid JSON escape (``"\\ud800"``) that is not Unicode text.
 LONE_SURROGATES = ["\ud800", "a\udfffb"]
@@ -112,7 +114,9 @@ def mutated_json(draw: st.DrawFn, document: Any, max_mutations: int = 4) -> Any:
     return doc
 
 
-INVALID_UTF8 = st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xe2\x82", b"\x80"])
+INVALID_UTF8 = st.sampled_from(
+    [b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xe2\x82", b"\x80"]
+)
 
 
 @st.composite

@@ -63,7 +63,11 @@ def rejected(model_factory: Any, kwargs: dict[str, Any], entry: str, kind: type[
 
 # --------------------------------------------------------------------------- strategies
 
-not_a_number = st.one_of(st.text(max_size=5), st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+not_a_number = st.one_of(
+    st.text(max_size=5),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
 negative = st.floats(max_value=-1e-9, allow_nan=False, allow_infinity=False)
 non_positive_int = st.integers(max_value=0)
 too_big = st.integers(min_value=SAFE_MAX + 1, max_value=2**80)
@@ -79,30 +83,90 @@ def reasoning(values: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any
 
 
 bad_tool_names = st.text(min_size=1, max_size=12).filter(
-    lambda s: not (s[0].isascii() and (s[0].isalpha() or s[0] == "_") and all(c.isascii() and (c.isalnum() or c in "_.-") for c in s))
+    lambda s: (
+        not (
+            s[0].isascii()
+            and (s[0].isalpha() or s[0] == "_")
+            and all(c.isascii() and (c.isalnum() or c in "_.-") for c in s)
+        )
+    )
 )
 
 INVALID_REQUESTS = st.one_of(
     field("temperature", st.one_of(negative, not_a_number, st.just(float("nan")))),
-    field("top_p", st.one_of(negative, st.floats(min_value=1.000001, allow_nan=False, allow_infinity=False), not_a_number)),
+    field(
+        "top_p",
+        st.one_of(
+            negative, st.floats(min_value=1.000001, allow_nan=False, allow_infinity=False), not_a_number
+        ),
+    ),
     field("top_k", st.one_of(non_positive_int, bools, st.floats(allow_nan=False), not_a_number)),
-    field("max_output_tokens", st.one_of(non_positive_int, too_big, bools, st.floats(allow_nan=False), not_a_number)),
+    field(
+        "max_output_tokens",
+        st.one_of(non_positive_int, too_big, bools, st.floats(allow_nan=False), not_a_number),
+    ),
     field("seed", st.one_of(bools, st.floats(allow_nan=False), st.text(max_size=4))),
-    field("stop_sequences", st.one_of(st.text(max_size=5), st.integers(), st.lists(st.integers(), min_size=1, max_size=3))),
+    field(
+        "stop_sequences",
+        st.one_of(st.text(max_size=5), st.integers(), st.lists(st.integers(), min_size=1, max_size=3)),
+    ),
     field("user_id", st.one_of(st.integers(), st.lists(st.text(), max_size=2))),
     field("request_labels", st.dictionaries(st.text(max_size=4), st.integers(), min_size=1, max_size=3)),
-    field("response_format", st.sampled_from(["xml", "yaml", {"type": "json_schema"}, {"type": "json", "schema": {}}, {"type": "text", "strict": "yes"}])),
-    field("tool_choice", st.one_of(st.sampled_from(["any", "required", "sometimes", {"type": "tool", "name": "nope"}]), st.text(min_size=1, max_size=6).map(lambda n: {"type": "tools", "names": [n]}))),
+    field(
+        "response_format",
+        st.sampled_from(
+            [
+                "xml",
+                "yaml",
+                {"type": "json_schema"},
+                {"type": "json", "schema": {}},
+                {"type": "text", "strict": "yes"},
+            ]
+        ),
+    ),
+    field(
+        "tool_choice",
+        st.one_of(
+            st.sampled_from(["any", "required", "sometimes", {"type": "tool", "name": "nope"}]),
+            st.text(min_size=1, max_size=6).map(lambda n: {"type": "tools", "names": [n]}),
+        ),
+    ),
     field("tools", bad_tool_names.map(lambda n: [{"type": "function", "name": n}])),
     field("tools", st.just([TOOL, TOOL])),
-    field("tools", st.sampled_from([[{"type": "mystery"}], [{"name": "f"}], "google_search", [{"type": "function", "name": "f", "parameters": "x"}]])),
-    reasoning(st.one_of(st.integers(max_value=-1), too_big, bools, st.text(max_size=3)).map(lambda b: {"budget_tokens": b})),
-    reasoning(st.text(max_size=6).filter(lambda e: e not in ("low", "medium", "high", "max")).map(lambda e: {"effort": e})),
-    reasoning(st.sampled_from([{"enabled": False, "effort": "low"}, {"enabled": False, "budget_tokens": 10}, {"turbo": True}])),
-    st.one_of(st.integers(), st.lists(st.text(), max_size=2), st.none()).map(lambda p: {"prompt": p} if p is not None else {}),
+    field(
+        "tools",
+        st.sampled_from(
+            [
+                [{"type": "mystery"}],
+                [{"name": "f"}],
+                "google_search",
+                [{"type": "function", "name": "f", "parameters": "x"}],
+            ]
+        ),
+    ),
+    reasoning(
+        st.one_of(st.integers(max_value=-1), too_big, bools, st.text(max_size=3)).map(
+            lambda b: {"budget_tokens": b}
+        )
+    ),
+    reasoning(
+        st.text(max_size=6)
+        .filter(lambda e: e not in ("low", "medium", "high", "max"))
+        .map(lambda e: {"effort": e})
+    ),
+    reasoning(
+        st.sampled_from(
+            [{"enabled": False, "effort": "low"}, {"enabled": False, "budget_tokens": 10}, {"turbo": True}]
+        )
+    ),
+    st.one_of(st.integers(), st.lists(st.text(), max_size=2), st.none()).map(
+        lambda p: {"prompt": p} if p is not None else {}
+    ),
     st.just({"prompt": "hi", "messages": [USER]}),
     st.just({"messages": []}),
-    st.sampled_from(["robot", "model", "function", ""]).map(lambda r: {"messages": [{"role": r, "content": "hi"}]}),
+    st.sampled_from(["robot", "model", "function", ""]).map(
+        lambda r: {"messages": [{"role": r, "content": "hi"}]}
+    ),
     st.sampled_from(
         [
             [{"type": "file", "media_type": "image/png"}],
@@ -114,12 +178,32 @@ INVALID_REQUESTS = st.one_of(
         ]
     ).map(lambda content: {"messages": [{"role": "user", "content": content}]}),
     # Adapter rules (G3): parts in the wrong kind of message.
-    st.just({"messages": [USER, {"role": "assistant", "content": [{"type": "tool-result", "call_id": "c", "name": "f"}]}]}),
-    st.just({"messages": [{"role": "system", "content": [{"type": "file", "media_type": "image/png", "uri": "gs://b/x"}]}, USER]}),
-    # provider_options["google"] is strict (C2).
-    st.dictionaries(st.sampled_from(["bogus", "temperature", "cached_contents", "tools"]), st.integers(), min_size=1, max_size=2).map(
-        lambda o: {"prompt": "hi", "provider_options": {"google": o}}
+    st.just(
+        {
+            "messages": [
+                USER,
+                {"role": "assistant", "content": [{"type": "tool-result", "call_id": "c", "name": "f"}]},
+            ]
+        }
     ),
+    st.just(
+        {
+            "messages": [
+                {
+                    "role": "system",
+                    "content": [{"type": "file", "media_type": "image/png", "uri": "gs://b/x"}],
+                },
+                USER,
+            ]
+        }
+    ),
+    # provider_options["google"] is strict (C2).
+    st.dictionaries(
+        st.sampled_from(["bogus", "temperature", "cached_contents", "tools"]),
+        st.integers(),
+        min_size=1,
+        max_size=2,
+    ).map(lambda o: {"prompt": "hi", "provider_options": {"google": o}}),
     st.sampled_from(
         [
             {"cachedContent": 5},
@@ -142,7 +226,9 @@ def test_generated_invalid_requests_are_typed_and_send_nothing(kwargs: dict[str,
 
 SEARCH = "google.google_search"
 rfc3339 = st.datetimes(
-    min_value=datetime.datetime(2000, 1, 1), max_value=datetime.datetime(2030, 1, 1), timezones=st.just(datetime.timezone.utc)
+    min_value=datetime.datetime(2000, 1, 1),
+    max_value=datetime.datetime(2030, 1, 1),
+    timezones=st.just(datetime.timezone.utc),
 ).map(lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
@@ -158,22 +244,49 @@ def empty_or_backwards_range(draw: st.DrawFn) -> dict[str, Any]:
 
 
 GEMINI_INVALID_TOOLS = st.one_of(
-    st.dictionaries(st.text(min_size=1, max_size=8).filter(lambda k: k not in ("searchTypes", "timeRangeFilter", "excludeDomains", "blockingConfidence")), st.integers(), min_size=1, max_size=2).map(search),
+    st.dictionaries(
+        st.text(min_size=1, max_size=8).filter(
+            lambda k: k not in ("searchTypes", "timeRangeFilter", "excludeDomains", "blockingConfidence")
+        ),
+        st.integers(),
+        min_size=1,
+        max_size=2,
+    ).map(search),
     empty_or_backwards_range().map(search),
-    st.sampled_from(["yesterday", "2025-13-01T00:00:00Z", "2025-01-01", "2025-01-01T25:00:00Z", "2025-02-30T00:00:00Z", ""]).map(
-        lambda t: search({"timeRangeFilter": {"startTime": t, "endTime": "2031-01-01T00:00:00Z"}})
-    ),
+    st.sampled_from(
+        [
+            "yesterday",
+            "2025-13-01T00:00:00Z",
+            "2025-01-01",
+            "2025-01-01T25:00:00Z",
+            "2025-02-30T00:00:00Z",
+            "",
+        ]
+    ).map(lambda t: search({"timeRangeFilter": {"startTime": t, "endTime": "2031-01-01T00:00:00Z"}})),
     st.just(search({"timeRangeFilter": {"startTime": "2025-01-01T00:00:00Z"}})),
     # Vertex-only arguments on the Gemini API (T2): rejected, never dropped.
-    st.lists(st.sampled_from(["example.com", "news.example.org"]), max_size=3).map(lambda d: search({"excludeDomains": d})),
-    st.sampled_from(["BLOCK_LOW_AND_ABOVE", "BLOCK_ONLY_EXTREMELY_HIGH"]).map(lambda c: search({"blockingConfidence": c})),
-    st.sampled_from([{"webSearch": True}, {"videoSearch": {}}, {"webSearch": {"x": 1}}, "web", ["webSearch"]]).map(lambda s: search({"searchTypes": s})),
+    st.lists(st.sampled_from(["example.com", "news.example.org"]), max_size=3).map(
+        lambda d: search({"excludeDomains": d})
+    ),
+    st.sampled_from(["BLOCK_LOW_AND_ABOVE", "BLOCK_ONLY_EXTREMELY_HIGH"]).map(
+        lambda c: search({"blockingConfidence": c})
+    ),
+    st.sampled_from(
+        [{"webSearch": True}, {"videoSearch": {}}, {"webSearch": {"x": 1}}, "web", ["webSearch"]]
+    ).map(lambda s: search({"searchTypes": s})),
     st.dictionaries(st.text(min_size=1, max_size=5), st.integers(), min_size=1, max_size=2).map(
         lambda a: {"prompt": "hi", "tools": [{"type": "provider", "id": "google.code_execution", "args": a}]}
     ),
-    st.sampled_from(["google.web_search", "google.maps", "openai.web_search", "google_search", "google.", ".google_search"]).map(
-        lambda i: {"prompt": "hi", "tools": [{"type": "provider", "id": i}]}
-    ),
+    st.sampled_from(
+        [
+            "google.web_search",
+            "google.maps",
+            "openai.web_search",
+            "google_search",
+            "google.",
+            ".google_search",
+        ]
+    ).map(lambda i: {"prompt": "hi", "tools": [{"type": "provider", "id": i}]}),
     st.sampled_from(["search", "googleSearch", "code_execution"]).map(
         lambda n: {"prompt": "hi", "tools": [{"type": "provider", "id": SEARCH, "name": n}]}
     ),
@@ -181,31 +294,70 @@ GEMINI_INVALID_TOOLS = st.one_of(
 
 
 @given(kwargs=GEMINI_INVALID_TOOLS, entry=st.sampled_from(ENTRY_POINTS))
-def test_generated_invalid_provider_tools_are_typed_and_send_nothing(kwargs: dict[str, Any], entry: str) -> None:
+def test_generated_invalid_provider_tools_are_typed_and_send_nothing(
+    kwargs: dict[str, Any], entry: str
+) -> None:
     rejected(google, kwargs, entry, ProviderToolError)
 
 
 VERTEX_INVALID_TOOLS = st.one_of(
-    st.builds(lambda a, b: search({"timeRangeFilter": {"startTime": min(a, b), "endTime": max(a, b) + "x"}}), rfc3339, rfc3339),
-    st.just(search({"timeRangeFilter": {"startTime": "2024-01-01T00:00:00Z", "endTime": "2025-01-01T00:00:00Z"}})),
-    st.sampled_from(["-bad.com", "exa mple.com", "a" * 64 + ".com", "", "under_score.com", "x..y"]).map(lambda d: search({"excludeDomains": [d]})),
-    st.integers(min_value=2001, max_value=2100).map(lambda n: search({"excludeDomains": [f"d{i}.example.com" for i in range(n)]})),
-    st.sampled_from(["BLOCK_NONE", "block_low_and_above", "HIGH", 3]).map(lambda c: search({"blockingConfidence": c})),
+    st.builds(
+        lambda a, b: search({"timeRangeFilter": {"startTime": min(a, b), "endTime": max(a, b) + "x"}}),
+        rfc3339,
+        rfc3339,
+    ),
+    st.just(
+        search({"timeRangeFilter": {"startTime": "2024-01-01T00:00:00Z", "endTime": "2025-01-01T00:00:00Z"}})
+    ),
+    st.sampled_from(["-bad.com", "exa mple.com", "a" * 64 + ".com", "", "under_score.com", "x..y"]).map(
+        lambda d: search({"excludeDomains": [d]})
+    ),
+    st.integers(min_value=2001, max_value=2100).map(
+        lambda n: search({"excludeDomains": [f"d{i}.example.com" for i in range(n)]})
+    ),
+    st.sampled_from(["BLOCK_NONE", "block_low_and_above", "HIGH", 3]).map(
+        lambda c: search({"blockingConfidence": c})
+    ),
     st.just(search({"excludeDomains": "example.com"})),
 )
 
 
 @given(kwargs=VERTEX_INVALID_TOOLS, entry=st.sampled_from(["generate", "stream"]))
-def test_generated_invalid_vertex_tools_are_typed_and_send_nothing(kwargs: dict[str, Any], entry: str) -> None:
+def test_generated_invalid_vertex_tools_are_typed_and_send_nothing(
+    kwargs: dict[str, Any], entry: str
+) -> None:
     rejected(vertex, kwargs, entry, ProviderToolError)
 
 
 def test_valid_tools_pass_the_same_validators() -> None:
     """The generators above are not vacuous: the valid neighbours of those inputs are sent."""
     for factory, tools in [
-        (google, [{"type": "provider", "id": SEARCH, "args": {"timeRangeFilter": {"startTime": "2024-01-01T00:00:00Z", "endTime": "2025-01-01T00:00:00Z"}}}]),
+        (
+            google,
+            [
+                {
+                    "type": "provider",
+                    "id": SEARCH,
+                    "args": {
+                        "timeRangeFilter": {
+                            "startTime": "2024-01-01T00:00:00Z",
+                            "endTime": "2025-01-01T00:00:00Z",
+                        }
+                    },
+                }
+            ],
+        ),
         (google, [{"type": "provider", "id": "google.code_execution"}, TOOL]),
-        (vertex, [{"type": "provider", "id": SEARCH, "args": {"excludeDomains": ["example.com"], "blockingConfidence": "BLOCK_LOW_AND_ABOVE"}}]),
+        (
+            vertex,
+            [
+                {
+                    "type": "provider",
+                    "id": SEARCH,
+                    "args": {"excludeDomains": ["example.com"], "blockingConfidence": "BLOCK_LOW_AND_ABOVE"},
+                }
+            ],
+        ),
     ]:
         transport = Counting()
         with pytest.raises(ModelportError):  # the counting transport answers 500
@@ -230,20 +382,48 @@ def test_untrusted_tool_names_resolve_only_through_the_allow_list(names: list[An
 
 
 def assistant_with(parts: Any, content: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    return {"messages": [USER, {"role": "assistant", "content": content or [{"type": "text", "text": "ok"}], "provider_metadata": {"google": {"parts": parts}}}, USER]}
+    return {
+        "messages": [
+            USER,
+            {
+                "role": "assistant",
+                "content": content or [{"type": "text", "text": "ok"}],
+                "provider_metadata": {"google": {"parts": parts}},
+            },
+            USER,
+        ]
+    }
 
 
 REPLAY_INVALID = st.one_of(
-    st.one_of(st.text(max_size=5), st.integers(), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2)).map(assistant_with),
-    st.lists(st.one_of(st.integers(), st.text(max_size=3), st.none()), min_size=1, max_size=3).map(assistant_with),
-    st.sampled_from([{"functionCall": 5}, {"functionCall": "f"}, {"functionCall": ["x"]}]).map(lambda p: assistant_with([p])),
+    st.one_of(
+        st.text(max_size=5), st.integers(), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2)
+    ).map(assistant_with),
+    st.lists(st.one_of(st.integers(), st.text(max_size=3), st.none()), min_size=1, max_size=3).map(
+        assistant_with
+    ),
+    st.sampled_from([{"functionCall": 5}, {"functionCall": "f"}, {"functionCall": ["x"]}]).map(
+        lambda p: assistant_with([p])
+    ),
     # Canonical calls that do not match the raw parts, in name, id or order.
     st.sampled_from(
         [
             ([{"text": "no calls"}], [{"type": "tool-call", "id": "call-0", "name": "f"}]),
-            ([{"functionCall": {"name": "f", "args": {}}}], [{"type": "tool-call", "id": "call-0", "name": "g"}]),
-            ([{"functionCall": {"name": "f", "args": {}}}], [{"type": "tool-call", "id": "call-9", "name": "f"}]),
-            ([{"functionCall": {"name": "f"}}, {"functionCall": {"name": "g"}}], [{"type": "tool-call", "id": "call-1", "name": "g"}, {"type": "tool-call", "id": "call-0", "name": "f"}]),
+            (
+                [{"functionCall": {"name": "f", "args": {}}}],
+                [{"type": "tool-call", "id": "call-0", "name": "g"}],
+            ),
+            (
+                [{"functionCall": {"name": "f", "args": {}}}],
+                [{"type": "tool-call", "id": "call-9", "name": "f"}],
+            ),
+            (
+                [{"functionCall": {"name": "f"}}, {"functionCall": {"name": "g"}}],
+                [
+                    {"type": "tool-call", "id": "call-1", "name": "g"},
+                    {"type": "tool-call", "id": "call-0", "name": "f"},
+                ],
+            ),
             ([{"functionCall": {"name": "f"}}], [{"type": "text", "text": "dropped the call"}]),
         ]
     ).map(lambda pc: assistant_with(pc[0], pc[1])),
@@ -251,7 +431,9 @@ REPLAY_INVALID = st.one_of(
 
 
 @given(kwargs=REPLAY_INVALID, entry=st.sampled_from(ENTRY_POINTS))
-def test_generated_invalid_replay_histories_are_typed_and_send_nothing(kwargs: dict[str, Any], entry: str) -> None:
+def test_generated_invalid_replay_histories_are_typed_and_send_nothing(
+    kwargs: dict[str, Any], entry: str
+) -> None:
     rejected(google, kwargs, entry, InvalidRequestError)
 
 
@@ -261,7 +443,9 @@ def test_generated_invalid_replay_histories_are_typed_and_send_nothing(kwargs: d
 @given(
     case=st.one_of(
         st.just(([], {})),
-        st.lists(st.one_of(st.integers(), st.none(), st.binary(max_size=3)), min_size=1, max_size=3).map(lambda v: (["ok", *v], {})),
+        st.lists(st.one_of(st.integers(), st.none(), st.binary(max_size=3)), min_size=1, max_size=3).map(
+            lambda v: (["ok", *v], {})
+        ),
         st.integers(max_value=0).map(lambda d: ("x", {"output_dimensionality": d})),
         st.sampled_from([1.5, "768", [768]]).map(lambda d: ("x", {"output_dimensionality": d})),
     )
@@ -285,14 +469,84 @@ def test_a_boolean_output_dimensionality_is_rejected() -> None:
 
 NOT_JSON: list[tuple[str, dict[str, Any]]] = [
     ("temperature inf", {"prompt": "hi", "temperature": float("inf")}),
-    ("option nan", {"prompt": "hi", "provider_options": {"google": {"generationConfig": {"temperature": float("nan")}}}}),
-    ("schema inf", {"prompt": "hi", "response_format": {"type": "json_schema", "schema": {"maximum": float("inf")}}}),
-    ("tool parameters nan", {"prompt": "hi", "tools": [{**TOOL, "parameters": {"type": "object", "default": float("nan")}}]}),
-    ("tool output object", {"messages": [USER, CALL, {"role": "tool", "content": [{"type": "tool-result", "call_id": "c1", "name": "lookup", "output": object()}]}]}),
-    ("tool output datetime", {"messages": [USER, CALL, {"role": "tool", "content": [{"type": "tool-result", "call_id": "c1", "name": "lookup", "output": datetime.date(2025, 1, 1)}]}]}),
-    ("tool output bytes", {"messages": [USER, CALL, {"role": "tool", "content": [{"type": "tool-result", "call_id": "c1", "name": "lookup", "output": b"\xff"}]}]}),
-    ("call args set", {"messages": [USER, {"role": "assistant", "content": [{"type": "tool-call", "id": "c1", "name": "lookup", "args": {"a": {1, 2}}}]}]}),
-    ("safety settings object", {"prompt": "hi", "provider_options": {"google": {"safetySettings": [{"category": object()}]}}}),
+    (
+        "option nan",
+        {"prompt": "hi", "provider_options": {"google": {"generationConfig": {"temperature": float("nan")}}}},
+    ),
+    (
+        "schema inf",
+        {"prompt": "hi", "response_format": {"type": "json_schema", "schema": {"maximum": float("inf")}}},
+    ),
+    (
+        "tool parameters nan",
+        {"prompt": "hi", "tools": [{**TOOL, "parameters": {"type": "object", "default": float("nan")}}]},
+    ),
+    (
+        "tool output object",
+        {
+            "messages": [
+                USER,
+                CALL,
+                {
+                    "role": "tool",
+                    "content": [
+                        {"type": "tool-result", "call_id": "c1", "name": "lookup", "output": object()}
+                    ],
+                },
+            ]
+        },
+    ),
+    (
+        "tool output datetime",
+        {
+            "messages": [
+                USER,
+                CALL,
+                {
+                    "role": "tool",
+                    "content": [
+                        {
+                            "type": "tool-result",
+                            "call_id": "c1",
+                            "name": "lookup",
+                            "output": datetime.date(2025, 1, 1),
+                        }
+                    ],
+                },
+            ]
+        },
+    ),
+    (
+        "tool output bytes",
+        {
+            "messages": [
+                USER,
+                CALL,
+                {
+                    "role": "tool",
+                    "content": [
+                        {"type": "tool-result", "call_id": "c1", "name": "lookup", "output": b"\xff"}
+                    ],
+                },
+            ]
+        },
+    ),
+    (
+        "call args set",
+        {
+            "messages": [
+                USER,
+                {
+                    "role": "assistant",
+                    "content": [{"type": "tool-call", "id": "c1", "name": "lookup", "args": {"a": {1, 2}}}],
+                },
+            ]
+        },
+    ),
+    (
+        "safety settings object",
+        {"prompt": "hi", "provider_options": {"google": {"safetySettings": [{"category": object()}]}}},
+    ),
     ("lone surrogate", {"prompt": "caf\ud800"}),
 ]
 
@@ -300,5 +554,7 @@ NOT_JSON: list[tuple[str, dict[str, Any]]] = [
 # Fixed: modelport_google encodes the body itself (allow_nan=False, strict UTF-8) in check_request.
 @pytest.mark.parametrize("entry", ENTRY_POINTS)
 @pytest.mark.parametrize("kwargs", [c[1] for c in NOT_JSON], ids=[c[0] for c in NOT_JSON])
-def test_request_values_that_are_not_json_are_typed_and_send_nothing(kwargs: dict[str, Any], entry: str) -> None:
+def test_request_values_that_are_not_json_are_typed_and_send_nothing(
+    kwargs: dict[str, Any], entry: str
+) -> None:
     rejected(google, kwargs, entry, InvalidRequestError)

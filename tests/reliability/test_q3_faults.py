@@ -86,7 +86,10 @@ def test_a_well_formed_stream_finishes(asynchronous: bool) -> None:
 
 
 MID_STREAM_RESETS = [
-    (httpx.ReadError("[Errno 104] Connection reset by peer"), "ReadError: [Errno 104] Connection reset by peer"),
+    (
+        httpx.ReadError("[Errno 104] Connection reset by peer"),
+        "ReadError: [Errno 104] Connection reset by peer",
+    ),
     (
         httpx.RemoteProtocolError("peer closed connection without sending complete message body"),
         "RemoteProtocolError: peer closed connection without sending complete message body",
@@ -259,9 +262,7 @@ class StallingServer:
             received = b""
             while b"\r\n\r\n" not in received:
                 received += connection.recv(65536)
-            head = (
-                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
-            )
+            head = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
             connection.sendall(head + b"%x\r\n%s\r\n" % (len(self.first), self.first))
             self.release.wait(5)
 
@@ -379,7 +380,9 @@ def test_retry_after_header_wins_over_retry_info(sleeps: list[float]) -> None:
 
 def test_429_without_a_delay_is_quota_and_not_retried(sleeps: list[float]) -> None:
     transport = Counting(
-        lambda r: json_response({"error": {"code": 429, "message": "Quota exceeded", "status": "RESOURCE_EXHAUSTED"}}, 429)
+        lambda r: json_response(
+            {"error": {"code": 429, "message": "Quota exceeded", "status": "RESOURCE_EXHAUSTED"}}, 429
+        )
     )
     with pytest.raises(ProviderQuotaError):
         google(transport, max_retries=3).generate(prompt="hi")

@@ -36,7 +36,9 @@ def key_of(request: httpx.Request) -> str:
 def ok(request: httpx.Request) -> httpx.Response:
     if is_stream(request):
         return sse_response([frame(text_frame("Hello")), frame(text_frame("!", finish="STOP"))])
-    return json_response({"candidates": [{"content": {"parts": [{"text": "Hello!"}]}, "finishReason": "STOP"}]})
+    return json_response(
+        {"candidates": [{"content": {"parts": [{"text": "Hello!"}]}, "finishReason": "STOP"}]}
+    )
 
 
 def invalid_key(request: httpx.Request) -> httpx.Response:
@@ -48,7 +50,11 @@ def invalid_key(request: httpx.Request) -> httpx.Response:
                 "message": f"API key not valid: {key}. Please pass a valid API key.",
                 "status": "INVALID_ARGUMENT",
                 "details": [
-                    {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID", "metadata": {"key": key}},
+                    {
+                        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                        "reason": "API_KEY_INVALID",
+                        "metadata": {"key": key},
+                    },
                     {"@type": "type.googleapis.com/google.rpc.DebugInfo", "detail": f"x-goog-api-key={key}"},
                 ],
             }
@@ -83,7 +89,9 @@ def error_mid_stream(request: httpx.Request) -> httpx.Response:
 
 
 def bare_error_mid_stream(request: httpx.Request) -> httpx.Response:
-    error = json.dumps({"error": {"code": 499, "message": f"cancelled for {key_of(request)}", "status": "CANCELLED"}})
+    error = json.dumps(
+        {"error": {"code": 499, "message": f"cancelled for {key_of(request)}", "status": "CANCELLED"}}
+    )
     return sse_response([frame(text_frame("Hel")), error.encode() + b"\n"])
 
 
@@ -156,7 +164,9 @@ def assert_clean(text: str, key: str) -> None:
 #: Known leaks (xfail until fixed): transport errors keep the httpx exception, whose text may hold the
 #: key, as ``__cause__`` (shown in every traceback) and are scrubbed only for key-shaped strings; the
 #: excerpt of a non-JSON body or frame is not scrubbed of the configured key.
-LEAK_TRANSPORT = "bug: a transport error's text (and its chained httpx exception) is not scrubbed of the configured key"
+LEAK_TRANSPORT = (
+    "bug: a transport error's text (and its chained httpx exception) is not scrubbed of the configured key"
+)
 LEAK_EXCERPT = "bug: the body excerpt of a non-JSON response or frame is not scrubbed of the configured key"
 
 
@@ -166,13 +176,24 @@ def _leak(scenario: str, entry: str, key: str) -> str | None:
     return None
     if scenario in ("transport-error-echo", "reset-mid-stream-echo"):
         return LEAK_TRANSPORT
-    if key == CANARY_PLAIN and (scenario == "garbage-echo" or (scenario in ("error-frame-echo", "bare-error-echo") and entry in ("generate", "agenerate"))):
+    if key == CANARY_PLAIN and (
+        scenario == "garbage-echo"
+        or (scenario in ("error-frame-echo", "bare-error-echo") and entry in ("generate", "agenerate"))
+    ):
         return LEAK_EXCERPT
     return None
 
 
 CANARY_CASES = [
-    pytest.param(scenario, entry, key, id=f"{scenario}-{entry}-{label}", marks=[pytest.mark.xfail(strict=True, reason=reason)] if (reason := _leak(scenario, entry, key)) else [])
+    pytest.param(
+        scenario,
+        entry,
+        key,
+        id=f"{scenario}-{entry}-{label}",
+        marks=[pytest.mark.xfail(strict=True, reason=reason)]
+        if (reason := _leak(scenario, entry, key))
+        else [],
+    )
     for scenario in SCENARIOS
     for entry in ENTRY_POINTS
     for key, label in ((CANARY, "aiza"), (CANARY_PLAIN, "plain"))
@@ -188,19 +209,30 @@ def test_no_exception_repr_or_log_carries_the_key(
     outcome, error = run(model, entry)
     if scenario == "ok":
         assert error is None
-        assert_clean(json.dumps([o.model_dump(mode="json") for o in outcome] if isinstance(outcome, list) else outcome.model_dump(mode="json")), key)
+        assert_clean(
+            json.dumps(
+                [o.model_dump(mode="json") for o in outcome]
+                if isinstance(outcome, list)
+                else outcome.model_dump(mode="json")
+            ),
+            key,
+        )
     else:
         assert error is not None
         assert_clean(everything_said_about(error), key)
     for text in (repr(model), repr(model.provider), repr(model.provider.config), str(model.provider.config)):
         assert_clean(text, key)
-    assert_clean("\n".join(f"{r.name} {r.levelname} {r.getMessage()} {r.args!r}" for r in caplog.records), key)
+    assert_clean(
+        "\n".join(f"{r.name} {r.levelname} {r.getMessage()} {r.args!r}" for r in caplog.records), key
+    )
     assert_clean(caplog.text, key)
 
 
 @KEYS
 def test_a_missing_or_wrong_backend_never_shows_the_key(key: str) -> None:
-    vertex = modelport.get_model("google-vertex/gemini-2.5-flash", api_key=key, project="p", transport=httpx.MockTransport(ok))
+    vertex = modelport.get_model(
+        "google-vertex/gemini-2.5-flash", api_key=key, project="p", transport=httpx.MockTransport(ok)
+    )
     for text in (repr(vertex), repr(vertex.provider), repr(vertex.provider.config)):
         assert_clean(text, key)
     with pytest.raises(TypeError):
@@ -294,7 +326,9 @@ CLI_CASES = [
 
 
 @pytest.mark.parametrize("args, scenario, key", CLI_CASES)
-def test_cli_output_never_shows_the_key(cli: Any, args: list[str], scenario: str, key: str, caplog: pytest.LogCaptureFixture) -> None:
+def test_cli_output_never_shows_the_key(
+    cli: Any, args: list[str], scenario: str, key: str, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
     result = cli(args, SCENARIOS[scenario], key)
     output = result.output + (result.stderr if result.stderr_bytes is not None else "")
@@ -316,7 +350,9 @@ def test_cli_refuses_a_cassette_holding_a_key_without_printing_it(cli: Any, tmp_
         "    body: {json: {}}\n",
         encoding="utf-8",
     )
-    result = cli(["generate", "google/gemini-2.5-flash", "hi", "--cassette", str(cassette)], ok, "unused-key-123")
+    result = cli(
+        ["generate", "google/gemini-2.5-flash", "hi", "--cassette", str(cassette)], ok, "unused-key-123"
+    )
     assert result.exit_code == 1
     assert "credential" in result.output
     assert_clean(result.output, CANARY)

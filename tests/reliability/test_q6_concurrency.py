@@ -31,7 +31,9 @@ def echo(request: httpx.Request) -> httpx.Response:
     prompt = json.loads(request.content)["contents"][0]["parts"][0]["text"]
     if is_stream(request):
         half = len(prompt) // 2
-        return sse_response([frame(text_frame(prompt[:half])), frame(text_frame(prompt[half:], finish="STOP"))])
+        return sse_response(
+            [frame(text_frame(prompt[:half])), frame(text_frame(prompt[half:], finish="STOP"))]
+        )
     return json_response({"candidates": [{"content": {"parts": [{"text": prompt}]}, "finishReason": "STOP"}]})
 
 
@@ -59,7 +61,9 @@ def test_first_use_of_the_registry_from_many_threads(fresh_registry: None, round
     def work(i: int) -> str:
         if i % 4 == 3:  # provider-tool lookups race the provider lookups
             return get_provider_tool("google.google_search").id
-        model = modelport.get_model(MODEL_ID, api_key=CANARY, transport=httpx.MockTransport(echo), max_retries=0)
+        model = modelport.get_model(
+            MODEL_ID, api_key=CANARY, transport=httpx.MockTransport(echo), max_retries=0
+        )
         return model.generate(prompt=f"thread {i}").text
 
     results = all_at_once(THREADS, work)
@@ -70,14 +74,23 @@ def test_first_use_of_the_registry_from_many_threads(fresh_registry: None, round
 
 
 def test_concurrent_first_use_with_aliases_and_tools(fresh_registry: None) -> None:
-    ids = ["google/gemini-2.5-flash", "gemini/gemini-2.5-flash", "google-vertex/gemini-2.5-pro", "vertex/gemini-2.5-pro"]
+    ids = [
+        "google/gemini-2.5-flash",
+        "gemini/gemini-2.5-flash",
+        "google-vertex/gemini-2.5-pro",
+        "vertex/gemini-2.5-pro",
+    ]
 
     def work(i: int) -> str:
-        model = modelport.get_model(ids[i % len(ids)], api_key=CANARY, project="p", transport=httpx.MockTransport(echo))
+        model = modelport.get_model(
+            ids[i % len(ids)], api_key=CANARY, project="p", transport=httpx.MockTransport(echo)
+        )
         model.prepare(prompt="x", tools=[{"type": "provider", "id": "google.code_execution"}])
         return model.provider.id
 
-    assert all_at_once(THREADS, work) == [("google" if i % 4 < 2 else "google-vertex") for i in range(THREADS)]
+    assert all_at_once(THREADS, work) == [
+        ("google" if i % 4 < 2 else "google-vertex") for i in range(THREADS)
+    ]
     assert plugin_errors() == {}
 
 
@@ -152,7 +165,9 @@ class KeepAliveServer:
     """A loopback HTTP/1.1 server with keep-alive that answers every POST with a short result."""
 
     def __init__(self) -> None:
-        body = json.dumps({"candidates": [{"content": {"parts": [{"text": "ok"}]}, "finishReason": "STOP"}]}).encode()
+        body = json.dumps(
+            {"candidates": [{"content": {"parts": [{"text": "ok"}]}, "finishReason": "STOP"}]}
+        ).encode()
 
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -170,7 +185,9 @@ class KeepAliveServer:
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1beta"
 

@@ -1,0 +1,404 @@
+"""Q1: decoders are total over mutated real responses.
+
+Real recorded Gemini responses (../shared/corpus/gemini) are mutated structurally (fields dropped,
+retyped, duplicated, truncated, hostile text, huge lists) and byte-wise (truncation, random bytes,
+invalid UTF-8, flipped bytes), then fed to the non-streaming and streaming decoders, through the
+public API (sync and async, with the body delivered in random chunks) and through the pure decode
+functions. Every input yields a result or a typed :class:`~modelport.errors.ModelportError`, never a
+bare ``KeyError``/``TypeError``/``IndexError``/``UnicodeDecodeError``/``RecursionError``; every
+result and every partial result round-trips through JSON (C5).
+
+Sizes: the ``ci`` profile runs ``max_examples`` per test (200); ``HYPOTHESIS_PROFILE=long`` runs
+20,000 (see docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import strategies as st
+
+from modelport import Result
+from modelport.errors import ModelportError, ProviderError
+from modelport.events import StreamAccumulator
+
+from . import corpus
+from .conftest import google, sse_response
+from .mutate import chunked, dumps, mutated_bytes, mutated_json
+
+pytestmark = pytest.mark.skipif(not corpus.available(), reason=f"Gemini corpus not found at {corpus.CORPUS}")
+
+UNARY = corpus.unary_bodies() if corpus.available() else ()
+STREAMS = (
+    tuple((label, corpus.sse_frames(body)) for label, body in corpus.stream_bodies())
+    if corpus.available()
+    else ()
+)
+ERROR_BODIES: tuple[Any, ...] = ()
+if corpus.available():
+    ERROR_BODIES = tuple(
+        json.loads((corpus.CORPUS / name).read_bytes())
+        for name in (
+            "FirebaseExtended__vertexai-sdk-test-data/mock-responses__googleai__unary-failure-api-key.json",
+            "FirebaseExtended__vertexai-sdk-test-data/mock-responses__vertexai__unary-failure-quota-exceeded.json",
+            "vercel__ai/packages__google__src____fixtures____google-429-retry-info.json",
+            "vercel__ai/packages__google__src____fixtures____issue-8943-gemini-2.5-flash-error.json",
+            "vercel__ai/packages__google__src____fixtures____google-embedding-batch-limit-error.json",
+        )
+    )
+
+
+def scaled(fraction: float) -> settings:
+    """The loaded profile's settings with ``fraction`` of its examples (the slower public-API tests)."""
+    current = settings()
+    return settings(
+        current,
+        max_examples=max(10, int(current.max_examples * fraction)),
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.large_base_example,
+        ],
+        deadline=None,
+    )
+
+
+#: Bugs found by this fuzzing and pinned by the xfail tests at the end of this module. Until they are
+#: fixed, the properties set such inputs aside (``reject``) instead of failing on them again.
+KNOWN_BUGS = True
+
+
+def _holds_known_bug(result: Result) -> bool:
+    try:
+        text = result.model_dump_json()
+    except ValueError as error:  # a lone surrogate cannot be encoded
+        return "surrogates not allowed" in str(error)
+    return (
+        "NaN" in text or "Infinity" in text or "null" in text and result != Result.model_validate_json(text)
+    )
+
+
+def assert_round_trips(result: Result) -> None:
+    """C5: what the SDK exposes persists exactly."""
+    if KNOWN_BUGS and _holds_known_bug(result):
+        reject()
+    assert Result.model_validate_json(result.model_dump_json()) == result
+
+
+# --------------------------------------------------------------------------- strategies
+
+
+@st.composite
+def unary_body(draw: st.DrawFn) -> bytes:
+    """A real ``generateContent`` body, mutated structurally and (half the time) byte-wise."""
+    _, document = draw(st.sampled_from(UNARY))
+    data = dumps(draw(mutated_json(document)), ascii=draw(st.booleans()))
+    if draw(st.booleans()):
+        data = draw(mutated_bytes(data))
+    return data
+
+
+@st.composite
+def stream_chunks(draw: st.DrawFn) -> list[bytes]:
+    """A real SSE stream with mutated frames (and bytes), delivered in random chunks."""
+    _, frames = draw(st.sampled_from(STREAMS))
+    frames = draw(mutated_json(frames))
+    if not isinstance(frames, list):
+        frames = [frames]
+    ascii_ = draw(st.booleans())
+    newline = draw(st.sampled_from([b"\r\n\r\n", b"\n\n"]))
+    data = b"".join(b"data: " + dumps(f, ascii=ascii_) + newline for f in frames)
+    if draw(st.booleans()):
+        data = draw(mutated_bytes(data))
+    return draw(chunked(data))
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def generate(
+    body: bytes, asynchronous: bool, status: int = 200, headers: dict[str, str] | None = None
+) -> Result:
+    model = google(lambda request: httpx.Response(status, content=body, headers=headers or {}))
+    if asynchronous:
+        return asyncio.run(model.agenerate(prompt="hi"))
+    return model.generate(prompt="hi")
+
+
+def stream(
+    chunks: list[bytes], asynchronous: bool
+) -> tuple[list[Any], StreamAccumulator, BaseException | None]:
+    model = google(lambda request: sse_response(chunks))
+    events: list[Any] = []
+
+    async def consume() -> StreamAccumulator:
+        result_stream = model.astream(prompt="hi")
+        async for event in result_stream:
+            events.append(event)
+        return result_stream.accumulator
+
+    try:
+        if asynchronous:
+            return events, asyncio.run(consume()), None
+        result_stream = model.stream(prompt="hi")
+        for event in result_stream:
+            events.append(event)
+        return events, result_stream.accumulator, None
+    except ModelportError as error:
+        return events, StreamAccumulator(), error
+
+
+@scaled(1.0)
+@given(body=unary_body(), asynchronous=st.booleans())
+def test_mutated_responses_decode_or_fail_typed(body: bytes, asynchronous: bool) -> None:
+    try:
+        result = generate(body, asynchronous)
+    except ModelportError:
+        return
+    assert_round_trips(result)
+
+
+@scaled(0.5)
+@given(chunks=stream_chunks(), asynchronous=st.booleans())
+def test_mutated_streams_decode_or_fail_typed(chunks: list[bytes], asynchronous: bool) -> None:
+    events, accumulator, error = stream(chunks, asynchronous)
+    deltas = "".join(e.delta for e in events if e.type == "text-delta")
+    if error is None:
+        assert events[-1].type == "finish"
+        result = accumulator.result()
+        assert result.text == deltas
+        assert_round_trips(result)
+        return
+    if any(e.type != "stream-start" for e in events):
+        # Something arrived: the error carries it, and nothing received is lost.
+        assert isinstance(error, ProviderError)
+        assert error.partial is not None
+        assert error.partial.text == deltas
+        assert_round_trips(error.partial)
+
+
+@scaled(0.5)
+@given(body=st.binary(max_size=512), asynchronous=st.booleans())
+def test_random_bytes_as_a_response_fail_typed(body: bytes, asynchronous: bool) -> None:
+    try:
+        assert_round_trips(generate(body, asynchronous))
+    except ModelportError:
+        pass
+
+
+@scaled(0.5)
+@given(
+    chunks=st.lists(st.binary(min_size=1, max_size=64), max_size=6),
+    prefix=st.sampled_from([b"", b"data: ", b"data: {"]),
+)
+def test_random_bytes_in_a_stream_fail_typed(chunks: list[bytes], prefix: bytes) -> None:
+    stream([prefix, *chunks], asynchronous=False)
+
+
+@st.composite
+def error_response(draw: st.DrawFn) -> tuple[int, bytes, dict[str, str]]:
+    status = draw(
+        st.one_of(st.sampled_from([400, 401, 403, 404, 429, 499, 500, 503, 504]), st.integers(300, 599))
+    )
+    body = dumps(draw(mutated_json(draw(st.sampled_from(ERROR_BODIES)))), ascii=True)
+    if draw(st.booleans()):
+        body = draw(mutated_bytes(body))
+    headers = {}
+    retry_after = draw(
+        st.one_of(
+            st.none(),
+            st.sampled_from(
+                [
+                    "0",
+                    "1",
+                    "34.4",
+                    "-5",
+                    "1e400",
+                    "nan",
+                    "inf",
+                    "soon",
+                    "",
+                    "Wed, 21 Oct 2015 07:28:00 GMT",
+                    "Fri, 31 Dec 9999 23:59:59 GMT",
+                ]
+            ),
+            st.text(alphabet="0123456789.e-+ ,:GMT", max_size=12),
+        )
+    )
+    if retry_after is not None:
+        headers["retry-after"] = retry_after
+    return status, body, headers
+
+
+@scaled(1.0)
+@given(case=error_response(), asynchronous=st.booleans())
+def test_mutated_error_bodies_give_typed_provider_errors(
+    case: tuple[int, bytes, dict[str, str]], asynchronous: bool
+) -> None:
+    status, body, headers = case
+    with pytest.raises(ProviderError) as info:
+        generate(body, asynchronous, status=status, headers=headers)
+    error = info.value
+    assert error.status_code == status
+    assert error.retry_after is None or (math.isfinite(error.retry_after) and error.retry_after >= 0)
+    assert error.body_excerpt is None or len(error.body_excerpt) <= 2_100
+
+
+# --------------------------------------------------------------------------- pure decoders
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_pure_decode_response_is_total(data: st.DataObject) -> None:
+    from modelport_google._decode import decode_response
+
+    _, document = data.draw(st.sampled_from(UNARY))
+    try:
+        decode_response(data.draw(mutated_json(document)))
+    except ModelportError:
+        pass
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_pure_stream_decoder_is_total(data: st.DataObject) -> None:
+    from modelport_google._stream import StreamDecoder
+
+    _, frames = data.draw(st.sampled_from(STREAMS))
+    frames = data.draw(mutated_json(frames))
+    decoder = StreamDecoder()
+    try:
+        for frame in frames if isinstance(frames, list) else [frames]:
+            decoder.feed(frame)
+        decoder.finish()
+    except ModelportError:
+        pass
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_pure_frame_merge_is_total(data: st.DataObject) -> None:
+    """``merge_frames`` (used by the conformance invariants on recorded frames) is total too."""
+    from modelport_google._decode import decode_response
+    from modelport_google._stream import merge_frames
+
+    _, frames = data.draw(st.sampled_from(STREAMS))
+    frames = data.draw(mutated_json(frames))
+    try:
+        decode_response(merge_frames(frames if isinstance(frames, list) else [frames]))
+    except ModelportError:
+        pass
+    except (TypeError, AttributeError, KeyError, IndexError):
+        if not KNOWN_BUGS:
+            raise
+        reject()  # pinned by test_merge_frames_rejects_malformed_frames_typed
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: merge_frames is unguarded: a malformed frame raises a bare TypeError/AttributeError",
+)
+@pytest.mark.parametrize(
+    "frames",
+    [["text"], [{"candidates": ["x"]}], [{"candidates": [{"content": {"parts": "x"}}]}]],
+    ids=["frame", "candidate", "parts"],
+)
+def test_merge_frames_rejects_malformed_frames_typed(frames: list[Any]) -> None:
+    from modelport.errors import ProviderResponseError
+    from modelport_google._stream import merge_frames
+
+    with pytest.raises(ProviderResponseError):
+        merge_frames(frames)
+
+
+@settings(deadline=None)
+@given(
+    status=st.integers(100, 599),
+    body=st.one_of(st.binary(max_size=256), st.just(b"")),
+    retry_after=st.one_of(st.none(), st.text(max_size=40)),
+)
+def test_pure_error_mapping_is_total(status: int, body: bytes, retry_after: str | None) -> None:
+    from modelport_google._errors import error_from_response
+
+    headers = {} if retry_after is None else {"retry-after": retry_after}
+    error = error_from_response(status, headers, body, provider="google")
+    assert isinstance(error, ProviderError)
+    assert error.retry_after is None or (math.isfinite(error.retry_after) and error.retry_after >= 0)
+
+
+# --------------------------------------------------------------------------- chunking invariance
+
+
+@scaled(0.25)
+@given(data=st.data())
+def test_any_chunking_of_a_real_stream_gives_the_same_events(data: st.DataObject) -> None:
+    label, body = data.draw(st.sampled_from(corpus.stream_bodies()))
+    whole, _, whole_error = stream([body], asynchronous=False)
+    pieces, _, pieces_error = stream(data.draw(chunked(body)), asynchronous=data.draw(st.booleans()))
+    assert pieces == whole, label
+    assert type(pieces_error) is type(whole_error)
+
+
+# --------------------------------------------------------------------------- found by fuzzing
+
+DEEP = (
+    b'{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":'
+    + b'{"a":' * 100_000
+    + b"1"
+    + b"}" * 100_000
+    + b"}}]}}]}"
+)
+NAN = b'{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{"x":NaN,"y":-Infinity}}}]},"finishReason":"STOP"}]}'
+SURROGATE = b'{"candidates":[{"content":{"parts":[{"text":"caf\\udce9"}]},"finishReason":"STOP"}]}'
+HOSTILE_JSON_BUG = (
+    "bug: the transport's json.loads accepts deep nesting (bare RecursionError), NaN/Infinity literals, "
+    "lone-surrogate escapes and (in whole bodies) encoded surrogates, giving results that break C5"
+)
+_BUG = pytest.mark.xfail(strict=True, reason=HOSTILE_JSON_BUG)
+INVALID_UTF8 = SURROGATE.replace(b"\\udce9", b"\xed\xb3\xa9")
+
+
+def found(stream: bool) -> list[Any]:
+    return [
+        pytest.param(DEEP, id="deep-nesting", marks=_BUG),
+        pytest.param(b"[" * 100_000, id="deep-array", marks=_BUG),
+        pytest.param(NAN, id="nan-literals", marks=_BUG),
+        pytest.param(SURROGATE, id="lone-surrogate", marks=_BUG),
+        # Frames are decoded as strict UTF-8 line by line; whole bodies went through json.loads(bytes).
+        pytest.param(INVALID_UTF8, id="encoded-surrogate", marks=[] if stream else _BUG),
+    ]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("body", found(stream=False))
+def test_hostile_json_in_a_response_is_a_response_error(body: bytes, asynchronous: bool) -> None:
+    from modelport.errors import ProviderResponseError
+
+    with pytest.raises(ProviderResponseError):
+        generate(body, asynchronous)
+
+
+@pytest.mark.parametrize("body", found(stream=True))
+def test_hostile_json_in_a_stream_frame_is_a_response_error(body: bytes) -> None:
+    from modelport.errors import ProviderResponseError
+
+    first = b'data: {"candidates":[{"content":{"parts":[{"text":"Hi"}]}}],"responseId":"r-1"}\r\n\r\n'
+    events, _, error = stream([first, b"data: " + body + b"\r\n\r\n"], asynchronous=False)
+    assert type(error) is ProviderResponseError
+    assert error.partial is not None and error.partial.text == "Hi"
+
+
+@_BUG
+@pytest.mark.parametrize("body", [b"[" * 100_000, b'{"error":' * 100_000])
+def test_hostile_json_in_an_error_body_is_still_a_typed_error(body: bytes) -> None:
+    from modelport.errors import ProviderRequestError
+
+    with pytest.raises(ProviderRequestError) as info:
+        generate(body, False, status=400)
+    assert info.value.status_code == 400
