@@ -10,7 +10,7 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, Protocol
 
 import httpx
@@ -151,20 +151,31 @@ async def _timed_gather(one: OneCall, calls: int) -> float:
     return elapsed
 
 
+def aiohttp_available() -> bool:
+    """Whether the optional aiohttp sides can run (``pip install httpx-aiohttp``)."""
+    import importlib.util
+
+    try:
+        return all(importlib.util.find_spec(name) is not None for name in ("aiohttp", "httpx_aiohttp"))
+    except (ImportError, ValueError):
+        return False
+
+
 async def _concurrent(base_url: str, calls: int, rounds: int) -> dict[str, list[float]]:
-    async with (
-        _raw_httpx(base_url) as raw_httpx,
-        _modelport(base_url, aiohttp=False) as mp_httpx,
-        _raw_aiohttp(base_url) as raw_aiohttp,
-        _modelport(base_url, aiohttp=True) as mp_aiohttp,
-    ):
-        sides = dict(zip(ASYNC_KINDS, (raw_httpx, mp_httpx, raw_aiohttp, mp_aiohttp)))
+    kinds = ASYNC_KINDS if aiohttp_available() else ASYNC_KINDS[:2]
+    async with AsyncExitStack() as stack:
+        factories = {
+            "raw-httpx": lambda: _raw_httpx(base_url),
+            "modelport-httpx": lambda: _modelport(base_url, aiohttp=False),
+            "raw-aiohttp": lambda: _raw_aiohttp(base_url),
+            "modelport-aiohttp": lambda: _modelport(base_url, aiohttp=True),
+        }
+        sides = {kind: await stack.enter_async_context(factories[kind]()) for kind in kinds}
         for one in sides.values():  # fill every connection pool first
             await _timed_gather(one, calls)
-        times: dict[str, list[float]] = {kind: [] for kind in ASYNC_KINDS}
+        times: dict[str, list[float]] = {kind: [] for kind in kinds}
         for r in range(rounds):
-            order = ASYNC_KINDS[r % 4 :] + ASYNC_KINDS[: r % 4]
-            for kind in order:
+            for kind in kinds[r % len(kinds) :] + kinds[: r % len(kinds)]:
                 times[kind].append(await _timed_gather(sides[kind], calls))
         return times
 
@@ -172,7 +183,8 @@ async def _concurrent(base_url: str, calls: int, rounds: int) -> dict[str, list[
 def concurrent_times(base_url: str, calls: int, rounds: int) -> dict[str, list[float]]:
     """Seconds for ``rounds`` batches of ``calls`` concurrent calls on each side, after a warm-up.
 
-    All four sides share one event loop and take turns batch by batch (the order rotates each
-    round), so they see the same machine load; the warm-up fills the connection pools.
+    All sides share one event loop and take turns batch by batch (the order rotates each round),
+    so they see the same machine load; the warm-up fills the connection pools. The aiohttp sides
+    run only when ``httpx-aiohttp`` is installed.
     """
     return asyncio.run(_concurrent(base_url, calls, rounds))

@@ -283,6 +283,8 @@ def async_figures(base_url: str, calls: int, rounds: int) -> list[Figure]:
         1.0,
         rounds=rounds,
     )
+    if "raw-aiohttp" not in times:
+        return [p4]
     p4a = _figure(
         "P4a",
         f"{title}, aiohttp transport (vs raw httpx)",

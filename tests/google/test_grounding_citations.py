@@ -111,7 +111,7 @@ def test_offsets_past_the_text_are_reanchored_on_the_segment_text() -> None:
     assert rendered == "Zürich raised its rate. Geneva did not.[1]"
     assert warnings == [
         Warning(
-            type="other",
+            type="reanchored-citation",
             setting="groundingSupports[0]",
             details="citation re-anchored on segment.text: the support runs past the text (byte 43 of 40)",
         )
@@ -362,7 +362,7 @@ def test_any_supports_give_citations_or_typed_errors(parts: list[str], supports:
         assert set(citation.sources) <= numbers
     result = Result(content=[TextPart(text=p) for p in parts], sources=sources, citations=citations)
     assert MARKERS.sub("", cite(result).text) == joined
-    assert all(w.type in ("skipped-citation", "other") for w in warnings)
+    assert all(w.type in ("skipped-citation", "reanchored-citation") for w in warnings)
 
 
 @given(json_value, st.lists(st.text(max_size=6), max_size=3))

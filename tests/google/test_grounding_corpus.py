@@ -323,12 +323,12 @@ def test_gemini3_supports_with_late_offsets_are_reanchored_and_reported() -> Non
     assert [(c.start, c.end) for c in citations[-2:]] == [(2382, 2543), (2544, 2762)]
     assert warnings == [
         Warning(
-            type="other",
+            type="reanchored-citation",
             setting="groundingSupports[7]",
             details="citation re-anchored on segment.text: the support does not match segment.text (bytes 2382..2545)",
         ),
         Warning(
-            type="other",
+            type="reanchored-citation",
             setting="groundingSupports[8]",
             details="citation re-anchored on segment.text: the support runs past the text (byte 2764 of 2762)",
         ),

@@ -192,6 +192,24 @@ def test_unknown_provider_option_is_rejected() -> None:
     assert recorder.requests == []
 
 
+def test_service_tier_and_extra_body_are_merged_last_g9() -> None:
+    body = sent(
+        max_output_tokens=5,
+        provider_options={
+            "google": {
+                "service_tier": "flex",
+                "extra_body": {"futureField": {"on": True}, "generationConfig": {"candidateCount": 2}},
+            }
+        },
+    )
+    assert body == {
+        "contents": [USER],
+        "generationConfig": {"candidateCount": 2},
+        "serviceTier": "flex",
+        "futureField": {"on": True},
+    }
+
+
 def test_labels_g10() -> None:
     assert sent(user_id="u1")["labels"] == {"user_id": "u1"}
     assert sent(user_id="u1", request_labels={"app": "a"})["labels"] == {"app": "a"}

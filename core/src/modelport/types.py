@@ -353,7 +353,9 @@ class Usage(_Frozen):
 class Warning(_Frozen):
     """Something the provider ignored or the SDK had to skip, e.g. an unsupported setting."""
 
-    type: Literal["unsupported-setting", "unsupported-tool", "skipped-citation", "other"]
+    type: Literal[
+        "unsupported-setting", "unsupported-tool", "skipped-citation", "reanchored-citation", "other"
+    ]
     setting: str | None = None
     details: str | None = None
 

@@ -31,10 +31,19 @@ class GoogleOptions(BaseModel):
     """Replaces the ``labels`` built from ``user_id`` / ``request_labels``."""
     system_instruction: dict[str, Any] | None = Field(default=None, alias="systemInstruction")
     """Replaces ``systemInstruction``."""
+    service_tier: str | None = Field(default=None, alias="serviceTier")
+    """The Gemini API service tier (e.g. ``"flex"``)."""
+    extra_body: dict[str, Any] | None = None
+    """Raw top-level body fields merged last, for API fields this version does not know yet.
+
+    This is the one deliberate escape from strict validation: its keys are sent as given.
+    """
 
     def wire(self) -> dict[str, Any]:
-        """The options that were given, keyed by their wire names, in field order."""
-        return self.model_dump(by_alias=True, exclude_unset=True)
+        """The options that were given, keyed by their wire names, in field order; ``extra_body`` last."""
+        body = self.model_dump(by_alias=True, exclude_unset=True, exclude={"extra_body"})
+        body.update(self.extra_body or {})
+        return body
 
 
 def parse_options(provider_options: dict[str, dict[str, Any]] | None, *keys: str) -> GoogleOptions:

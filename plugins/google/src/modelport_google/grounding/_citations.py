@@ -124,7 +124,7 @@ def _span(
         if found is not None:
             warnings.append(
                 Warning(
-                    type="other",
+                    type="reanchored-citation",
                     setting=f"groundingSupports[{support_no}]",
                     details=f"citation re-anchored on segment.text: the support {problem}",
                 )
