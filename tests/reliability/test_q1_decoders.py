@@ -69,9 +69,9 @@ def scaled(fraction: float) -> settings:
     )
 
 
-#: Bugs found by this fuzzing and pinned by the xfail tests at the end of this module. Until they are
-#: fixed, the properties set such inputs aside (``reject``) instead of failing on them again.
-KNOWN_BUGS = True
+#: Bugs found by this fuzzing were fixed (strict JSON decoding, guarded frame merging); the properties
+#: no longer set any input aside.
+KNOWN_BUGS = False
 
 
 def _holds_known_bug(result: Result) -> bool:
@@ -300,10 +300,6 @@ def test_pure_frame_merge_is_total(data: st.DataObject) -> None:
         reject()  # pinned by test_merge_frames_rejects_malformed_frames_typed
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: merge_frames is unguarded: a malformed frame raises a bare TypeError/AttributeError",
-)
 @pytest.mark.parametrize(
     "frames",
     [["text"], [{"candidates": ["x"]}], [{"candidates": [{"content": {"parts": "x"}}]}]],
@@ -360,7 +356,7 @@ HOSTILE_JSON_BUG = (
     "bug: the transport's json.loads accepts deep nesting (bare RecursionError), NaN/Infinity literals, "
     "lone-surrogate escapes and (in whole bodies) encoded surrogates, giving results that break C5"
 )
-_BUG = pytest.mark.xfail(strict=True, reason=HOSTILE_JSON_BUG)
+_BUG: list[Any] = []  # fixed: was pytest.mark.xfail(strict=True, reason=HOSTILE_JSON_BUG)
 INVALID_UTF8 = SURROGATE.replace(b"\\udce9", b"\xed\xb3\xa9")
 
 
@@ -394,7 +390,6 @@ def test_hostile_json_in_a_stream_frame_is_a_response_error(body: bytes) -> None
     assert error.partial is not None and error.partial.text == "Hi"
 
 
-@_BUG
 @pytest.mark.parametrize("body", [b"[" * 100_000, b'{"error":' * 100_000])
 def test_hostile_json_in_an_error_body_is_still_a_typed_error(body: bytes) -> None:
     from modelport.errors import ProviderRequestError

@@ -9,6 +9,7 @@ Every streaming fault is checked on the sync and the async path.
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import threading
 import time
@@ -281,7 +282,7 @@ def test_a_server_stalling_past_the_read_timeout_is_interrupted(asynchronous: bo
             "google/gemini-2.5-flash",
             api_key="test-key",
             base_url=f"http://127.0.0.1:{server.port}/v1beta",
-            timeout=httpx.Timeout(5.0, read=0.3),
+            timeout=httpx.Timeout(5.0, read=0.5),
             max_retries=2,
         )
         started = time.monotonic()
@@ -432,3 +433,64 @@ def test_a_retryable_error_after_the_first_event_is_not_retried(sleeps: list[flo
     assert sleeps == []
     assert info.value.partial is not None and info.value.partial.text == "Hello, "
     assert "".join(e.delta for e in received if e.type == "text-delta") == "Hello, "
+
+
+# --------------------------------------------------------------------------- non-streaming faults
+
+
+class Broken(httpx.SyncByteStream, httpx.AsyncByteStream):
+    """A body that sends ``head`` and then fails with ``fault``."""
+
+    def __init__(self, head: bytes, fault: Exception) -> None:
+        self.head, self.fault = head, fault
+
+    def __iter__(self):  # type: ignore[override]
+        yield self.head
+        raise self.fault
+
+    async def __aiter__(self):  # type: ignore[override]
+        yield self.head
+        raise self.fault
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_a_reset_while_reading_a_response_body_is_retried_then_reported(
+    asynchronous: bool, sleeps: list[float]
+) -> None:
+    transport = Counting(
+        lambda r: httpx.Response(
+            200, stream=Broken(b'{"candidates": [', httpx.ReadError("Connection reset by peer"))
+        )
+    )
+    model = google(transport, max_retries=2)
+    with pytest.raises(ProviderOverloadedError) as info:
+        asyncio.run(model.agenerate(prompt="hi")) if asynchronous else model.generate(prompt="hi")
+    assert str(info.value) == "google: request failed: ReadError: Connection reset by peer"
+    assert info.value.partial is None
+    assert len(transport.requests) == 3
+    assert len(sleeps) == 2
+
+
+def test_a_truncated_response_body_is_a_response_error_and_not_retried(sleeps: list[float]) -> None:
+    body = json.dumps(OK_BODY).encode()[:-7]
+    transport = Counting(lambda r: httpx.Response(200, content=body))
+    with pytest.raises(ProviderResponseError) as info:
+        google(transport, max_retries=2).generate(prompt="hi")
+    assert str(info.value).startswith("google: the response body is not valid JSON")
+    assert len(transport.requests) == 1
+    assert sleeps == []
+
+
+def test_an_http_503_then_success_is_retried_once(sleeps: list[float]) -> None:
+    replies = iter(
+        [
+            json_response(
+                {"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}}, status=503
+            ),
+            json_response(OK_BODY),
+        ]
+    )
+    transport = Counting(lambda r: next(replies))
+    assert google(transport, max_retries=1).generate(prompt="hi").text == "fine"
+    assert len(transport.requests) == 2
+    assert len(sleeps) == 1 and 0.25 <= sleeps[0] <= 0.5

@@ -356,3 +356,61 @@ def test_cli_refuses_a_cassette_holding_a_key_without_printing_it(cli: Any, tmp_
     assert result.exit_code == 1
     assert "credential" in result.output
     assert_clean(result.output, CANARY)
+
+
+# --------------------------------------------------------------------------- real sockets, real logs
+
+
+def test_debug_logs_of_a_real_http_exchange_never_show_the_key(caplog: pytest.LogCaptureFixture) -> None:
+    """httpx and httpcore log at DEBUG on a real connection; none of it may carry the key."""
+    import http.server
+    import threading
+
+    seen: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            seen.append(self.headers.get("x-goog-api-key", ""))
+            self.rfile.read(int(self.headers["content-length"]))
+            body = json.dumps(
+                {"error": {"code": 400, "message": "API key not valid.", "status": "INVALID_ARGUMENT"}}
+            )
+            self.send_response(400)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    caplog.set_level(logging.DEBUG)
+    try:
+        for key in (CANARY, CANARY_PLAIN):
+            model = modelport.get_model(
+                "google/gemini-2.5-flash",
+                api_key=key,
+                base_url=f"http://127.0.0.1:{server.server_address[1]}/v1beta",
+                timeout=5.0,
+                max_retries=0,
+            )
+            with pytest.raises(ProviderError):
+                model.generate(prompt="hi")
+            with pytest.raises(ProviderError):
+                list(model.stream(prompt="hi"))
+            model.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+    assert seen == [CANARY, CANARY, CANARY_PLAIN, CANARY_PLAIN]  # the key was really sent
+    assert any(r.name.startswith(("httpx", "httpcore")) for r in caplog.records)
+    for key in (CANARY, CANARY_PLAIN):
+        assert_clean(caplog.text, key)
+        assert_clean("\n".join(repr(r.__dict__) for r in caplog.records), key)

@@ -51,8 +51,8 @@ def get_model(
     provider_id, model_name = split_model_id(model_id)
     if not isinstance(max_retries, int) or isinstance(max_retries, bool) or max_retries < 0:
         raise ConfigurationError("max_retries must be a non-negative integer")
-    if max_retry_delay < 0:
-        raise ConfigurationError("max_retry_delay must be non-negative")
+    if not isinstance(max_retry_delay, (int, float)) or not max_retry_delay >= 0:  # also rejects NaN
+        raise ConfigurationError("max_retry_delay must be a non-negative number of seconds")
     provider_cls = registry().provider_class(provider_id)
     config = ProviderConfig(
         provider_id=provider_cls.id,

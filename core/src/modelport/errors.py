@@ -68,6 +68,16 @@ _SECRET_PATTERNS = re.compile(
 )
 
 
+#: Maximum number of characters of a provider's error message kept on an error.
+MESSAGE_LIMIT = 1_000
+
+
+def _bounded(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"... [{len(text) - limit} more characters]"
+
+
 def scrub(text: str, secrets: Sequence[str] = ()) -> str:
     """Replace anything that looks like a credential (and each of ``secrets``) with ``[REDACTED]``."""
     for secret in secrets:
@@ -82,9 +92,7 @@ def excerpt(body: str | bytes | None, limit: int = BODY_EXCERPT_LIMIT) -> str | 
         return None
     if isinstance(body, bytes):
         body = body[: limit * 4].decode("utf-8", errors="replace")
-    if len(body) > limit:
-        body = body[:limit] + f"... [{len(body) - limit} more characters]"
-    return scrub(body)
+    return scrub(_bounded(body, limit))
 
 
 class ModelportError(Exception):
@@ -173,7 +181,7 @@ class ProviderError(ModelportError):
         self.retry_after = retry_after
         self.partial = partial
         self.details = details
-        self.message = scrub(message)
+        self.message = scrub(_bounded(message, MESSAGE_LIMIT))
         super().__init__(self._render())
 
     def _render(self) -> str:

@@ -8,7 +8,6 @@ such as ``"42s"`` or ``"17.30897372s"``. The mapping is a pure function of statu
 from __future__ import annotations
 
 import email.utils
-import json
 import re
 import time
 from collections.abc import Mapping
@@ -23,6 +22,8 @@ from modelport.errors import (
     ProviderRequestError,
 )
 
+from ._json import strict_loads
+
 __all__ = ["error_from_response", "parse_error_body", "parse_retry_after", "parse_duration"]
 
 _RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
@@ -34,8 +35,8 @@ _AUTH_REASONS = frozenset({"API_KEY_INVALID", "API_KEY_SERVICE_BLOCKED", "ACCESS
 def parse_error_body(body: bytes | str) -> dict[str, Any] | None:
     """The ``error`` object of a Google error body, or ``None`` when the body is not one."""
     try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+        data = strict_loads(body)
+    except ValueError:
         return None
     # Some endpoints wrap the error in a one-element list.
     if isinstance(data, list) and len(data) == 1:

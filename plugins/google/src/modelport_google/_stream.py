@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from modelport.errors import ProviderResponseError
 from modelport.events import (
     FinishEvent,
     ReasoningDeltaEvent,
@@ -96,7 +97,19 @@ class _Frames:
 
 
 def merge_frames(frames: Iterable[dict[str, Any]], *, provider: str = "google") -> dict[str, Any]:
-    """One ``generateContent``-shaped response from stream frames, merged as the stream merges them."""
+    """One ``generateContent``-shaped response from stream frames, merged as the stream merges them.
+
+    Malformed frames raise :class:`ProviderResponseError`, never a bare ``TypeError``.
+    """
+    try:
+        return _merge_frames(frames, provider)
+    except (TypeError, AttributeError, KeyError, IndexError) as error:
+        raise ProviderResponseError(
+            f"cannot merge stream frames: {type(error).__name__}: {error}", provider=provider
+        ) from None
+
+
+def _merge_frames(frames: Iterable[dict[str, Any]], provider: str) -> dict[str, Any]:
     state = _Frames(provider)
     parts: list[dict[str, Any]] = []
     open_text = False

@@ -9,7 +9,6 @@ ends the stream with the typed error it describes.
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -26,6 +25,7 @@ from modelport.errors import (
 
 from ._backends import Endpoint
 from ._errors import error_from_response
+from ._json import strict_loads
 
 __all__ = ["FrameParser", "apost_json", "astream_frames", "post_json", "stream_frames"]
 
@@ -52,8 +52,8 @@ def _connect_error(error: httpx.HTTPError, endpoint: Endpoint, provider: str) ->
 
 def _parse_json(data: bytes | str, endpoint: Endpoint, provider: str, what: str) -> Any:
     try:
-        return json.loads(data)
-    except (ValueError, UnicodeDecodeError) as error:
+        return strict_loads(data)
+    except ValueError as error:
         head = data[:2000]
         text = head.decode("utf-8", errors="replace") if isinstance(head, bytes) else head
         # A JSONDecodeError's text is its reason and position, never the document itself.
