@@ -177,7 +177,7 @@ def test_404_not_found_recorded() -> None:
 
 def test_non_json_error_body_and_bounded_excerpt() -> None:
     error = error_from_response(502, {}, "<html>" + "x" * 10_000, provider="google")
-    assert isinstance(error, ProviderRequestError)
+    assert type(error) is ProviderOverloadedError
     assert error.message == "HTTP 502 error"
     assert len(error.body_excerpt or "") < 2_100
 
@@ -197,3 +197,20 @@ def test_missing_key_names_the_env_vars() -> None:
     assert info.value.env_vars == ["GOOGLE_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"]
     assert "GOOGLE_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, GEMINI_API_KEY" in str(info.value)
     assert recorder.requests == []
+
+
+@pytest.mark.parametrize(
+    "status, kind", [(500, "INTERNAL"), (504, "DEADLINE_EXCEEDED"), (503, "UNAVAILABLE")]
+)
+def test_transient_server_errors_are_retryable(status: int, kind: str) -> None:
+    body = {"error": {"code": status, "message": "try again", "status": kind}}
+    error = error_from_response(status, {}, json.dumps(body), provider="google")
+    assert type(error) is ProviderOverloadedError
+    assert (error.status_code, error.provider_status, type(error).retryable) == (status, kind, True)
+
+
+def test_other_4xx_are_request_errors() -> None:
+    body = {"error": {"code": 400, "message": "Penalty is not enabled", "status": "INVALID_ARGUMENT"}}
+    error = error_from_response(400, {}, json.dumps(body), provider="google")
+    assert type(error) is ProviderRequestError
+    assert type(error).retryable is False

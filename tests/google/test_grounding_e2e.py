@@ -197,3 +197,39 @@ def test_tool_call_step_carries_its_own_grounding() -> None:
     assert [c.name for c in result.tool_calls] == ["lookup"]
     assert result.grounding_metadata == raw["candidates"][0]["groundingMetadata"]
     assert modelport.cite(result).text == FIREBASE_SEARCH
+
+
+def test_part_index_names_the_raw_part_after_thoughts_and_code() -> None:
+    # Shape as in the gemini-3 corpus responses: a thought part and provider-executed code come before
+    # the text parts, so partIndex counts raw parts, not text parts.
+    response = {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [
+                        {"text": "Planning the search", "thought": True},
+                        {"text": "Héllo. "},
+                        {"executableCode": {"language": "PYTHON", "code": "print(1)"}},
+                        {"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "1\n"}},
+                        {"text": "Wörld!"},
+                    ],
+                },
+                "finishReason": "STOP",
+                "groundingMetadata": {
+                    "groundingChunks": [{"web": {"uri": "https://example.org/w", "title": "example.org"}}],
+                    "groundingSupports": [
+                        {
+                            "segment": {"partIndex": 4, "endIndex": 7, "text": "Wörld!"},
+                            "groundingChunkIndices": [0],
+                        }
+                    ],
+                },
+            }
+        ]
+    }
+    result = model(Server(json.dumps(response))).generate(prompt="hi", tools=[google_search()])
+    assert result.text == "Héllo. Wörld!"
+    assert [(c.start, c.end, c.sources) for c in result.citations] == [(7, 13, [1])]
+    assert result.warnings == []
+    assert modelport.cite(result).text == "Héllo. Wörld![1]"

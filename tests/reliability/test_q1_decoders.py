@@ -250,6 +250,42 @@ def test_mutated_error_bodies_give_typed_provider_errors(
     assert error.body_excerpt is None or len(error.body_excerpt) <= 2_100
 
 
+EMBEDDINGS: tuple[Any, ...] = ()
+if corpus.available():
+    import yaml
+
+    _documents = yaml.safe_load(
+        (
+            corpus.CORPUS
+            / "pydantic__pydantic-ai/tests__cassettes__test_embeddings__TestGoogle.test_documents.yaml"
+        ).read_text(encoding="utf-8")
+    )
+    # Two real 3,072-value embeddings, cut to 8 values each to keep examples small.
+    EMBEDDINGS = (
+        {
+            "embeddings": [
+                {"values": e["values"][:8]}
+                for e in _documents["interactions"][0]["response"]["parsed_body"]["embeddings"]
+            ]
+        },
+    )
+
+
+@scaled(0.5)
+@given(data=st.data())
+def test_mutated_embedding_responses_decode_or_fail_typed(data: st.DataObject) -> None:
+    body = dumps(data.draw(mutated_json(EMBEDDINGS[0])), ascii=True)
+    if data.draw(st.booleans()):
+        body = data.draw(mutated_bytes(body))
+    model = google(lambda request: httpx.Response(200, content=body))
+    try:
+        result = model.embed(["first document", "second document"])
+    except ModelportError:
+        return
+    assert len(result.embeddings) == 2
+    assert all(isinstance(v, float) and math.isfinite(v) for e in result.embeddings for v in e)
+
+
 # --------------------------------------------------------------------------- pure decoders
 
 

@@ -154,7 +154,7 @@ ERROR_OBJECTS: list[tuple[str, bytes, type[ProviderError], str]] = [
     (
         "data-500",
         frame({"error": {"code": 500, "message": "Internal error encountered.", "status": "INTERNAL"}}),
-        ProviderRequestError,
+        ProviderOverloadedError,
         "google: Internal error encountered. (HTTP 500, INTERNAL)",
     ),
     (

@@ -214,7 +214,7 @@ def _rebuild(cls: type[ProviderError], state: dict[str, Any]) -> ProviderError:
 
 
 class ProviderOverloadedError(ProviderError):
-    """The provider is overloaded or unavailable (HTTP 503 and friends)."""
+    """The provider is overloaded, unavailable or failed transiently (HTTP 503, 500, 502, 504)."""
 
     retryable: ClassVar[bool] = True
 

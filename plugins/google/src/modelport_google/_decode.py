@@ -135,8 +135,14 @@ def candidate_parts(candidate: dict[str, Any] | None) -> list[dict[str, Any]]:
 
 
 def text_of(parts: Iterable[dict[str, Any]]) -> list[str]:
-    """The non-thought text of raw parts, in order (what grounding offsets index)."""
-    return [p["text"] for p in parts if isinstance(p.get("text"), str) and p.get("thought") is not True]
+    """The non-thought text of each raw part, ``""`` for other parts (what grounding offsets index).
+
+    One entry per raw part, so a support's ``partIndex`` names the same part Google meant, and the
+    entries joined are exactly the result's text.
+    """
+    return [
+        p["text"] if isinstance(p.get("text"), str) and p.get("thought") is not True else "" for p in parts
+    ]
 
 
 def blocked_reason(response: dict[str, Any]) -> str | None:

@@ -29,6 +29,9 @@ __all__ = ["error_from_response", "parse_error_body", "parse_retry_after", "pars
 _RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
 _ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s*$")
+#: 503 UNAVAILABLE (G18) and the server-side failures Google documents as worth retrying:
+#: 500 INTERNAL, 502 and 504 DEADLINE_EXCEEDED.
+_TRANSIENT = frozenset({500, 502, 503, 504})
 _AUTH_REASONS = frozenset({"API_KEY_INVALID", "API_KEY_SERVICE_BLOCKED", "ACCESS_TOKEN_EXPIRED"})
 
 
@@ -111,7 +114,7 @@ def error_from_response(
         "body": body,
         "details": error.get("details"),
     }
-    if status == 503:
+    if status in _TRANSIENT:
         return ProviderOverloadedError(text, **common)
     if status == 429:
         delay = parse_retry_after(headers.get("retry-after"))
