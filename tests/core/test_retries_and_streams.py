@@ -173,3 +173,21 @@ def test_module_level_functions_share_a_model(
     _api._DEFAULT_MODELS["scripted/m"] = shared
     scripted.results.append(testing.text_result("module"))
     assert modelport.generate("scripted/m", prompt="x").text == "module"
+
+
+def test_an_error_event_from_a_provider_ends_the_stream(scripted: testing.Script) -> None:
+    from modelport.events import ErrorEvent
+
+    scripted.streams.append(
+        [
+            StreamStartEvent(),
+            TextStartEvent(id="0"),
+            TextDeltaEvent(id="0", delta="so far"),
+            ErrorEvent(error={"message": "backend hiccup", "status_code": 500}),
+            FinishEvent(finish_reason="stop"),
+        ]
+    )
+    with pytest.raises(StreamInterruptedError) as info:
+        modelport.get_model("scripted/m", script=scripted).stream(prompt="x").result()
+    assert str(info.value) == "scripted: backend hiccup (HTTP 500)"
+    assert info.value.partial is not None and info.value.partial.text == "so far"

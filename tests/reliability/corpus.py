@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 CORPUS = Path(
     os.environ.get(
         "MODELPORT_GEMINI_CORPUS", Path(__file__).resolve().parents[3] / "shared" / "corpus" / "gemini"
@@ -76,10 +78,11 @@ def available() -> bool:
     return CORPUS.is_dir()
 
 
+@functools.cache
 def _cassette_interactions() -> list[tuple[str, str, Any]]:
     found: list[tuple[str, str, Any]] = []
     for name in _CASSETTES:
-        data = yaml.safe_load((CORPUS / _PYDANTIC / name).read_text(encoding="utf-8"))
+        data = yaml.load((CORPUS / _PYDANTIC / name).read_text(encoding="utf-8"), Loader=_Loader)
         for i, item in enumerate(data["interactions"]):
             uri, response = item["request"]["uri"], item["response"]
             if response["status"]["code"] != 200:
@@ -125,3 +128,11 @@ def sse_body(frames: list[Any]) -> bytes:
     return b"".join(
         b"data: " + json.dumps(f, ensure_ascii=False).encode("utf-8") + b"\r\n\r\n" for f in frames
     )
+
+
+@functools.cache
+def embedding_body() -> dict[str, Any]:
+    """A real ``batchEmbedContents`` response (two 3,072-value embeddings)."""
+    name = "tests__cassettes__test_embeddings__TestGoogle.test_documents.yaml"
+    data = yaml.load((CORPUS / _PYDANTIC / name).read_text(encoding="utf-8"), Loader=_Loader)
+    return dict(data["interactions"][0]["response"]["parsed_body"])

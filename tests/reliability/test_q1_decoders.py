@@ -252,22 +252,9 @@ def test_mutated_error_bodies_give_typed_provider_errors(
 
 EMBEDDINGS: tuple[Any, ...] = ()
 if corpus.available():
-    import yaml
-
-    _documents = yaml.safe_load(
-        (
-            corpus.CORPUS
-            / "pydantic__pydantic-ai/tests__cassettes__test_embeddings__TestGoogle.test_documents.yaml"
-        ).read_text(encoding="utf-8")
-    )
     # Two real 3,072-value embeddings, cut to 8 values each to keep examples small.
     EMBEDDINGS = (
-        {
-            "embeddings": [
-                {"values": e["values"][:8]}
-                for e in _documents["interactions"][0]["response"]["parsed_body"]["embeddings"]
-            ]
-        },
+        {"embeddings": [{"values": e["values"][:8]} for e in corpus.embedding_body()["embeddings"]]},
     )
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import _retry
-from .errors import InvalidRequestError, ModelportError
+from .errors import InvalidRequestError
 from .provider import EmbedRequest, Provider
 
 if TYPE_CHECKING:
@@ -102,16 +102,7 @@ class Model:
     def generate(self, **kwargs: Any) -> Result:
         """Generate a complete result. Keywords are those of :class:`~modelport.types.Request`."""
         request = self.prepare(**kwargs)
-        attempt = 0
-        while True:
-            try:
-                return self.provider.generate(self.name, request)
-            except ModelportError as error:
-                delay = self.retry_policy.delay(error, attempt)
-                if delay is None:
-                    raise
-                attempt += 1
-                _retry.sleep(delay)
+        return _retry.call(self.retry_policy, lambda: self.provider.generate(self.name, request))
 
     def stream(self, **kwargs: Any) -> ResultStream:
         """Stream events; iterate the returned :class:`ResultStream`, or call ``.result()``."""
@@ -130,32 +121,14 @@ class Model:
     ) -> EmbeddingResult:
         """Embed one value or a batch; embeddings come back in input order."""
         request = _embed_request(values, output_dimensionality, task_type, provider_options)
-        attempt = 0
-        while True:
-            try:
-                return self.provider.embed(self.name, request)
-            except ModelportError as error:
-                delay = self.retry_policy.delay(error, attempt)
-                if delay is None:
-                    raise
-                attempt += 1
-                _retry.sleep(delay)
+        return _retry.call(self.retry_policy, lambda: self.provider.embed(self.name, request))
 
     # Async -----------------------------------------------------------------------------------
 
     async def agenerate(self, **kwargs: Any) -> Result:
         """Async twin of :meth:`generate`."""
         request = self.prepare(**kwargs)
-        attempt = 0
-        while True:
-            try:
-                return await self.provider.agenerate(self.name, request)
-            except ModelportError as error:
-                delay = self.retry_policy.delay(error, attempt)
-                if delay is None:
-                    raise
-                attempt += 1
-                await _retry.async_sleep(delay)
+        return await _retry.acall(self.retry_policy, lambda: self.provider.agenerate(self.name, request))
 
     def astream(self, **kwargs: Any) -> AsyncResultStream:
         """Async twin of :meth:`stream`."""
@@ -174,16 +147,7 @@ class Model:
     ) -> EmbeddingResult:
         """Async twin of :meth:`embed`."""
         request = _embed_request(values, output_dimensionality, task_type, provider_options)
-        attempt = 0
-        while True:
-            try:
-                return await self.provider.aembed(self.name, request)
-            except ModelportError as error:
-                delay = self.retry_policy.delay(error, attempt)
-                if delay is None:
-                    raise
-                attempt += 1
-                await _retry.async_sleep(delay)
+        return await _retry.acall(self.retry_policy, lambda: self.provider.aembed(self.name, request))
 
     def close(self) -> None:
         """Close the HTTP clients the provider created."""

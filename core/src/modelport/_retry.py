@@ -6,8 +6,11 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .errors import ModelportError
+
+T = TypeVar("T")
 
 #: Test seams: how retries wait (tests replace these to record delays instead of sleeping).
 sleep: Callable[[float], None] = time.sleep
@@ -47,3 +50,31 @@ class RetryPolicy:
             return max(0.0, float(server_delay))
         backoff = self.base_delay * (2**attempt)
         return float(min(self.max_delay, backoff * (0.5 + random.random() / 2)))
+
+
+def call(policy: RetryPolicy, attempt_once: Callable[[], T]) -> T:
+    """Run ``attempt_once`` until it succeeds or :meth:`RetryPolicy.delay` says to give up."""
+    attempt = 0
+    while True:
+        try:
+            return attempt_once()
+        except ModelportError as error:
+            delay = policy.delay(error, attempt)
+            if delay is None:
+                raise
+            attempt += 1
+            sleep(delay)
+
+
+async def acall(policy: RetryPolicy, attempt_once: Callable[[], Awaitable[T]]) -> T:
+    """Async twin of :func:`call`."""
+    attempt = 0
+    while True:
+        try:
+            return await attempt_once()
+        except ModelportError as error:
+            delay = policy.delay(error, attempt)
+            if delay is None:
+                raise
+            attempt += 1
+            await async_sleep(delay)

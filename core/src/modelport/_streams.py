@@ -30,6 +30,70 @@ def _unfinished(model: Model, acc: StreamAccumulator) -> StreamInterruptedError:
     )
 
 
+class _Attempts:
+    """What the sync and async streams share: hold back ``stream-start``, accumulate, decide retries.
+
+    One instance serves every attempt of one stream. ``begin`` starts an attempt; ``feed`` returns
+    the events to hand to the caller (and whether the stream is complete); ``failed`` returns the
+    delay before a retry or raises the error with the partial result; ``ended`` handles a provider
+    stream that stopped without a ``finish`` event.
+    """
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.accumulator = StreamAccumulator()
+        self.attempt = 0
+        self.held: StreamEvent | None = None
+        self.yielded = False
+
+    def begin(self) -> None:
+        self.held = None
+
+    def feed(self, event: StreamEvent) -> tuple[list[StreamEvent], bool]:
+        if not self.yielded and self.held is None and isinstance(event, StreamStartEvent):
+            self.held = event  # a failure right after it can still be retried
+            return [], False
+        out: list[StreamEvent] = []
+        if self.held is not None:
+            out.append(self.held)
+            self.accumulator.add(self.held)
+            self.held = None
+        self.yielded = True
+        if isinstance(event, ErrorEvent):
+            raise self._error_event(event)
+        self.accumulator.add(event)
+        out.append(event)
+        return out, isinstance(event, FinishEvent)
+
+    def failed(self, error: ModelportError) -> float:
+        delay = None if self.yielded else self.model.retry_policy.delay(error, self.attempt)
+        if delay is None:
+            raise _attach_partial(error, self.accumulator) from error.__cause__
+        self.attempt += 1
+        return delay
+
+    def ended(self) -> list[StreamEvent]:
+        """Events still held when the provider stopped early; the caller raises :meth:`unfinished`."""
+        held, self.held = self.held, None
+        if held is None:
+            return []
+        self.accumulator.add(held)
+        return [held]
+
+    def unfinished(self) -> StreamInterruptedError:
+        return _unfinished(self.model, self.accumulator)
+
+    def _error_event(self, event: ErrorEvent) -> ProviderError:
+        message = str(event.error.get("message") or "the provider reported an error in the stream")
+        status = event.error.get("status_code")
+        return StreamInterruptedError(
+            message,
+            provider=self.model.provider.id,
+            status_code=status if isinstance(status, int) else None,
+            partial=self.accumulator.snapshot(),
+        )
+
+
 class ResultStream:
     """An iterator of :data:`~modelport.events.StreamEvent` that also accumulates the :class:`Result`.
 
@@ -41,7 +105,8 @@ class ResultStream:
     def __init__(self, model: Model, request: Request) -> None:
         self._model = model
         self._request = request
-        self.accumulator = StreamAccumulator()
+        self._attempts = _Attempts(model)
+        self.accumulator = self._attempts.accumulator
         self._iterator: Iterator[StreamEvent] | None = None
 
     def __iter__(self) -> Iterator[StreamEvent]:
@@ -50,38 +115,20 @@ class ResultStream:
         return self._iterator
 
     def _run(self) -> Iterator[StreamEvent]:
-        model, acc = self._model, self.accumulator
-        attempt = 0
+        model, attempts = self._model, self._attempts
         while True:
-            held: StreamEvent | None = None
-            yielded = False
+            attempts.begin()
             try:
                 for event in model.provider.stream(model.name, self._request):
-                    if not yielded and held is None and isinstance(event, StreamStartEvent):
-                        held = event
-                        continue
-                    if held is not None:
-                        acc.add(held)
-                        yield held
-                        held = None
-                    yielded = True
-                    if isinstance(event, ErrorEvent):
-                        continue
-                    acc.add(event)
-                    yield event
-                    if isinstance(event, FinishEvent):
+                    out, done = attempts.feed(event)
+                    yield from out
+                    if done:
                         return
             except ModelportError as error:
-                delay = None if yielded else model.retry_policy.delay(error, attempt)
-                if delay is None:
-                    raise _attach_partial(error, acc) from error.__cause__
-                attempt += 1
-                _retry.sleep(delay)
+                _retry.sleep(attempts.failed(error))
                 continue
-            if held is not None:
-                acc.add(held)
-                yield held
-            raise _unfinished(model, acc)
+            yield from attempts.ended()
+            raise attempts.unfinished()
 
     def result(self) -> Result:
         """Consume what is left and return the accumulated result."""
@@ -96,7 +143,8 @@ class AsyncResultStream:
     def __init__(self, model: Model, request: Request) -> None:
         self._model = model
         self._request = request
-        self.accumulator = StreamAccumulator()
+        self._attempts = _Attempts(model)
+        self.accumulator = self._attempts.accumulator
         self._iterator: AsyncIterator[StreamEvent] | None = None
 
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
@@ -105,38 +153,22 @@ class AsyncResultStream:
         return self._iterator
 
     async def _run(self) -> AsyncIterator[StreamEvent]:
-        model, acc = self._model, self.accumulator
-        attempt = 0
+        model, attempts = self._model, self._attempts
         while True:
-            held: StreamEvent | None = None
-            yielded = False
+            attempts.begin()
             try:
                 async for event in model.provider.astream(model.name, self._request):
-                    if not yielded and held is None and isinstance(event, StreamStartEvent):
-                        held = event
-                        continue
-                    if held is not None:
-                        acc.add(held)
-                        yield held
-                        held = None
-                    yielded = True
-                    if isinstance(event, ErrorEvent):
-                        continue
-                    acc.add(event)
-                    yield event
-                    if isinstance(event, FinishEvent):
+                    out, done = attempts.feed(event)
+                    for item in out:
+                        yield item
+                    if done:
                         return
             except ModelportError as error:
-                delay = None if yielded else model.retry_policy.delay(error, attempt)
-                if delay is None:
-                    raise _attach_partial(error, acc) from error.__cause__
-                attempt += 1
-                await _retry.async_sleep(delay)
+                await _retry.async_sleep(attempts.failed(error))
                 continue
-            if held is not None:
-                acc.add(held)
-                yield held
-            raise _unfinished(model, acc)
+            for item in attempts.ended():
+                yield item
+            raise attempts.unfinished()
 
     async def result(self) -> Result:
         """Consume what is left and return the accumulated result."""
