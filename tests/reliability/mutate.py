@@ -30,6 +30,7 @@ SCALARS = st.one_of(
 LONE_SURROGATES = ["\ud800", "a\udfffb"]
 HOSTILE_TEXT = st.sampled_from(
     [
+        *LONE_SURROGATES,
         "",
         "é" * 50,
         "字" * 50,
@@ -123,8 +124,13 @@ INVALID_UTF8 = st.sampled_from(
 def mutated_bytes(draw: st.DrawFn, data: bytes) -> bytes:
     """``data`` with one byte-level mutation: truncation, splice, invalid UTF-8 or a flipped byte."""
     data = bytearray(data)
-    op = draw(st.sampled_from(("truncate", "splice", "utf8", "flip", "delete")))
+    op = draw(st.sampled_from(("truncate", "splice", "utf8", "flip", "delete", "nest", "constant")))
     at = draw(st.integers(0, len(data)))
+    if op == "nest":  # deep nesting where a value starts: past any recursion limit
+        depth = draw(st.sampled_from([100, 1_000, 100_000]))
+        return bytes(data[:at] + b"[" * depth + b"1" + b"]" * depth + data[at:])
+    if op == "constant":  # JSON's non-standard constants, which Python's json accepts by default
+        return bytes(data[:at] + draw(st.sampled_from([b"NaN", b"Infinity", b"-Infinity"])) + data[at:])
     if op == "truncate":
         return bytes(data[:at])
     if op == "splice":

@@ -13,10 +13,8 @@ Environment variables:
 
 from __future__ import annotations
 
-import difflib
 import os
 import threading
-import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -265,6 +263,8 @@ class Registry:
             first_party = FIRST_PARTY.get(canonical)
             if first_party is not None:
                 raise ProviderNotInstalledError(canonical, first_party.display_name, first_party.distribution)
+            import difflib  # only unknown ids pay for it
+
             candidates = sorted({*self._providers, *self._aliases, *FIRST_PARTY})
             suggestions = difflib.get_close_matches(provider_id, candidates, n=3, cutoff=0.6)
             raise UnknownProviderError(provider_id, suggestions)
@@ -300,6 +300,8 @@ class Registry:
 
 
 def _format_error(error: BaseException) -> str:
+    import traceback
+
     lines = traceback.format_exception_only(type(error), error)
     return "".join(lines).strip()
 

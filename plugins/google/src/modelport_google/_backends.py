@@ -7,7 +7,7 @@ lands in a header, never in a URL, message or ``repr``.
 
 from __future__ import annotations
 
-import asyncio
+import inspect
 import os
 import threading
 from collections.abc import Callable, Mapping
@@ -175,7 +175,7 @@ class VertexBackend:
         token = _reveal(options.get("token"))
         if token is None and options.get("token_provider") is not None:
             value = options["token_provider"]()
-            if asyncio.iscoroutine(value):
+            if inspect.iscoroutine(value):
                 value.close()
                 raise ConfigurationError("an async token_provider can only serve async calls")
             token = _reveal(value)
@@ -188,6 +188,8 @@ class VertexBackend:
 
     async def aendpoint(self, model_name: str) -> Endpoint:
         """Endpoint for async calls; an async ``token_provider`` is awaited, ADC runs in a thread."""
+        import asyncio  # only async callers pay for it (P1: get_model stays cheap)
+
         options = self._config.options
         token = _reveal(options.get("token"))
         if token is None and options.get("token_provider") is not None:
