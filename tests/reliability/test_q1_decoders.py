@@ -24,6 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import modelport
 from modelport import Result
 from modelport.errors import (
     ModelportError,
@@ -77,6 +78,16 @@ def scaled(fraction: float) -> settings:
 def assert_round_trips(result: Result) -> None:
     """C5: what the SDK exposes persists exactly."""
     assert Result.model_validate_json(result.model_dump_json()) == result
+
+
+def assert_sound(result: Result) -> None:
+    """A decoded result persists (C5), its citations fit its text and sources (S8), and it renders."""
+    assert_round_trips(result)
+    numbers = {source.number for source in result.sources}
+    for citation in result.citations:
+        assert 0 <= citation.start <= citation.end <= len(result.text)
+        assert set(citation.sources) <= numbers
+    modelport.cite(result).with_sources()
 
 
 # --------------------------------------------------------------------------- strategies
@@ -149,7 +160,7 @@ def test_mutated_responses_decode_or_fail_typed(body: bytes, asynchronous: bool)
         result = generate(body, asynchronous)
     except ModelportError:
         return
-    assert_round_trips(result)
+    assert_sound(result)
 
 
 @scaled(0.5)
@@ -161,7 +172,7 @@ def test_mutated_streams_decode_or_fail_typed(chunks: list[bytes], asynchronous:
         assert events[-1].type == "finish"
         result = accumulator.result()
         assert result.text == deltas
-        assert_round_trips(result)
+        assert_sound(result)
         return
     if any(e.type != "stream-start" for e in events):
         # Something arrived: the error carries it, and nothing received is lost.
@@ -389,6 +400,52 @@ def test_hostile_json_in_a_stream_frame_is_a_response_error(body: bytes) -> None
     assert type(error) is ProviderResponseError
     assert error.partial is not None and error.partial.text == "Hi"
     assert [e.type for e in events] == ["stream-start", "response-metadata", "text-start", "text-delta"]
+
+
+def nested_args(depth: int) -> bytes:
+    value = b"[" * depth + b"1" + b"]" * depth
+    return (
+        b'{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{"x":'
+        + value
+        + b'}}}]},"finishReason":"STOP"}]}'
+    )
+
+
+NESTING_BUG = (
+    "bug: nesting the JSON parser accepts (up to ~990 levels) breaks later: the replay size estimate "
+    "recurses (bare RecursionError from ~500 levels) and pydantic cannot re-read (~200) or write (~255) "
+    "the result (C5)"
+)
+
+
+@pytest.mark.parametrize(
+    "depth",
+    [
+        50,
+        150,
+        200,
+        300,
+        500,
+        900,
+        990,
+    ],
+)
+@pytest.mark.parametrize("entry", ["generate", "stream"])
+def test_deeply_nested_values_give_a_round_tripping_result_or_a_response_error(
+    depth: int, entry: str
+) -> None:
+    body = nested_args(depth)
+    try:
+        if entry == "generate":
+            result = generate(body, asynchronous=False)
+        else:
+            events, accumulator, error = stream([b"data: " + body + b"\r\n\r\n"], asynchronous=False)
+            if error is not None:
+                raise error
+            result = accumulator.result()
+    except ProviderResponseError:
+        return
+    assert_round_trips(result)
 
 
 @pytest.mark.parametrize("body", [b"[" * 100_000, b'{"error":' * 100_000])

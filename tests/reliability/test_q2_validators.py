@@ -559,3 +559,143 @@ def test_request_values_that_are_not_json_are_typed_and_send_nothing(
     kwargs: dict[str, Any], entry: str
 ) -> None:
     rejected(google, kwargs, entry, InvalidRequestError)
+
+
+# --------------------------------------------------------------------------- any request at all
+
+_scalar = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 2**64), st.floats(), st.text(max_size=6), st.binary(max_size=4)
+)
+_anything = st.recursive(
+    _scalar,
+    lambda c: st.one_of(st.lists(c, max_size=3), st.dictionaries(st.text(max_size=6), c, max_size=3)),
+    max_leaves=8,
+)
+_RAW_KEYS = ["text", "thought", "thoughtSignature", "functionCall", "executableCode", "codeExecutionResult"]
+_parts = st.one_of(
+    st.fixed_dictionaries({"type": st.just("text"), "text": st.one_of(st.text(max_size=5), _anything)}),
+    st.fixed_dictionaries(
+        {"type": st.just("file"), "media_type": st.one_of(st.text(max_size=8), _anything)},
+        optional={"data": st.one_of(st.binary(max_size=4), _anything), "uri": _anything},
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("reasoning"), "text": st.text(max_size=4)},
+        optional={"signature": _anything, "provider_metadata": _anything},
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("tool-call"), "id": st.text(max_size=4), "name": st.text(max_size=4)},
+        optional={"args": _anything, "provider_executed": st.booleans(), "provider_metadata": _anything},
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("tool-result"), "call_id": st.text(max_size=4), "name": st.text(max_size=4)},
+        optional={"output": _anything, "is_error": st.booleans(), "provider_executed": st.booleans()},
+    ),
+)
+_replay = st.one_of(
+    _anything,
+    st.fixed_dictionaries(
+        {
+            "google": st.one_of(
+                _anything,
+                st.fixed_dictionaries(
+                    {
+                        "parts": st.one_of(
+                            _anything,
+                            st.lists(
+                                st.dictionaries(st.sampled_from(_RAW_KEYS), _anything, max_size=3), max_size=4
+                            ),
+                        )
+                    }
+                ),
+            )
+        }
+    ),
+)
+_messages = st.lists(
+    st.fixed_dictionaries(
+        {
+            "role": st.sampled_from(["system", "user", "assistant", "tool"]),
+            "content": st.one_of(st.text(max_size=5), st.lists(_parts, max_size=3)),
+        },
+        optional={"provider_metadata": _replay},
+    ),
+    min_size=1,
+    max_size=4,
+)
+_tools = st.lists(
+    st.one_of(
+        st.fixed_dictionaries(
+            {"type": st.just("function"), "name": st.sampled_from(["f", "g", "lookup"])},
+            optional={"parameters": _anything, "description": _anything},
+        ),
+        st.fixed_dictionaries(
+            {
+                "type": st.just("provider"),
+                "id": st.sampled_from(["google.google_search", "google.code_execution"]),
+            },
+            optional={"args": _anything},
+        ),
+    ),
+    max_size=3,
+)
+ANY_REQUEST = st.fixed_dictionaries(
+    {"messages": _messages},
+    optional=dict.fromkeys(
+        (
+            "temperature",
+            "top_p",
+            "top_k",
+            "max_output_tokens",
+            "stop_sequences",
+            "seed",
+            "presence_penalty",
+            "tool_choice",
+            "user_id",
+            "request_labels",
+        ),
+        _anything,
+    )
+    | {
+        "tools": st.one_of(_anything, _tools),
+        "reasoning": st.one_of(
+            _anything,
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "enabled": _anything,
+                    "effort": st.sampled_from(["low", "max"]),
+                    "budget_tokens": _anything,
+                },
+            ),
+        ),
+        "response_format": st.one_of(
+            _anything,
+            st.fixed_dictionaries(
+                {"type": st.sampled_from(["text", "json", "json_schema"])}, optional={"schema": _anything}
+            ),
+        ),
+        "provider_options": st.one_of(_anything, st.fixed_dictionaries({"google": _anything})),
+    },
+)
+_OK = {"candidates": [{"content": {"parts": [{"text": "ok"}]}, "finishReason": "STOP"}]}
+
+
+@given(kwargs=ANY_REQUEST, backend=st.sampled_from(["google", "vertex"]))
+def test_any_request_is_either_sent_as_json_or_rejected_typed_before_io(
+    kwargs: dict[str, Any], backend: str
+) -> None:
+    """Q2 totality: whatever the keywords, a typed rejection with nothing sent, or a JSON body sent."""
+    import json
+
+    import httpx
+
+    transport = Counting(lambda r: httpx.Response(200, json=_OK))
+    model = google(transport) if backend == "google" else vertex(transport)
+    try:
+        model.generate(**kwargs)
+    except InvalidRequestError:
+        assert transport.requests == []
+        return
+    assert len(transport.requests) == 1
+    body = json.loads(transport.requests[0].content)
+    assert body["contents"] is not None

@@ -494,3 +494,23 @@ def test_an_http_503_then_success_is_retried_once(sleeps: list[float]) -> None:
     assert google(transport, max_retries=1).generate(prompt="hi").text == "fine"
     assert len(transport.requests) == 2
     assert len(sleeps) == 1 and 0.25 <= sleeps[0] <= 0.5
+
+
+@sync_and_async
+def test_an_error_object_as_the_first_frame_is_retried_like_an_http_error(
+    asynchronous: bool, sleeps: list[float]
+) -> None:
+    """Nothing was yielded yet (only the held-back stream-start), so C9 allows a retry."""
+    overloaded = frame({"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}})
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if len(transport.requests) == 1:
+            return sse_response([overloaded])
+        return sse_response([HELLO, WORLD, FINISH])
+
+    transport = Counting(handler)
+    seen, error = collect(google(transport, max_retries=1), asynchronous)
+    assert error is None
+    assert seen == [*TWO_DELTAS, "text-delta", "text-end", "finish"]
+    assert len(transport.requests) == 2
+    assert len(sleeps) == 1

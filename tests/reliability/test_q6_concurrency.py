@@ -7,6 +7,7 @@ decoder, a crossed stream) shows up as a wrong answer, not just as an exception.
 from __future__ import annotations
 
 import asyncio
+import gc
 import http.server
 import json
 import threading
@@ -206,3 +207,42 @@ def test_a_shared_model_across_successive_event_loops() -> None:
     finally:
         server.close()
     assert texts == ["ok", "ok", "ok"]
+
+
+def live_async_clients() -> int:
+    gc.collect()
+    return sum(isinstance(o, httpx.AsyncClient) for o in gc.get_objects())
+
+
+async def slow_echo(request: httpx.Request) -> httpx.Response:
+    await asyncio.sleep(0.002)  # let threads interleave mid-request
+    return echo(request)
+
+
+CLIENT_CHURN = (
+    "bug: the model keeps one AsyncClient and rebuilds it whenever a call runs on another event loop, "
+    "appending every replaced client to its owned list unclosed: successive asyncio.run() calls leak one "
+    "client each, and threads with their own loops rebuild (and leak) a client on nearly every call"
+)
+
+
+def test_async_clients_stay_bounded_across_successive_event_loops() -> None:
+    model = google(httpx.MockTransport(slow_echo))
+    before = live_async_clients()
+    for i in range(30):
+        assert asyncio.run(model.agenerate(prompt=f"run {i}")).text == f"run {i}"
+    assert live_async_clients() - before <= 2
+
+
+def test_threads_with_their_own_loops_do_not_rebuild_the_client_per_call() -> None:
+    model = google(httpx.MockTransport(slow_echo))
+    before = live_async_clients()
+
+    def work(i: int) -> list[bool]:
+        async def main() -> list[bool]:
+            return [(await model.agenerate(prompt=f"{i}/{j}")).text == f"{i}/{j}" for j in range(20)]
+
+        return asyncio.run(main())
+
+    assert all_at_once(4, work) == [[True] * 20] * 4
+    assert live_async_clients() - before <= 4

@@ -9,6 +9,7 @@ bookkeeping are done by the core around it, identically for every provider.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -117,17 +118,20 @@ class ProviderConfig:
 class HttpClients:
     """Lazily built, shared httpx clients (thread- and task-safe first use).
 
-    An injected client is used as is and never closed by us; otherwise one pooled client per
-    provider instance is created on first use.
+    An injected client is used as is and never closed by us. Otherwise one pooled sync client is
+    created on first use, and one async client per event loop: a pooled connection belongs to the
+    loop that opened it, so each loop (successive ``asyncio.run`` calls, threads with their own
+    loops) gets its own client, kept while that loop lives and dropped with it.
     """
 
     def __init__(self, config: ProviderConfig) -> None:
         self._config = config
         self._lock = threading.Lock()
         self._sync: httpx.Client | None = config.http_client
-        self._async: httpx.AsyncClient | None = config.async_http_client
-        self._owned: list[httpx.Client | httpx.AsyncClient] = []
-        self._async_loop: object | None = None
+        self._owns_sync = False
+        self._async_by_loop: weakref.WeakKeyDictionary[object, httpx.AsyncClient] = (
+            weakref.WeakKeyDictionary()
+        )
 
     def _timeout(self) -> httpx.Timeout:
         timeout = self._config.timeout
@@ -145,55 +149,55 @@ class HttpClients:
                     if transport is not None and not isinstance(transport, httpx.BaseTransport):
                         raise InvalidRequestError("an async transport cannot serve sync calls")
                     self._sync = httpx.Client(transport=transport, timeout=self._timeout())
-                    self._owned.append(self._sync)
+                    self._owns_sync = True
                 client = self._sync
         return client
 
     def async_(self) -> httpx.AsyncClient:
-        """The asynchronous client for the running event loop.
-
-        A pooled connection is bound to the loop that opened it, so a client we created is replaced
-        when a later call runs on another loop (e.g. successive ``asyncio.run`` calls).
-        """
-        if self._config.async_http_client is not None:
-            return self._config.async_http_client
+        """The asynchronous client for the running event loop."""
+        injected = self._config.async_http_client
+        if injected is not None:
+            return injected
         loop = _running_loop()
-        client = self._async
-        if client is None or self._async_loop is not loop:
+        client = self._async_by_loop.get(loop)
+        if client is None:
             with self._lock:
-                if self._async is None or self._async_loop is not loop:
+                client = self._async_by_loop.get(loop)
+                if client is None:
                     transport = self._config.transport
                     if transport is not None and not isinstance(transport, httpx.AsyncBaseTransport):
                         raise InvalidRequestError("a sync transport cannot serve async calls")
-                    self._async = httpx.AsyncClient(transport=transport, timeout=self._timeout())
-                    self._async_loop = loop
-                    self._owned.append(self._async)
-                client = self._async
+                    client = httpx.AsyncClient(transport=transport, timeout=self._timeout())
+                    self._async_by_loop[loop] = client
         return client
 
     def close(self) -> None:
-        """Close the sync clients this object created."""
-        for client in self._owned:
-            if isinstance(client, httpx.Client):
-                client.close()
+        """Close the sync client this object created."""
+        if self._owns_sync and self._sync is not None:
+            self._sync.close()
 
     async def aclose(self) -> None:
-        """Close every client this object created (async ones of the current loop)."""
-        for client in self._owned:
-            if isinstance(client, httpx.AsyncClient):
-                if client is self._async:
-                    await client.aclose()
-            else:
-                client.close()
+        """Close the clients this object created (the async one of the running loop)."""
+        self.close()
+        client = self._async_by_loop.pop(_running_loop(), None)
+        if client is not None:
+            await client.aclose()
 
 
-def _running_loop() -> object | None:
+def _running_loop() -> object:
     import asyncio
 
     try:
         return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
+    except RuntimeError:  # called outside a loop (e.g. building a client up front)
+        return _NO_LOOP
+
+
+class _NoLoop:
+    """Stands for "no running loop" as a weak-referenceable key."""
+
+
+_NO_LOOP = _NoLoop()
 
 
 class Provider:

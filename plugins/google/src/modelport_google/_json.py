@@ -2,7 +2,8 @@
 
 Python's ``json`` accepts more than JSON: ``NaN`` literals, lone ``\\ud800`` escapes and (from bytes)
 UTF-8-encoded surrogates. Any of them would make a result that cannot be serialised again (C5),
-and deep nesting raises a bare ``RecursionError``. Everything here raises ``ValueError`` instead.
+and deep nesting raises a bare ``RecursionError`` (or, from ~200 levels, a result pydantic cannot
+serialise). Everything here raises ``ValueError`` instead.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from typing import Any
 __all__ = ["strict_loads"]
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+#: Deepest nesting accepted. Real Gemini responses nest about 10 levels; function arguments a few
+#: more. Deeper documents are rejected rather than producing results that cannot round-trip (C5).
+MAX_DEPTH = 64
 
 
 def _reject_constant(name: str) -> Any:
@@ -30,4 +35,23 @@ def strict_loads(data: bytes | str) -> Any:
     if "\\u" in text and _SURROGATE_ESCAPE.search(text):
         # Valid pairs were combined by the parser; a lone surrogate fails to encode.
         json.dumps(value, ensure_ascii=False).encode("utf-8")
+    # Only a document with more brackets than the limit can be nested that deep: counting is cheap.
+    if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(value, MAX_DEPTH):
+        raise ValueError(f"JSON is nested deeper than {MAX_DEPTH} levels")
     return value
+
+
+def _too_deep(value: Any, limit: int) -> bool:
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False

@@ -343,6 +343,6 @@ def encode_body(body: Any) -> bytes:
     """
     try:
         return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
-    except (TypeError, ValueError) as error:  # UnicodeEncodeError is a ValueError
+    except (TypeError, ValueError, RecursionError) as error:  # UnicodeEncodeError is a ValueError
         reason = type(error).__name__ if isinstance(error, UnicodeError) else str(error)
         raise InvalidRequestError(f"the request contains a value that is not JSON: {reason}") from None
