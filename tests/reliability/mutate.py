@@ -49,6 +49,9 @@ VALUES = st.recursive(
     max_leaves=6,
 )
 OPERATIONS = ("drop", "retype", "duplicate", "truncate", "hostile", "huge", "empty")
+#: Mutations a real server or proxy plausibly produces: fields left out, list items repeated, lists
+#: and objects cut short. Nothing is retyped or emptied, so every value keeps the type Google gives it.
+PLAUSIBLE = ("drop", "repeat", "cut")
 
 
 def _slots(node: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
@@ -65,7 +68,9 @@ def _slots(node: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
 
 
 @st.composite
-def mutated_json(draw: st.DrawFn, document: Any, max_mutations: int = 4) -> Any:
+def mutated_json(
+    draw: st.DrawFn, document: Any, max_mutations: int = 4, operations: tuple[str, ...] = OPERATIONS
+) -> Any:
     """``document`` (deep-copied) with 1..max_mutations structural mutations applied."""
     doc = copy.deepcopy(document)
     huge_done = False
@@ -75,12 +80,20 @@ def mutated_json(draw: st.DrawFn, document: Any, max_mutations: int = 4) -> Any:
             return draw(VALUES)
         container, key = draw(st.sampled_from(slots))
         value = container[key]
-        op = draw(st.sampled_from(OPERATIONS))
+        op = draw(st.sampled_from(operations))
         if op == "drop":
             if isinstance(container, dict):
                 del container[key]
             else:
                 container.pop(key)
+        elif op == "cut":  # a list or an object cut short
+            if isinstance(value, list):
+                container[key] = value[: draw(st.integers(0, max(0, len(value) - 1)))]
+            elif isinstance(value, dict):
+                container[key] = dict(list(value.items())[: draw(st.integers(0, max(0, len(value) - 1)))])
+        elif op == "repeat":  # a list item sent twice
+            if isinstance(container, list):
+                container.insert(key, copy.deepcopy(value))
         elif op == "retype":
             container[key] = draw(VALUES)
         elif op == "duplicate":
@@ -116,9 +129,9 @@ def mutated_json(draw: st.DrawFn, document: Any, max_mutations: int = 4) -> Any:
     return doc
 
 
-#: Depths of the "nest" byte mutation. 200-990 levels (accepted by the parser, too deep for the
-#: replay size estimate and for pydantic) are pinned by test_deeply_nested_values_... until fixed.
-NESTING_DEPTHS = [50, 150, 100_000]
+#: Depths of the "nest" byte mutation: under and over the adapter's 128-level bound, around
+#: pydantic's limits (~200 to read, ~255 to write), and past Python's recursion limit.
+NESTING_DEPTHS = [50, 120, 150, 300, 500, 1_000, 100_000]
 
 INVALID_UTF8 = st.sampled_from(
     [b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xe2\x82", b"\x80"]

@@ -214,6 +214,29 @@ def test_a_missing_or_wrong_backend_never_shows_the_key(key: str) -> None:
         pickle.dumps(vertex.provider.config.api_key)
 
 
+@pytest.mark.parametrize("source", ["credential", "GOOGLE_API_KEY", "GEMINI_API_KEY"])
+@pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s != "ok"])
+def test_a_key_from_options_or_the_environment_is_scrubbed_too(
+    source: str, scenario: str, monkeypatch: pytest.MonkeyPatch, sleeps: list[float]
+) -> None:
+    options: dict[str, Any] = {}
+    if source == "credential":
+        options["credential"] = CANARY_PLAIN
+    else:
+        monkeypatch.setenv(source, CANARY_PLAIN)
+    model = modelport.get_model(
+        "google/gemini-2.5-flash",
+        transport=httpx.MockTransport(SCENARIOS[scenario]),
+        max_retries=0,
+        **options,
+    )
+    for entry in ("generate", "stream"):
+        _, error = run(model, entry)
+        assert error is not None
+        assert_clean(everything_said_about(error), CANARY_PLAIN)
+    assert_clean(repr(model.provider.config), CANARY_PLAIN)
+
+
 #: A Vertex access token (``ya29.`` shape) and a plain one, as ``token=`` and from a ``token_provider``.
 VERTEX_TOKENS = ["ya29.CANARY-" + "a1b2c3d4e5" * 4, CANARY_PLAIN]
 

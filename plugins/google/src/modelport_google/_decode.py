@@ -102,12 +102,12 @@ def candidate_metadata(candidate: dict[str, Any], response: dict[str, Any]) -> d
 
 
 def grounding_fields(
-    metadata: dict[str, Any], text_parts: list[str], *, provider: str
+    metadata: dict[str, Any], text_parts: list[str], *, provider: str, from_wire: bool = False
 ) -> tuple[dict[str, Any], list[Source], list[Citation], list[Warning]]:
     """Validated grounding metadata and the sources, citations and warnings derived from it."""
     from .grounding import citations_from_grounding, validate_grounding_metadata
 
-    validated = validate_grounding_metadata(metadata, provider=provider)
+    validated = validate_grounding_metadata(metadata, provider=provider, from_wire=from_wire)
     sources, citations, warnings = citations_from_grounding(validated, text_parts, provider=provider)
     return validated, sources, citations, warnings
 
@@ -157,13 +157,17 @@ def _string(value: object) -> str | None:
 
 
 def decode_response(
-    response: object, *, provider: str = "google", warnings: Iterable[Warning] = ()
+    response: object, *, provider: str = "google", warnings: Iterable[Warning] = (), from_wire: bool = False
 ) -> Result:
-    """Decode one ``generateContent`` response body (parsed JSON)."""
-    return guarded(provider, lambda: _decode(response, provider, list(warnings)))
+    """Decode one ``generateContent`` response body (parsed JSON).
+
+    ``from_wire=True`` when ``response`` comes straight from the strict wire parser (see
+    :mod:`._json`), so JSON-ness need not be proven again.
+    """
+    return guarded(provider, lambda: _decode(response, provider, list(warnings), from_wire))
 
 
-def _decode(response: object, provider: str, warnings: list[Warning]) -> Result:
+def _decode(response: object, provider: str, warnings: list[Warning], from_wire: bool = False) -> Result:
     if not isinstance(response, dict):
         raise TypeError("the response must be an object")
     candidate = first_candidate(response)
@@ -186,7 +190,7 @@ def _decode(response: object, provider: str, warnings: list[Warning]) -> Result:
     grounding = (candidate or {}).get("groundingMetadata")
     if isinstance(grounding, dict) and grounding:
         validated, sources, citations, extra = grounding_fields(
-            grounding, text_of(raw_parts), provider=provider
+            grounding, text_of(raw_parts), provider=provider, from_wire=from_wire
         )
         google["groundingMetadata"] = validated
         fields = {"grounding_metadata": validated, "sources": sources, "citations": citations}

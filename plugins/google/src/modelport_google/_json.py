@@ -17,19 +17,24 @@ __all__ = ["strict_loads"]
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 #: Deepest nesting accepted. Real Gemini responses nest about 10 levels; function arguments a few
-#: more. Deeper documents are rejected rather than producing results that cannot round-trip (C5).
-MAX_DEPTH = 64
+#: more. Deeper documents are rejected rather than producing results pydantic cannot serialise
+#: (it fails from about 200 levels), which would break C5.
+MAX_DEPTH = 128
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
+#: One decoder for every document: ``json.loads`` with a hook would build a new one per call.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def strict_loads(data: bytes | str) -> Any:
     """Parse one JSON document strictly; raises ``ValueError`` (incl. ``UnicodeError``) on anything else."""
     text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = _DECODER.decode(text)
     except RecursionError:
         raise ValueError("JSON is nested too deeply") from None
     if "\\u" in text and _SURROGATE_ESCAPE.search(text):
@@ -38,6 +43,9 @@ def strict_loads(data: bytes | str) -> Any:
     # Only a document with more brackets than the limit can be nested that deep: counting is cheap.
     if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(value, MAX_DEPTH):
         raise ValueError(f"JSON is nested deeper than {MAX_DEPTH} levels")
+    # Not checked here: a number that overflows (1e999) parses as inf. Finding one costs a scan as
+    # long as the parse itself; grounding metadata rejects it when measuring its size, and pydantic
+    # writes it as null.
     return value
 
 

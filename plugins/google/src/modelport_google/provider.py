@@ -76,7 +76,7 @@ class _GeminiFamily(Provider):
         body, warnings = self._body(request)
         endpoint = self._backend.endpoint(model_name)
         data = post_json(self.http.sync(), endpoint, "generateContent", body, self.name)
-        return decode_response(data, provider=self.name, warnings=warnings)
+        return decode_response(data, provider=self.name, warnings=warnings, from_wire=True)
 
     async def agenerate(self, model_name: str, request: Request) -> Result:
         """Async ``:generateContent``."""
@@ -86,7 +86,7 @@ class _GeminiFamily(Provider):
         body, warnings = self._body(request)
         endpoint = await self._backend.aendpoint(model_name)
         data = await apost_json(self.http.async_(), endpoint, "generateContent", body, self.name)
-        return decode_response(data, provider=self.name, warnings=warnings)
+        return decode_response(data, provider=self.name, warnings=warnings, from_wire=True)
 
     def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
         """``:streamGenerateContent?alt=sse``."""
