@@ -199,9 +199,8 @@ class StreamDecoder:
                 if text:
                     ident = self._open[1]
                     self._chunks[len(self._raw) - 1].append(text)
-                    # The hot path of a stream: both fields are known strings, skip validation (P3).
                     delta = TextDeltaEvent if kind == "text" else ReasoningDeltaEvent
-                    events.append(delta.model_construct(id=ident, delta=text))
+                    events.append(delta(id=ident, delta=text))
                 return
             if not text and not signed:
                 return

@@ -38,9 +38,8 @@ def sources_from_chunks(chunks: object) -> list[Source]:
         info: dict[str, Any] = {}
         if isinstance(chunk, dict):
             info = next((chunk[k] for k in _CHUNK_KINDS if isinstance(chunk.get(k), dict)), {})
-        # Values are checked here already: skip pydantic's validation on this hot path (P6).
         sources.append(
-            Source.model_construct(
+            Source(
                 number=i + 1,
                 title=_string(info.get("title")),
                 uri=_string(info.get("uri")) or _string(info.get("sourceUri")),
@@ -203,8 +202,7 @@ def citations_from_grounding(
                     parts[part] = (sum(len(p) for p in text_parts[:part]), ByteIndex(text_parts[part]))
                 located = parts[part]
             start, end = _span(segment, located, whole, number, local)
-            # _span returns 0 <= start <= end and chunk_numbers is non-empty: no re-validation (P6).
-            citations.append(Citation.model_construct(start=start, end=end, sources=chunk_numbers))
+            citations.append(Citation(start=start, end=end, sources=chunk_numbers))
         except _Skip as skip:
             local.append(
                 Warning(type="skipped-citation", setting=f"groundingSupports[{number}]", details=str(skip))
