@@ -246,3 +246,36 @@ def test_threads_with_their_own_loops_do_not_rebuild_the_client_per_call() -> No
 
     assert all_at_once(4, work) == [[True] * 20] * 4
     assert live_async_clients() - before <= 4
+
+
+def test_module_level_functions_share_one_model_under_concurrent_first_use(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``modelport.generate("google/...")`` from many threads, then tasks on two successive loops."""
+    from modelport import _api
+
+    created: list[str] = []
+    real_get_model = _api.get_model
+
+    def get_model(model_id: str, **kwargs: Any) -> modelport.Model:
+        created.append(model_id)
+        return real_get_model(model_id, transport=httpx.MockTransport(echo), max_retries=0, **kwargs)
+
+    monkeypatch.setenv("GOOGLE_API_KEY", CANARY)
+    monkeypatch.setattr(_api, "_DEFAULT_MODELS", {})
+    monkeypatch.setattr(_api, "get_model", get_model)
+
+    def work(i: int) -> bool:
+        return modelport.generate(MODEL_ID, prompt=f"thread {i}").text == f"thread {i}"
+
+    assert all_at_once(THREADS, work) == [True] * THREADS
+
+    async def tasks(tag: str) -> list[bool]:
+        async def one(i: int) -> bool:
+            return (await modelport.agenerate(MODEL_ID, prompt=f"{tag} {i}")).text == f"{tag} {i}"
+
+        return await asyncio.gather(*(one(i) for i in range(50)))
+
+    assert asyncio.run(tasks("first loop")) == [True] * 50
+    assert asyncio.run(tasks("second loop")) == [True] * 50
+    assert created == [MODEL_ID]

@@ -149,7 +149,8 @@ class StreamDecoder:
         self._open: tuple[str, str, dict[str, Any]] | None = None  # kind, event id, raw part
         self._has_calls = False
         self._next_id = 0
-        self._metadata_sent = False
+        self._sent_id: str | None = None  # responseId: the first one wins, as in merge_frames
+        self._sent_version: str | None = None  # modelVersion: the latest one wins
 
     def start(self) -> StreamStartEvent:
         """The first event: request-time warnings."""
@@ -163,13 +164,15 @@ class StreamDecoder:
         if not isinstance(frame, dict):
             raise TypeError("a stream frame must be an object")
         events: list[StreamEvent] = []
-        if not self._metadata_sent and (frame.get("responseId") or frame.get("modelVersion")):
-            self._metadata_sent = True
-            events.append(
-                ResponseMetadataEvent(
-                    response_id=_str(frame.get("responseId")), model_version=_str(frame.get("modelVersion"))
-                )
-            )
+        # Either field may first arrive in a later frame: send each as soon as it is new.
+        response_id = _str(frame.get("responseId")) if self._sent_id is None else None
+        version = _str(frame.get("modelVersion"))
+        if version == self._sent_version:
+            version = None
+        if response_id or version:
+            self._sent_id = response_id or self._sent_id
+            self._sent_version = version or self._sent_version
+            events.append(ResponseMetadataEvent(response_id=response_id, model_version=version))
         candidate = first_candidate(frame)
         for raw in candidate_parts(candidate):
             self._part(raw, events)
