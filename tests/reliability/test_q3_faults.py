@@ -514,3 +514,89 @@ def test_an_error_object_as_the_first_frame_is_retried_like_an_http_error(
     assert seen == [*TWO_DELTAS, "text-delta", "text-end", "finish"]
     assert len(transport.requests) == 2
     assert len(sleeps) == 1
+
+
+# --------------------------------------------------------------------------- SSE framing variants
+
+_H, _W, _F = (
+    json.dumps(text_frame(t, finish=f)).encode()
+    for t, f in (("Hello, ", None), ("world", None), ("!", "STOP"))
+)
+SSE_VARIANTS = {
+    "lf": b"data: " + _H + b"\n\ndata: " + _W + b"\n\ndata: " + _F + b"\n\n",
+    "crlf": b"data: " + _H + b"\r\n\r\ndata: " + _W + b"\r\n\r\ndata: " + _F + b"\r\n\r\n",
+    "comments": b": ping\n\ndata: " + _H + b"\n\n: keep-alive\n\ndata: " + _W + b"\n\ndata: " + _F + b"\n\n",
+    "fields": b"event: message\nid: 1\nretry: 1000\ndata: "
+    + _H
+    + b"\n\nevent: message\ndata: "
+    + _W
+    + b"\n\ndata: "
+    + _F
+    + b"\n\n",
+    "no-space": b"data:" + _H + b"\n\ndata:" + _W + b"\n\ndata:" + _F + b"\n\n",
+    "multi-line data": b"data: "
+    + _H.replace(b'}, "index"', b'},\ndata: "index"')
+    + b"\n\ndata: "
+    + _W
+    + b"\n\ndata: "
+    + _F
+    + b"\n\n",
+    "no final blank line": b"data: " + _H + b"\n\ndata: " + _W + b"\n\ndata: " + _F,
+    "bom": b"\xef\xbb\xbfdata: " + _H + b"\n\ndata: " + _W + b"\n\ndata: " + _F + b"\n\n",
+}
+
+
+@sync_and_async
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param(body, id=name)  # "bom" was a bug found here, fixed: one leading BOM is stripped
+        for name, body in SSE_VARIANTS.items()
+    ],
+)
+def test_every_sse_framing_gives_the_same_result(asynchronous: bool, body: bytes) -> None:
+    seen, error = collect(google(stream_of(body)), asynchronous)
+    assert error is None
+    assert seen == [*TWO_DELTAS, "text-delta", "text-end", "finish"]
+
+
+def test_cr_only_line_ends_are_a_typed_error_not_silence() -> None:
+    """SSE allows bare CR line ends; Google never sends them. Whatever the parser does, it is typed."""
+    body = b"data: " + _H + b"\r\rdata: " + _W + b"\r\rdata: " + _F + b"\r\r"
+    seen, error = collect(google(stream_of(body)), False)
+    assert error is None or isinstance(error, ProviderError)
+
+
+# --------------------------------------------------------------------------- embeddings
+
+
+def test_a_transient_fault_inside_a_split_embedding_batch_keeps_the_order(sleeps: list[float]) -> None:
+    """250 values go out as 100 + 100 + 50; the second request fails once with 503 and is retried."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if len(transport.requests) == 2:
+            return json_response(
+                {"error": {"code": 503, "message": "busy", "status": "UNAVAILABLE"}}, status=503
+            )
+        batch = json.loads(request.content)["requests"]
+        return json_response(
+            {"embeddings": [{"values": [float(r["content"]["parts"][0]["text"].split()[1])]} for r in batch]}
+        )
+
+    transport = Counting(handler)
+    result = google(transport, max_retries=2).embed([f"doc {i}" for i in range(250)])
+    assert [e[0] for e in result.embeddings] == [float(i) for i in range(250)]
+    assert len(sleeps) == 1
+    assert 4 <= len(transport.requests) <= 5  # the failed batch again, perhaps the ones before it too
+
+
+def test_a_persistent_fault_in_an_embedding_batch_is_typed_and_bounded(sleeps: list[float]) -> None:
+    transport = Counting(
+        lambda r: json_response(
+            {"error": {"code": 503, "message": "busy", "status": "UNAVAILABLE"}}, status=503
+        )
+    )
+    with pytest.raises(ProviderOverloadedError):
+        google(transport, max_retries=2).embed([f"doc {i}" for i in range(250)])
+    assert len(sleeps) == 2
+    assert len(transport.requests) == 3

@@ -101,6 +101,7 @@ class FrameParser:
         self._buffer = bytearray()
         self._decoder = SSEDecoder()
         self._bare: list[str] | None = None  # lines of a bare JSON body (an error object)
+        self._first_line = True
         self.frames = 0
 
     def feed(self, chunk: bytes) -> Iterator[Any]:
@@ -138,6 +139,10 @@ class FrameParser:
             raise ProviderResponseError(
                 f"stream is not valid UTF-8: {error}", provider=self._provider
             ) from None
+        if self._first_line:
+            self._first_line = False
+            if line.startswith("\ufeff"):  # the SSE spec strips one leading byte-order mark
+                line = line[1:]
         if self._bare is not None:
             self._bare.append(line)
             return
