@@ -1,9 +1,11 @@
 """Hypothesis strategies that mutate real JSON documents and their bytes (Q1).
 
 Structural mutations pick any node of a document (an object member or a list item) and drop it,
-retype it, duplicate it, truncate it, replace a string with hostile text, or blow a list up. Byte
-mutations truncate, splice random or invalid UTF-8 bytes in, and flip bytes. Everything is drawn
-from hypothesis, so failures shrink and replay.
+retype it, duplicate it, truncate it, empty it, replace it with hostile text, or blow a list up;
+the ``PLAUSIBLE`` subset only leaves fields out, repeats list items and cuts lists and objects short.
+Byte mutations truncate, splice random or invalid UTF-8 bytes in, delete or flip bytes, and put deep
+nesting or ``NaN``/``Infinity`` where a value starts. Everything is drawn from hypothesis, so
+failures shrink and replay.
 """
 
 from __future__ import annotations

@@ -600,3 +600,11 @@ def test_a_persistent_fault_in_an_embedding_batch_is_typed_and_bounded(sleeps: l
         google(transport, max_retries=2).embed([f"doc {i}" for i in range(250)])
     assert len(sleeps) == 2
     assert len(transport.requests) == 3
+
+
+@sync_and_async
+def test_a_leading_bom_split_across_chunks_is_stripped_too(asynchronous: bool) -> None:
+    body = SSE_VARIANTS["bom"]
+    seen, error = collect(google(stream_of(body[:1], body[1:2], body[2:5], body[5:])), asynchronous)
+    assert error is None
+    assert seen == [*TWO_DELTAS, "text-delta", "text-end", "finish"]
