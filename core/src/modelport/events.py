@@ -227,6 +227,12 @@ class StreamAccumulator:
     def add(self, event: StreamEvent) -> None:
         """Fold one event in."""
         self.events += 1
+        if type(event) is TextDeltaEvent:  # the hot path, once a frame: skip the match below
+            part = self._open[event.id]
+            part.chunks.append(event.delta)
+            if event.provider_metadata:
+                part.metadata = _merge_metadata(part.metadata, event.provider_metadata)
+            return
         match event:
             case StreamStartEvent():
                 self._warnings.extend(event.warnings)

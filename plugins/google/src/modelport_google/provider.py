@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from modelport.events import StreamEvent
     from modelport.types import EmbeddingResult, Request, Result, Warning
 
-# The mapping modules (pydantic types, httpx-sse) are imported on first use, inside the methods,
+# The mapping modules (pydantic types, the SSE parser) are imported on first use, inside the methods,
 # so that resolving "google/..." in get_model stays as cheap as the core (P1).
 
 __all__ = ["GoogleProvider", "VertexProvider"]
