@@ -8,7 +8,9 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile("long", max_examples=20_000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
