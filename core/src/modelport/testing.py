@@ -35,7 +35,6 @@ from .types import EmbeddingResult, Request, Result, TextPart, Usage
 
 __all__ = ["Script", "ScriptedProvider", "install", "text_events", "text_result"]
 
-ScriptItem = Any
 
 
 @dataclass
