@@ -36,7 +36,6 @@ from .types import EmbeddingResult, Request, Result, TextPart, Usage
 __all__ = ["Script", "ScriptedProvider", "install", "text_events", "text_result"]
 
 
-
 @dataclass
 class Script:
     """What the scripted provider answers, in order, and what it was asked."""
