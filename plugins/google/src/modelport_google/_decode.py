@@ -33,6 +33,7 @@ __all__ = [
     "decode_response",
     "finish_reason",
     "grounding_fields",
+    "string_or_none",
     "first_candidate",
     "guarded",
     "text_of",
@@ -152,7 +153,8 @@ def blocked_reason(response: dict[str, Any]) -> str | None:
     return reason if isinstance(reason, str) else None
 
 
-def _string(value: object) -> str | None:
+def string_or_none(value: object) -> str | None:
+    """``value`` when it is a string, else ``None`` (real responses omit and retype fields)."""
     return value if isinstance(value, str) else None
 
 
@@ -175,7 +177,7 @@ def _decode(response: object, provider: str, warnings: list[Warning], from_wire:
     mapper = PartMapper()
     content: list[Part] = [p for p in map(mapper.map, raw_parts) if p is not None]
     has_calls = any(isinstance(p, ToolCallPart) and not p.provider_executed for p in content)
-    raw_reason = _string((candidate or {}).get("finishReason"))
+    raw_reason = string_or_none((candidate or {}).get("finishReason"))
     blocked = blocked_reason(response) if raw_reason is None else None
     if blocked is not None:
         reason: FinishReason = "content-filter"
@@ -202,8 +204,8 @@ def _decode(response: object, provider: str, warnings: list[Warning], from_wire:
         usage=usage_from(response.get("usageMetadata")),
         warnings=warnings,
         provider_metadata={"google": google} if google else {},
-        response_id=_string(response.get("responseId")),
-        model_version=_string(response.get("modelVersion")),
+        response_id=string_or_none(response.get("responseId")),
+        model_version=string_or_none(response.get("modelVersion")),
         replay=replay,
         **fields,
     )

@@ -39,6 +39,7 @@ from ._decode import (
     first_candidate,
     grounding_fields,
     guarded,
+    string_or_none,
     text_of,
     usage_from,
 )
@@ -165,8 +166,8 @@ class StreamDecoder:
             raise TypeError("a stream frame must be an object")
         events: list[StreamEvent] = []
         # Either field may first arrive in a later frame: send each as soon as it is new.
-        response_id = _str(frame.get("responseId")) if self._sent_id is None else None
-        version = _str(frame.get("modelVersion"))
+        response_id = string_or_none(frame.get("responseId")) if self._sent_id is None else None
+        version = string_or_none(frame.get("modelVersion"))
         if version == self._sent_version:
             version = None
         if response_id or version:
@@ -266,7 +267,7 @@ class StreamDecoder:
         events: list[StreamEvent] = []
         self._close(events)
         state = self._state
-        raw_reason = _str(state.candidate.get("finishReason"))
+        raw_reason = string_or_none(state.candidate.get("finishReason"))
         blocked = blocked_reason(state.response) if raw_reason is None else None
         if raw_reason is None and blocked is None:
             return events
@@ -296,7 +297,3 @@ class StreamDecoder:
             )
         )
         return events
-
-
-def _str(value: object) -> str | None:
-    return value if isinstance(value, str) else None

@@ -12,12 +12,13 @@ skipped with a warning.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeGuard
+from typing import Any
 
 from modelport.errors import ProviderMetadataError
 from modelport.types import Citation, Source, Warning
 
 from ._offsets import ByteIndex
+from ._validate import is_index
 
 __all__ = ["citations_from_grounding", "sources_from_chunks"]
 
@@ -49,10 +50,6 @@ def sources_from_chunks(chunks: object) -> list[Source]:
     return sources
 
 
-def _is_index(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
 class _Skip(Exception):
     """A support that cannot be used; the message says why."""
 
@@ -79,7 +76,7 @@ def _offsets_problem(
     start = segment.get("startIndex", 0)
     start = 0 if start is None else start
     end = segment.get("endIndex")
-    if not (_is_index(start) and _is_index(end)):
+    if not (is_index(start) and is_index(end)):
         return "has no valid startIndex/endIndex", None
     if start > end:
         return f"starts after it ends (bytes {start}..{end})", None
@@ -117,7 +114,7 @@ def _span(
         if problem is None and span is not None:
             return base + span[0], base + span[1]
         start = segment.get("startIndex") or 0
-        at = index.char_at(start) if _is_index(start) else None
+        at = index.char_at(start) if is_index(start) else None
         near = base + (at if at is not None else 0)
     if text:
         found = _nearest(whole.text, text, near)
@@ -141,7 +138,7 @@ def _chunk_numbers(
     numbers: list[int] = []
     dropped: list[str] = []
     for i in indices:
-        if _is_index(i) and i < chunk_count:
+        if is_index(i) and i < chunk_count:
             if i + 1 not in numbers:
                 numbers.append(i + 1)
         else:
@@ -197,7 +194,7 @@ def citations_from_grounding(
             located: tuple[int, ByteIndex] | None = None
             if part is None:
                 located = (0, whole)
-            elif _is_index(part) and part < len(text_parts):
+            elif is_index(part) and part < len(text_parts):
                 if part not in parts:
                     parts[part] = (sum(len(p) for p in text_parts[:part]), ByteIndex(text_parts[part]))
                 located = parts[part]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from modelport.errors import ProviderMetadataError
 
@@ -21,6 +21,7 @@ __all__ = [
     "MAX_METADATA_BYTES",
     "encoded_size",
     "ensure_json",
+    "is_index",
     "validate_grounding_metadata",
 ]
 
@@ -97,7 +98,8 @@ def check_size(value: object, *, provider: str) -> int:
     return size
 
 
-def _is_index(value: object) -> bool:
+def is_index(value: object) -> TypeGuard[int]:
+    """A JSON non-negative integer (``bool`` excluded)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
@@ -129,7 +131,7 @@ def _bad_index(obj: dict[str, Any], keys: tuple[str, ...]) -> str | None:
     """The first of ``keys`` present with a value that is not a non-negative integer."""
     for key in keys:
         value = obj.get(key)
-        if value is not None and not _is_index(value):
+        if value is not None and not is_index(value):
             return key
     return None
 
@@ -170,7 +172,7 @@ def _check_support(support: object, i: int, provider: str) -> None:
         if text is not None and not isinstance(text, str):
             raise _fail(provider, f"{where.format(i)}.segment.text must be a string")
     indices = support.get("groundingChunkIndices")
-    if indices is not None and not (isinstance(indices, list) and all(_is_index(i) for i in indices)):
+    if indices is not None and not (isinstance(indices, list) and all(is_index(i) for i in indices)):
         raise _fail(
             provider, f"{where.format(i)}.groundingChunkIndices must be a list of non-negative integers"
         )
