@@ -1,4 +1,4 @@
-"""Build the Google conformance cases from the real recordings in ../shared/corpus/gemini.
+"""Build the Google conformance cases from the real recordings in tests/corpus/gemini.
 
     python tools/convert_gemini_corpus.py            # (re)write the cases' case.yaml + cassette.yaml
     modelport conformance --provider google --regenerate   # then write expected.json, review, commit

@@ -1,4 +1,4 @@
-"""Readers for the recorded Gemini corpus (../shared/corpus/gemini) and the request oracle.
+"""Readers for the recorded Gemini corpus (tests/corpus/gemini) and the request oracle.
 
 Each reader returns the recorded response as ``(status, content_type, body_text)``, unwrapping the
 corpus container formats described in its MANIFEST: pydantic-ai vcrpy YAML (``parsed_body`` or
@@ -12,15 +12,12 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-CORPUS = Path(
-    os.environ.get("MODELPORT_CORPUS", Path(__file__).resolve().parents[2] / "shared/corpus/gemini")
-)
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "gemini"  # vendored, see its MANIFEST
 
 SOURCES = {
     "pydantic__pydantic-ai": ("pydantic/pydantic-ai", "4fda38988f2939fa6ea9cdefcf120693e10ef491", "MIT"),

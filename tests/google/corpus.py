@@ -1,4 +1,4 @@
-"""Loader for the recorded Gemini corpus in ``../shared/corpus/gemini`` (see its MANIFEST.md).
+"""Loader for the recorded Gemini corpus vendored in ``tests/corpus/gemini`` (see its MANIFEST.md).
 
 Unwraps the container formats: vcrpy YAML (``parsed_body`` or ``body.string``, gzip bodies included),
 vercel ``*.chunks.txt`` (one SSE payload per line), Firebase ``.txt`` (raw SSE) and ``.json`` (raw
@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 
-CORPUS = Path(
-    os.environ.get("MODELPORT_CORPUS_DIR")
-    or Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "gemini"
-)
+from tests import recordings
 
 PYDANTIC = "pydantic__pydantic-ai"
 VERCEL = "vercel__ai"
@@ -32,11 +27,8 @@ LLM_GEMINI = "simonw__llm-gemini"
 
 
 def path(source: str, name: str) -> Path:
-    """The corpus file ``source/name``; skips the test when the corpus is not beside the clone."""
-    file = CORPUS / source / name
-    if not file.exists():
-        pytest.skip(f"corpus file not found: {file}")
-    return file
+    """The corpus file ``source/name``; a missing file fails the test, naming it."""
+    return recordings.gemini(f"{source}/{name}")
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Non-streaming responses from the recorded corpus → Result (G5, G6, G13, G14, G15, G16).
 
-Every response here is a real recording from ../shared/corpus/gemini (see its MANIFEST for sources and
+Every response here is a real recording from tests/corpus/gemini (see its MANIFEST for sources and
 licenses: pydantic/pydantic-ai MIT, vercel/ai Apache-2.0, FirebaseExtended/vertexai-sdk-test-data
 Apache-2.0). Values asserted are the ones in those files.
 """

@@ -1,7 +1,7 @@
 """Error bodies → typed errors, and retries honouring the server's delay (G18, C9).
 
 Bodies are the recorded ones (FirebaseExtended/vertexai-sdk-test-data Apache-2.0, vercel/ai
-Apache-2.0, pydantic/pydantic-ai MIT; see ../shared/corpus/gemini/MANIFEST.md) unless noted.
+Apache-2.0, pydantic/pydantic-ai MIT; see tests/corpus/gemini/MANIFEST.md) unless noted.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Citations on the corpus's REAL grounding recordings: exact rendered text (S4, S5, S7, S8).
 
-Recordings come from ../shared/corpus/gemini (MODELPORT_CORPUS_DIR overrides it); each case names
+Recordings come from the vendored corpus in tests/corpus/gemini; each case names
 its source repository, file, commit and licence. The expected texts were computed from the bytes
 of each recording and checked by hand against the segment texts: several answers contain "°",
 "É", "è" or "œ", so Google's byte offsets differ from character offsets, and one gemini-3 answer
@@ -10,9 +10,7 @@ has two supports whose offsets are 2 bytes late (the last one runs past the end 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,19 +23,14 @@ from modelport_google.grounding import (
     citations_from_grounding,
     validate_grounding_metadata,
 )
+from tests import recordings
 
-CORPUS = Path(
-    os.environ.get("MODELPORT_CORPUS_DIR")
-    or Path(__file__).parents[2].parent / "shared" / "corpus" / "gemini"
-)
 PYDANTIC_AI = "pydantic__pydantic-ai"  # pydantic/pydantic-ai @ 4fda389 (MIT)
 FIREBASE = "FirebaseExtended__vertexai-sdk-test-data"  # FirebaseExtended/vertexai-sdk-test-data @ 2d6adfd (Apache-2.0)
 
 
 def _read(folder: str, name: str) -> str:
-    path = CORPUS / folder / name
-    assert path.is_file(), f"corpus recording missing: {path} (set MODELPORT_CORPUS_DIR)"
-    return path.read_text(encoding="utf-8")
+    return recordings.gemini(f"{folder}/{name}").read_text(encoding="utf-8")
 
 
 def _sse(body: str) -> list[dict[str, Any]]:

@@ -1,7 +1,7 @@
 """Exact replay of assistant turns (G5): signatures sent back as received, ids, bounds, mismatches.
 
 Responses are real recordings (pydantic/pydantic-ai MIT, simonw/llm-gemini Apache-2.0,
-FirebaseExtended/vertexai-sdk-test-data Apache-2.0; see ../shared/corpus/gemini/MANIFEST.md).
+FirebaseExtended/vertexai-sdk-test-data Apache-2.0; see tests/corpus/gemini/MANIFEST.md).
 """
 
 from __future__ import annotations

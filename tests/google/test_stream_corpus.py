@@ -3,7 +3,7 @@
 For each one, the accumulated stream equals the non-streaming decode of the merged frames. Bodies are
 sent as recorded (vcrpy ``body.string``, Firebase raw SSE) or, for vercel ``*.chunks.txt``, written back
 as ``data:`` lines. Sources: pydantic/pydantic-ai (MIT), vercel/ai (Apache-2.0),
-FirebaseExtended/vertexai-sdk-test-data (Apache-2.0), per ../shared/corpus/gemini/MANIFEST.md.
+FirebaseExtended/vertexai-sdk-test-data (Apache-2.0), per tests/corpus/gemini/MANIFEST.md.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Stream faults (G18, C9, Q3): status before SSE parsing, error objects after frames, broken bodies.
 
 Frames are the recorded ones (vercel/ai Apache-2.0, FirebaseExtended/vertexai-sdk-test-data
-Apache-2.0, pydantic/pydantic-ai MIT; see ../shared/corpus/gemini/MANIFEST.md).
+Apache-2.0, pydantic/pydantic-ai MIT; see tests/corpus/gemini/MANIFEST.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Real recorded Gemini responses from ../shared/corpus/gemini/, unwrapped into bodies and SSE bytes.
+"""Real recorded Gemini responses from tests/corpus/gemini/ (vendored), unwrapped into bodies and SSE bytes.
 
 ``unary_bodies()`` gives parsed ``generateContent`` response bodies (HTTP 200); ``stream_bodies()`` gives
 raw ``streamGenerateContent?alt=sse`` bodies as bytes. Both are loaded once and cached.
@@ -8,19 +8,15 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from tests import recordings
+
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-CORPUS = Path(
-    os.environ.get(
-        "MODELPORT_GEMINI_CORPUS", Path(__file__).resolve().parents[3] / "shared" / "corpus" / "gemini"
-    )
-)
 
 _FIREBASE = "FirebaseExtended__vertexai-sdk-test-data"
 _VERCEL = "vercel__ai"
@@ -73,16 +69,11 @@ _CASSETTES = [
 ]
 
 
-def available() -> bool:
-    """Whether the corpus is where we expect it."""
-    return CORPUS.is_dir()
-
-
 @functools.cache
 def _cassette_interactions() -> list[tuple[str, str, Any]]:
     found: list[tuple[str, str, Any]] = []
     for name in _CASSETTES:
-        data = yaml.load((CORPUS / _PYDANTIC / name).read_text(encoding="utf-8"), Loader=_Loader)
+        data = yaml.load(recordings.gemini(f"{_PYDANTIC}/{name}").read_text(encoding="utf-8"), Loader=_Loader)
         for i, item in enumerate(data["interactions"]):
             uri, response = item["request"]["uri"], item["response"]
             if response["status"]["code"] != 200:
@@ -98,7 +89,7 @@ def _cassette_interactions() -> list[tuple[str, str, Any]]:
 @functools.cache
 def unary_bodies() -> tuple[tuple[str, dict[str, Any]], ...]:
     """``(label, parsed body)`` of every recorded 200 ``generateContent`` response we use."""
-    bodies = [(Path(p).name, json.loads((CORPUS / p).read_bytes())) for p in _UNARY_JSON]
+    bodies = [(Path(p).name, json.loads(recordings.gemini(p).read_bytes())) for p in _UNARY_JSON]
     bodies += [(label, body) for kind, label, body in _cassette_interactions() if kind == "unary"]
     return tuple(bodies)
 
@@ -106,9 +97,11 @@ def unary_bodies() -> tuple[tuple[str, dict[str, Any]], ...]:
 @functools.cache
 def stream_bodies() -> tuple[tuple[str, bytes], ...]:
     """``(label, raw SSE bytes)`` of every recorded 200 stream we use."""
-    bodies = [(Path(p).name, (CORPUS / p).read_bytes()) for p in _STREAM_SSE]
+    bodies = [(Path(p).name, recordings.gemini(p).read_bytes()) for p in _STREAM_SSE]
     for p in _STREAM_CHUNKS:
-        lines = [line for line in (CORPUS / p).read_text(encoding="utf-8").splitlines() if line.strip()]
+        lines = [
+            line for line in recordings.gemini(p).read_text(encoding="utf-8").splitlines() if line.strip()
+        ]
         bodies.append((Path(p).name, "".join(f"data: {line}\n\n" for line in lines).encode("utf-8")))
     bodies += [(label, body) for kind, label, body in _cassette_interactions() if kind == "stream"]
     return tuple(bodies)
@@ -134,5 +127,5 @@ def sse_body(frames: list[Any]) -> bytes:
 def embedding_body() -> dict[str, Any]:
     """A real ``batchEmbedContents`` response (two 3,072-value embeddings)."""
     name = "tests__cassettes__test_embeddings__TestGoogle.test_documents.yaml"
-    data = yaml.load((CORPUS / _PYDANTIC / name).read_text(encoding="utf-8"), Loader=_Loader)
+    data = yaml.load(recordings.gemini(f"{_PYDANTIC}/{name}").read_text(encoding="utf-8"), Loader=_Loader)
     return dict(data["interactions"][0]["response"]["parsed_body"])

@@ -1,6 +1,6 @@
 """Q1: decoders are total over mutated real responses.
 
-Real recorded Gemini responses (../shared/corpus/gemini) are mutated structurally (fields dropped,
+Real recorded Gemini responses (tests/corpus/gemini, vendored) are mutated structurally (fields dropped,
 retyped, duplicated, truncated, emptied, hostile text, huge lists) and byte-wise (truncation, random
 bytes, invalid UTF-8, flipped and deleted bytes, deep nesting, ``NaN`` literals), then fed to the
 non-streaming and streaming decoders through the public API (sync and async, the body delivered in
@@ -38,32 +38,25 @@ from modelport.errors import (
     ProviderResponseError,
 )
 from modelport.events import StreamAccumulator
+from tests import recordings
 
 from . import corpus
 from .conftest import frame as frame_bytes
 from .conftest import google, sse_response
 from .mutate import PLAUSIBLE, chunked, dumps, mutated_bytes, mutated_json
 
-pytestmark = pytest.mark.skipif(not corpus.available(), reason=f"Gemini corpus not found at {corpus.CORPUS}")
-
-UNARY = corpus.unary_bodies() if corpus.available() else ()
-STREAMS = (
-    tuple((label, corpus.sse_frames(body)) for label, body in corpus.stream_bodies())
-    if corpus.available()
-    else ()
-)
-ERROR_BODIES: tuple[Any, ...] = ()
-if corpus.available():
-    ERROR_BODIES = tuple(
-        json.loads((corpus.CORPUS / name).read_bytes())
-        for name in (
-            "FirebaseExtended__vertexai-sdk-test-data/mock-responses__googleai__unary-failure-api-key.json",
-            "FirebaseExtended__vertexai-sdk-test-data/mock-responses__vertexai__unary-failure-quota-exceeded.json",
-            "vercel__ai/packages__google__src____fixtures____google-429-retry-info.json",
-            "vercel__ai/packages__google__src____fixtures____issue-8943-gemini-2.5-flash-error.json",
-            "vercel__ai/packages__google__src____fixtures____google-embedding-batch-limit-error.json",
-        )
+UNARY = corpus.unary_bodies()
+STREAMS = tuple((label, corpus.sse_frames(body)) for label, body in corpus.stream_bodies())
+ERROR_BODIES: tuple[Any, ...] = tuple(
+    json.loads(recordings.gemini(name).read_bytes())
+    for name in (
+        "FirebaseExtended__vertexai-sdk-test-data/mock-responses__googleai__unary-failure-api-key.json",
+        "FirebaseExtended__vertexai-sdk-test-data/mock-responses__vertexai__unary-failure-quota-exceeded.json",
+        "vercel__ai/packages__google__src____fixtures____google-429-retry-info.json",
+        "vercel__ai/packages__google__src____fixtures____issue-8943-gemini-2.5-flash-error.json",
+        "vercel__ai/packages__google__src____fixtures____google-embedding-batch-limit-error.json",
     )
+)
 
 
 def scaled(fraction: float) -> settings:
@@ -255,12 +248,10 @@ def test_mutated_error_bodies_give_typed_provider_errors(
     assert error.body_excerpt is None or len(error.body_excerpt) <= 2_100
 
 
-EMBEDDINGS: tuple[Any, ...] = ()
-if corpus.available():
-    # Two real 3,072-value embeddings, cut to 8 values each to keep examples small.
-    EMBEDDINGS = (
-        {"embeddings": [{"values": e["values"][:8]} for e in corpus.embedding_body()["embeddings"]]},
-    )
+# Two real 3,072-value embeddings, cut to 8 values each to keep examples small.
+EMBEDDINGS: tuple[Any, ...] = (
+    {"embeddings": [{"values": e["values"][:8]} for e in corpus.embedding_body()["embeddings"]]},
+)
 
 
 @scaled(0.5)

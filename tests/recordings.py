@@ -1,0 +1,41 @@
+"""The one locator for the recorded provider traffic that the tests read.
+
+The recordings are vendored, byte for byte, in ``tests/corpus/<provider>/`` (``gemini``, ``openai``);
+each folder's ``MANIFEST.md`` names every file's source repository, commit and license. Nothing in the
+project reads recorded traffic from anywhere else, so a fresh clone has everything its tests need.
+
+A missing recording fails the test that asked for it, naming the file: it is never a skip.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+"""The root of the vendored recordings (one folder per provider)."""
+
+PROVIDERS = ("gemini", "openai")
+
+
+def recording(provider: str, relative: str) -> Path:
+    """The path of ``tests/corpus/<provider>/<relative>``; fails the calling test if it is missing."""
+    path = CORPUS / provider / relative
+    if not path.is_file():
+        pytest.fail(
+            f"vendored recording missing: tests/corpus/{provider}/{relative} "
+            f"(listed in tests/corpus/{provider}/MANIFEST.md; restore it with `git checkout -- tests/corpus`)",
+            pytrace=False,
+        )
+    return path
+
+
+def gemini(relative: str) -> Path:
+    """A recording of the Gemini corpus, e.g. ``gemini("vercel__ai/...chunks.txt")``."""
+    return recording("gemini", relative)
+
+
+def openai(relative: str) -> Path:
+    """A recording of the OpenAI (and OpenAI-compatible servers) corpus."""
+    return recording("openai", relative)
