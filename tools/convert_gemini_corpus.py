@@ -85,7 +85,11 @@ def build(spec: dict[str, Any], target: Path, *, vertex: bool = False) -> None:
         request={
             "method": "POST",
             "uri": uri,
-            "headers": {"content-type": ["application/json"]},
+            # The credential header is kept by name (never its value): replay checks it is sent.
+            "headers": {
+                "content-type": ["application/json"],
+                ("authorization" if vertex else "x-goog-api-key"): ["<credential>"],
+            },
             "body": {"json": body},
         },
         response={

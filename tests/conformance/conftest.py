@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -52,3 +54,50 @@ def broken_installed(example_installed: Path) -> Path:
         },
     )
     return example_installed
+
+
+VARIANT_IDS = (
+    "example-mergebug",
+    "example-decodebug",
+    "example-crash",
+    "example-noauth",
+    "example-auth",
+    "example-features",
+)
+
+
+def _copy_cases(target: Path, edit: dict[str, str] | None = None) -> None:
+    """The Example's cases copied to ``target``; ``edit`` appends YAML lines to a case's case.yaml."""
+    shutil.copytree(EXAMPLE_CASES, target)
+    for case, lines in (edit or {}).items():
+        with (target / case / "case.yaml").open("a", encoding="utf-8") as handle:
+            handle.write(lines)
+
+
+def _require_credential_header(cases: Path) -> None:
+    """Each recorded request holds ``authorization: <credential>``, as the recorder keeps it."""
+    from modelport_conformance.cassette import dump_cassette, load_cassette
+
+    for path in cases.glob("*/cassette.yaml"):
+        cassette = load_cassette(path.read_text(encoding="utf-8"))
+        for interaction in cassette.interactions:
+            interaction.request.setdefault("headers", {})["authorization"] = ["<credential>"]
+        path.write_text(dump_cassette(cassette), encoding="utf-8")
+
+
+@pytest.fixture
+def variants_installed(example_installed: Path) -> Iterator[Path]:
+    """The example plugin plus ``modelport_variants`` (tests/conformance/variant_plugins.py)."""
+    site = example_installed
+    shutil.copy(Path(__file__).parent / "variant_plugins.py", site / "modelport_variants.py")
+    cases = site / "variant_cases"
+    _copy_cases(cases / "auth")
+    _require_credential_header(cases / "auth")
+    _copy_cases(
+        cases / "features",
+        {"stream-basic": "features: [reasoning]\n", "generate-basic": "config: {max_retries: 0}\n"},
+    )
+    write_distribution(site, "modelport-variants", dict.fromkeys(VARIANT_IDS, "modelport_variants"))
+    sys.modules.pop("modelport_variants", None)
+    yield site
+    sys.modules.pop("modelport_variants", None)

@@ -11,7 +11,7 @@ import yaml
 from modelport_conformance.cases import Case, Suite, load_cases
 from modelport_conformance.cassette import body_bytes, load_cassette, parse_sse, serializer, store_body
 from modelport_conformance.player import CassettePlayer
-from modelport_conformance.recording import json_body_matcher, modelport_vcr, record_case
+from modelport_conformance.recording import RecordingError, json_body_matcher, modelport_vcr, record_case
 
 from .conftest import EXAMPLE_CASES
 
@@ -65,13 +65,17 @@ def test_record_mode_writes_a_clean_readable_cassette(example_installed, tmp_pat
     outcome = record_case(suite, suite.cases[0], api_key=REAL_KEY, transport=transport)
     assert outcome.status == "pass"
     text = (directory / "cassette.yaml").read_text()
-    assert REAL_KEY not in text and "authorization" not in text.lower() and "cookie" not in text
+    assert REAL_KEY not in text and "cookie" not in text
     data = yaml.safe_load(text)
     [interaction] = data["interactions"]
     assert interaction["request"] == {
         "method": "POST",
         "uri": "https://api.example.test/v1/generate",
-        "headers": {"content-type": ["application/json"], "accept": ["*/*"]},
+        "headers": {
+            "accept": ["*/*"],
+            "authorization": ["<credential>"],
+            "content-type": ["application/json"],
+        },
         "body": {"json": {"model": "tiny-1", "messages": [{"role": "user", "text": "ping"}]}},
     }
     assert interaction["response"]["headers"] == {"content-type": ["application/json"]}
@@ -142,8 +146,11 @@ def test_a_failed_recording_keeps_the_old_cassette(example_installed, tmp_path):
     def offline(request):
         raise httpx.ConnectError("no network", request=request)
 
-    with pytest.raises(httpx.ConnectError):
+    with pytest.raises(RecordingError) as info:
         record_case(suite, suite.cases[0], api_key=REAL_KEY, transport=httpx.MockTransport(offline))
+    assert str(info.value).startswith("recording example/generate-basic failed: ")
+    assert str(info.value).endswith("no network")
+    assert info.value.__suppress_context__
     assert (cases / "generate-basic" / "cassette.yaml").read_text() == before
     assert sorted(p.name for p in (cases / "generate-basic").iterdir()) == [
         "case.yaml",

@@ -47,7 +47,9 @@ def test_every_case_carries_attribution_and_no_credentials():
 def test_cassettes_keep_only_allow_listed_headers():
     for case in GOOGLE + VERTEX:
         for interaction in case.cassette.interactions:
-            assert set(interaction.request["headers"]) <= {"content-type", "accept"}, case.name
+            credential = "authorization" if case in VERTEX else "x-goog-api-key"
+            assert set(interaction.request["headers"]) <= {"content-type", "accept", credential}, case.name
+            assert interaction.request["headers"][credential] == ["<credential>"], case.name
             assert set(interaction.response["headers"]) <= {"content-type", "retry-after"}, case.name
             assert "key=" not in interaction.uri, case.name
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
+import re
+from pathlib import Path
+
 import modelport_conformance
 from modelport.events import (
     FinishEvent,
@@ -10,7 +15,10 @@ from modelport.events import (
     TextEndEvent,
     TextStartEvent,
 )
+from modelport.hookspecs import SuiteRegistrar
+from modelport.plugins import ConformanceSuite
 from modelport.types import Result, ToolCallPart, ToolResultPart, Usage
+from modelport_conformance.cases import Suite
 from modelport_conformance.invariants import (
     check_provider_executed,
     check_round_trip,
@@ -29,8 +37,10 @@ def test_public_names():
         "Difference",
         "Interaction",
         "ProviderConformanceTests",
+        "RecordingError",
         "Report",
         "Suite",
+        "UnsafeRecordingError",
         "diff_json",
         "discover_suites",
         "dump_cassette",
@@ -42,6 +52,7 @@ def test_public_names():
         "run_case",
         "run_conformance",
         "scan_text",
+        "skip_reason",
     ]
     assert all(getattr(modelport_conformance, name) is not None for name in modelport_conformance.__all__)
 
@@ -88,8 +99,10 @@ def test_malformed_streams_are_named():
 
 
 def test_negative_usage_is_reported():
-    result = Result(usage=Usage(input_tokens=3, output_tokens=-1))
-    events = [FinishEvent(finish_reason="stop", usage=Usage(total_tokens=-2))]
+    # The core turns a negative count into "not reported"; a plugin that builds its values without
+    # validation (model_construct) can still produce one, and the invariant must catch it.
+    result = Result(usage=Usage.model_construct(input_tokens=3, output_tokens=-1))
+    events = [FinishEvent(finish_reason="stop", usage=Usage.model_construct(total_tokens=-2))]
     assert check_usage(result, events) == [
         "result.usage.output_tokens is negative (-1)",
         "events[0].usage.total_tokens is negative (-2)",
@@ -117,3 +130,37 @@ def test_provider_executed_marks_are_checked():
 
 def test_round_trip_holds_for_results_and_events():
     assert check_round_trip([Result(usage=Usage(input_tokens=1)), StreamStartEvent()]) == []
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_conformance_and_plugins_use_only_public_names():
+    sources = [ROOT / "conformance" / "src", *(ROOT / "plugins").glob("*/src")]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for source in sources
+        for path in sorted(source.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"modelport\._", line)
+    ]
+    assert offenders == []
+
+
+def test_the_suite_record_is_defined_once():
+    declared = [f.name for f in dataclasses.fields(ConformanceSuite)][2:]
+    assert declared == ["unsupported", "merge_frames", "options", "credential_env", "secret_patterns"]
+    # the register callback takes exactly the record's keywords
+    keywords = list(inspect.signature(SuiteRegistrar.__call__).parameters)[3:]
+    assert keywords == declared
+    # conformance's Suite holds the record and only reads it
+    suite = Suite("x", [], unsupported={"embed": "no"}, secret_patterns={"K": "k_[0-9]{8}"})
+    assert type(suite.registration) is ConformanceSuite and not dataclasses.is_dataclass(Suite)
+    assert all(isinstance(inspect.getattr_static(Suite, name), property) for name in declared)
+    assert (suite.unsupported, suite.secret_patterns, suite.location) == (
+        {"embed": "no"},
+        {"K": "k_[0-9]{8}"},
+        None,
+    )
+    changed = suite.replace(options={"project": "p"})
+    assert (changed.options, suite.options, changed.unsupported) == ({"project": "p"}, {}, {"embed": "no"})

@@ -12,6 +12,7 @@ EXPECTED_CORE = {
     "Citation",
     "CitedText",
     "ConfigurationError",
+    "DeadlineExceededError",
     "EmbeddingResult",
     "FilePart",
     "FunctionTool",

@@ -264,5 +264,5 @@ def test_stream_and_replay_share_tool_call_ids() -> None:
 
     decoder = StreamDecoder()
     events = [e for f in frames for e in decoder.feed(f)] + decoder.finish()
-    ids = [e.part.id for e in events if e.type == "tool-call"]
+    ids = [e.call_id for e in events if e.type == "tool-call-start"]
     assert ids == [p.id for p in decode_response(data).tool_calls] == ["call-0", "call-1", "call-2"]

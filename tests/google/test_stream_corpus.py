@@ -201,7 +201,9 @@ def test_gemini_3_function_call_with_id_after_unsigned_text() -> None:
     assert call.id == call_part["functionCall"]["id"]
     assert call.provider_metadata == {"google": {"thoughtSignature": call_part["thoughtSignature"]}}
     assert result.finish_reason == "tool-calls"
-    assert [e.type for e in events].count("tool-call") == 1
+    assert [e.type for e in events].count("tool-call-start") == 1
+    start = next(e for e in events if e.type == "tool-call-start")
+    assert (start.call_id, start.name) == (call.id, call.name)
 
 
 def test_code_execution_stream_ids_and_usage_from_last_frame() -> None:

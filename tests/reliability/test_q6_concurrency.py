@@ -83,9 +83,9 @@ def test_concurrent_first_use_with_aliases_and_tools(fresh_registry: None) -> No
     ]
 
     def work(i: int) -> str:
-        model = modelport.get_model(
-            ids[i % len(ids)], api_key=CANARY, project="p", transport=httpx.MockTransport(echo)
-        )
+        model_id = ids[i % len(ids)]
+        vertex = {"project": "p"} if "vertex" in model_id else {}  # google takes no project option
+        model = modelport.get_model(model_id, api_key=CANARY, transport=httpx.MockTransport(echo), **vertex)
         model.prepare(prompt="x", tools=[{"type": "provider", "id": "google.code_execution"}])
         return model.provider.id
 

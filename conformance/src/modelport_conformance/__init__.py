@@ -13,9 +13,10 @@ from .cassette import Cassette, Interaction, dump_cassette, load_cassette
 from .credentials import scan_text
 from .jsondiff import Difference, diff_json
 from .player import CassettePlayer
-from .recording import modelport_vcr, record_case
+from .recording import RecordingError, UnsafeRecordingError, modelport_vcr, record_case
 from .report import Report, render, run_conformance
 from .runner import CaseOutcome, CheckOutcome, run_case
+from .selection import skip_reason
 
 __all__ = [
     "Case",
@@ -26,8 +27,10 @@ __all__ = [
     "Difference",
     "Interaction",
     "ProviderConformanceTests",
+    "RecordingError",
     "Report",
     "Suite",
+    "UnsafeRecordingError",
     "diff_json",
     "discover_suites",
     "dump_cassette",
@@ -39,4 +42,5 @@ __all__ = [
     "run_case",
     "run_conformance",
     "scan_text",
+    "skip_reason",
 ]

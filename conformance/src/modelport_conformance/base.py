@@ -4,19 +4,22 @@
 
     class TestMyProvider(ProviderConformanceTests):
         provider_id = "my"
-        models = ("my-model-1",)
+        models = ("my-model-1",)      # only these models' cases run; the others are skipped
         cases_dir = Path(__file__).parent / "cassettes"      # or leave None: the registered suite
         unsupported = {"embed": "the API has no embeddings"}
 
 Each standard test runs once per case (the ``conformance_case`` parameter is supplied by the pytest
-plugin). A check that does not apply, or a feature declared unsupported, is a skip with the reason,
-never a silent pass. Overriding or deleting a standard test fails ``test_standard_tests_intact``
-unless the subclass lists it in ``overrides`` with a reason.
+plugin) and reports one check of :func:`~modelport_conformance.run_case`, the function
+``modelport conformance`` runs too. A check that does not apply, a feature declared unsupported or
+not in the provider's ``Capabilities``, or a model not in ``models`` is a skip with the reason
+(decided by :func:`modelport_conformance.selection.skip_reason`, the same as ``--model`` on the
+command line), never a silent pass. A bug in plugin code fails the one test of the check it broke.
+Overriding or deleting a standard test fails ``test_standard_tests_intact`` unless the subclass
+lists it in ``overrides`` with a reason.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -44,7 +47,14 @@ STANDARD_TESTS = (
 
 
 class ProviderConformanceTests:
-    """Standard conformance tests for one provider. Subclass it in a ``Test*`` class."""
+    """Standard conformance tests for one provider. Subclass it in a ``Test*`` class.
+
+    ``provider_id`` names the provider; ``models``, when not empty, runs only the cases of those
+    models (the others are skipped with ``model 'x' is not in models``; each listed model needs a
+    case); ``cases_dir`` replaces the registered cases; ``unsupported``, ``merge_frames`` and
+    ``options`` add to what the plugin registered; ``overrides`` names standard tests replaced on
+    purpose, with the reason.
+    """
 
     provider_id: ClassVar[str] = ""
     models: ClassVar[tuple[str, ...]] = ()
@@ -76,17 +86,17 @@ class ProviderConformanceTests:
 
     @classmethod
     def _load_suite(cls) -> Suite:
+        found, _ = discover_suites([cls.provider_id])
+        suite = found.get(cls.provider_id) or Suite(cls.provider_id)
         if cls.cases_dir is not None:
             root = Path(cls.cases_dir) if isinstance(cls.cases_dir, str) else cls.cases_dir
-            suite = Suite(cls.provider_id, load_cases(root), location=root)
-        else:
-            found, _ = discover_suites([cls.provider_id])
-            suite = found.get(cls.provider_id) or Suite(cls.provider_id, [])
-        suite.unsupported = {**suite.unsupported, **cls.unsupported}
-        suite.options = {**suite.options, **cls.options}
-        if cls.merge_frames is not None:
-            suite.merge_frames = cls.merge_frames
-        return suite
+            suite = suite.replace(location=root)
+            suite.cases = load_cases(root)
+        return suite.replace(
+            unsupported={**suite.unsupported, **cls.unsupported},
+            options={**suite.options, **cls.options},
+            merge_frames=cls.merge_frames or suite.merge_frames,
+        )
 
     @classmethod
     def conformance_cases(cls) -> list[Case]:
@@ -99,10 +109,8 @@ class ProviderConformanceTests:
             if record_mode == "recorded":  # the cassette was just re-recorded: read it again
                 case = Case.load(case.location)
             suite = self.conformance_suite()
-            if self.models and case.model not in self.models:
-                reason = f"model {case.model!r} is not in models"
-                suite = dataclasses.replace(suite, unsupported={**suite.unsupported, case.method: reason})
-            self._outcomes[key] = run_case(suite, case, regenerate=record_mode == "regenerate")
+            regenerate = record_mode == "regenerate"
+            self._outcomes[key] = run_case(suite, case, regenerate=regenerate, models=self.models)
         return self._outcomes[key]
 
     def _check(self, case: Case, name: str, record_mode: str) -> None:
@@ -122,9 +130,9 @@ class ProviderConformanceTests:
 
     def test_provider_is_registered(self) -> None:
         """The provider is found through the real registry (its entry point)."""
-        from modelport._registry import registry
+        from modelport import plugins
 
-        providers = registry().providers()
+        providers = plugins.providers()
         assert self.provider_id in providers, (
             f"{self.provider_id!r} is not registered; known: {sorted(providers)}"
         )

@@ -9,13 +9,18 @@ A case is a directory with three files::
 ``case.yaml`` keys: ``method`` (``generate``, ``stream`` or ``embed``), ``model`` (the model name,
 without the provider prefix), ``request`` (keywords of :class:`modelport.Request`, or for ``embed``
 ``values`` plus ``output_dimensionality``/``task_type``), optional ``description``, ``requirements``
-(spec ids such as ``G3``), ``features`` (capabilities the case needs; a feature the suite declares
-unsupported turns the case into a skip), ``config`` (extra ``get_model`` keywords) and ``source``
-(attribution of the recording it was built from).
+(spec ids such as ``G3``), ``features`` (what the case needs: a feature the provider's
+``Capabilities`` declares ``False``, or the suite declares unsupported, turns the case into a skip
+with the reason; see
+:mod:`modelport_conformance.selection`), ``config`` (``get_model`` keywords, merged over the
+runner's settings and the suite's ``options``: the case wins; see
+:func:`modelport_conformance.replay.model_options`) and ``source`` (attribution of the recording it
+was built from).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -24,12 +29,16 @@ from typing import Any
 
 import yaml
 
+from modelport import plugins
+from modelport.errors import ConfigurationError
+from modelport.plugins import ConformanceSuite
+
 from .cassette import Cassette, load_cassette
 
 #: libyaml's safe loader when available (cassettes are large), else the pure-Python one.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-__all__ = ["METHODS", "Case", "Suite", "discover_suites", "load_cases", "suite_from_registration"]
+__all__ = ["METHODS", "Case", "Suite", "discover_suites", "load_cases"]
 
 METHODS = ("generate", "stream", "embed")
 CASE_FILE = "case.yaml"
@@ -107,37 +116,86 @@ def load_cases(directory: Any) -> list[Case]:
     return [Case.load(child) for child in children]
 
 
-@dataclass
+_KEEP: Any = object()
+
+
 class Suite:
-    """A provider's cases plus what the plugin declared about them."""
+    """A registered suite with its cases loaded.
 
-    provider_id: str
-    cases: list[Case]
-    unsupported: dict[str, str] = field(default_factory=dict)
-    merge_frames: Callable[[list[Any]], Any] | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-    credential_env: tuple[str, ...] = ()
-    location: Any = None
-    load_error: str | None = None
+    What a plugin declares about its cases is the core's one record,
+    :class:`modelport.plugins.ConformanceSuite` (:attr:`registration`); this adds what loading found.
+    ``Suite("example", cases, unsupported={...})`` builds the record from the same keywords the
+    ``register`` callback of the ``modelport_conformance_suites`` hook takes.
+    """
 
+    def __init__(
+        self,
+        provider_id: str,
+        cases: list[Case] | None = None,
+        *,
+        location: Any = None,
+        load_error: str | None = None,
+        **declared: Any,
+    ) -> None:
+        self.registration = ConformanceSuite(provider_id, location, **declared)
+        self.cases: list[Case] = list(cases or [])
+        self.load_error = load_error
 
-def suite_from_registration(registration: Any) -> Suite:
-    """Build a :class:`Suite` from a registry record (``modelport._registry.ConformanceSuite``)."""
-    error: str | None = None
-    try:
-        cases = load_cases(registration.cases)
-    except (OSError, ValueError, yaml.YAMLError) as exc:
-        cases, error = [], f"{type(exc).__name__}: {exc}"
-    return Suite(
-        provider_id=registration.provider_id,
-        cases=cases,
-        unsupported=dict(registration.unsupported),
-        merge_frames=registration.merge_frames,
-        options=dict(registration.options),
-        credential_env=tuple(registration.credential_env),
-        location=registration.cases,
-        load_error=error,
-    )
+    @classmethod
+    def from_registration(cls, registration: ConformanceSuite) -> Suite:
+        """Load the cases of a registry record; a case that fails to load becomes :attr:`load_error`."""
+        error: str | None = None
+        try:
+            cases = load_cases(registration.cases)
+        except (OSError, ValueError, yaml.YAMLError) as exc:
+            cases, error = [], f"{type(exc).__name__}: {exc}"
+        suite = cls(registration.provider_id, cases, load_error=error)
+        suite.registration = registration
+        return suite
+
+    def replace(self, *, location: Any = _KEEP, **declared: Any) -> Suite:
+        """The same cases with some declarations (``unsupported=…``, ``options=…``, ``location=…``)
+        changed; the record itself is never modified."""
+        if location is not _KEEP:
+            declared["cases"] = location
+        suite = Suite(self.provider_id, self.cases, load_error=self.load_error)
+        suite.registration = dataclasses.replace(self.registration, **declared)
+        return suite
+
+    @property
+    def provider_id(self) -> str:
+        """The provider the cases are for."""
+        return self.registration.provider_id
+
+    @property
+    def location(self) -> Any:
+        """The directory the cases were registered from (``None`` for a list given directly)."""
+        return self.registration.cases
+
+    @property
+    def unsupported(self) -> Mapping[str, str]:
+        """Feature → why it is not supported (those cases are skipped with the reason)."""
+        return self.registration.unsupported
+
+    @property
+    def merge_frames(self) -> Callable[[list[Any]], Any] | None:
+        """Stream frames → the non-streaming body, for the merged-decode check."""
+        return self.registration.merge_frames
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """Extra ``get_model`` keywords for replay and recording (a case's ``config`` wins)."""
+        return self.registration.options
+
+    @property
+    def credential_env(self) -> tuple[str, ...]:
+        """The environment variables record mode reads the key from."""
+        return self.registration.credential_env
+
+    @property
+    def secret_patterns(self) -> Mapping[str, str]:
+        """Kind → expression of this provider's credentials, added to every scan."""
+        return self.registration.secret_patterns
 
 
 def discover_suites(
@@ -148,39 +206,32 @@ def discover_suites(
     Returns ``(suites by provider id, plugin load errors)``. Several registrations for one provider
     are merged into one suite (their cases concatenated).
     """
-    from modelport._registry import registry
-    from modelport.errors import ConfigurationError
-
-    reg = registry()
-    providers = reg.providers()
+    providers = plugins.providers()
     try:
-        registrations = reg.conformance_suites()
+        registrations = plugins.conformance_suites()
     except ConfigurationError:  # a plugin's suite hook raised; the registry recorded it in errors()
         registrations = {}
     # Suites registered for an id no plugin provides are kept, so the run can report them.
     wanted = sorted({*providers, *registrations}) if provider_ids is None else list(provider_ids)
     found: dict[str, Suite | None] = {}
     for provider_id in wanted:
-        suites = [suite_from_registration(r) for r in registrations.get(provider_id, [])]
+        suites = [Suite.from_registration(r) for r in registrations.get(provider_id, [])]
         found[provider_id] = _merge(suites) if suites else None
-    return found, reg.errors()
+    return found, plugins.load_errors()
 
 
 def _merge(suites: list[Suite]) -> Suite:
     first = suites[0]
-    for other in suites[1:]:
-        first.cases.extend(other.cases)
-        first.unsupported.update(other.unsupported)
-        first.options.update(other.options)
-        first.merge_frames = first.merge_frames or other.merge_frames
-        first.load_error = first.load_error or other.load_error
-    first.cases.sort(key=lambda c: c.name)
-    return first
-
-
-def unsupported_reason(case: Case, unsupported: Mapping[str, str]) -> str | None:
-    """Why a case is skipped: the first of its features the suite declared unsupported."""
-    for feature in [case.method, *case.features]:
-        if feature in unsupported:
-            return f"{feature}: {unsupported[feature]}"
-    return None
+    if len(suites) == 1:
+        return first
+    records = [s.registration for s in suites]
+    merged = first.replace(
+        unsupported={k: v for r in records for k, v in r.unsupported.items()},
+        options={k: v for r in records for k, v in r.options.items()},
+        merge_frames=next((r.merge_frames for r in records if r.merge_frames is not None), None),
+        credential_env=tuple(dict.fromkeys(name for r in records for name in r.credential_env)),
+        secret_patterns={k: v for r in records for k, v in r.secret_patterns.items()},
+    )
+    merged.cases = sorted((c for s in suites for c in s.cases), key=lambda c: c.name)
+    merged.load_error = next((s.load_error for s in suites if s.load_error), None)
+    return merged

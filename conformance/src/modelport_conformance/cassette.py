@@ -7,8 +7,10 @@ stored readably instead of as opaque strings::
     body: {sse: [{data: {...}}, ...]}   # an event stream, one event per entry
     body: {string: "..."}               # anything else, as text
 
-Only allow-listed headers are kept; credential headers and ``key=`` query parameters are never
-written (:func:`clean_request`, :func:`clean_response` run before recording). :data:`serializer`
+Only allow-listed headers are kept, their values redacted. Credential request headers
+(``authorization``, ``x-api-key``, …) are kept by name with the value ``<credential>``, so replay can
+check the adapter still authenticates; cookies and ``key=`` query parameters are never written
+(:func:`clean_request`, :func:`clean_response` run before anything is written). :data:`serializer`
 is registered with vcrpy under the name ``"modelport"``.
 """
 
@@ -22,7 +24,13 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import yaml
 
-from .credentials import CREDENTIAL_HEADERS, CREDENTIAL_QUERY_PARAMS, redact
+from .credentials import (
+    CREDENTIAL_HEADERS,
+    CREDENTIAL_PLACEHOLDER,
+    CREDENTIAL_QUERY_PARAMS,
+    DROPPED_HEADERS,
+    redact,
+)
 
 #: libyaml's safe loader when available (cassettes are large), else the pure-Python one.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -37,6 +45,7 @@ __all__ = [
     "clean_request",
     "clean_response",
     "clean_uri",
+    "credential_header_names",
     "dump_cassette",
     "load_cassette",
     "parse_sse",
@@ -44,10 +53,11 @@ __all__ = [
     "store_body",
 ]
 
-#: Request headers a cassette keeps (everything else, credentials first, is dropped).
+#: Request headers a cassette keeps with their value (credential headers are kept with a placeholder).
 REQUEST_HEADERS = frozenset({"content-type", "accept"})
-#: Response headers a cassette keeps.
-RESPONSE_HEADERS = frozenset({"content-type", "retry-after"})
+#: Response headers a cassette keeps: the ones a mapping depends on (errors read the request id and
+#: the server's retry delay).
+RESPONSE_HEADERS = frozenset({"content-type", "retry-after", "retry-after-ms", "x-request-id"})
 
 
 @dataclass
@@ -199,19 +209,35 @@ def clean_uri(uri: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(query)))
 
 
-def _keep_headers(headers: Mapping[str, Any], allowed: frozenset[str]) -> dict[str, list[str]]:
+def _keep_headers(
+    headers: Mapping[str, Any], allowed: frozenset[str], *, credentials: bool = False
+) -> dict[str, list[str]]:
+    """Allow-listed headers (values redacted); with ``credentials``, credential headers by name.
+
+    A header whose value already is the placeholder (a recorder marked it) is kept as such.
+    """
     kept: dict[str, list[str]] = {}
     for name, value in headers.items():
         lower = name.lower()
-        if lower in allowed and lower not in CREDENTIAL_HEADERS:
-            values = value if isinstance(value, list) else [value]
-            kept[lower] = [str(v) for v in values]
+        values = [str(v) for v in (value if isinstance(value, list) else [value])]
+        if lower in DROPPED_HEADERS:
+            continue
+        if credentials and (lower in CREDENTIAL_HEADERS or values == [CREDENTIAL_PLACEHOLDER]):
+            kept[lower] = [CREDENTIAL_PLACEHOLDER]
+        elif lower in allowed and lower not in CREDENTIAL_HEADERS:
+            kept[lower] = [redact(v) for v in values]
     return kept
 
 
+def credential_header_names(request: Mapping[str, Any]) -> list[str]:
+    """The headers a stored request holds as ``<credential>``: what replay requires the adapter to send."""
+    headers = request.get("headers") or {}
+    return sorted(name.lower() for name, values in headers.items() if values == [CREDENTIAL_PLACEHOLDER])
+
+
 def clean_request(request: Mapping[str, Any]) -> dict[str, Any]:
-    """A request dict (vcrpy or stored form) with only allow-listed headers and no credentials."""
-    headers = _keep_headers(request.get("headers") or {}, REQUEST_HEADERS)
+    """A request dict (vcrpy or stored form): allow-listed headers, credential headers by name only."""
+    headers = _keep_headers(request.get("headers") or {}, REQUEST_HEADERS, credentials=True)
     body = request.get("body")
     if not isinstance(body, dict):
         body = store_body(body, request.get("headers") or {"content-type": "application/json"})

@@ -32,14 +32,17 @@ def main() -> None:
 
 
 def _provider_rows() -> tuple[list[dict[str, Any]], dict[str, str]]:
-    from modelport._registry import registry
+    from modelport import plugins
+    from modelport.errors import ConfigurationError
     from modelport.provider_tools import provider_tool_specs
 
-    reg = registry()
-    providers = reg.providers()
+    providers = plugins.providers()
     specs = provider_tool_specs()
-    suites = reg.conformance_suites()
-    aliases = reg.aliases()
+    try:
+        suites = plugins.conformance_suites()
+    except ConfigurationError:  # recorded in load_errors(), shown below
+        suites = {}
+    aliases = plugins.aliases()
     rows = []
     for provider_id, cls in sorted(providers.items()):
         rows.append(
@@ -52,7 +55,7 @@ def _provider_rows() -> tuple[list[dict[str, Any]], dict[str, str]]:
                 "conformance_suites": len(suites.get(provider_id, [])),
             }
         )
-    return rows, reg.errors()
+    return rows, plugins.load_errors()
 
 
 @main.command("providers")
@@ -84,6 +87,9 @@ main.add_command(providers_command, name="models")
 
 @main.command("conformance")
 @click.option("--provider", "providers", multiple=True, help="Run only this provider (repeatable).")
+@click.option(
+    "--model", "models", multiple=True, help="Run only cases of this model, skip the rest (repeatable)."
+)
 @click.option("--strict", is_flag=True, help="Fail when a registered provider has no cases.")
 @click.option(
     "--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default="table", show_default=True
@@ -94,7 +100,13 @@ main.add_command(providers_command, name="models")
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
 def conformance_command(
-    providers: tuple[str, ...], strict: bool, fmt: str, output: Path | None, regenerate: bool, quiet: bool
+    providers: tuple[str, ...],
+    models: tuple[str, ...],
+    strict: bool,
+    fmt: str,
+    output: Path | None,
+    regenerate: bool,
+    quiet: bool,
 ) -> None:
     """Replay every registered provider's cassettes offline and print the matrix."""
     from .report import render, run_conformance
@@ -104,7 +116,9 @@ def conformance_command(
         if not quiet:
             click.echo(f"{outcome.provider_id}/{outcome.case} ... {outcome.status.upper()}", err=True)
 
-    report = run_conformance(providers or None, strict=strict, regenerate=regenerate, progress=progress)
+    report = run_conformance(
+        providers or None, strict=strict, regenerate=regenerate, progress=progress, models=models
+    )
     text = render(report, fmt)
     if output is not None:
         output.write_text(text + "\n", encoding="utf-8")
@@ -118,6 +132,23 @@ def conformance_command(
 
 
 # --------------------------------------------------------------------------- generate
+
+
+def _safe(text: str) -> str:
+    """Stripped of every terminal control sequence (newline and tab stay), then scrubbed of
+    credentials: provider text never reaches the terminal raw, on a TTY or piped."""
+    from modelport.citations import strip_control_sequences
+
+    return _scrub(strip_control_sequences(text))
+
+
+def _json_text(payload: Any) -> str:
+    """``payload`` as JSON whose text holds no control character: JSON escapes 7-bit controls itself;
+    DEL and 8-bit controls (one-byte CSI/OSC introducers) are escaped here as ``\\u00XX``."""
+    import re
+
+    text = json.dumps(payload, indent=2, ensure_ascii=False)
+    return re.sub(r"[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 @main.command("generate")
@@ -147,7 +178,7 @@ def generate_command(
     try:
         sys.exit(_generate(model, prompt, tools, stream, as_json, system, max_output_tokens, cassette))
     except modelport.ModelportError as error:
-        click.echo(f"error: {_scrub(str(error))}", err=True)
+        click.echo(f"error: {_safe(str(error))}", err=True)
         sys.exit(1)
 
 
@@ -162,11 +193,10 @@ def _generate(
     cassette_path: Path | None,
 ) -> int:
     import modelport
-    from modelport._api import split_model_id
-    from modelport._registry import registry
+    from modelport import plugins
     from modelport.provider_tools import resolve_tool_names
 
-    provider_cls = registry().provider_class(split_model_id(model_id)[0])
+    provider_cls = plugins.provider_class(plugins.split_model_id(model_id)[0])
     request: dict[str, Any] = {"prompt": prompt}
     if system:
         request["system"] = system
@@ -181,14 +211,14 @@ def _generate(
         from .cassette import load_cassette
         from .credentials import scan_text
         from .player import CassettePlayer
-        from .runner import REPLAY_API_KEY
+        from .replay import REPLAY_API_KEY
 
         text = cassette_path.read_text(encoding="utf-8")
-        findings = scan_text(text)
+        findings = scan_text(text, _secret_patterns(provider_cls.id))
         if findings:
             click.echo("error: the cassette contains credential-looking strings:", err=True)
             for finding in findings:
-                click.echo("  " + finding.describe(cassette_path.name), err=True)
+                click.echo("  " + _safe(finding.describe(cassette_path.name)), err=True)
             return 1
         player = CassettePlayer(load_cassette(text))
         model = modelport.get_model(
@@ -198,13 +228,16 @@ def _generate(
         model = modelport.get_model(model_id)
     try:
         if stream:
+            from modelport.citations import ControlStripper
+
+            stripper = ControlStripper()  # a sequence split across deltas is still removed whole
             result_stream = model.stream(**request)
             for event in result_stream:
                 if event.type == "text-delta" and not as_json:
-                    click.echo(event.delta, nl=False)
+                    click.echo(stripper.feed(event.delta), nl=False)
             result = result_stream.result()
             if not as_json:
-                click.echo()
+                click.echo(stripper.flush())
         else:
             result = model.generate(**request)
     except modelport.ModelportError:
@@ -224,16 +257,28 @@ def _generate(
             "sources": [s.model_dump(mode="json", exclude_none=True) for s in cited.sources],
         }
         payload["result"] = result.model_dump(mode="json", exclude_none=True)
-        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        click.echo(_json_text(payload))
     elif stream:
         if cited.sources:
-            click.echo("\n" + cited.with_sources())
+            click.echo("\n" + _safe(cited.with_sources()))
     else:
-        click.echo(cited.with_sources())
+        click.echo(_safe(cited.with_sources()))
     return 0
+
+
+def _secret_patterns(provider_id: str) -> dict[str, str]:
+    """The ``secret_patterns`` the provider's suites registered (the scan adds them to its own)."""
+    from modelport import plugins
+    from modelport.errors import ConfigurationError
+
+    try:
+        suites = plugins.conformance_suites().get(provider_id, [])
+    except ConfigurationError:
+        return {}
+    return {kind: pattern for suite in suites for kind, pattern in suite.secret_patterns.items()}
 
 
 def _report_player(problems: list[str]) -> None:
     click.echo("error: the request does not match the cassette:", err=True)
     for problem in problems:
-        click.echo(_scrub(problem), err=True)
+        click.echo(_safe(problem), err=True)

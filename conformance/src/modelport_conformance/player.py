@@ -1,7 +1,9 @@
 """Replaying a cassette through an ``httpx.MockTransport``: strict matching, each interaction once.
 
 A request matches an interaction when the method, the URL (scheme, host, path, and query without
-credential parameters) and the body are equal, JSON bodies compared structurally. Matching takes
+credential parameters) and the body are equal, JSON bodies compared structurally, and it carries
+(with a non-empty value) every credential header the recording holds as ``<credential>``: an
+adapter that stops authenticating fails its cases. Matching takes
 the first unplayed interaction that matches; a request that matches none is recorded as a
 :class:`Mismatch` whose message names every differing JSON path, and answered with a 599 so the
 adapter fails fast. :meth:`CassettePlayer.unplayed` lists what was never requested. Response bodies
@@ -20,8 +22,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 
-from .cassette import Cassette, Interaction, body_bytes
-from .credentials import CREDENTIAL_QUERY_PARAMS
+from .cassette import Cassette, Interaction, body_bytes, credential_header_names
+from .credentials import CREDENTIAL_PLACEHOLDER, CREDENTIAL_QUERY_PARAMS
 from .jsondiff import Difference, diff_json, format_differences
 
 __all__ = ["CassettePlayer", "ChunkedStream", "Mismatch"]
@@ -45,7 +47,10 @@ class Mismatch:
         head = (
             f"request {self.method} {self.url} does not match recorded interaction #{self.interaction + 1}:"
         )
-        return head + "\n" + format_differences(self.differences)
+        text = head + "\n" + format_differences(self.differences)
+        if any(d.path.startswith(_HEADER) for d in self.differences):
+            text += "\n  the recording sent a credential in that header; this request sends none"
+        return text
 
 
 class ChunkedStream(httpx.SyncByteStream, httpx.AsyncByteStream):
@@ -84,6 +89,7 @@ def _decode(raw: bytes) -> tuple[bool, Any]:
 
 
 _ENDPOINT = frozenset({"method", "url", "url query"})
+_HEADER = "header "
 
 
 class CassettePlayer:
@@ -107,6 +113,9 @@ class CassettePlayer:
             differences.append(Difference("url", "changed", interaction.uri, str(request.url)))
         if recorded[3] != actual[3]:
             differences.append(Difference("url query", "changed", dict(recorded[3]), dict(actual[3])))
+        for name in credential_header_names(interaction.request):
+            if not request.headers.get(name, "").strip():
+                differences.append(Difference(_HEADER + name, "missing", CREDENTIAL_PLACEHOLDER))
         if self.match_body:
             differences.extend(self._body_differences(interaction, request.content))
         return differences

@@ -1,39 +1,64 @@
 """Record modes and vcrpy integration.
 
 - ``none`` (the default): replay only; nothing reaches the network.
-- ``all``: call the real API with a real key, write the cassette through vcrpy with our
-  serializer and credential filters, then regenerate ``expected.json`` from a replay.
+- ``all``: call the real API with a real key (or a local server: ``MODELPORT_RECORD_BASE_URL``),
+  record through vcrpy with our serializer and the credential filters of
+  :mod:`modelport_conformance.scrub`, refuse to write a cassette whose scan finds a secret, then
+  regenerate ``expected.json`` from a replay.
 - ``regenerate``: replay the existing cassette offline and rewrite ``expected.json``.
 
 :func:`modelport_vcr` is a vcrpy configuration anyone can use directly: our YAML serializer, the
-credential filters and the structural JSON body matcher (its assertion names the differing JSON
-paths). vcrpy plays each interaction once unless ``allow_playback_repeats`` is given to ``use_cassette``.
+credential filters (a :class:`~modelport_conformance.scrub.Scrubber`) and the structural JSON body
+matcher (its assertion names the differing JSON paths). vcrpy plays each interaction once unless
+``allow_playback_repeats`` is given to ``use_cassette``.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+import warnings
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import httpx
 import vcr
+import vcr.serialize
+from vcr.persisters.filesystem import CassetteNotFoundError
 
 import modelport
+from modelport import plugins
 
-from .cases import Case, Suite
-from .cassette import clean_uri, dump_cassette, load_cassette, serializer
-from .credentials import CREDENTIAL_HEADERS, CREDENTIAL_QUERY_PARAMS
+from .cases import CASSETTE_FILE, Case, Suite
+from .cassette import Cassette, dump_cassette, load_cassette, serializer
+from .credentials import MIN_SECRET_LENGTH, Finding
 from .jsondiff import diff_json, format_differences
-from .runner import CaseOutcome, Execution, call_case, run_case
+from .player import CassettePlayer
+from .replay import Execution, call_case, model_options
+from .runner import CaseOutcome, run_case
+from .scrub import Scrubber
 
-__all__ = ["RECORD_MODES", "json_body_matcher", "modelport_vcr", "record_case", "resolve_record_mode"]
+__all__ = [
+    "RECORD_BASE_URL_ENV",
+    "RECORD_MODES",
+    "RECORD_SETTINGS",
+    "RecordingError",
+    "UnsafeRecordingError",
+    "default_base_url",
+    "json_body_matcher",
+    "modelport_vcr",
+    "record_case",
+    "resolve_record_mode",
+]
 
 RECORD_MODES = ("none", "all", "regenerate")
 RECORD_MODE_ENV = "MODELPORT_RECORD_MODE"
+#: Where record mode sends requests instead of the provider's default (a local server, a proxy).
+RECORD_BASE_URL_ENV = "MODELPORT_RECORD_BASE_URL"
+#: The recorder's own ``get_model`` keywords (a case's ``config`` overrides them).
+RECORD_SETTINGS: Mapping[str, Any] = {"max_retries": 0}
 
 
 def resolve_record_mode(option: str | None) -> str:
@@ -61,23 +86,39 @@ def json_body_matcher(r1: Any, r2: Any) -> None:
         raise AssertionError("request body differs from the recording:\n" + format_differences(differences))
 
 
-def _before_record_request(request: Any) -> Any:
-    request.uri = clean_uri(request.uri)
-    for name in list(request.headers):
-        if name.lower() in CREDENTIAL_HEADERS:
-            del request.headers[name]
-    return request
+class RecordingError(RuntimeError):
+    """A recording failed; the old cassette, if any, is untouched. The message holds no credential."""
 
 
-def modelport_vcr(record_mode: str = "none", **overrides: Any) -> vcr.VCR:
-    """A vcrpy ``VCR`` configured for modelport cassettes."""
+class UnsafeRecordingError(RecordingError):
+    """The recorder refused to write a cassette: after scrubbing, its scan still finds a secret."""
+
+    def __init__(self, path: Path, findings: list[Finding]) -> None:
+        self.path = path
+        self.findings = findings
+        lines = "\n".join("  " + f.describe(path.name) for f in findings)
+        super().__init__(
+            f"refusing to write {path}: after scrubbing, the recording still holds "
+            f"{len(findings)} secret(s):\n{lines}"
+        )
+
+
+def modelport_vcr(
+    record_mode: str = "none", *, scrubber: Scrubber | None = None, **overrides: Any
+) -> vcr.VCR:
+    """A vcrpy ``VCR`` configured for modelport cassettes.
+
+    ``scrubber`` holds the credentials of a recording by value (see
+    :class:`~modelport_conformance.scrub.Scrubber`); without one, a fresh scrubber still learns the
+    credential headers of each request and removes their values wherever they appear.
+    """
+    scrubber = scrubber or Scrubber()
     config: dict[str, Any] = {
         "serializer": "modelport",
         "record_mode": record_mode,
         "match_on": ("method", "scheme", "host", "port", "path", "query", "json_body"),
-        "filter_headers": sorted(CREDENTIAL_HEADERS),
-        "filter_query_parameters": sorted(CREDENTIAL_QUERY_PARAMS),
-        "before_record_request": _before_record_request,
+        "before_record_request": scrubber.request,
+        "before_record_response": scrubber.response,
         "decode_compressed_response": True,
     }
     config.update(overrides)
@@ -87,48 +128,106 @@ def modelport_vcr(record_mode: str = "none", **overrides: Any) -> vcr.VCR:
     return recorder
 
 
+class _MemoryPersister:
+    """A vcrpy persister that keeps the serialized cassette in memory, so nothing reaches the disk
+    before the recorder has scanned it."""
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+
+    def load_cassette(self, cassette_path: Any, serializer: Any) -> Any:
+        raise CassetteNotFoundError()
+
+    def save_cassette(self, cassette_path: Any, cassette_dict: Any, serializer: Any) -> None:
+        self.text = vcr.serialize.serialize(cassette_dict, serializer)
+
+
+def default_base_url(provider_id: str) -> str | None:
+    """The provider class's ``default_base_url`` (``None`` when it declares none or is unknown)."""
+    try:
+        provider = plugins.provider_class(provider_id)
+    except modelport.ModelportError:
+        return None
+    value = getattr(provider, "default_base_url", None)
+    return value if isinstance(value, str) and value else None
+
+
 def record_case(
     suite: Suite,
     case: Case,
     *,
     api_key: str | None = None,
     transport: httpx.BaseTransport | None = None,
+    base_url: str | None = None,
+    secrets: Sequence[str] = (),
 ) -> CaseOutcome:
-    """Record ``case`` against the real API (or ``transport``), then regenerate its expected file.
+    """Record ``case`` against the real API (or ``base_url``, or ``transport``), then regenerate its
+    expected file.
 
-    The key comes from ``api_key`` or the first of the suite's ``credential_env`` variables set;
-    it is sent in the request and filtered out of the cassette before anything is written.
+    The key comes from ``api_key`` or the first of the suite's ``credential_env`` variables set. It
+    is sent, and then removed by value (with ``secrets`` and every credential header value seen)
+    from everything recorded; credential headers are kept by name as ``<credential>``. A cassette
+    whose final scan still finds a secret is not written (:class:`UnsafeRecordingError`).
+
+    ``base_url`` (default: ``MODELPORT_RECORD_BASE_URL``) sends the recording elsewhere (a local
+    server, a proxy); the URLs are stored with the provider's ``default_base_url`` in its place, so
+    the case replays without it. A provider without ``default_base_url`` keeps the URL as sent (the
+    case then needs ``base_url`` in its ``config`` to replay). The get_model keywords merge as in
+    replay (the case's ``config`` wins over ``max_retries=0`` and the suite's ``options``); the key,
+    ``base_url`` and ``transport`` given here win over all.
     """
     directory = case.location
     if not isinstance(directory, Path):
         raise ValueError(f"case {case.name!r} is not in a writable directory")
     key = api_key or _key_from_env(suite.credential_env)
-    path = directory / "cassette.yaml"
+    known = [s for s in (key, *secrets) if s]
+    if any(len(s) < MIN_SECRET_LENGTH for s in known):
+        raise RecordingError(
+            f"a credential shorter than {MIN_SECRET_LENGTH} characters cannot be removed from a recording"
+        )
+    base_url = base_url or os.environ.get(RECORD_BASE_URL_ENV) or None
+    default = default_base_url(suite.provider_id)
+    if base_url and default is None:
+        warnings.warn(
+            f"provider {suite.provider_id!r} declares no default_base_url: the cassette keeps {base_url}",
+            stacklevel=2,
+        )
+    scrubber = Scrubber(known, patterns=suite.secret_patterns, base_url=base_url, default_base_url=default)
+    options = model_options(suite, case, RECORD_SETTINGS)
+    given = {"api_key": key, "base_url": base_url, "transport": transport}
+    options.update({name: value for name, value in given.items() if value is not None})
+    path = directory / CASSETTE_FILE
+    text = _record(suite, case, options, scrubber, path)
     previous = load_cassette(path.read_text(encoding="utf-8")).metadata if path.exists() else {}
-    # Record beside the old cassette and replace it only once the recording is complete.
-    scratch = directory / "cassette.recording.yaml"
-    scratch.unlink(missing_ok=True)
-    options: dict[str, Any] = {**suite.options, **case.config, "max_retries": 0}
-    if key is not None:
-        options["api_key"] = key
-    if transport is not None:
-        options["transport"] = transport
-    try:
-        with modelport_vcr("all").use_cassette(str(scratch)):
+    cassette = load_cassette(text)
+    cassette.metadata = {**previous, "recorded_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    final = dump_cassette(cassette)
+    findings = scrubber.findings(final)
+    if findings:
+        raise UnsafeRecordingError(path, findings)
+    path.write_text(final, encoding="utf-8")
+    return run_case(suite, Case.load(directory), regenerate=True)
+
+
+def _record(suite: Suite, case: Case, options: dict[str, Any], scrubber: Scrubber, path: Path) -> str:
+    """Make the case's call under vcrpy; the cassette text, held in memory (nothing is written)."""
+    recorder = modelport_vcr("all", scrubber=scrubber)
+    memory = _MemoryPersister()
+    recorder.register_persister(memory)
+    failure: Exception | None = None
+    with recorder.use_cassette(str(path)):
+        try:
             model = modelport.get_model(f"{suite.provider_id}/{case.model}", **options)
             try:
-                call_case(model, case, Execution(output={}, player=None))  # type: ignore[arg-type]
-            except modelport.ProviderError:
-                pass  # an error response is recorded like any other
+                call_case(model, case, Execution(output={}, player=CassettePlayer(Cassette())))
             finally:
                 model.close()
-        cassette = load_cassette(scratch.read_text(encoding="utf-8"))
-    finally:
-        scratch.unlink(missing_ok=True)
-    cassette.metadata = {**previous, "recorded_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
-    path.write_text(dump_cassette(cassette), encoding="utf-8")
-    fresh = Case.load(directory)
-    return run_case(suite, fresh, regenerate=True)
+        except Exception as error:  # an error response is recorded like any other; a crash is
+            failure = error  # reported by the replay of what was recorded
+    if memory.text is None or not load_cassette(memory.text).interactions:
+        cause = scrubber.text(f"{type(failure).__name__}: {failure}") if failure else "no request was made"
+        raise RecordingError(f"recording {suite.provider_id}/{case.name} failed: {cause}") from None
+    return memory.text
 
 
 def _key_from_env(names: Sequence[str]) -> str | None:

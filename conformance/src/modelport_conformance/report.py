@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from modelport import plugins
+
 from .cases import Suite, discover_suites
 from .credentials import redact
+from .replay import describe_exception
 from .runner import CaseOutcome, run_case
 
 __all__ = ["FORMATS", "ProviderReport", "Report", "render", "run_conformance"]
@@ -80,19 +83,20 @@ def run_conformance(
     regenerate: bool = False,
     progress: Callable[[CaseOutcome], None] | None = None,
     suites: dict[str, Suite | None] | None = None,
+    models: Collection[str] = (),
 ) -> Report:
     """Discover (or take) the suites, run every case, and build the report.
 
     A provider without cases is a failure when ``strict``, else a skip with a reason; a provider
-    whose cases fail to load always fails.
+    whose cases fail to load always fails. ``models`` runs only the cases of those models (the rest
+    are skipped, see :mod:`modelport_conformance.selection`). Whatever a plugin raises, every case
+    gets a row and the report is built.
     """
     errors: dict[str, str] = {}
     known: set[str] | None = None
     if suites is None:
-        from modelport._registry import registry
-
         suites, errors = discover_suites(provider_ids)
-        known = set(registry().providers())
+        known = set(plugins.providers())
     reports: list[ProviderReport] = []
     for provider_id, suite in suites.items():
         report = ProviderReport(provider_id)
@@ -108,12 +112,20 @@ def run_conformance(
             report.status = "fail" if strict else "skip"
             continue
         for case in suite.cases:
-            outcome = run_case(suite, case, regenerate=regenerate)
+            outcome = _run_one(suite, case, regenerate, models)
             report.cases.append(outcome)
             if progress is not None:
                 progress(outcome)
         report.status = "fail" if report.counts()["fail"] else "pass"
     return Report(reports, errors, strict)
+
+
+def _run_one(suite: Suite, case: Any, regenerate: bool, models: Collection[str]) -> CaseOutcome:
+    try:
+        return run_case(suite, case, regenerate=regenerate, models=models)
+    except Exception as error:  # run_case guards every check; this is the net under the net
+        message = redact(f"[run] raised {describe_exception(error)}", suite.secret_patterns)
+        return CaseOutcome(suite.provider_id, case.name, case.method, "fail", message=message)
 
 
 def render(report: Report, fmt: str = "table") -> str:

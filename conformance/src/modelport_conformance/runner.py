@@ -2,9 +2,10 @@
 
 Every case gets these checks, each ``pass``, ``fail`` or ``skip`` with a message:
 
-- ``credentials``: no file of the case contains anything that looks like a credential;
-- ``request``: every request matched a recorded interaction (JSON bodies structurally), each
-  interaction was played exactly once;
+- ``credentials``: no file of the case contains anything that looks like a credential (the
+  built-in shapes plus the suite's ``secret_patterns``);
+- ``request``: every request matched a recorded interaction (JSON bodies structurally, credential
+  headers present), each interaction was played exactly once;
 - ``expected``: the canonical output equals ``expected.json``;
 - ``invariants``: usage non-negative, JSON round-trip, provider-executed parts marked, and for
   streams, well-formedness (K4);
@@ -13,29 +14,49 @@ Every case gets these checks, each ``pass``, ``fail`` or ``skip`` with a message
   suite's ``merge_frames`` (skipped when the plugin gives none);
 - ``async``: the async API (``agenerate``/``astream``/``aembed``, body in 7-byte chunks) gives the
   same output and requests (skipped when the provider implements no async method).
+
+A case can also be skipped as a whole (see :mod:`modelport_conformance.selection`).
+
+An exception from plugin code that is not a modelport error (a ``KeyError`` in a decoder, a bug in
+``merge_frames``) is a bug, not an outcome: it fails the one check it broke, with the exception and
+where it was raised; the checks that depend on that output are skipped, never blamed, and the run
+goes on with the next case.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
 import modelport
-from modelport.events import StreamEvent, accumulate
-from modelport.types import EmbeddingResult, Result
+from modelport import plugins
+from modelport.events import accumulate
 
 from . import invariants
-from .cases import Case, Suite, unsupported_reason
+from .cases import Case, Suite
 from .credentials import redact, scan_text
 from .jsondiff import diff_json, format_differences
-from .player import CassettePlayer
+from .replay import (
+    REPLAY_API_KEY,
+    Execution,
+    aexecute,
+    call_case,
+    canonical,
+    describe_error,
+    describe_exception,
+    execute,
+    is_crash,
+    replay_model,
+    run_coroutine,
+)
+from .selection import skip_reason
 
 __all__ = [
+    "CHECKS",
     "CHUNK_SIZES",
     "REPLAY_API_KEY",
     "CaseOutcome",
@@ -48,10 +69,10 @@ __all__ = [
     "scan_case",
 ]
 
-#: The key given to providers during replay: obviously fake, never a credential pattern.
-REPLAY_API_KEY = "conformance-replay-key"
 #: Chunk sizes the stream body is replayed in.
 CHUNK_SIZES = (1, 7)
+#: Every check, in the order it runs.
+CHECKS = ("credentials", "request", "expected", "invariants", "chunked", "merged", "async")
 
 
 @dataclass
@@ -87,129 +108,25 @@ class CaseOutcome:
         }
 
 
-@dataclass
-class Execution:
-    """What one replay produced."""
-
-    output: dict[str, Any]
-    player: CassettePlayer
-    result: Result | None = None
-    events: list[StreamEvent] = field(default_factory=list)
-    embedding: EmbeddingResult | None = None
-    error: BaseException | None = None
-
-
-def _dump(value: Any) -> Any:
-    return value.model_dump(mode="json", exclude_none=True)
-
-
-def describe_error(error: BaseException) -> dict[str, Any]:
-    """The canonical form of an error: its class and the typed fields a caller relies on."""
-    described: dict[str, Any] = {"type": type(error).__name__}
-    if isinstance(error, modelport.ProviderError):
-        for name in ("status_code", "provider_status", "retry_after"):
-            value = getattr(error, name, None)
-            if value is not None:
-                described[name] = value
-        described["retryable"] = bool(getattr(error, "retryable", False))
-    else:
-        described["message"] = str(error)
-    return described
-
-
-def _model(suite: Suite, case: Case, transport: httpx.MockTransport) -> modelport.Model:
-    options: dict[str, Any] = {"api_key": REPLAY_API_KEY, **suite.options, **case.config}
-    return modelport.get_model(
-        f"{suite.provider_id}/{case.model}", transport=transport, max_retries=0, **options
-    )
-
-
-def execute(suite: Suite, case: Case, *, chunk_size: int | None = None) -> Execution:
-    """Replay ``case`` through the provider and capture its canonical output (never raises)."""
-    player = CassettePlayer(case.cassette, chunk_size=chunk_size)
-    run = Execution(output={}, player=player)
-    try:
-        model = _model(suite, case, player.transport)
-        try:
-            call_case(model, case, run)
-        finally:
-            model.close()
-    except Exception as error:  # the adapter's failure is a finding, reported by the checks
-        run.error = error
-        if run.events:
-            run.output = {"events": [_dump(e) for e in run.events]}
-        run.output["error"] = describe_error(error)
-    return run
-
-
-def call_case(model: modelport.Model, case: Case, run: Execution) -> None:
-    """Make the case's call on ``model``, filling ``run`` (events are kept as they arrive)."""
-    if case.method == "generate":
-        run.result = model.generate(**case.request)
-        run.output = {"result": _dump(run.result)}
-    elif case.method == "stream":
-        for event in model.stream(**case.request):
-            run.events.append(event)
-        run.output = {"events": [_dump(e) for e in run.events]}
-    else:
-        keywords = dict(case.request)
-        values = keywords.pop("values")
-        run.embedding = model.embed(values, **keywords)
-        run.output = {"embedding": _dump(run.embedding)}
-
-
-async def _acall_case(model: modelport.Model, case: Case, run: Execution) -> None:
-    if case.method == "generate":
-        run.result = await model.agenerate(**case.request)
-        run.output = {"result": _dump(run.result)}
-    elif case.method == "stream":
-        async for event in model.astream(**case.request):
-            run.events.append(event)
-        run.output = {"events": [_dump(e) for e in run.events]}
-    else:
-        keywords = dict(case.request)
-        values = keywords.pop("values")
-        run.embedding = await model.aembed(values, **keywords)
-        run.output = {"embedding": _dump(run.embedding)}
-
-
-async def _aexecute(suite: Suite, case: Case) -> Execution:
-    player = CassettePlayer(case.cassette, chunk_size=7)
-    run = Execution(output={}, player=player)
-    try:
-        model = _model(suite, case, player.transport)
-        try:
-            await _acall_case(model, case, run)
-        finally:
-            await model.aclose()
-    except Exception as error:
-        run.error = error
-        if run.events:
-            run.output = {"events": [_dump(e) for e in run.events]}
-        run.output["error"] = describe_error(error)
-    return run
-
-
-_ASYNC_METHODS = {"generate": "agenerate", "stream": "astream", "embed": "aembed"}
-
-
-def _async_parity(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
-    from modelport._registry import registry
-
-    provider = registry().provider_class(suite.provider_id)
-    name = _ASYNC_METHODS[case.method]
-    if getattr(provider, name) is getattr(modelport.Provider, name):
-        return CheckOutcome("async", "skip", f"the provider has no {name} of its own")
-    again = asyncio.run(_aexecute(suite, case))
-    problems = again.player.problems()
-    differences = diff_json(run.output, again.output)
-    if differences:
-        problems.append("the async API gives a different output:\n" + format_differences(differences))
-    return _check("async", problems)
-
-
 def _check(name: str, problems: list[str]) -> CheckOutcome:
     return CheckOutcome(name, "fail" if problems else "pass", "\n".join(problems))
+
+
+def _guarded(name: str, check: Callable[[], CheckOutcome]) -> CheckOutcome:
+    """Run one check; an exception in it (plugin code it calls, or a bug) fails that check only."""
+    try:
+        return check()
+    except Exception as error:
+        return CheckOutcome(name, "fail", f"raised {describe_exception(error)}")
+
+
+def _request_check(run: Execution) -> CheckOutcome:
+    problems = run.player.problems()
+    if problems and run.error is not None and not run.player.mismatches:
+        error = run.error
+        raised = describe_exception(error) if is_crash(error) else f"{type(error).__name__}: {error}"
+        problems.append(f"the call raised {raised}")
+    return _check("request", problems)
 
 
 def _expected_check(case: Case, run: Execution, regenerate: bool) -> CheckOutcome:
@@ -228,9 +145,10 @@ def _expected_check(case: Case, run: Execution, regenerate: bool) -> CheckOutcom
     differences = diff_json(case.expected, run.output)
     if not differences:
         return CheckOutcome("expected", "pass")
-    return CheckOutcome(
-        "expected", "fail", "output differs from expected.json:\n" + format_differences(differences)
-    )
+    message = "output differs from expected.json:\n" + format_differences(differences)
+    if run.error is not None and "error" not in case.expected:
+        message = f"the call raised {describe_exception(run.error)}\n{message}"
+    return CheckOutcome("expected", "fail", message)
 
 
 def _invariants(case: Case, run: Execution) -> CheckOutcome:
@@ -245,15 +163,20 @@ def _invariants(case: Case, run: Execution) -> CheckOutcome:
     return _check("invariants", problems)
 
 
+def _same_output(label: str, run: Execution, again: Execution) -> list[str]:
+    """How ``again`` differs from the first replay: a crash only it had, else the output diff."""
+    if again.error is not None and is_crash(again.error):
+        return [f"{label}: the provider raised {describe_exception(again.error)}"]
+    differences = diff_json(run.output, again.output)
+    return [f"{label} gives a different output:\n" + format_differences(differences)] if differences else []
+
+
 def _chunked(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     if not case.is_stream:
         return CheckOutcome("chunked", "skip", "not a stream")
-    problems = []
+    problems: list[str] = []
     for size in CHUNK_SIZES:
-        again = execute(suite, case, chunk_size=size)
-        differences = diff_json(run.output, again.output)
-        if differences:
-            problems.append(f"{size}-byte chunks decode differently:\n" + format_differences(differences))
+        problems += _same_output(f"{size}-byte chunks", run, execute(suite, case, chunk_size=size))
     return _check("chunked", problems)
 
 
@@ -268,25 +191,27 @@ def _stream_frames(case: Case) -> list[Any] | None:
 def _merged(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     if not case.is_stream:
         return CheckOutcome("merged", "skip", "not a stream")
-    merge: Callable[[list[Any]], Any] | None = suite.merge_frames
+    merge = suite.merge_frames
     if merge is None:
         return CheckOutcome("merged", "skip", "the suite registers no merge_frames")
     frames = _stream_frames(case)
     if run.error is not None or frames is None:
         return CheckOutcome("merged", "skip", "the stream ended in an error or has no single SSE body")
-    body = merge(frames)
+    try:
+        body = merge(frames)
+    except Exception as error:
+        return CheckOutcome("merged", "fail", f"merge_frames raised {describe_exception(error)}")
     transport = httpx.MockTransport(lambda request: httpx.Response(200, json=body))
     try:
-        model = _model(suite, case, transport)
+        model = replay_model(suite, case, transport)
         try:
             direct = model.generate(**case.request)
         finally:
             model.close()
     except Exception as error:
-        return CheckOutcome(
-            "merged", "fail", f"decoding the merged frames raised {type(error).__name__}: {error}"
-        )
-    differences = diff_json(_dump(direct), _dump(accumulate(run.events)), "$.result")
+        raised = describe_exception(error)
+        return CheckOutcome("merged", "fail", f"decoding the merged frames raised {raised}")
+    differences = diff_json(canonical(direct), canonical(accumulate(run.events)), "$.result")
     if not differences:
         return CheckOutcome("merged", "pass")
     return CheckOutcome(
@@ -297,50 +222,76 @@ def _merged(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     )
 
 
-def scan_case(case: Case) -> CheckOutcome:
-    """The credential scan of every file of the case."""
+_ASYNC_METHODS = {"generate": "agenerate", "stream": "astream", "embed": "aembed"}
+
+
+def _async_parity(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
+    provider = plugins.provider_class(suite.provider_id)
+    name = _ASYNC_METHODS[case.method]
+    if getattr(provider, name) is getattr(modelport.Provider, name):
+        return CheckOutcome("async", "skip", f"the provider has no {name} of its own")
+    again = run_coroutine(aexecute(suite, case))
+    problems = again.player.problems() + _same_output("the async API", run, again)
+    return _check("async", problems)
+
+
+def scan_case(case: Case, extra: Any = None) -> CheckOutcome:
+    """The credential scan of every file of the case (``extra``: the suite's ``secret_patterns``)."""
     problems = [
         finding.describe(f"{case.name}/{name}")
         for name, text in sorted(case.files.items())
-        for finding in scan_text(text)
+        for finding in scan_text(text, extra)
     ]
     return _check("credentials", problems)
 
 
-def run_case(suite: Suite, case: Case, *, regenerate: bool = False) -> CaseOutcome:
-    """Run every check of one case."""
+def _after_replay(suite: Suite, case: Case, run: Execution, regenerate: bool) -> list[CheckOutcome]:
+    """The checks of a replay whose requests matched."""
+    if run.error is not None and is_crash(run.error):
+        crash = type(run.error).__name__
+        skipped = f"not run: the replay raised {crash} (see the expected check)"
+        return [
+            CheckOutcome("expected", "fail", f"the provider raised {describe_exception(run.error)}"),
+            *(CheckOutcome(name, "skip", skipped) for name in CHECKS[3:]),
+        ]
+    return [
+        _guarded("expected", lambda: _expected_check(case, run, regenerate)),
+        _guarded("invariants", lambda: _invariants(case, run)),
+        _guarded("chunked", lambda: _chunked(suite, case, run)),
+        _guarded("merged", lambda: _merged(suite, case, run)),
+        _guarded("async", lambda: _async_parity(suite, case, run)),
+    ]
+
+
+def run_case(
+    suite: Suite, case: Case, *, regenerate: bool = False, models: Collection[str] = ()
+) -> CaseOutcome:
+    """Run every check of one case (``models``: run only cases of these models, see ``selection``)."""
     outcome = CaseOutcome(
         suite.provider_id, case.name, case.method, "pass", requirements=list(case.requirements)
     )
-    reason = unsupported_reason(case, suite.unsupported)
+    reason = skip_reason(suite, case, models=models)
     if reason is not None:
-        outcome.status, outcome.message = "skip", f"declared unsupported: {reason}"
+        outcome.status, outcome.message = "skip", reason
         return outcome
-    checks = [scan_case(case)]
+    checks = [scan_case(case, suite.secret_patterns)]
     if checks[0].status == "fail":
         # A cassette holding a credential is not replayed: nothing of it may reach a report.
         outcome.status, outcome.checks = "fail", checks
         outcome.message = f"[credentials] {checks[0].message}"
         return outcome
     run = execute(suite, case)
-    problems = run.player.problems()
-    if problems and run.error is not None and not run.player.mismatches:
-        problems.append(f"the call raised {type(run.error).__name__}: {run.error}")
-    checks.append(_check("request", problems))
-    if problems:
+    checks.append(_request_check(run))
+    if checks[-1].status == "fail":
         # The output of a mismatched replay means nothing; the request diff is the finding.
         checks.append(CheckOutcome("expected", "skip", "request mapping failed"))
     else:
-        checks.append(_expected_check(case, run, regenerate))
-        checks.append(_invariants(case, run))
-        checks.append(_chunked(suite, case, run))
-        checks.append(_merged(suite, case, run))
-        checks.append(_async_parity(suite, case, run))
+        checks += _after_replay(suite, case, run, regenerate)
     outcome.checks = checks
     failed = [c for c in checks if c.status == "fail"]
     if failed:
         outcome.status = "fail"
         for check in failed:
-            check.message = redact(check.message)
+            check.message = redact(check.message, suite.secret_patterns)
         outcome.message = "\n".join(f"[{c.name}] {c.message}" for c in failed)
     return outcome

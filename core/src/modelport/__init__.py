@@ -16,6 +16,7 @@ from ._model import Model
 from ._registry import plugin_errors, register_plugin
 from .errors import (
     ConfigurationError,
+    DeadlineExceededError,
     InvalidRequestError,
     MissingCredentialsError,
     ModelportError,
@@ -111,6 +112,7 @@ __all__ = [
     "Citation",
     "CitedText",
     "ConfigurationError",
+    "DeadlineExceededError",
     "EmbeddingResult",
     "FilePart",
     "FunctionTool",

@@ -11,10 +11,11 @@ import httpx
 from ._model import Model
 from ._registry import registry
 from .errors import ConfigurationError, UnknownModelError
-from .provider import ProviderConfig, Secret
+from .provider import DEFAULT_DEADLINE, ProviderConfig, Secret
 
 if TYPE_CHECKING:
     from ._streams import AsyncResultStream, ResultStream
+    from .http import Limits
     from .types import EmbeddingResult, Result
 
 __all__ = ["aembed", "agenerate", "astream", "embed", "generate", "get_model", "split_model_id", "stream"]
@@ -29,9 +30,39 @@ def split_model_id(model_id: str) -> tuple[str, str]:
     provider_id, sep, model_name = model_id.partition("/")
     if not sep or not provider_id or not model_name:
         raise UnknownModelError(
-            f"model id {model_id!r} must look like 'provider/model-name', e.g. 'google/gemini-2.5-flash'"
+            f"model id {_shown(model_id)} must look like 'provider/model-name', "
+            "e.g. 'google/gemini-2.5-flash'"
         )
+    problem = _model_name_problem(model_name)
+    if problem is not None:
+        raise UnknownModelError(f"model id {_shown(model_id)}: {problem}")
     return provider_id, model_name
+
+
+#: Characters a model name cannot contain: they would end the path (query, fragment), escape it
+#: (percent-encoding, backslash) or change its meaning once in a URL.
+_NOT_IN_MODEL_NAMES = frozenset("?#%\\")
+
+
+def _shown(value: str, limit: int = 200) -> str:
+    return repr(value) if len(value) <= limit else repr(value[:limit]) + f"... [{len(value) - limit} more]"
+
+
+def _model_name_problem(model_name: str) -> str | None:
+    """Why ``model_name`` cannot be a model name in a URL path, or ``None``.
+
+    Slashes are allowed (``tunedModels/x``), but no empty, ``.`` or ``..`` segment, no query,
+    fragment, percent or backslash character, and no whitespace, control or format character.
+    """
+    for char in model_name:
+        if char in _NOT_IN_MODEL_NAMES or char.isspace() or not char.isprintable():
+            return (
+                f"a model name cannot contain {char!r} "
+                "(no query, fragment, percent, backslash, whitespace or control characters)"
+            )
+    if any(segment in ("", ".", "..") for segment in model_name.split("/")):
+        return "a model name cannot have an empty, '.' or '..' path segment"
+    return None
 
 
 def get_model(
@@ -45,6 +76,9 @@ def get_model(
     timeout: float | httpx.Timeout | None = None,
     max_retries: int = 2,
     max_retry_delay: float = 60.0,
+    deadline: float | None = DEFAULT_DEADLINE,
+    limits: Limits | None = None,
+    follow_redirects: bool = False,
     **provider_config: Any,
 ) -> Model:
     """Resolve ``"provider/model-name"`` to a :class:`Model`, loading only the plugin it needs."""
@@ -53,7 +87,10 @@ def get_model(
         raise ConfigurationError("max_retries must be a non-negative integer")
     if not isinstance(max_retry_delay, (int, float)) or not max_retry_delay >= 0:  # also rejects NaN
         raise ConfigurationError("max_retry_delay must be a non-negative number of seconds")
+    _check_io_options(deadline, limits, follow_redirects)
+    _check_client_options(api_key, base_url, http_client, async_http_client, transport, timeout)
     provider_cls = registry().provider_class(provider_id)
+    _check_provider_options(provider_cls, provider_config)
     config = ProviderConfig(
         provider_id=provider_cls.id,
         api_key=Secret(api_key) if api_key is not None else None,
@@ -65,8 +102,139 @@ def get_model(
         max_retries=max_retries,
         max_retry_delay=max_retry_delay,
         options=provider_config,
+        limits=limits,
+        deadline=deadline,
+        follow_redirects=follow_redirects,
     )
     return Model(provider_cls(config), model_name)
+
+
+def _check_io_options(deadline: object, limits: object, follow_redirects: object) -> None:
+    import math
+
+    if deadline is not None and (
+        not isinstance(deadline, (int, float))
+        or isinstance(deadline, bool)
+        or not math.isfinite(deadline)
+        or deadline <= 0
+    ):
+        raise ConfigurationError("deadline must be a positive number of seconds, or None for no deadline")
+    if limits is not None:
+        from .http import Limits
+
+        if not isinstance(limits, Limits):
+            raise ConfigurationError("limits must be a modelport.http.Limits")
+    if not isinstance(follow_redirects, bool):
+        raise ConfigurationError("follow_redirects must be True or False")
+
+
+#: ``get_model``'s own keywords, offered as suggestions for a misspelled option.
+_GET_MODEL_KEYWORDS = (
+    "api_key",
+    "base_url",
+    "http_client",
+    "async_http_client",
+    "transport",
+    "timeout",
+    "max_retries",
+    "max_retry_delay",
+    "deadline",
+    "limits",
+    "follow_redirects",
+)
+
+
+def _check_client_options(
+    api_key: object,
+    base_url: object,
+    http_client: object,
+    async_http_client: object,
+    transport: object,
+    timeout: object,
+) -> None:
+    """Types of ``get_model``'s connection keywords, checked before anything is built or sent."""
+    import math
+
+    if api_key is not None and not isinstance(api_key, (str, Secret)):
+        # Never show the value: it is meant to be a credential.
+        raise ConfigurationError(f"api_key must be a string, got {type(api_key).__name__}")
+    if base_url is not None:
+        if not isinstance(base_url, str):
+            raise ConfigurationError(f"base_url must be a string, got {type(base_url).__name__}")
+        _check_base_url(base_url)
+    if http_client is not None and not isinstance(http_client, httpx.Client):
+        if isinstance(http_client, httpx.AsyncClient):
+            raise ConfigurationError(
+                "http_client must be an httpx.Client; pass an httpx.AsyncClient as async_http_client="
+            )
+        raise ConfigurationError(f"http_client must be an httpx.Client, got {type(http_client).__name__}")
+    if async_http_client is not None and not isinstance(async_http_client, httpx.AsyncClient):
+        if isinstance(async_http_client, httpx.Client):
+            raise ConfigurationError(
+                "async_http_client must be an httpx.AsyncClient; pass an httpx.Client as http_client="
+            )
+        raise ConfigurationError(
+            f"async_http_client must be an httpx.AsyncClient, got {type(async_http_client).__name__}"
+        )
+    if transport is not None and not isinstance(transport, (httpx.BaseTransport, httpx.AsyncBaseTransport)):
+        raise ConfigurationError(
+            "transport must be an httpx.BaseTransport or httpx.AsyncBaseTransport, "
+            f"got {type(transport).__name__}"
+        )
+    if timeout is None or isinstance(timeout, httpx.Timeout):
+        return
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool):
+        raise ConfigurationError(
+            f"timeout must be a positive number of seconds or an httpx.Timeout, got {type(timeout).__name__}"
+        )
+    if not math.isfinite(timeout) or timeout <= 0:
+        raise ConfigurationError(
+            f"timeout must be a positive number of seconds or an httpx.Timeout, got {timeout!r}"
+        )
+
+
+def _check_base_url(base_url: str) -> None:
+    from urllib.parse import urlsplit
+
+    bad = next((c for c in base_url if c.isspace() or not c.isprintable()), None)
+    if bad is not None:
+        raise ConfigurationError(f"base_url cannot contain {bad!r} (whitespace or control characters)")
+    try:
+        parts = urlsplit(base_url)
+        host = parts.hostname
+    except ValueError:
+        host = None
+        parts = None
+    # The URL is not shown: it may carry user:password.
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
+        scheme = parts.scheme[:20] if parts is not None and parts.scheme else "none"
+        raise ConfigurationError(
+            f"base_url must be an http:// or https:// URL with a host (scheme: {scheme!r})"
+        )
+    if parts.query or parts.fragment or "?" in base_url or "#" in base_url:
+        raise ConfigurationError("base_url cannot have a query or fragment ('?' or '#')")
+
+
+def _check_provider_options(provider_cls: type[Any], options: dict[str, Any]) -> None:
+    """Reject ``**provider_config`` keywords the provider does not declare (``config_options``)."""
+    accepted = getattr(provider_cls, "config_options", None)
+    if accepted is None or not options:
+        return
+    unknown = sorted(name for name in options if name not in accepted)
+    if not unknown:
+        return
+    import difflib
+
+    candidates = sorted({*accepted, *_GET_MODEL_KEYWORDS})
+    described = []
+    for name in unknown:
+        match = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+        described.append(f"{name!r}" + (f" (did you mean {match[0]!r}?)" if match else ""))
+    noun = "option" if len(unknown) == 1 else "options"
+    allowed = ", ".join(sorted(accepted)) or "none"
+    raise ConfigurationError(
+        f"unknown {noun} {', '.join(described)} for provider {provider_cls.id!r}; its options are: {allowed}"
+    )
 
 
 _DEFAULT_MODELS: dict[str, Model] = {}

@@ -41,18 +41,41 @@ def _embed_request(
     task_type: str | None,
     provider_options: dict[str, dict[str, Any]] | None,
 ) -> EmbedRequest:
+    from collections.abc import Mapping
+
+    from .types import MAX_SAFE_INTEGER
+
     single = isinstance(values, str)
+    # A list or tuple of strings (any sequence but bytes); a mapping or a set has no input order.
+    if not single and (
+        not isinstance(values, Sequence) or isinstance(values, (bytes, bytearray, memoryview))
+    ):
+        raise InvalidRequestError(
+            f"embed values must be a string or a list of strings, got {type(values).__name__}"
+        )
     items = (values,) if isinstance(values, str) else tuple(values)
     if not items:
         raise InvalidRequestError("embed needs at least one value")
-    if not all(isinstance(v, str) for v in items):
-        raise InvalidRequestError("embed values must be strings")
+    wrong = [type(v).__name__ for v in items if not isinstance(v, str)]
+    if wrong:
+        raise InvalidRequestError(f"embed values must be strings, got {wrong[0]}")
     if output_dimensionality is not None and (
         not isinstance(output_dimensionality, int)
         or isinstance(output_dimensionality, bool)
-        or output_dimensionality <= 0
+        or not 0 < output_dimensionality <= MAX_SAFE_INTEGER
     ):
-        raise InvalidRequestError("output_dimensionality must be a positive integer")
+        raise InvalidRequestError(
+            f"output_dimensionality must be a positive integer (at most {MAX_SAFE_INTEGER})"
+        )
+    if task_type is not None and not isinstance(task_type, str):
+        raise InvalidRequestError(f"task_type must be a string, got {type(task_type).__name__}")
+    if provider_options is not None and (
+        not isinstance(provider_options, Mapping)
+        or not all(isinstance(k, str) and isinstance(v, Mapping) for k, v in provider_options.items())
+    ):
+        raise InvalidRequestError(
+            "provider_options must map provider ids to mappings of options, e.g. {'google': {...}}"
+        )
     return EmbedRequest(
         values=items,
         single=single,
@@ -69,7 +92,9 @@ class Model:
         self.provider = provider
         self.name = model_name
         self.retry_policy = _retry.RetryPolicy(
-            max_retries=provider.config.max_retries, max_delay=provider.config.max_retry_delay
+            max_retries=provider.config.max_retries,
+            max_delay=provider.config.max_retry_delay,
+            deadline=provider.config.deadline,
         )
 
     @property
@@ -84,6 +109,11 @@ class Model:
 
     def prepare(self, **kwargs: Any) -> Request:
         """Build and fully validate a request without sending it."""
+        return self._validated(kwargs, check=True)
+
+    def _validated(self, kwargs: dict[str, Any], *, check: bool) -> Request:
+        """The validated request; ``check=False`` leaves the provider's own check to the call itself
+        (an HTTP provider builds its request, and so rejects it, before any I/O)."""
         from .provider_tools import validate_provider_tools
         from .types import ProviderTool
 
@@ -94,14 +124,15 @@ class Model:
             validate_provider_tools(
                 provider_tools, namespace=provider.tool_namespace, backend=provider.backend
             )
-        provider.check_request(self.name, request)
+        if check or not provider.checks_on_send:
+            provider.check_request(self.name, request)
         return request
 
     # Sync ------------------------------------------------------------------------------------
 
     def generate(self, **kwargs: Any) -> Result:
         """Generate a complete result. Keywords are those of :class:`~modelport.types.Request`."""
-        request = self.prepare(**kwargs)
+        request = self._validated(kwargs, check=False)
         return _retry.call(self.retry_policy, lambda: self.provider.generate(self.name, request))
 
     def stream(self, **kwargs: Any) -> ResultStream:
@@ -121,13 +152,15 @@ class Model:
     ) -> EmbeddingResult:
         """Embed one value or a batch; embeddings come back in input order."""
         request = _embed_request(values, output_dimensionality, task_type, provider_options)
+        if self.provider.embed_retries_per_request:  # each batch is retried alone, never resent
+            return self.provider.embed(self.name, request)
         return _retry.call(self.retry_policy, lambda: self.provider.embed(self.name, request))
 
     # Async -----------------------------------------------------------------------------------
 
     async def agenerate(self, **kwargs: Any) -> Result:
         """Async twin of :meth:`generate`."""
-        request = self.prepare(**kwargs)
+        request = self._validated(kwargs, check=False)
         return await _retry.acall(self.retry_policy, lambda: self.provider.agenerate(self.name, request))
 
     def astream(self, **kwargs: Any) -> AsyncResultStream:
@@ -147,6 +180,8 @@ class Model:
     ) -> EmbeddingResult:
         """Async twin of :meth:`embed`."""
         request = _embed_request(values, output_dimensionality, task_type, provider_options)
+        if self.provider.embed_retries_per_request:
+            return await self.provider.aembed(self.name, request)
         return await _retry.acall(self.retry_policy, lambda: self.provider.aembed(self.name, request))
 
     def close(self) -> None:
@@ -156,3 +191,15 @@ class Model:
     async def aclose(self) -> None:
         """Close the HTTP clients the provider created (async)."""
         await self.provider.aclose()
+
+    def __enter__(self) -> Model:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> Model:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()

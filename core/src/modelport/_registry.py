@@ -5,6 +5,14 @@ Entry points live in the group ``modelport``; an entry point's name is the provi
 nothing; looking up ``google/...`` loads only the ``google`` entry point. A plugin that fails to
 import or register is recorded in :func:`plugin_errors` and the others go on.
 
+Isolation: a plugin that raises (or calls ``sys.exit``) while importing, registering providers or
+registering tools is recorded against that plugin alone; the other plugins' providers and tools still
+register. Ids are never taken over: a first-party id (``google``) belongs to its first-party
+distribution, an id whose entry point exists belongs to that entry point's plugin, any other id to the
+plugin that registered it first; aliases and tool ids likewise. A refused registration is recorded
+against the plugin that attempted it. Plugins are imported without holding the registry's lock, so a
+slow plugin never delays lookups of providers that are already loaded (or being loaded elsewhere).
+
 Environment variables:
 
 - ``MODELPORT_DISABLE_PLUGIN_AUTOLOAD=1``: load no entry points (explicit registration only).
@@ -14,6 +22,7 @@ Environment variables:
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -58,8 +67,68 @@ BUILTIN_ALIASES: dict[str, str] = {
 
 
 @dataclass(frozen=True)
+class _Registrant:
+    """Who is registering: the plugin's label in :func:`plugin_errors` and, for an entry point, where
+    it comes from (its distribution, value, and the provider ids other entry points claim)."""
+
+    label: str
+    ep_name: str | None = None
+    value: str | None = None
+    distribution: str | None = None
+    claims: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Survey:
+    """The installed entry points at one lookup: the plugin each provider id belongs to (by
+    entry-point name, the first one found) and the names more than one distribution declares."""
+
+    claims: Mapping[str, str]
+    shared: frozenset[str]
+
+    @classmethod
+    def of(cls, eps: list[metadata.EntryPoint]) -> _Survey:
+        claims: dict[str, str] = {}
+        seen: set[str] = set()
+        shared: set[str] = set()
+        for ep in eps:
+            claims.setdefault(ep.name, ep.value)
+            (shared if ep.name in seen else seen).add(ep.name)
+        return cls(claims, frozenset(shared))
+
+
+def _normalized(distribution: str) -> str:
+    return re.sub(r"[-_.]+", "-", distribution).lower()
+
+
+def _is_first_party(owner: FirstParty, registrant: _Registrant | None, module: str) -> bool:
+    """Whether what ``registrant`` registers (defined in ``module``) comes from ``owner``'s package."""
+    if registrant is not None and registrant.distribution is not None:
+        return _normalized(registrant.distribution) == _normalized(owner.distribution)
+    return module.partition(".")[0] == owner.distribution.replace("-", "_")
+
+
+def _first_party_first(item: tuple[_Registrant, object]) -> tuple[bool, str]:
+    """Sort key: first-party plugins (by distribution, else by module) first, then by label."""
+    registrant, plugin = item
+    module = str(getattr(plugin, "__name__", None) or type(plugin).__module__)
+    first_party = any(_is_first_party(owner, registrant, module) for owner in FIRST_PARTY.values())
+    return (not first_party, registrant.label)
+
+
+def _plugin_label(plugin: object, name: str | None) -> str:
+    return name or str(getattr(plugin, "__name__", None) or repr(plugin))
+
+
+@dataclass(frozen=True)
 class ConformanceSuite:
-    """Recorded conformance cases a plugin registered for one provider (see the hookspec)."""
+    """Recorded conformance cases a plugin registered for one provider: the one suite record.
+
+    The fields are the keywords of the ``register`` callback of ``modelport_conformance_suites``
+    (see :class:`modelport.hookspecs.SuiteRegistrar`). ``cases`` is the directory the cases live
+    in. Mappings are copied on construction and ``secret_patterns`` are compiled once to reject a
+    broken expression at registration, not in the middle of a run.
+    """
 
     provider_id: str
     cases: Any
@@ -67,6 +136,24 @@ class ConformanceSuite:
     merge_frames: Callable[[list[Any]], Any] | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     credential_env: tuple[str, ...] = ()
+    secret_patterns: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unsupported = {str(k): str(v) for k, v in dict(self.unsupported or {}).items()}
+        object.__setattr__(self, "unsupported", unsupported)
+        object.__setattr__(self, "options", dict(self.options or {}))
+        object.__setattr__(self, "credential_env", tuple(self.credential_env))
+        patterns = dict(self.secret_patterns or {})
+        for kind, pattern in patterns.items():
+            try:
+                if not isinstance(pattern, str):
+                    raise TypeError("give the expression as a string; use inline flags such as (?i)")
+                re.compile(pattern)
+            except (re.error, TypeError) as error:
+                raise ConfigurationError(
+                    f"secret pattern {kind!r} of the {self.provider_id!r} suite is not usable: {error}"
+                ) from error
+        object.__setattr__(self, "secret_patterns", {str(k): v for k, v in patterns.items()})
 
 
 def _blocked() -> set[str]:
@@ -81,13 +168,22 @@ class Registry:
     """Providers and provider tools contributed by plugins. Safe under concurrent first use."""
 
     def __init__(self) -> None:
+        # ``_lock`` guards the tables and is only ever held briefly; ``_pm_lock`` serialises pluggy
+        # registration; ``_collect_lock`` serialises the on-demand hooks. Order: ``_collect_lock``,
+        # then ``_pm_lock``, then ``_lock``, never the reverse. Plugins are imported under none.
         self._lock = threading.RLock()
+        self._pm_lock = threading.RLock()
+        self._collect_lock = threading.RLock()
+        self._local = threading.local()
         self._pm: pluggy.PluginManager | None = None
         self._providers: dict[str, type[Provider]] = {}
+        self._owners: dict[str, str] = {}
         self._aliases: dict[str, str] = dict(BUILTIN_ALIASES)
         self._errors: dict[str, str] = {}
         self._suites: dict[str, list[ConformanceSuite]] = {}
         self._loaded_names: set[str] = set()
+        self._loading: dict[str, tuple[int, threading.Event]] = {}
+        self._registrants: dict[str, _Registrant] = {}
         self._all_loaded = False
         self._collected: dict[str, set[object]] = {}
 
@@ -95,76 +191,163 @@ class Registry:
 
     def manager(self) -> pluggy.PluginManager:
         """The pluggy manager, built once: specs added, historic hooks armed."""
+        pm = self._pm
+        if pm is None:
+            with self._pm_lock:
+                if self._pm is None:
+                    pm = pluggy.PluginManager("modelport")
+                    pm.add_hookspecs(hookspecs)
+                    pm.hook.modelport_register_providers.call_historic(
+                        kwargs={"register": self._register_provider}
+                    )
+                    self._pm = pm
+                pm = self._pm
+        return pm
+
+    def _record(self, label: str, problem: str) -> None:
+        """Record a problem against the plugin labelled ``label`` (several are joined)."""
         with self._lock:
-            if self._pm is None:
-                pm = pluggy.PluginManager("modelport")
-                pm.add_hookspecs(hookspecs)
-                pm.hook.modelport_register_providers.call_historic(
-                    kwargs={"register": self._register_provider}
+            known = self._errors.get(label)
+            self._errors[label] = problem if not known or problem in known else f"{known}; {problem}"
+        noted: list[str] | None = getattr(self._local, "problems", None)
+        if noted is not None:  # a registration in progress on this thread: tell its caller too
+            noted.append(problem)
+
+    def _provider_conflict(self, provider_id: str, registrant: _Registrant | None, module: str) -> str | None:
+        """Why ``registrant`` may not register ``provider_id`` (``None`` when it may)."""
+        owner = FIRST_PARTY.get(provider_id)
+        if owner is not None and not _is_first_party(owner, registrant, module):
+            return f"provider id {provider_id!r} is reserved for {owner.distribution}; not registered"
+        if registrant is not None and registrant.ep_name not in (None, provider_id):
+            claimed = registrant.claims.get(provider_id)
+            if claimed is not None and claimed != registrant.value:
+                return (
+                    f"provider id {provider_id!r} belongs to the entry point {provider_id!r} "
+                    f"({claimed}); not registered"
                 )
-                self._pm = pm
-            return self._pm
+        existing = self._providers.get(provider_id)
+        if existing is not None:
+            return (
+                f"provider id {provider_id!r} is already registered by "
+                f"{self._owners.get(provider_id, existing.__module__)!r}; not registered"
+            )
+        target = self._aliases.get(provider_id)
+        if target is not None and target != provider_id:
+            return f"provider id {provider_id!r} is already an alias of {target!r}; not registered"
+        return None
+
+    def _alias_conflict(self, alias: object, provider_id: str) -> str | None:
+        if not isinstance(alias, str) or not alias:
+            return f"alias {alias!r} of provider {provider_id!r} is not a non-empty string; not registered"
+        target = self._aliases.get(alias)
+        if target is not None and target != provider_id:
+            return f"alias {alias!r} already points at provider {target!r}; not registered"
+        if alias != provider_id and (alias in self._providers or alias in FIRST_PARTY):
+            return f"alias {alias!r} of provider {provider_id!r} is another provider's id; not registered"
+        return None
 
     def _register_provider(self, provider: type[Provider], *, aliases: tuple[str, ...] = ()) -> None:
         if not (isinstance(provider, type) and issubclass(provider, Provider)):
             raise ConfigurationError(f"{provider!r} is not a modelport Provider subclass")
-        existing = self._providers.get(provider.id)
-        if existing is not None and existing is not provider:
-            raise ConfigurationError(
-                f"provider id {provider.id!r} is registered twice "
-                f"({existing.__module__} and {provider.__module__})"
-            )
-        self._providers[provider.id] = provider
-        for alias in aliases:
-            self._aliases[alias] = provider.id
+        provider_id = getattr(provider, "id", None)
+        if not isinstance(provider_id, str) or not provider_id:
+            raise ConfigurationError(f"{provider!r} has no provider id (set the class attribute 'id')")
+        registrant: _Registrant | None = getattr(self._local, "registrant", None)
+        label = registrant.label if registrant is not None else provider.__module__
+        with self._lock:
+            if self._providers.get(provider_id) is provider:
+                return  # the same class again (a module listed under several entry points)
+            problem = self._provider_conflict(provider_id, registrant, provider.__module__)
+            if problem is not None:
+                self._record(label, problem)
+                return
+            self._providers[provider_id] = provider
+            self._owners[provider_id] = label
+            for alias in aliases:
+                problem = self._alias_conflict(alias, provider_id)
+                if problem is not None:
+                    self._record(label, problem)
+                else:
+                    self._aliases[alias] = provider_id
 
-    def _register_suite(
-        self,
-        provider_id: str,
-        cases: Any,
-        *,
-        unsupported: Mapping[str, str] | None = None,
-        merge_frames: Callable[[list[Any]], Any] | None = None,
-        options: Mapping[str, Any] | None = None,
-        credential_env: tuple[str, ...] = (),
-    ) -> None:
-        suite = ConformanceSuite(
-            provider_id=provider_id,
-            cases=cases,
-            unsupported=dict(unsupported or {}),
-            merge_frames=merge_frames,
-            options=dict(options or {}),
-            credential_env=tuple(credential_env),
-        )
+    def _register_suite(self, provider_id: str, cases: Any, **declared: Any) -> None:
+        suite = ConformanceSuite(provider_id, cases, **declared)
         with self._lock:
             self._suites.setdefault(provider_id, []).append(suite)
 
-    @staticmethod
-    def _register_tool(spec: ProviderToolSpec) -> None:
-        from .provider_tools import register_provider_tool
+    def _tool_registrar(self, registrant: _Registrant) -> Callable[[ProviderToolSpec], None]:
+        """The ``register`` callback of the tools hook for one plugin: refusals are recorded on it."""
 
-        register_provider_tool(spec)
+        def register(spec: ProviderToolSpec) -> None:
+            from .errors import ProviderToolError
+            from .provider_tools import ProviderToolSpec, register_provider_tool
 
-    def register_plugin(self, plugin: object, name: str | None = None) -> None:
-        """Register a plugin object or module directly (the same path entry points take)."""
-        pm = self.manager()
-        with self._lock:
-            if pm.is_registered(plugin):
+            if not isinstance(spec, ProviderToolSpec):
+                raise ConfigurationError(f"{spec!r} is not a modelport ProviderToolSpec")
+            owner = FIRST_PARTY.get(spec.namespace)
+            if owner is not None and not _is_first_party(owner, registrant, spec.args_type.__module__):
+                self._record(
+                    registrant.label,
+                    f"provider tool {spec.id!r} is in the namespace {spec.namespace!r} reserved for "
+                    f"{owner.distribution}; not registered",
+                )
                 return
+            try:
+                register_provider_tool(spec)
+            except ProviderToolError as error:
+                self._record(registrant.label, f"{error}; not registered")
+
+        return register
+
+    def _registrant(self, pm: pluggy.PluginManager, plugin: object) -> _Registrant:
+        name = pm.get_name(plugin)
+        found = self._registrants.get(name) if name is not None else None
+        return found if found is not None else _Registrant(label=_plugin_label(plugin, name))
+
+    def _register_with_pm(self, plugin: object, name: str, registrant: _Registrant) -> list[str]:
+        """``pm.register`` under the pluggy lock with ``registrant`` current; the problems it recorded.
+
+        A failure (also ``SystemExit``) unregisters the plugin and is raised.
+        """
+        pm = self.manager()
+        with self._pm_lock:
+            if pm.is_registered(plugin):
+                return []
+            problems: list[str] = []
+            self._registrants[name] = registrant
+            self._local.registrant, self._local.problems = registrant, problems
             try:
                 pm.register(plugin, name=name)
                 pm.check_pending()
-            except Exception as error:
+            except BaseException:
                 if pm.is_registered(plugin):
                     pm.unregister(plugin)
-                label: str = name or str(getattr(plugin, "__name__", repr(plugin)))
-                self._errors[label] = _format_error(error)
-                raise ConfigurationError(f"plugin {label!r} failed to register: {error}") from error
+                raise
+            finally:
+                self._local.registrant = self._local.problems = None
+            return problems
+
+    def register_plugin(self, plugin: object, name: str | None = None) -> None:
+        """Register a plugin object or module directly (the same path entry points take).
+
+        Raises :class:`ConfigurationError` when the plugin fails to register or when some of what it
+        registers was refused (an id, alias or tool already taken); both are also recorded.
+        """
+        label = _plugin_label(plugin, name)
+        registrant = _Registrant(label=label)
+        try:
+            problems = self._register_with_pm(plugin, name or label, registrant)
+        except (Exception, SystemExit) as error:
+            self._record(label, _format_error(error))
+            raise ConfigurationError(f"plugin {label!r} failed to register: {_describe(error)}") from error
+        if problems:
+            raise ConfigurationError(f"plugin {label!r}: {'; '.join(problems)}")
 
     def unregister_provider(self, provider_id: str) -> None:
         """Forget a provider (tests and plugin development)."""
         with self._lock:
             self._providers.pop(provider_id, None)
+            self._owners.pop(provider_id, None)
             for alias, target in list(self._aliases.items()):
                 if target == provider_id and alias not in BUILTIN_ALIASES:
                     del self._aliases[alias]
@@ -177,27 +360,56 @@ class Registry:
         found = list(eps) if name is None else [ep for ep in eps if ep.name == name]
         return sorted(found, key=lambda ep: ep.name)
 
-    def _load_entry_point(self, ep: metadata.EntryPoint) -> None:
-        if ep.name in self._loaded_names or ep.name in _blocked():
+    def _load_entry_point(self, ep: metadata.EntryPoint, survey: _Survey) -> None:
+        """Import and register one entry point, at most once; wait if another thread is at it."""
+        key = f"{ep.name}={ep.value}"
+        me = threading.get_ident()
+        with self._lock:
+            if ep.name in _blocked():
+                return
+            if key in self._loaded_names:
+                pending = self._loading.get(key)
+                if pending is None or pending[0] == me:
+                    return
+                wait: threading.Event | None = pending[1]
+            else:
+                self._loaded_names.add(key)
+                done = threading.Event()
+                self._loading[key] = (me, done)
+                wait = None
+        if wait is not None:
+            wait.wait()
             return
-        self._loaded_names.add(ep.name)
-        pm = self.manager()
         try:
-            plugin = ep.load()
-            if not pm.is_registered(plugin):
-                pm.register(plugin, name=f"{ep.name}:{ep.value}")
-                pm.check_pending()
-        except Exception as error:  # an import-time failure of one plugin must not stop the others
-            self._errors[ep.name] = _format_error(error)
+            self._import_and_register(ep, survey)
+        finally:
+            with self._lock:
+                self._loading.pop(key, None)
+            done.set()
+
+    def _import_and_register(self, ep: metadata.EntryPoint, survey: _Survey) -> None:
+        distribution = getattr(getattr(ep, "dist", None), "name", None)
+        # Two distributions declaring the same entry-point name are told apart in plugin_errors.
+        label = f"{ep.name} ({distribution or ep.value})" if ep.name in survey.shared else ep.name
+        registrant = _Registrant(
+            label=label, ep_name=ep.name, value=ep.value, distribution=distribution, claims=survey.claims
+        )
+        try:
+            plugin = ep.load()  # under no registry lock: a slow import delays nobody else
+            self._register_with_pm(plugin, f"{ep.name}:{ep.value}", registrant)
+        except (Exception, SystemExit) as error:  # one plugin's failure must not stop the others
+            self._record(label, _format_error(error))
 
     def load(self, name: str) -> None:
         """Load the entry points named ``name`` (unless blocked or autoload is off)."""
+        self.manager()
         if _autoload_disabled():
-            self.manager()
             return
-        with self._lock:
-            for ep in self._entry_points(name):
-                self._load_entry_point(ep)
+        eps = self._entry_points()
+        survey = _Survey.of(eps)
+        for ep in eps:
+            if ep.name == name:
+                self._load_entry_point(ep, survey)
 
     def load_all(self) -> None:
         """Load every entry point of the group (unless blocked or autoload is off)."""
@@ -207,8 +419,11 @@ class Registry:
         with self._lock:
             if self._all_loaded:
                 return
-            for ep in self._entry_points():
-                self._load_entry_point(ep)
+        eps = self._entry_points()
+        survey = _Survey.of(eps)
+        for ep in eps:
+            self._load_entry_point(ep, survey)
+        with self._lock:
             self._all_loaded = True
 
     def load_tool_namespace(self, namespace: str | None) -> None:
@@ -217,63 +432,84 @@ class Registry:
             self.load_all()
         else:
             self.load(namespace)
-        self._collect("modelport_register_provider_tools", self._register_tool)
+        self._collect("modelport_register_provider_tools", self._tool_registrar)
 
-    def _collect(self, hook_name: str, register: Any) -> None:
-        """Call an on-demand hook on every plugin not yet asked, exactly once per plugin."""
+    def _collect(self, hook_name: str, registrar: Callable[[_Registrant], Any]) -> None:
+        """Call an on-demand hook on every plugin not yet asked, exactly once per plugin.
+
+        Each plugin is called on its own (first-party plugins first): one that raises (or calls
+        ``sys.exit``) is recorded against that plugin and the others are still asked. ``registrar``
+        makes the ``register`` callback given to one plugin. The hooks run under the collection
+        lock only (a concurrent collector waits for them), not under the lock plugin registration
+        needs, so a slow hook delays no other plugin's loading.
+        """
         pm = self.manager()
-        with self._lock:
-            asked = self._collected.setdefault(hook_name, set())
-            fresh = [p for p in pm.get_plugins() if p not in asked]
-            if not fresh:
-                return
-            caller = pm.subset_hook_caller(hook_name, remove_plugins=list(asked))
-            asked.update(fresh)
-            try:
-                caller(register=register)
-            except Exception as error:
-                self._errors[hook_name] = _format_error(error)
-                raise ConfigurationError(f"a plugin failed in {hook_name}: {error}") from error
+        with self._collect_lock:
+            with self._pm_lock:
+                asked = self._collected.setdefault(hook_name, set())
+                fresh = [(self._registrant(pm, p), p) for p in pm.get_plugins() if p not in asked]
+                if not fresh:
+                    return
+                asked.update(p for _, p in fresh)
+                impls = getattr(pm.hook, hook_name).get_hookimpls()
+                calls = [
+                    (registrant, impl)
+                    for registrant, plugin in sorted(fresh, key=_first_party_first)
+                    for impl in impls
+                    if impl.plugin is plugin and not (impl.hookwrapper or impl.wrapper)
+                ]
+            for registrant, impl in calls:
+                arguments = {"register": registrar(registrant)}
+                try:
+                    impl.function(*[arguments[name] for name in impl.argnames])
+                except (Exception, SystemExit) as error:
+                    self._record(registrant.label, f"{hook_name} failed: {_format_error(error)}")
 
     # Lookup ----------------------------------------------------------------------------------
 
     def provider_class(self, provider_id: str) -> type[Provider]:
-        """The provider class for an id or alias, loading its plugin on first use."""
-        with self._lock:
-            found = self._lookup(provider_id)
-            if found is None:
-                self.load(provider_id)
-                target = self._aliases.get(provider_id)
-                if target is not None and target != provider_id:
-                    self.load(target)
-                found = self._lookup(provider_id)
-            if found is None:
-                self.load_all()
-                found = self._lookup(provider_id)
-            if found is not None:
-                return found
-            canonical = self._aliases.get(provider_id, provider_id)
-            if canonical in _blocked() and self._entry_points(canonical):
-                raise ConfigurationError(f"the plugin for provider {canonical!r} is blocked by {BLOCK_ENV}")
-            if canonical in self._errors:
-                raise ConfigurationError(
-                    f"the plugin for provider {canonical!r} failed to load: "
-                    f"{self._errors[canonical].splitlines()[-1]}"
-                )
-            first_party = FIRST_PARTY.get(canonical)
-            if first_party is not None:
-                raise ProviderNotInstalledError(canonical, first_party.display_name, first_party.distribution)
-            import difflib  # only unknown ids pay for it
+        """The provider class for an id or alias, loading its plugin on first use.
 
+        The registry's lock is never held while a plugin is imported: a lookup of a provider that
+        is already registered answers at once, whatever other plugins are doing.
+        """
+        found = self._lookup(provider_id)
+        if found is None:
+            self.load(provider_id)
+            with self._lock:
+                target = self._aliases.get(provider_id)
+            if target is not None and target != provider_id:
+                self.load(target)
+            found = self._lookup(provider_id)
+        if found is None:
+            self.load_all()
+            found = self._lookup(provider_id)
+        if found is not None:
+            return found
+        with self._lock:
+            canonical = self._aliases.get(provider_id, provider_id)
+            error = self._errors.get(canonical)
             candidates = sorted({*self._providers, *self._aliases, *FIRST_PARTY})
-            suggestions = difflib.get_close_matches(provider_id, candidates, n=3, cutoff=0.6)
-            raise UnknownProviderError(provider_id, suggestions)
+        if canonical in _blocked() and self._entry_points(canonical):
+            raise ConfigurationError(f"the plugin for provider {canonical!r} is blocked by {BLOCK_ENV}")
+        if error is not None:
+            raise ConfigurationError(
+                f"the plugin for provider {canonical!r} failed to load: {error.splitlines()[-1]}"
+            )
+        first_party = FIRST_PARTY.get(canonical)
+        if first_party is not None:
+            raise ProviderNotInstalledError(canonical, first_party.display_name, first_party.distribution)
+        import difflib  # only unknown ids pay for it
+
+        suggestions = difflib.get_close_matches(provider_id, candidates, n=3, cutoff=0.6)
+        raise UnknownProviderError(provider_id, suggestions)
 
     def _lookup(self, provider_id: str) -> type[Provider] | None:
-        found = self._providers.get(provider_id)
-        if found is None and provider_id in self._aliases:
-            found = self._providers.get(self._aliases[provider_id])
-        return found
+        with self._lock:
+            found = self._providers.get(provider_id)
+            if found is None and provider_id in self._aliases:
+                found = self._providers.get(self._aliases[provider_id])
+            return found
 
     def providers(self) -> dict[str, type[Provider]]:
         """Every registered provider (loads all plugins)."""
@@ -284,7 +520,7 @@ class Registry:
     def conformance_suites(self) -> dict[str, list[ConformanceSuite]]:
         """Conformance cases registered by plugins, by provider id (loads all plugins)."""
         self.load_all()
-        self._collect("modelport_conformance_suites", self._register_suite)
+        self._collect("modelport_conformance_suites", lambda _registrant: self._register_suite)
         with self._lock:
             return {k: list(v) for k, v in self._suites.items()}
 
@@ -302,8 +538,14 @@ class Registry:
 def _format_error(error: BaseException) -> str:
     import traceback
 
+    if isinstance(error, SystemExit):
+        return f"SystemExit: the plugin called sys.exit({error.code!r})"
     lines = traceback.format_exception_only(type(error), error)
     return "".join(lines).strip()
+
+
+def _describe(error: BaseException) -> str:
+    return _format_error(error) if isinstance(error, SystemExit) else str(error)
 
 
 _REGISTRY: Registry | None = None

@@ -36,13 +36,26 @@ class RetryPolicy:
     max_retries: int = 2
     base_delay: float = 0.5
     max_delay: float = 60.0
+    #: Total seconds for all attempts; a retry that would start past it is not made.
+    deadline: float | None = None
 
-    def delay(self, error: BaseException, attempt: int) -> float | None:
+    def delay(self, error: BaseException, attempt: int, started: float | None = None) -> float | None:
         """Seconds to wait before retry number ``attempt`` (0-based), or ``None`` to give up."""
         if not isinstance(error, ModelportError) or not type(error).retryable:
             return None
         if attempt >= self.max_retries:
             return None
+        wait = self._wait(error, attempt)
+        if (
+            wait is not None
+            and started is not None
+            and self.deadline is not None
+            and time.monotonic() - started + wait >= self.deadline
+        ):
+            return None
+        return wait
+
+    def _wait(self, error: BaseException, attempt: int) -> float | None:
         server_delay = getattr(error, "retry_after", None)
         if server_delay is not None:
             if server_delay > self.max_delay:
@@ -54,12 +67,12 @@ class RetryPolicy:
 
 def call(policy: RetryPolicy, attempt_once: Callable[[], T]) -> T:
     """Run ``attempt_once`` until it succeeds or :meth:`RetryPolicy.delay` says to give up."""
-    attempt = 0
+    attempt, started = 0, time.monotonic()
     while True:
         try:
             return attempt_once()
         except ModelportError as error:
-            delay = policy.delay(error, attempt)
+            delay = policy.delay(error, attempt, started)
             if delay is None:
                 raise
             attempt += 1
@@ -68,12 +81,12 @@ def call(policy: RetryPolicy, attempt_once: Callable[[], T]) -> T:
 
 async def acall(policy: RetryPolicy, attempt_once: Callable[[], Awaitable[T]]) -> T:
     """Async twin of :func:`call`."""
-    attempt = 0
+    attempt, started = 0, time.monotonic()
     while True:
         try:
             return await attempt_once()
         except ModelportError as error:
-            delay = policy.delay(error, attempt)
+            delay = policy.delay(error, attempt, started)
             if delay is None:
                 raise
             attempt += 1

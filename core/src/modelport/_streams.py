@@ -118,8 +118,9 @@ class ResultStream:
         model, attempts = self._model, self._attempts
         while True:
             attempts.begin()
+            events = model.provider.stream(model.name, self._request)
             try:
-                for event in model.provider.stream(model.name, self._request):
+                for event in events:
                     out, done = attempts.feed(event)
                     yield from out
                     if done:
@@ -127,6 +128,10 @@ class ResultStream:
             except ModelportError as error:
                 _retry.sleep(attempts.failed(error))
                 continue
+            finally:
+                close = getattr(events, "close", None)
+                if close is not None:
+                    close()  # the provider's generator releases its connection now, not at GC
             yield from attempts.ended()
             raise attempts.unfinished()
 
@@ -135,6 +140,21 @@ class ResultStream:
         for _ in self:
             pass
         return self.accumulator.result()
+
+    def close(self) -> None:
+        """Stop the stream and release its connection (what arrived stays in ``accumulator``)."""
+        if self._iterator is None:
+            self._iterator = iter(())
+            return
+        close = getattr(self._iterator, "close", None)
+        if close is not None:
+            close()
+
+    def __enter__(self) -> ResultStream:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 class AsyncResultStream:
@@ -156,8 +176,9 @@ class AsyncResultStream:
         model, attempts = self._model, self._attempts
         while True:
             attempts.begin()
+            events = model.provider.astream(model.name, self._request)
             try:
-                async for event in model.provider.astream(model.name, self._request):
+                async for event in events:
                     out, done = attempts.feed(event)
                     for item in out:
                         yield item
@@ -166,6 +187,10 @@ class AsyncResultStream:
             except ModelportError as error:
                 await _retry.async_sleep(attempts.failed(error))
                 continue
+            finally:
+                aclose = getattr(events, "aclose", None)
+                if aclose is not None:
+                    await aclose()  # closed in this task, not by the garbage collector later
             for item in attempts.ended():
                 yield item
             raise attempts.unfinished()
@@ -175,3 +200,23 @@ class AsyncResultStream:
         async for _ in self:
             pass
         return self.accumulator.result()
+
+    async def aclose(self) -> None:
+        """Stop the stream and release its connection (what arrived stays in ``accumulator``)."""
+        if self._iterator is None:
+            self._iterator = _empty()
+            return
+        aclose = getattr(self._iterator, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+    async def __aenter__(self) -> AsyncResultStream:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+async def _empty() -> AsyncIterator[StreamEvent]:
+    return
+    yield  # an async generator that yields nothing

@@ -1,18 +1,130 @@
-"""Provider-neutral citation rendering: ``[n]`` markers at the ends of cited character spans."""
+"""Provider-neutral citation rendering: ``[n]`` markers at the ends of cited character spans.
+
+Also the text safety every renderer shares: :func:`strip_control_sequences` (and
+:class:`ControlStripper` for text arriving in pieces) removes terminal control sequences from
+provider text before it reaches a terminal, and :func:`is_web_uri` says which source URIs may be
+rendered as links (absolute ``http``/``https`` URLs only).
+"""
 
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict
 
 from .types import Citation, Result, Source
 
-__all__ = ["CitedText", "check_evidence", "check_markers", "cite", "split_sources_block"]
+__all__ = [
+    "CitedText",
+    "ControlStripper",
+    "check_evidence",
+    "check_markers",
+    "cite",
+    "is_web_uri",
+    "split_sources_block",
+    "strip_control_sequences",
+    "uri_problem",
+]
 
-_MARKER = re.compile(r"\[(\d+)\]")
+# A marker's number has at most 4,000 digits: ``int()`` refuses longer ones (and no source has one).
+_MARKER = re.compile(r"\[(\d{1,4000})\]")
 _SOURCES_HEADING = "\n\nSources:\n"
-_SOURCE_LINE = re.compile(r"^\[(\d+)\]")
+_SOURCE_LINE = re.compile(r"^\[(\d{1,4000})\]")
+
+# --------------------------------------------------------------------------- terminal safety
+
+#: Any 7-bit control but tab and newline, DEL, and any 8-bit control: every control sequence starts
+#: with one.
+_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+_CONTROL_SEQUENCE = re.compile(
+    r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]"  # CSI: colours, cursor, clear screen
+    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])"  # OSC (titles, OSC 8 links), DCS, SOS, PM, APC ...
+    r"[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c|(?=\x1b)|\Z)"  # ... up to BEL, ST, another ESC or the end
+    r"|\x1b[\x20-\x2f]*[\x30-\x7e]"  # any other escape sequence (ESC c resets, ESC ( B, ...)
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]",  # what is left: lone controls (CR, BS, BEL, ESC, 8-bit)
+)
+
+#: A control sequence still incomplete at the end of the text (held back by :class:`ControlStripper`).
+_INCOMPLETE_TAIL = re.compile(
+    r"(?:(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*"
+    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*\x1b?"
+    r"|\x1b[\x20-\x2f]*)\Z"
+)
+
+
+def strip_control_sequences(text: str) -> str:
+    """``text`` without terminal control sequences or control characters; newline and tab are kept.
+
+    Removed: CSI sequences (``ESC [`` ...: colours, cursor moves, clear screen), OSC sequences
+    (``ESC ]`` ...: window titles, OSC 8 hyperlinks, clipboard writes) up to BEL or ST, DCS, SOS, PM
+    and APC strings, every other escape sequence, the 8-bit forms of all of them (``\\x9b``,
+    ``\\x9d``, ...), and every remaining 7-bit or 8-bit control character and DEL (carriage return and
+    backspace included). A string sequence without its terminator is removed to the end of ``text``.
+    Use it on any provider text (answers, titles, URIs, error messages) bound for a terminal.
+    """
+    if _CONTROL_CHAR.search(text) is None:
+        return text
+    return _CONTROL_SEQUENCE.sub("", text)
+
+
+class ControlStripper:
+    """:func:`strip_control_sequences` for text arriving in pieces (stream deltas).
+
+    A control sequence split across pieces is held back until it is complete (at most ``hold``
+    characters), so no piece of it is ever printed. Call :meth:`flush` after the last piece.
+    """
+
+    def __init__(self, hold: int = 4096) -> None:
+        self._hold = hold
+        self._pending = ""
+
+    def feed(self, piece: str) -> str:
+        """The safe text of ``piece`` (plus what was held back), minus a trailing partial sequence."""
+        text = self._pending + piece
+        self._pending = ""
+        if _CONTROL_CHAR.search(text) is None:
+            return text
+        tail = _INCOMPLETE_TAIL.search(text, max(0, len(text) - self._hold))
+        if tail is not None:
+            self._pending, text = text[tail.start() :], text[: tail.start()]
+        return strip_control_sequences(text)
+
+    def flush(self) -> str:
+        """What is still held back, stripped (an unfinished sequence is dropped)."""
+        text, self._pending = self._pending, ""
+        return strip_control_sequences(text)
+
+
+def uri_problem(uri: str) -> str | None:
+    """Why a source URI must not be rendered as a link (``None`` for an absolute http(s) URL)."""
+    if not uri:
+        return "it is empty"
+    if not uri.isprintable():  # (a plain space is printable: real grounding URIs carry them)
+        return "it contains control characters or line breaks"
+    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.\-]*):", uri)
+    if scheme is None:
+        return "it has no scheme"
+    name = scheme.group(1).lower()
+    if name not in ("http", "https"):
+        return f"its scheme is {name[:32]!r}" + ("..." if len(name) > 32 else "")
+    try:
+        host = urlsplit(uri).hostname
+    except ValueError:
+        host = None
+    return None if host else "it has no host"
+
+
+def is_web_uri(uri: object) -> bool:
+    """Whether ``uri`` may be rendered as a link: an absolute ``http``/``https`` URL with a host and
+    no control characters or line breaks (never ``javascript:``, ``data:``, ``file:`` ...)."""
+    return isinstance(uri, str) and uri_problem(uri) is None
+
+
+def _one_line(text: str) -> str:
+    # Each line break (any that str.splitlines knows) becomes a space, so a title cannot add a line.
+    return " ".join(strip_control_sequences(text).splitlines())
 
 
 class CitedText(BaseModel):
@@ -28,13 +140,19 @@ class CitedText(BaseModel):
         return self.text
 
     def sources_block(self) -> str:
-        """A plain "Sources" list: one ``[n] title - uri`` line per source."""
+        """A plain "Sources" list: one ``[n] title - uri`` line per source, in source order.
+
+        Every line is one line: line breaks in a title become spaces and control sequences are
+        removed, so a title cannot forge another ``[n]`` line. Only http(s) URIs are shown
+        (:func:`is_web_uri`); any other (``javascript:``, ``data:``, ...) is left out.
+        """
         lines = ["Sources:"]
-        for source in self.sources:
-            label = source.title or source.domain or source.uri or f"source {source.number}"
+        for source in sorted(self.sources, key=lambda s: s.number):
+            uri = source.uri if is_web_uri(source.uri) else None
+            label = _one_line(source.title or source.domain or uri or "") or f"source {source.number}"
             line = f"[{source.number}] {label}"
-            if source.uri and source.uri != label:
-                line += f" - {source.uri}"
+            if uri and uri != label:
+                line += f" - {uri}"
             lines.append(line)
         return "\n".join(lines)
 
@@ -85,6 +203,8 @@ def split_sources_block(text: str) -> tuple[str, list[int]]:
 
     The block is the last ``"Sources:"`` heading after a blank line; each of its lines that starts
     with ``[n]`` lists source ``n``. Text without such a block lists nothing.
+    :meth:`CitedText.sources_block` lists each source once, in ascending order: a block whose
+    numbers repeat or go backwards has been tampered with (a forged line) and lists nothing.
     """
     at = text.rfind(_SOURCES_HEADING)
     if at != -1:
@@ -96,8 +216,11 @@ def split_sources_block(text: str) -> tuple[str, list[int]]:
     listed: list[int] = []
     for line in block.splitlines():
         match = _SOURCE_LINE.match(line.strip())
-        if match and int(match.group(1)) not in listed:
-            listed.append(int(match.group(1)))
+        if match:
+            number = int(match.group(1))
+            if listed and number <= listed[-1]:
+                return body, []
+            listed.append(number)
     return body, listed
 
 

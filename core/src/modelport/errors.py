@@ -18,6 +18,7 @@ The hierarchy::
         ├── ProviderRequestError          (any other rejected request)
         ├── ProviderResponseError         (malformed or undecodable response)
         ├── StreamInterruptedError        (the stream broke; carries what had arrived)
+        ├── DeadlineExceededError         (the call's total deadline passed; not retried)
         └── ProviderMetadataError         (provider metadata failed validation or size bounds)
 
 ``retryable`` is a property of the class. Every :class:`ProviderError` carries ``partial``: the
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ConfigurationError",
+    "DeadlineExceededError",
     "InvalidRequestError",
     "MissingCredentialsError",
     "ModelportError",
@@ -78,12 +80,35 @@ def _bounded(text: str, limit: int) -> str:
     return text[:limit] + f"... [{len(text) - limit} more characters]"
 
 
+def secret_forms(secret: str) -> list[str]:
+    """``secret`` as it can appear in text: as is, URL-quoted, JSON-escaped and ``repr``-escaped."""
+    import json
+    from urllib.parse import quote, quote_plus
+
+    forms = [secret, quote(secret, safe=""), quote_plus(secret), json.dumps(secret)[1:-1], repr(secret)[1:-1]]
+    forms += [repr(secret.encode("utf-8", "backslashreplace"))[2:-1]]
+    return sorted({f for f in forms if f}, key=len, reverse=True)
+
+
 def scrub(text: str, secrets: Sequence[str] = ()) -> str:
-    """Replace anything that looks like a credential (and each of ``secrets``) with ``[REDACTED]``."""
+    """Replace anything that looks like a credential (and each of ``secrets``, in any of its encoded
+    forms) with ``[REDACTED]``."""
     for secret in secrets:
         if secret:
-            text = text.replace(secret, "[REDACTED]")
+            for form in (secret,) if secret.isascii() and secret.isalnum() else secret_forms(secret):
+                text = text.replace(form, "[REDACTED]")
     return _SECRET_PATTERNS.sub("[REDACTED]", text)
+
+
+#: Longest ``provider_status`` or ``request_id`` kept on an error (a server can send anything there).
+FIELD_LIMIT = 200
+
+
+def _field(value: str | None) -> str | None:
+    if value is None:
+        return None
+    value = "".join(c if c.isprintable() else "?" for c in str(value)[: FIELD_LIMIT + 1])
+    return _bounded(scrub(value), FIELD_LIMIT)
 
 
 def excerpt(body: str | bytes | None, limit: int = BODY_EXCERPT_LIMIT) -> str | None:
@@ -175,8 +200,8 @@ class ProviderError(ModelportError):
     ) -> None:
         self.provider = provider
         self.status_code = status_code
-        self.provider_status = provider_status
-        self.request_id = request_id
+        self.provider_status = _field(provider_status)
+        self.request_id = _field(request_id)
         self.body_excerpt = excerpt(body)
         self.retry_after = retry_after
         self.partial = partial
@@ -243,6 +268,13 @@ class ProviderResponseError(ProviderError):
 
 class StreamInterruptedError(ProviderError):
     """The stream broke before it finished; ``partial`` holds everything that had arrived."""
+
+
+class DeadlineExceededError(ProviderError):
+    """The call's total deadline (``deadline=`` seconds) passed before the answer was complete.
+
+    Not retried: the deadline covers every attempt. A stream's ``partial`` holds what had arrived.
+    """
 
 
 class ProviderMetadataError(ProviderError):

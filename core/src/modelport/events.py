@@ -39,7 +39,10 @@ __all__ = [
     "TextDeltaEvent",
     "TextEndEvent",
     "TextStartEvent",
+    "ToolCallDeltaEvent",
+    "ToolCallEndEvent",
     "ToolCallEvent",
+    "ToolCallStartEvent",
     "ToolResultEvent",
     "accumulate",
     "parse_event",
@@ -117,8 +120,34 @@ class ReasoningEndEvent(_Event):
     provider_metadata: ProviderMetadata | None = None
 
 
+class ToolCallStartEvent(_Event):
+    """A function call begins: its call id and tool name; the arguments follow as JSON text."""
+
+    type: Literal["tool-call-start"] = "tool-call-start"
+    id: str
+    call_id: str
+    name: str
+    provider_metadata: ProviderMetadata | None = None
+
+
+class ToolCallDeltaEvent(_Event):
+    """More of the call's arguments, as a fragment of JSON text (fragments concatenate)."""
+
+    type: Literal["tool-call-delta"] = "tool-call-delta"
+    id: str
+    delta: str
+
+
+class ToolCallEndEvent(_Event):
+    """The call ``id`` is complete; the accumulator parses its argument text into ``args``."""
+
+    type: Literal["tool-call-end"] = "tool-call-end"
+    id: str
+    provider_metadata: ProviderMetadata | None = None
+
+
 class ToolCallEvent(_Event):
-    """A complete tool call."""
+    """A complete tool call in one event (provider-executed calls, or a decoder that has it whole)."""
 
     type: Literal["tool-call"] = "tool-call"
     part: ToolCallPart
@@ -163,6 +192,9 @@ StreamEvent = Annotated[
         ReasoningStartEvent,
         ReasoningDeltaEvent,
         ReasoningEndEvent,
+        ToolCallStartEvent,
+        ToolCallDeltaEvent,
+        ToolCallEndEvent,
         ToolCallEvent,
         ToolResultEvent,
         FinishEvent,
@@ -193,7 +225,7 @@ def _merge_metadata(
 
 
 class _OpenPart:
-    __slots__ = ("chunks", "index", "kind", "metadata", "signature")
+    __slots__ = ("call_id", "chunks", "index", "kind", "metadata", "name", "signature")
 
     def __init__(self, kind: str, index: int, metadata: ProviderMetadata | None) -> None:
         self.kind = kind
@@ -201,6 +233,8 @@ class _OpenPart:
         self.chunks: list[str] = []
         self.signature: str | None = None
         self.metadata = metadata
+        self.call_id = ""
+        self.name = ""
 
 
 class StreamAccumulator:
@@ -255,7 +289,22 @@ class StreamAccumulator:
                 part.metadata = _merge_metadata(part.metadata, event.provider_metadata)
                 if isinstance(event, ReasoningEndEvent) and event.signature is not None:
                     part.signature = event.signature
-                self._slots[part.index] = _close(part)
+                self._slots[part.index] = _closed(part)
+            case ToolCallStartEvent():
+                part = _OpenPart("tool-call", len(self._slots), event.provider_metadata)
+                part.call_id, part.name = event.call_id, event.name
+                self._open[event.id] = part
+                self._slots.append(part)
+            case ToolCallDeltaEvent():
+                self._open[event.id].chunks.append(event.delta)
+            case ToolCallEndEvent():
+                part = self._open.pop(event.id)
+                part.metadata = _merge_metadata(part.metadata, event.provider_metadata)
+                closed = _close(part)
+                if isinstance(closed, tuple):
+                    closed, warning = closed
+                    self._warnings.append(warning)
+                self._slots[part.index] = closed
             case ToolCallEvent() | ToolResultEvent():
                 self._slots.append(event.part)
             case FinishEvent():
@@ -265,7 +314,7 @@ class StreamAccumulator:
 
     def snapshot(self) -> Result:
         """The result so far; open parts are included with the text received."""
-        content = [_close(s) if isinstance(s, _OpenPart) else s for s in self._slots]
+        content = [_closed(s) if isinstance(s, _OpenPart) else s for s in self._slots]
         finish = self._finish
         if finish is None:
             return Result(
@@ -295,11 +344,37 @@ class StreamAccumulator:
         return self.snapshot()
 
 
-def _close(part: _OpenPart) -> Part:
+def _closed(part: _OpenPart) -> Part:
+    closed = _close(part)
+    return closed[0] if isinstance(closed, tuple) else closed
+
+
+def _close(part: _OpenPart) -> Part | tuple[Part, Warning]:
     text = "".join(part.chunks)
     if part.kind == "text":
         return TextPart(text=text, provider_metadata=part.metadata)
-    return ReasoningPart(text=text, signature=part.signature, provider_metadata=part.metadata)
+    if part.kind == "reasoning":
+        return ReasoningPart(text=text, signature=part.signature, provider_metadata=part.metadata)
+    from .wire import loads
+
+    problem: str | None
+    try:
+        args = loads(text) if text.strip() else {}
+    except ValueError as error:
+        args = None
+        problem = f"not JSON ({error})"
+    else:
+        problem = None if isinstance(args, dict) else f"a JSON {type(args).__name__}, not an object"
+    if problem is None:
+        return ToolCallPart(id=part.call_id, name=part.name, args=args, provider_metadata=part.metadata)
+    # Nothing received is dropped: the raw text stays on the part for the caller to repair.
+    metadata = _merge_metadata(part.metadata, {"modelport": {"raw_args": text}})
+    call = ToolCallPart(id=part.call_id, name=part.name, args={}, provider_metadata=metadata)
+    details = (
+        f"the arguments of tool call {part.call_id!r} ({part.name}) are {problem}; "
+        "args is empty and the text is in provider_metadata['modelport']['raw_args']"
+    )
+    return call, Warning(type="other", setting="tool_calls", details=details)
 
 
 def accumulate(events: Any) -> Result:

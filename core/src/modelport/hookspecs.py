@@ -40,12 +40,22 @@ class ToolRegistrar(Protocol):
 class SuiteRegistrar(Protocol):
     """The ``register`` callback passed to :func:`modelport_conformance_suites`.
 
-    ``cases`` is a directory (a :class:`pathlib.Path` or an ``importlib.resources`` traversable)
-    holding one sub-directory per case; ``unsupported`` maps a feature to the reason it is not
-    supported (those cases are reported as skipped); ``merge_frames`` folds a stream's decoded
-    frames into the one body a non-streaming call would have returned (enables the
-    stream-equals-merged-decode invariant); ``options`` are extra keywords for ``get_model``
-    during replay (e.g. a project id); ``credential_env`` names the variables record mode reads.
+    Each call becomes one :class:`modelport.plugins.ConformanceSuite` record (the same keywords):
+
+    - ``cases``: a directory (a :class:`pathlib.Path` or an ``importlib.resources`` traversable)
+      holding one sub-directory per case;
+    - ``unsupported``: feature → the reason it is not supported (those cases are skipped with the
+      reason; the provider's ``Capabilities`` skip cases of features it declares ``False`` too);
+    - ``merge_frames``: folds a stream's decoded frames into the one body a non-streaming call would
+      have returned (enables the stream-equals-merged-decode check);
+    - ``options``: extra keywords for ``get_model`` during replay and recording (e.g. a project id);
+      a case's own ``config`` wins over them;
+    - ``credential_env``: the environment variables record mode reads the key from;
+    - ``secret_patterns``: kind → regular expression (a string; inline flags such as ``(?i)``) of
+      credentials of this provider that the built-in scan does not know, e.g.
+      ``{"Example key": r"exk_[0-9a-f]{32}"}``. Every cassette scan of this suite (replay, record,
+      ``modelport generate --cassette``) reports them like the built-in shapes, and the recorder
+      replaces them before anything is written. A pattern that does not compile fails registration.
     """
 
     def __call__(
@@ -57,6 +67,7 @@ class SuiteRegistrar(Protocol):
         merge_frames: Callable[[list[Any]], Any] | None = None,
         options: Mapping[str, Any] = ...,
         credential_env: tuple[str, ...] = (),
+        secret_patterns: Mapping[str, str] = ...,
     ) -> None: ...
 
 

@@ -9,8 +9,7 @@ bookkeeping are done by the core around it, identically for every provider.
 from __future__ import annotations
 
 import threading
-import weakref
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
     from .types import EmbeddingResult, Request, Result
 
 __all__ = [
+    "CONTRACT_VERSION",
     "Capabilities",
     "EmbedRequest",
     "HttpClients",
@@ -32,8 +32,15 @@ __all__ = [
     "DEFAULT_TIMEOUT",
 ]
 
+#: The version of the provider contract (this module, :mod:`modelport.http`, the events). A plugin
+#: built against another major version is refused at registration with a clear message.
+CONTRACT_VERSION = "2.0"
+
 #: Default timeouts: connect quickly, allow long generations between bytes.
 DEFAULT_TIMEOUT = httpx.Timeout(connect=10.0, read=120.0, write=30.0, pool=10.0)
+
+#: Default total deadline of one call, in seconds (every attempt and every byte of the answer).
+DEFAULT_DEADLINE = 600.0
 
 
 class Secret:
@@ -105,6 +112,12 @@ class ProviderConfig:
     max_retries: int = 2
     max_retry_delay: float = 60.0
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: Size bounds (a :class:`modelport.http.Limits`; ``None`` for the defaults).
+    limits: Any = None
+    #: Total seconds one call may take; ``None`` for no deadline.
+    deadline: float | None = DEFAULT_DEADLINE
+    #: Follow same-origin redirects (never across origins: requests carry credentials).
+    follow_redirects: bool = False
 
     def __repr__(self) -> str:
         key = "set" if self.api_key is not None else "unset"
@@ -120,8 +133,10 @@ class HttpClients:
 
     An injected client is used as is and never closed by us. Otherwise one pooled sync client is
     created on first use, and one async client per event loop: a pooled connection belongs to the
-    loop that opened it, so each loop (successive ``asyncio.run`` calls, threads with their own
-    loops) gets its own client, kept while that loop lives and dropped with it.
+    loop that opened it. Each loop's client is closed when that loop shuts down (``asyncio.run``
+    finalises asynchronous generators before it closes the loop, and a sentinel generator of ours
+    closes the client then), so neither the client, its sockets nor the loop outlive the loop.
+    After :meth:`close`, every call raises a ``ConfigurationError``.
     """
 
     def __init__(self, config: ProviderConfig) -> None:
@@ -129,9 +144,8 @@ class HttpClients:
         self._lock = threading.Lock()
         self._sync: httpx.Client | None = config.http_client
         self._owns_sync = False
-        self._async_by_loop: weakref.WeakKeyDictionary[object, httpx.AsyncClient] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._async_by_loop: dict[int, tuple[httpx.AsyncClient, Any, Any]] = {}
+        self.closed = False
 
     def _timeout(self) -> httpx.Timeout:
         timeout = self._config.timeout
@@ -139,8 +153,15 @@ class HttpClients:
             return DEFAULT_TIMEOUT
         return timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
 
+    def _check_open(self) -> None:
+        if self.closed:
+            from .errors import ConfigurationError
+
+            raise ConfigurationError("this model was closed; create a new one with get_model()")
+
     def sync(self) -> httpx.Client:
         """The synchronous client."""
+        self._check_open()
         client = self._sync
         if client is None:
             with self._lock:
@@ -153,51 +174,52 @@ class HttpClients:
                 client = self._sync
         return client
 
-    def async_(self) -> httpx.AsyncClient:
+    async def async_client(self) -> httpx.AsyncClient:
         """The asynchronous client for the running event loop."""
+        self._check_open()
         injected = self._config.async_http_client
         if injected is not None:
             return injected
-        loop = _running_loop()
-        client = self._async_by_loop.get(loop)
-        if client is None:
-            with self._lock:
-                client = self._async_by_loop.get(loop)
-                if client is None:
-                    transport = self._config.transport
-                    if transport is not None and not isinstance(transport, httpx.AsyncBaseTransport):
-                        raise InvalidRequestError("a sync transport cannot serve async calls")
-                    client = httpx.AsyncClient(transport=transport, timeout=self._timeout())
-                    self._async_by_loop[loop] = client
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        entry = self._async_by_loop.get(id(loop))
+        if entry is not None and entry[1] is loop:
+            return entry[0]
+        transport = self._config.transport
+        if transport is not None and not isinstance(transport, httpx.AsyncBaseTransport):
+            raise InvalidRequestError("a sync transport cannot serve async calls")
+        client = httpx.AsyncClient(transport=transport, timeout=self._timeout())
+        sentinel = self._close_with_loop(id(loop), client)
+        await sentinel.asend(None)  # started inside the loop: the loop will finalise it at shutdown
+        with self._lock:
+            self._async_by_loop[id(loop)] = (client, loop, sentinel)
         return client
 
+    async def _close_with_loop(self, key: int, client: httpx.AsyncClient) -> AsyncGenerator[None, None]:
+        try:
+            yield
+        finally:
+            with self._lock:
+                entry = self._async_by_loop.get(key)
+                if entry is not None and entry[0] is client:
+                    del self._async_by_loop[key]
+            await client.aclose()
+
     def close(self) -> None:
-        """Close the sync client this object created."""
+        """Close the sync client this object created; later calls raise ``ConfigurationError``."""
+        self.closed = True
         if self._owns_sync and self._sync is not None:
             self._sync.close()
 
     async def aclose(self) -> None:
         """Close the clients this object created (the async one of the running loop)."""
+        import asyncio
+
         self.close()
-        client = self._async_by_loop.pop(_running_loop(), None)
-        if client is not None:
-            await client.aclose()
-
-
-def _running_loop() -> object:
-    import asyncio
-
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:  # called outside a loop (e.g. building a client up front)
-        return _NO_LOOP
-
-
-class _NoLoop:
-    """Stands for "no running loop" as a weak-referenceable key."""
-
-
-_NO_LOOP = _NoLoop()
+        entry = self._async_by_loop.pop(id(asyncio.get_running_loop()), None)
+        if entry is not None:
+            await entry[0].aclose()
 
 
 class Provider:
@@ -218,6 +240,17 @@ class Provider:
     capabilities: ClassVar[Capabilities] = Capabilities()
     tool_namespace: ClassVar[str | None] = None
     backend: ClassVar[str] = "default"
+    #: Where the provider's API lives by default (the conformance recorder stores URLs against it).
+    default_base_url: ClassVar[str | None] = None
+    #: The ``**provider_config`` keywords ``get_model`` accepts for this provider (``None``: any).
+    config_options: ClassVar[frozenset[str] | None] = None
+    #: The contract version the provider was written against.
+    contract_version: ClassVar[str] = CONTRACT_VERSION
+    #: ``generate`` itself validates the request before any I/O (so ``check_request`` is not run
+    #: separately for it); :class:`modelport.http.HttpProvider` sets this.
+    checks_on_send: ClassVar[bool] = False
+    #: ``embed`` retries each request (batch) itself; the model does not retry the whole call.
+    embed_retries_per_request: ClassVar[bool] = False
 
     def __init__(self, config: ProviderConfig) -> None:
         self.config = config

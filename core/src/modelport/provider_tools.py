@@ -78,6 +78,13 @@ class ProviderToolSpec:
             raise ProviderToolError(
                 f"provider tool {self.id!r}: invalid arguments: {_describe(error)}", tool_id=self.id
             ) from None
+        except (ArithmeticError, RecursionError, TypeError, ValueError) as error:
+            # A validator that failed in a way pydantic does not wrap (a date out of range raises
+            # OverflowError): still the caller's arguments, still rejected before any request.
+            raise ProviderToolError(
+                f"provider tool {self.id!r}: invalid arguments: {type(error).__name__}: {error}",
+                tool_id=self.id,
+            ) from None
 
 
 def _describe(error: ValidationError) -> str:

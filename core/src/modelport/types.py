@@ -52,6 +52,27 @@ ProviderMetadata = dict[str, dict[str, Any]]
 #: Largest integer a JSON number carries exactly (2**53 - 1).
 MAX_SAFE_INTEGER = 9_007_199_254_740_991
 
+#: Deepest nesting of a free-form value in a request (tool arguments and outputs, provider metadata,
+#: JSON schemas, provider options): the nesting the strict wire parser accepts (128 levels).
+MAX_VALUE_DEPTH = 128
+
+
+def _too_deep(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests dicts/lists/tuples deeper than ``limit`` (iterative: no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list, tuple)))
+    return False
+
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -176,6 +197,23 @@ class FunctionTool(_Frozen):
     description: str | None = None
     parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
 
+    @field_validator("parameters")
+    @classmethod
+    def _object_schema(cls, value: dict[str, Any]) -> dict[str, Any]:
+        # A JSON schema describing the arguments object: checked where a wrong shape is certain.
+        kind = value.get("type", "object")
+        if kind != "object":
+            raise ValueError(f"must be a JSON schema of type 'object', got type {kind!r}")
+        properties = value.get("properties", {})
+        if not isinstance(properties, dict) or not all(
+            isinstance(schema, (dict, bool)) for schema in properties.values()
+        ):
+            raise ValueError("'properties' must map each argument name to its JSON schema (an object)")
+        required = value.get("required", [])
+        if not isinstance(required, list) or not all(isinstance(name, str) for name in required):
+            raise ValueError("'required' must be a list of argument names")
+        return value
+
 
 class ProviderTool(_Frozen):
     """A tool the provider runs itself, e.g. ``{"type": "provider", "id": "google.google_search"}``.
@@ -242,7 +280,7 @@ class ResponseFormat(_Frozen):
 class ReasoningConfig(_Frozen):
     """Reasoning ("thinking") controls: on/off, an effort level, or an explicit token budget."""
 
-    enabled: bool | None = None
+    enabled: bool | None = Field(default=None, strict=True)
     effort: Literal["low", "medium", "high", "max"] | None = None
     budget_tokens: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER, strict=True)
 
@@ -260,7 +298,7 @@ class Request(_Frozen):
     top_p: float | None = Field(default=None, ge=0, le=1)
     top_k: int | None = Field(default=None, gt=0, strict=True)
     stop_sequences: list[str] | None = None
-    seed: int | None = Field(default=None, strict=True)
+    seed: int | None = Field(default=None, ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER, strict=True)
     presence_penalty: float | None = None
     frequency_penalty: float | None = None
     response_format: ResponseFormat | None = None
@@ -316,7 +354,38 @@ class Request(_Frozen):
             raise ValueError(f"tool_choice names tools that are not in 'tools': {', '.join(missing)}")
         if choice in ("any", "required") and not self.tools:
             raise ValueError(f"tool_choice {choice!r} needs at least one tool")
+        where = _too_deep_field(self)
+        if where is not None:
+            raise ValueError(f"{where} is nested deeper than {MAX_VALUE_DEPTH} levels")
         return self
+
+
+def _free_form_values(request: Request) -> list[tuple[str, Any]]:
+    """Every free-form (``Any``) value of a request, with where it is."""
+    values: list[tuple[str, Any]] = [
+        ("provider_options", request.provider_options),
+        ("response_format.schema", request.response_format.json_schema if request.response_format else None),
+    ]
+    for i, tool in enumerate(request.tools or []):
+        values.append((f"tools.{i}", tool.parameters if isinstance(tool, FunctionTool) else tool.args))
+    for i, message in enumerate(request.messages):
+        values.append((f"messages.{i}.provider_metadata", message.provider_metadata))
+        for j, part in enumerate(message.content):
+            where = f"messages.{i}.content.{j}"
+            values.append((f"{where}.provider_metadata", part.provider_metadata))
+            if isinstance(part, ToolCallPart):
+                values.append((f"{where}.args", part.args))
+            elif isinstance(part, ToolResultPart):
+                values.append((f"{where}.output", part.output))
+    return values
+
+
+def _too_deep_field(request: Request) -> str | None:
+    """Where a free-form value of ``request`` nests too deeply (``None`` when none does)."""
+    for where, value in _free_form_values(request):
+        if isinstance(value, (dict, list, tuple)) and _too_deep(value, MAX_VALUE_DEPTH):
+            return where
+    return None
 
 
 # --------------------------------------------------------------------------- result
@@ -341,6 +410,9 @@ class Usage(_Frozen):
             value = dict(value)
             alias = value.pop("cached_input_tokens")
             value.setdefault("cache_read_input_tokens", alias)
+        if isinstance(value, dict) and any(_unusable_count(v) for v in value.values()):
+            # A negative (or not exactly representable) count is no count: it is "not reported".
+            value = {k: (None if _unusable_count(v) else v) for k, v in value.items()}
         return value
 
     @computed_field  # type: ignore[prop-decorator]
@@ -348,6 +420,10 @@ class Usage(_Frozen):
     def cached_input_tokens(self) -> int | None:
         """Alias of :attr:`cache_read_input_tokens`."""
         return self.cache_read_input_tokens
+
+
+def _unusable_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= MAX_SAFE_INTEGER
 
 
 class Warning(_Frozen):

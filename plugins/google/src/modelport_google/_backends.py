@@ -1,27 +1,28 @@
-"""Who we talk to: the Gemini API (G1) and Vertex AI (G2) — base URLs and credentials.
+"""Who we talk to: the Gemini API (G1) and Vertex AI (G2) — model URLs and authentication.
 
-A backend turns a model name into an :class:`Endpoint` (the model's URL plus auth headers). The key or
-token is read once per call from explicit configuration first, then the environment; it only ever
-lands in a header, never in a URL, message or ``repr``.
+Pure except for Vertex credentials: a backend turns a model name into the model's URL and says how
+requests are authenticated (an :class:`httpx.Auth`, whose sync and async flows fetch or refresh a
+token without twin methods). The key or token only ever lands in a header, never in a URL, message
+or ``repr``.
 """
 
 from __future__ import annotations
 
-import inspect
 import os
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import AsyncGenerator, Generator
 from typing import Any
 
+import httpx
+
 from modelport.errors import ConfigurationError, MissingCredentialsError
+from modelport.http import HeaderAuth, check_header_value
 from modelport.provider import ProviderConfig, Secret
 
 __all__ = [
     "API_KEY_ENV_VARS",
     "BASE_URL_ENV_VAR",
     "GEMINI_BASE_URL",
-    "Endpoint",
     "GeminiBackend",
     "VertexBackend",
     "VERTEX_ENV_VARS",
@@ -35,31 +36,14 @@ VERTEX_ENV_VARS = ("GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION")
 _CLOUD_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 
 
-@dataclass(frozen=True, repr=False)
-class Endpoint:
-    """The model's base URL (``.../models/{model}``), auth headers and the secrets to scrub."""
-
-    model_url: str
-    headers: Mapping[str, str] = field(default_factory=dict)
-    secrets: tuple[str, ...] = ()
-    vertex: bool = False
-
-    def url(self, method: str, *, sse: bool = False) -> str:
-        """``{model_url}:{method}``, with ``?alt=sse`` for streams."""
-        return f"{self.model_url}:{method}" + ("?alt=sse" if sse else "")
-
-    def __repr__(self) -> str:
-        return f"Endpoint({self.model_url!r})"
-
-
-def _reveal(value: Any) -> str | None:
+def _reveal(value: Any, what: str = "credential") -> str | None:
     if value is None:
         return None
     if isinstance(value, Secret):
-        return value.reveal()
-    if isinstance(value, str):
-        return value
-    raise ConfigurationError("credentials must be strings")
+        value = value.reveal()
+    if not isinstance(value, str):
+        raise ConfigurationError("credentials must be strings")
+    return check_header_value(value, what) if value else None
 
 
 def _model_path(model_name: str) -> str:
@@ -71,6 +55,7 @@ class GeminiBackend:
     """The Gemini API: ``x-goog-api-key`` against ``generativelanguage.googleapis.com/v1beta``."""
 
     name = "gemini"
+    vertex = False
 
     def __init__(self, config: ProviderConfig) -> None:
         self._config = config
@@ -82,27 +67,74 @@ class GeminiBackend:
 
     def api_key(self) -> str:
         """The key from ``api_key=``/``credential=`` or the environment, else a clear error."""
-        key = _reveal(self._config.api_key) or _reveal(self._config.options.get("credential"))
+        key = _reveal(self._config.api_key, "API key") or _reveal(self._config.options.get("credential"))
         if not key:
             for name in API_KEY_ENV_VARS:
-                key = os.environ.get(name)
+                key = _reveal(os.environ.get(name), f"API key in {name}")
                 if key:
                     break
         if not key:
             raise MissingCredentialsError(self._config.provider_id, API_KEY_ENV_VARS)
         return key
 
-    def endpoint(self, model_name: str) -> Endpoint:
-        """Endpoint for sync calls."""
-        key = self.api_key()
-        return Endpoint(f"{self.base_url()}/{_model_path(model_name)}", {"x-goog-api-key": key}, (key,))
+    def model_url(self, model_name: str) -> str:
+        """``{base}/models/{model}``."""
+        return f"{self.base_url()}/{_model_path(model_name)}"
 
-    async def aendpoint(self, model_name: str) -> Endpoint:
-        """Endpoint for async calls (no I/O needed for an API key)."""
-        return self.endpoint(model_name)
+    def auth(self) -> httpx.Auth:
+        """The key in ``x-goog-api-key``."""
+        return HeaderAuth("x-goog-api-key", self.api_key())
+
+    def secrets(self) -> list[str]:
+        """The key, to scrub from messages."""
+        try:
+            return [self.api_key()]
+        except ConfigurationError:
+            return []
 
 
-TokenProvider = Callable[[], Any]
+class _TokenProviderAuth(httpx.Auth):
+    """A bearer token from a user callable: awaited in async calls, called in sync ones."""
+
+    def __init__(self, token_provider: Any) -> None:
+        self._token_provider = token_provider
+
+    def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        import inspect
+
+        value = self._token_provider()
+        if inspect.iscoroutine(value):
+            value.close()
+            raise ConfigurationError("an async token_provider can only serve async calls")
+        request.headers["authorization"] = f"Bearer {_reveal(value, 'token')}"
+        yield request
+
+    async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        import asyncio
+
+        value = self._token_provider()
+        if asyncio.iscoroutine(value) or isinstance(value, asyncio.Future):
+            value = await value
+        request.headers["authorization"] = f"Bearer {_reveal(value, 'token')}"
+        yield request
+
+
+class _AdcAuth(httpx.Auth):
+    """Application default credentials (``google-auth``): refreshed in a thread in async calls."""
+
+    def __init__(self, backend: VertexBackend) -> None:
+        self._backend = backend
+
+    def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        request.headers["authorization"] = f"Bearer {self._backend.adc_token()}"
+        yield request
+
+    async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        import asyncio
+
+        token = await asyncio.to_thread(self._backend.adc_token)
+        request.headers["authorization"] = f"Bearer {token}"
+        yield request
 
 
 class VertexBackend:
@@ -114,6 +146,7 @@ class VertexBackend:
     """
 
     name = "vertex"
+    vertex = True
 
     def __init__(self, config: ProviderConfig) -> None:
         self._config = config
@@ -141,14 +174,20 @@ class VertexBackend:
             host = f"{location}-{host}"
         return f"https://{host}/v1"
 
-    def _model_url(self, model_name: str, project: str | None) -> str:
-        model = model_name if "/" in model_name else f"publishers/google/models/{model_name}"
-        if project is None:
-            return f"{self.base_url()}/{model}"
-        return f"{self.base_url()}/projects/{project}/locations/{self.location()}/{model}"
-
     def _api_key(self) -> str | None:
-        return _reveal(self._config.api_key)
+        return _reveal(self._config.api_key, "API key")
+
+    def _token(self) -> str | None:
+        return _reveal(self._config.options.get("token"), "token")
+
+    def _express(self) -> bool:
+        options = self._config.options
+        return (
+            self._token() is None
+            and options.get("token_provider") is None
+            and bool(self._api_key())
+            and self.project() is None
+        )
 
     def _missing(self) -> MissingCredentialsError:
         return MissingCredentialsError(
@@ -158,57 +197,39 @@ class VertexBackend:
             "(google-auth) for application default credentials.",
         )
 
-    def _bearer(self, token: str, model_name: str) -> Endpoint:
+    def model_url(self, model_name: str) -> str:
+        """The model's URL: with the project and location, or without them in express mode."""
+        model = model_name if "/" in model_name else f"publishers/google/models/{model_name}"
+        if self._express():
+            return f"{self.base_url()}/{model}"
         project = self.project()
+        if project is None and self._token() is None and self._config.options.get("token_provider") is None:
+            self._adc()  # application default credentials may name the project
+            project = self.project()
         if project is None:
             raise self._missing()
-        return Endpoint(
-            self._model_url(model_name, project), {"authorization": f"Bearer {token}"}, (token,), True
-        )
+        return f"{self.base_url()}/projects/{project}/locations/{self.location()}/{model}"
 
-    def _express(self, key: str, model_name: str) -> Endpoint:
-        return Endpoint(self._model_url(model_name, None), {"x-goog-api-key": key}, (key,), True)
+    def auth(self) -> httpx.Auth:
+        """A fixed token, a token provider, the express-mode key, or application default credentials."""
+        token = self._token()
+        if token is not None:
+            return HeaderAuth("authorization", f"Bearer {token}")
+        provider = self._config.options.get("token_provider")
+        if provider is not None:
+            return _TokenProviderAuth(provider)
+        if self._express():
+            return HeaderAuth("x-goog-api-key", self._api_key() or "")
+        return _AdcAuth(self)
 
-    def endpoint(self, model_name: str) -> Endpoint:
-        """Endpoint for sync calls; may refresh application default credentials."""
-        options = self._config.options
-        token = _reveal(options.get("token"))
-        if token is None and options.get("token_provider") is not None:
-            value = options["token_provider"]()
-            if inspect.iscoroutine(value):
-                value.close()
-                raise ConfigurationError("an async token_provider can only serve async calls")
-            token = _reveal(value)
-        if token is None:
-            key = self._api_key()
-            if key and self.project() is None:
-                return self._express(key, model_name)
-            token = self._adc_token()
-        return self._bearer(token, model_name)
+    def secrets(self) -> list[str]:
+        """Configured credentials, to scrub from messages (tokens from a provider are learned when sent)."""
+        return [s for s in (self._token(), self._api_key()) if s]
 
-    async def aendpoint(self, model_name: str) -> Endpoint:
-        """Endpoint for async calls; an async ``token_provider`` is awaited, ADC runs in a thread."""
-        import asyncio  # only async callers pay for it (P1: get_model stays cheap)
-
-        options = self._config.options
-        token = _reveal(options.get("token"))
-        if token is None and options.get("token_provider") is not None:
-            value = options["token_provider"]()
-            if asyncio.iscoroutine(value) or isinstance(value, asyncio.Future):
-                value = await value
-            token = _reveal(value)
-        if token is None:
-            key = self._api_key()
-            if key and self.project() is None:
-                return self._express(key, model_name)
-            token = await asyncio.to_thread(self._adc_token)
-        return self._bearer(token, model_name)
-
-    def _adc_token(self) -> str:
+    def _adc(self) -> Any:
         credentials = self._config.options.get("credential")
         try:
             import google.auth  # type: ignore[import-not-found,unused-ignore]  # optional extra
-            import google.auth.transport.requests
         except ImportError:
             if credentials is None:
                 raise self._missing() from None
@@ -221,6 +242,14 @@ class VertexBackend:
                     except google.auth.exceptions.DefaultCredentialsError:
                         raise self._missing() from None
                 credentials = self._credentials
+        return credentials
+
+    def adc_token(self) -> str:
+        """A fresh access token from application default credentials (refreshed when expired)."""
+        credentials = self._adc()
+        import google.auth.transport.requests  # type: ignore[import-not-found,unused-ignore]
+
+        with self._lock:
             if not credentials.valid:
                 credentials.refresh(google.auth.transport.requests.Request())
-            return str(credentials.token)
+            return check_header_value(str(credentials.token), "access token")

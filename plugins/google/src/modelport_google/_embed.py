@@ -122,7 +122,7 @@ def decode_embeddings(
             embeddings.extend(chunk)
             if tokens is not None:
                 total = (total or 0) + tokens
-    except ValueError as error:
+    except (ValueError, OverflowError) as error:  # 1e999 counts and 400-digit values overflow
         raise ProviderResponseError(f"malformed embedding response: {error}", provider=provider) from None
     usage = Usage(input_tokens=total, total_tokens=total) if total is not None else Usage()
     return EmbeddingResult(embeddings=embeddings, usage=usage)

@@ -21,8 +21,7 @@ from modelport.errors import (
     ProviderRateLimitError,
     ProviderRequestError,
 )
-
-from ._json import strict_loads
+from modelport.wire import loads as strict_loads
 
 __all__ = ["error_from_response", "parse_error_body", "parse_retry_after", "parse_duration"]
 

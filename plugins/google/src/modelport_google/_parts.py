@@ -52,6 +52,16 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _call_args(call: dict[str, Any], field: str) -> dict[str, Any]:
+    """A call's ``args``: an object, ``{}`` when absent or null; anything else is malformed."""
+    args = call.get("args")
+    if args is None:
+        return {}
+    if not isinstance(args, dict):
+        raise TypeError(f"{field}.args must be an object, got {type(args).__name__}")
+    return args
+
+
 def call_id(raw: dict[str, Any], position: int) -> str:
     """The canonical id of the call in ``raw`` at ``position`` of its turn's raw parts."""
     for key, prefix in (("functionCall", "call"), ("executableCode", "code"), ("toolCall", "tool")):
@@ -90,7 +100,7 @@ class PartMapper:
             return ToolCallPart(
                 id=call_id(raw, position),
                 name=str(call.get("name") or ""),
-                args=_dict(call.get("args")),
+                args=_call_args(call, "functionCall"),
                 provider_metadata=meta,
             )
         if "executableCode" in raw:
@@ -126,7 +136,7 @@ class PartMapper:
             return ToolCallPart(
                 id=ident,
                 name=name,
-                args=_dict(call.get("args")),
+                args=_call_args(call, "toolCall"),
                 provider_executed=True,
                 provider_metadata=meta,
             )

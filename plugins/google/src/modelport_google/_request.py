@@ -8,7 +8,6 @@ structured-output keys again so an options override cannot drop them (G8).
 from __future__ import annotations
 
 import base64
-import json
 from typing import Any
 
 from modelport.errors import InvalidRequestError
@@ -30,6 +29,7 @@ from modelport.types import (
     ToolSubsetChoice,
     Warning,
 )
+from modelport.wire import dumps
 
 from ._options import parse_options
 from ._parts import CODE_EXECUTION
@@ -336,13 +336,6 @@ def build_body(
 
 
 def encode_body(body: Any) -> bytes:
-    """The body as compact UTF-8 JSON; a value JSON cannot carry is an :class:`InvalidRequestError`.
-
-    NaN and infinities, objects, bytes, sets and lone surrogates are rejected here, before any
-    request, instead of escaping from the HTTP client as bare errors (Q2).
-    """
-    try:
-        return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
-    except (TypeError, ValueError, RecursionError) as error:  # UnicodeEncodeError is a ValueError
-        reason = type(error).__name__ if isinstance(error, UnicodeError) else str(error)
-        raise InvalidRequestError(f"the request contains a value that is not JSON: {reason}") from None
+    """The body as compact UTF-8 JSON; a value JSON cannot carry is an :class:`InvalidRequestError`
+    (the core's strict encoder, :func:`modelport.wire.dumps`)."""
+    return dumps(body)

@@ -10,10 +10,11 @@ stream's accumulated result equals :func:`~._decode.decode_response` of its merg
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
-from modelport.errors import ProviderResponseError
+from modelport.errors import ProviderMetadataError, ProviderResponseError
 from modelport.events import (
     FinishEvent,
     ReasoningDeltaEvent,
@@ -21,14 +22,16 @@ from modelport.events import (
     ReasoningStartEvent,
     ResponseMetadataEvent,
     StreamEvent,
-    StreamStartEvent,
     TextDeltaEvent,
     TextEndEvent,
     TextStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
     ToolCallEvent,
+    ToolCallStartEvent,
     ToolResultEvent,
 )
-from modelport.types import ReasoningPart, TextPart, ToolCallPart, ToolResultPart, Warning
+from modelport.types import ReasoningPart, TextPart, ToolCallPart, ToolResultPart
 
 from ._decode import (
     CANDIDATE_KEYS,
@@ -48,6 +51,10 @@ from ._replay import replay_metadata
 
 __all__ = ["StreamDecoder", "merge_frames"]
 
+
+#: Most recitation sources (``citationMetadata.citationSources``) kept over one response: real
+#: answers carry a handful; a stream repeating a thousand per frame would otherwise grow without end.
+MAX_CITATION_SOURCES = 1_000
 
 _LAST_RESPONSE_KEYS = frozenset({"usageMetadata", "modelVersion", "promptFeedback"})
 _LAST_CANDIDATE_KEYS = frozenset({"finishReason", *CANDIDATE_KEYS})
@@ -85,6 +92,11 @@ class _Frames:
         citations = candidate.get("citationMetadata")
         if isinstance(citations, dict) and isinstance(citations.get("citationSources"), list):
             self.citation_sources.extend(citations["citationSources"])
+            if len(self.citation_sources) > MAX_CITATION_SOURCES:
+                raise ProviderMetadataError(
+                    f"citationMetadata has more than {MAX_CITATION_SOURCES} sources over the stream",
+                    provider=self.provider,
+                )
             self.candidate["citationMetadata"] = {**citations, "citationSources": self.citation_sources}
         if "groundingMetadata" in candidate:
             if self.grounding is None:
@@ -140,9 +152,8 @@ def _merge_frames(frames: Iterable[dict[str, Any]], provider: str) -> dict[str, 
 class StreamDecoder:
     """Incremental frame → event mapping for one stream. Feed frames, then call :meth:`finish`."""
 
-    def __init__(self, *, provider: str = "google", warnings: Iterable[Warning] = ()) -> None:
+    def __init__(self, *, provider: str = "google") -> None:
         self.provider = provider
-        self.warnings = list(warnings)
         self._state = _Frames(provider)
         self._raw: list[dict[str, Any]] = []
         self._chunks: dict[int, list[str]] = {}  # text chunks of merged raw text parts, joined once
@@ -152,10 +163,6 @@ class StreamDecoder:
         self._next_id = 0
         self._sent_id: str | None = None  # responseId: the first one wins, as in merge_frames
         self._sent_version: str | None = None  # modelVersion: the latest one wins
-
-    def start(self) -> StreamStartEvent:
-        """The first event: request-time warnings."""
-        return StreamStartEvent(warnings=self.warnings)
 
     def feed(self, frame: object) -> list[StreamEvent]:
         """The events for one parsed frame."""
@@ -228,8 +235,18 @@ class StreamDecoder:
         self._raw.append(raw)
         part = self._mapper.map(raw)
         match part:
+            case ToolCallPart() if not part.provider_executed:
+                # A function call arrives whole; it is sent as the start/delta/end triple every
+                # provider uses for calls whose arguments stream in fragments.
+                self._has_calls = True
+                ident = self._new_id()
+                metadata = part.provider_metadata
+                events.append(
+                    ToolCallStartEvent(id=ident, call_id=part.id, name=part.name, provider_metadata=metadata)
+                )
+                events.append(ToolCallDeltaEvent(id=ident, delta=json.dumps(part.args, ensure_ascii=False)))
+                events.append(ToolCallEndEvent(id=ident))
             case ToolCallPart():
-                self._has_calls = self._has_calls or not part.provider_executed
                 events.append(ToolCallEvent(part=part))
             case ToolResultPart():
                 events.append(ToolResultEvent(part=part))

@@ -1,24 +1,29 @@
-"""The Google providers: ``google`` (Gemini API) and ``google-vertex`` (Vertex AI).
-
-Only I/O lives here; bodies come from :mod:`._request`, decoding from :mod:`._decode` and
-:mod:`._stream`, errors from :mod:`._errors`. Sync and async differ only in the transport calls.
+"""The Google providers: ``google`` (Gemini API) and ``google-vertex`` (Vertex AI), on the core's
+HTTP kit. Pure mapping only: bodies come from :mod:`._request`, decoding from :mod:`._decode` and
+:mod:`._stream`, errors from :mod:`._errors`, URLs and authentication from :mod:`._backends`. The
+core sends, reads, bounds, retries and scrubs, identically for sync and async.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from modelport.provider import Capabilities, EmbedRequest, Provider, ProviderConfig
+from modelport.http import HttpProvider, HttpRequest
+from modelport.provider import Capabilities, EmbedRequest, ProviderConfig
 
-from ._backends import GeminiBackend, VertexBackend
+from ._backends import GEMINI_BASE_URL, GeminiBackend, VertexBackend
 
 if TYPE_CHECKING:
-    from modelport.events import StreamEvent
-    from modelport.types import EmbeddingResult, Request, Result, Warning
+    import httpx
 
-# The mapping modules (pydantic types, the SSE parser) are imported on first use, inside the methods,
-# so that resolving "google/..." in get_model stays as cheap as the core (P1).
+    from modelport.errors import ProviderError
+    from modelport.types import EmbeddingResult, Request, Result
+
+    from ._stream import StreamDecoder
+
+# The mapping modules (pydantic types, the grounding code) are imported on first use, inside the
+# methods, so that resolving "google/..." in get_model stays as cheap as the core (P1).
 
 __all__ = ["GoogleProvider", "VertexProvider"]
 
@@ -33,7 +38,7 @@ _CAPABILITIES = Capabilities(
 )
 
 
-class _GeminiFamily(Provider):
+class _GeminiFamily(HttpProvider):
     """What the Gemini API and Vertex AI share: the same bodies, frames and errors."""
 
     capabilities: ClassVar[Capabilities] = _CAPABILITIES
@@ -42,107 +47,58 @@ class _GeminiFamily(Provider):
     option_keys: ClassVar[tuple[str, ...]] = ("google",)
 
     _backend: GeminiBackend | VertexBackend
-    _prepared: tuple[Request, bytes, list[Warning]] | None = None
 
-    @property
-    def name(self) -> str:
-        """The provider's name in errors (the ``name`` option, else the provider id)."""
-        return str(self.config.options.get("name") or self.id)
+    # Mapping ----------------------------------------------------------------------------------
 
-    def _body(self, request: Request) -> tuple[bytes, list[Warning]]:
-        # check_request already built the body for this very request object: reuse it (the
-        # request is immutable and held by the cache, so identity cannot be recycled).
-        cached = self._prepared
-        if cached is not None and cached[0] is request:
-            return cached[1], list(cached[2])
-        from ._request import build_body, encode_body
+    def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
+        """``:generateContent``, or ``:streamGenerateContent?alt=sse`` for a stream."""
+        from ._request import build_body
 
-        wire, warnings = build_body(request, backend=self.backend, option_keys=self.option_keys)
-        body = encode_body(wire)
-        self._prepared = (request, body, warnings)
-        return body, list(warnings)
+        body, warnings = build_body(request, backend=self.backend, option_keys=self.option_keys)
+        method = "streamGenerateContent?alt=sse" if stream else "generateContent"
+        url = f"{self._backend.model_url(model_name)}:{method}"
+        return HttpRequest(url, body=body, stream=stream, warnings=warnings)
 
-    def check_request(self, model_name: str, request: Request) -> None:
-        """Build the body once: every mapping rule that can reject a request does so here."""
-        self._body(request)
-
-    # Generation -----------------------------------------------------------------------------
-
-    def generate(self, model_name: str, request: Request) -> Result:
-        """``:generateContent``."""
+    def decode_response(self, data: Any, spec: HttpRequest) -> Result:
         from ._decode import decode_response
-        from ._transport import post_json
 
-        body, warnings = self._body(request)
-        endpoint = self._backend.endpoint(model_name)
-        data = post_json(self.http.sync(), endpoint, "generateContent", body, self.name)
-        return decode_response(data, provider=self.name, warnings=warnings, from_wire=True)
+        return decode_response(data, provider=self.name, from_wire=True)
 
-    async def agenerate(self, model_name: str, request: Request) -> Result:
-        """Async ``:generateContent``."""
-        from ._decode import decode_response
-        from ._transport import apost_json
-
-        body, warnings = self._body(request)
-        endpoint = await self._backend.aendpoint(model_name)
-        data = await apost_json(self.http.async_(), endpoint, "generateContent", body, self.name)
-        return decode_response(data, provider=self.name, warnings=warnings, from_wire=True)
-
-    def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
-        """``:streamGenerateContent?alt=sse``."""
+    def stream_decoder(self, spec: HttpRequest) -> StreamDecoder:
         from ._stream import StreamDecoder
-        from ._transport import stream_frames
 
-        body, warnings = self._body(request)
-        endpoint = self._backend.endpoint(model_name)
-        decoder = StreamDecoder(provider=self.name, warnings=warnings)
-        yield decoder.start()
-        for frame in stream_frames(self.http.sync(), endpoint, body, self.name):
-            yield from decoder.feed(frame)
-        yield from decoder.finish()
+        return StreamDecoder(provider=self.name)
 
-    async def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:  # type: ignore[override]
-        """Async ``:streamGenerateContent?alt=sse``."""
-        from ._stream import StreamDecoder
-        from ._transport import astream_frames
+    def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
+        from ._errors import error_from_response
 
-        body, warnings = self._body(request)
-        endpoint = await self._backend.aendpoint(model_name)
-        decoder = StreamDecoder(provider=self.name, warnings=warnings)
-        yield decoder.start()
-        async for frame in astream_frames(self.http.async_(), endpoint, body, self.name):
-            for event in decoder.feed(frame):
-                yield event
-        for event in decoder.finish():
-            yield event
+        return error_from_response(status, headers, body, provider=self.name)
 
-    # Embeddings -----------------------------------------------------------------------------
+    def embed_requests(self, model_name: str, request: EmbedRequest) -> Sequence[HttpRequest]:
+        """``:embedContent`` / ``:batchEmbedContents`` (batches of at most 100), ``:predict`` on Vertex."""
+        from ._embed import embed_calls
 
-    def embed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
-        """``:embedContent`` / ``:batchEmbedContents`` (batches of at most 100)."""
-        from ._embed import decode_embeddings, embed_calls
-        from ._request import encode_body
-        from ._transport import post_json
+        url = self._backend.model_url(model_name)
+        calls = embed_calls(model_name, request, vertex=self._backend.vertex)
+        return [HttpRequest(f"{url}:{call[0]}", body=call[1], context=call) for call in calls]
 
-        endpoint = self._backend.endpoint(model_name)
-        calls = embed_calls(model_name, request, vertex=endpoint.vertex)
-        encoded = [(method, encode_body(body)) for method, body, _ in calls]  # all checked first
-        client = self.http.sync()
-        responses = [post_json(client, endpoint, method, body, self.name) for method, body in encoded]
-        return decode_embeddings(calls, responses, provider=self.name)
+    def decode_embeddings(
+        self, request: EmbedRequest, specs: Sequence[HttpRequest], responses: Sequence[Any]
+    ) -> EmbeddingResult:
+        from ._embed import decode_embeddings
 
-    async def aembed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
-        """Async twin of :meth:`embed`."""
-        from ._embed import decode_embeddings, embed_calls
-        from ._request import encode_body
-        from ._transport import apost_json
+        return decode_embeddings([spec.context for spec in specs], responses, provider=self.name)
 
-        endpoint = await self._backend.aendpoint(model_name)
-        calls = embed_calls(model_name, request, vertex=endpoint.vertex)
-        encoded = [(method, encode_body(body)) for method, body, _ in calls]  # all checked first
-        client = self.http.async_()
-        responses = [await apost_json(client, endpoint, m, body, self.name) for m, body in encoded]
-        return decode_embeddings(calls, responses, provider=self.name)
+    # Where and who ----------------------------------------------------------------------------
+
+    def base_url(self) -> str:
+        return self._backend.base_url()
+
+    def auth(self) -> httpx.Auth:
+        return self._backend.auth()
+
+    def secrets(self) -> list[str]:
+        return self._backend.secrets()
 
 
 class GoogleProvider(_GeminiFamily):
@@ -151,6 +107,8 @@ class GoogleProvider(_GeminiFamily):
     id: ClassVar[str] = "google"
     display_name: ClassVar[str] = "Google"
     backend: ClassVar[str] = "gemini"
+    default_base_url: ClassVar[str | None] = GEMINI_BASE_URL
+    config_options: ClassVar[frozenset[str] | None] = frozenset({"credential", "name"})
 
     def __init__(self, config: ProviderConfig) -> None:
         super().__init__(config)
@@ -164,6 +122,9 @@ class VertexProvider(_GeminiFamily):
     display_name: ClassVar[str] = "Google Vertex AI"
     backend: ClassVar[str] = "vertex"
     option_keys: ClassVar[tuple[str, ...]] = ("google", "google-vertex")
+    config_options: ClassVar[frozenset[str] | None] = frozenset(
+        {"project", "location", "token", "token_provider", "credential", "name"}
+    )
 
     def __init__(self, config: ProviderConfig) -> None:
         super().__init__(config)

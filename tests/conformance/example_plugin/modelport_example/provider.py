@@ -3,25 +3,25 @@
 Request: ``{"model", "messages": [{"role", "text"}], "max_tokens"?, "temperature"?}``.
 Response: ``{"id", "output": [{"type": "text", "text"}], "stop_reason", "usage": {"input", "output"}}``.
 Stream frames: ``{"id"}``, then ``{"delta": "..."}`` ..., then ``{"stop_reason", "usage"}``.
+
+Built on the core's HTTP kit: everything here is pure mapping.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from modelport import ProviderResponseError
 from modelport.events import (
     FinishEvent,
     ResponseMetadataEvent,
     StreamEvent,
-    StreamStartEvent,
     TextDeltaEvent,
     TextEndEvent,
     TextStartEvent,
 )
-from modelport.provider import Capabilities, Provider
+from modelport.http import HttpProvider, HttpRequest
+from modelport.provider import Capabilities
 from modelport.types import Request, Result, TextPart, Usage
 
 BASE_URL = "https://api.example.test/v1"
@@ -71,19 +71,42 @@ def merge_frames(frames: list[dict[str, Any]]) -> dict[str, Any]:
     return merged
 
 
-class ExampleProvider(Provider):
+class ExampleStream:
+    """Stream frames → events."""
+
+    def __init__(self) -> None:
+        self.started = False
+
+    def feed(self, frame: dict[str, Any]) -> Iterator[StreamEvent]:
+        if "id" in frame:
+            yield ResponseMetadataEvent(response_id=frame["id"])
+        if "delta" in frame:
+            if not self.started:
+                self.started = True
+                yield TextStartEvent(id="0")
+            yield TextDeltaEvent(id="0", delta=frame["delta"])
+        if "stop_reason" in frame:
+            if self.started:
+                yield TextEndEvent(id="0")
+            reason = frame["stop_reason"]
+            yield FinishEvent(
+                finish_reason=_STOP.get(reason, "other"),  # type: ignore[arg-type]
+                raw_finish_reason=reason,
+                usage=usage(frame.get("usage", {})),
+            )
+
+    def finish(self) -> list[StreamEvent]:
+        return []
+
+
+class ExampleProvider(HttpProvider):
     """The Example API adapter."""
 
     id: ClassVar[str] = "example"
     display_name: ClassVar[str] = "Example"
     capabilities: ClassVar[Capabilities] = Capabilities(generate=True, stream=True)
-
-    def _url(self, path: str) -> str:
-        return (self.config.base_url or BASE_URL) + path
-
-    def _headers(self) -> dict[str, str]:
-        key = self.config.api_key.reveal() if self.config.api_key else ""
-        return {"authorization": f"Bearer {key}"}
+    default_base_url: ClassVar[str | None] = BASE_URL
+    api_key_env: ClassVar[tuple[str, ...]] = ("EXAMPLE_API_KEY",)
 
     def request_body(self, model_name: str, request: Request) -> dict[str, Any]:
         return request_body(model_name, request)
@@ -91,42 +114,16 @@ class ExampleProvider(Provider):
     def decode(self, body: dict[str, Any]) -> Result:
         return decode(body)
 
-    def generate(self, model_name: str, request: Request) -> Result:
-        response = self.http.sync().post(
-            self._url("/generate"), json=self.request_body(model_name, request), headers=self._headers()
+    def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
+        body = self.request_body(model_name, request)
+        return (
+            HttpRequest("/stream", {**body, "stream": True}, stream=True)
+            if stream
+            else HttpRequest("/generate", body)
         )
-        if response.status_code != 200:
-            raise ProviderResponseError("example error", provider=self.id, status_code=response.status_code)
-        return self.decode(response.json())
 
-    def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
-        body = {**self.request_body(model_name, request), "stream": True}
-        with self.http.sync().stream(
-            "POST", self._url("/stream"), json=body, headers=self._headers()
-        ) as response:
-            if response.status_code != 200:
-                raise ProviderResponseError(
-                    "example error", provider=self.id, status_code=response.status_code
-                )
-            yield StreamStartEvent()
-            started = False
-            for line in response.iter_lines():
-                if not line.startswith("data:"):
-                    continue
-                frame = json.loads(line[5:])
-                if "id" in frame:
-                    yield ResponseMetadataEvent(response_id=frame["id"])
-                if "delta" in frame:
-                    if not started:
-                        started = True
-                        yield TextStartEvent(id="0")
-                    yield TextDeltaEvent(id="0", delta=frame["delta"])
-                if "stop_reason" in frame:
-                    if started:
-                        yield TextEndEvent(id="0")
-                    reason = frame["stop_reason"]
-                    yield FinishEvent(
-                        finish_reason=_STOP.get(reason, "other"),  # type: ignore[arg-type]
-                        raw_finish_reason=reason,
-                        usage=usage(frame.get("usage", {})),
-                    )
+    def decode_response(self, data: Any, spec: HttpRequest) -> Result:
+        return self.decode(data)
+
+    def stream_decoder(self, spec: HttpRequest) -> ExampleStream:
+        return ExampleStream()

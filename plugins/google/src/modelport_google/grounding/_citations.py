@@ -6,7 +6,10 @@ candidate's non-thought text, or into part ``partIndex`` of it when given. Sourc
 ``segment.text`` is re-anchored on ``segment.text`` when that text occurs (the occurrence nearest to
 the given offset wins), else skipped; both are reported as warnings. Chunk indices out of range are
 dropped (and reported). Nothing here raises on odd provider data: a support that cannot be used is
-skipped with a warning.
+skipped with a warning. A source whose URI is not an absolute http(s) URL (``javascript:``,
+``data:``, ``file:`` ...) keeps it, with a warning; renderers never show such a URI as a link. The
+Cloud Storage URI (``gs://``) of a retrieved document (a ``retrievedContext`` chunk, Vertex RAG) is
+what such a chunk normally carries, so it gets no warning (and is not rendered as a link either).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from modelport.citations import uri_problem
 from modelport.errors import ProviderMetadataError
 from modelport.types import Citation, Source, Warning
 
@@ -156,6 +160,28 @@ def _chunk_numbers(
     return numbers
 
 
+def _expected_storage_uri(chunk: object, uri: str) -> bool:
+    retrieved = chunk.get("retrievedContext") if isinstance(chunk, dict) else None
+    return isinstance(retrieved, dict) and uri[:5].lower() == "gs://" and uri.isprintable()
+
+
+def _uri_warnings(chunks: object, sources: list[Source]) -> list[Warning]:
+    raw = chunks if isinstance(chunks, list) else []
+    warnings = []
+    for source in sources:
+        problem = uri_problem(source.uri) if source.uri is not None else None
+        if problem is not None and not _expected_storage_uri(raw[source.number - 1], source.uri or ""):
+            warnings.append(
+                Warning(
+                    type="other",
+                    setting=f"groundingChunks[{source.number - 1}]",
+                    details=f"source {source.number} has a URI that is not an http(s) URL ({problem}); "
+                    "it is not rendered as a link",
+                )
+            )
+    return warnings
+
+
 def citations_from_grounding(
     metadata: dict[str, Any], text_parts: list[str], *, provider: str
 ) -> tuple[list[Source], list[Citation], list[Warning]]:
@@ -179,7 +205,7 @@ def citations_from_grounding(
     sources = sources_from_chunks(metadata.get("groundingChunks"))
     supports = metadata.get("groundingSupports")
     citations: list[Citation] = []
-    warnings: list[Warning] = []
+    warnings: list[Warning] = _uri_warnings(metadata.get("groundingChunks"), sources)
     whole: ByteIndex | None = None
     parts: dict[int, tuple[int, ByteIndex]] = {}
     for number, support in enumerate(supports if isinstance(supports, list) else ()):

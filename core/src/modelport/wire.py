@@ -1,4 +1,8 @@
-"""Strict JSON decoding of what the wire sends: UTF-8 only, no NaN/Infinity, no lone surrogates.
+"""Strict JSON for what the wire sends: UTF-8 only, no NaN/Infinity, no lone surrogates, bounded nesting.
+
+Public so that every provider plugin decodes the same way (the core's HTTP kit uses it for every
+response body and stream frame; a plugin calls :func:`loads` only for JSON nested inside JSON, such
+as tool-call arguments sent as a string).
 
 Python's ``json`` accepts more than JSON: ``NaN`` literals, lone ``\\ud800`` escapes and (from bytes)
 UTF-8-encoded surrogates. Any of them would make a result that cannot be serialised again (C5),
@@ -12,7 +16,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["strict_loads"]
+__all__ = ["MAX_DEPTH", "dumps", "loads", "strict_loads"]
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
@@ -30,7 +34,7 @@ def _reject_constant(name: str) -> Any:
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
-def strict_loads(data: bytes | str) -> Any:
+def loads(data: bytes | str) -> Any:
     """Parse one JSON document strictly; raises ``ValueError`` (incl. ``UnicodeError``) on anything else."""
     text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
     try:
@@ -47,6 +51,24 @@ def strict_loads(data: bytes | str) -> Any:
     # long as the parse itself; grounding metadata rejects it when measuring its size, and pydantic
     # writes it as null.
     return value
+
+
+strict_loads = loads  # the name the Google plugin used before the kit
+
+
+def dumps(value: Any) -> bytes:
+    """A request body as compact UTF-8 JSON; a value JSON cannot carry is an ``InvalidRequestError``.
+
+    NaN and infinities, objects, bytes, sets and lone surrogates are rejected here, before any
+    request, instead of escaping from the HTTP client as bare errors.
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError, RecursionError) as error:  # UnicodeEncodeError is a ValueError
+        from .errors import InvalidRequestError
+
+        reason = type(error).__name__ if isinstance(error, UnicodeError) else str(error)
+        raise InvalidRequestError(f"the request contains a value that is not JSON: {reason}") from None
 
 
 def _too_deep(value: Any, limit: int) -> bool:

@@ -1,0 +1,215 @@
+"""Replaying one case through the provider: the ``get_model`` keywords, the call, what came out.
+
+The keywords a case's model is built with are merged, later sources winning:
+
+1. the runner's settings: the replay key :data:`REPLAY_API_KEY` and ``max_retries=0``;
+2. the suite's registered ``options``;
+3. the case's ``config`` from ``case.yaml`` (so ``config: {max_retries: 2}`` replays a retry);
+
+and then the transport, which is always the cassette player's. Recording (see
+:func:`modelport_conformance.record_case`) merges the same way, with the real key instead of the
+replay key, and the key, the recording ``base_url`` and the transport given to the recorder win.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sysconfig
+import threading
+import traceback
+from collections.abc import Coroutine, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+import httpx
+
+import modelport
+from modelport.events import StreamEvent
+from modelport.types import EmbeddingResult, Result
+
+from .cases import Case, Suite
+from .player import CassettePlayer
+
+__all__ = [
+    "REPLAY_API_KEY",
+    "REPLAY_SETTINGS",
+    "Execution",
+    "aexecute",
+    "call_case",
+    "canonical",
+    "describe_exception",
+    "describe_error",
+    "execute",
+    "is_crash",
+    "model_options",
+    "replay_model",
+    "run_coroutine",
+]
+
+#: The key given to providers during replay: obviously fake, never a credential pattern.
+REPLAY_API_KEY = "conformance-replay-key"
+#: The runner's own ``get_model`` keywords during replay (a case's ``config`` overrides them).
+REPLAY_SETTINGS: Mapping[str, Any] = {"api_key": REPLAY_API_KEY, "max_retries": 0}
+
+_T = TypeVar("_T")
+
+
+@dataclass
+class Execution:
+    """What one replay produced."""
+
+    output: dict[str, Any]
+    player: CassettePlayer
+    result: Result | None = None
+    events: list[StreamEvent] = field(default_factory=list)
+    embedding: EmbeddingResult | None = None
+    error: BaseException | None = None
+
+
+def model_options(suite: Suite, case: Case, settings: Mapping[str, Any] = REPLAY_SETTINGS) -> dict[str, Any]:
+    """``get_model`` keywords for ``case``: ``settings``, then the suite's options, then the case's config."""
+    return {**settings, **suite.options, **case.config}
+
+
+def replay_model(suite: Suite, case: Case, transport: httpx.MockTransport) -> modelport.Model:
+    """The model a replay calls: :func:`model_options` plus ``transport``."""
+    options = {**model_options(suite, case), "transport": transport}
+    return modelport.get_model(f"{suite.provider_id}/{case.model}", **options)
+
+
+def canonical(value: Any) -> Any:
+    """The JSON form of a result, event or embedding as ``expected.json`` holds it."""
+    return value.model_dump(mode="json", exclude_none=True)
+
+
+def is_crash(error: BaseException) -> bool:
+    """Whether ``error`` is a bug rather than an outcome: anything that is not a modelport error."""
+    return not isinstance(error, modelport.ModelportError)
+
+
+_STDLIB = tuple({sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]})
+
+
+def _origin(tb: TracebackType | None) -> str:
+    for frame in reversed(traceback.extract_tb(tb)):
+        if not frame.filename.startswith(_STDLIB):
+            return f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
+    return ""
+
+
+def describe_exception(error: BaseException) -> str:
+    """``KeyError: 'output' (at provider.py:57 in decode)``: the exception, and where its root cause
+    (the end of its ``raise … from`` chain) was raised, in the innermost frame outside the standard
+    library, which is where the bug usually is."""
+    text = f"{type(error).__name__}: {error}"
+    root = error
+    while root.__cause__ is not None and root.__cause__ is not root:
+        root = root.__cause__
+    where = _origin(root.__traceback__)
+    return f"{text} (at {where})" if where else text
+
+
+def describe_error(error: BaseException) -> dict[str, Any]:
+    """The canonical form of an error: its class and the typed fields a caller relies on."""
+    described: dict[str, Any] = {"type": type(error).__name__}
+    if isinstance(error, modelport.ProviderError):
+        for name in ("status_code", "provider_status", "retry_after"):
+            value = getattr(error, name, None)
+            if value is not None:
+                described[name] = value
+        described["retryable"] = bool(getattr(error, "retryable", False))
+    else:
+        described["message"] = str(error)
+    return described
+
+
+def _failed(run: Execution, error: BaseException) -> None:
+    run.error = error
+    if run.events:
+        run.output = {"events": [canonical(e) for e in run.events]}
+    run.output["error"] = describe_error(error)
+
+
+def execute(suite: Suite, case: Case, *, chunk_size: int | None = None) -> Execution:
+    """Replay ``case`` through the provider and capture its canonical output (never raises)."""
+    player = CassettePlayer(case.cassette, chunk_size=chunk_size)
+    run = Execution(output={}, player=player)
+    try:
+        model = replay_model(suite, case, player.transport)
+        try:
+            call_case(model, case, run)
+        finally:
+            model.close()
+    except Exception as error:  # the adapter's failure is a finding, reported by the checks
+        _failed(run, error)
+    return run
+
+
+async def aexecute(suite: Suite, case: Case, *, chunk_size: int | None = 7) -> Execution:
+    """:func:`execute` through the async API."""
+    player = CassettePlayer(case.cassette, chunk_size=chunk_size)
+    run = Execution(output={}, player=player)
+    try:
+        model = replay_model(suite, case, player.transport)
+        try:
+            await _acall_case(model, case, run)
+        finally:
+            await model.aclose()
+    except Exception as error:
+        _failed(run, error)
+    return run
+
+
+def call_case(model: modelport.Model, case: Case, run: Execution) -> None:
+    """Make the case's call on ``model``, filling ``run`` (events are kept as they arrive)."""
+    if case.method == "generate":
+        run.result = model.generate(**case.request)
+        run.output = {"result": canonical(run.result)}
+    elif case.method == "stream":
+        for event in model.stream(**case.request):
+            run.events.append(event)
+        run.output = {"events": [canonical(e) for e in run.events]}
+    else:
+        keywords = dict(case.request)
+        values = keywords.pop("values")
+        run.embedding = model.embed(values, **keywords)
+        run.output = {"embedding": canonical(run.embedding)}
+
+
+async def _acall_case(model: modelport.Model, case: Case, run: Execution) -> None:
+    if case.method == "generate":
+        run.result = await model.agenerate(**case.request)
+        run.output = {"result": canonical(run.result)}
+    elif case.method == "stream":
+        async for event in model.astream(**case.request):
+            run.events.append(event)
+        run.output = {"events": [canonical(e) for e in run.events]}
+    else:
+        keywords = dict(case.request)
+        values = keywords.pop("values")
+        run.embedding = await model.aembed(values, **keywords)
+        run.output = {"embedding": canonical(run.embedding)}
+
+
+def run_coroutine(coroutine: Coroutine[Any, Any, _T]) -> _T:
+    """Run ``coroutine`` to the end, also when called from inside a running event loop (a thread)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(coroutine)
+        except BaseException as error:
+            box["error"] = error
+
+    thread = threading.Thread(target=target, name="modelport-conformance-async")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]  # type: ignore[no-any-return]

@@ -1,0 +1,424 @@
+"""The I/O every HTTP provider shares: send, bounded reads, SSE frames, typed errors, scrubbing.
+
+Sync and async differ only in the three lines that touch the client; every decision (status, size
+bounds, deadline, redirects, error mapping, what to scrub) is a pure function shared by both.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncGenerator, Iterator
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin
+
+import httpx
+
+from .errors import (
+    ConfigurationError,
+    DeadlineExceededError,
+    ProviderError,
+    ProviderOverloadedError,
+    ProviderRequestError,
+    ProviderResponseError,
+    StreamInterruptedError,
+    scrub,
+)
+from .http import HeaderAuth
+from .sse import SseParser
+from .wire import dumps, loads
+
+if TYPE_CHECKING:
+    from .http import HttpProvider, HttpRequest
+
+__all__ = ["Exchange", "asend_json", "astream_frames", "send_json", "stream_frames"]
+
+#: Request headers whose values are credentials: scrubbed from every message by value.
+CREDENTIAL_HEADERS = ("authorization", "x-goog-api-key", "api-key", "x-api-key", "proxy-authorization")
+_MAX_REDIRECTS = 5
+
+
+class Exchange:
+    """One HTTP exchange: the request to send and everything needed to judge the response."""
+
+    __slots__ = (
+        "_secrets",
+        "auth",
+        "deadline_at",
+        "follow",
+        "limits",
+        "provider",
+        "request",
+        "sent_request",
+        "spec",
+    )
+
+    def __init__(
+        self, provider: HttpProvider, spec: HttpRequest, client: httpx.Client | httpx.AsyncClient
+    ) -> None:
+        config = provider.config
+        self.provider = provider
+        self.spec = spec
+        self.limits = provider.limits
+        self.follow = config.follow_redirects
+        self.deadline_at = None if config.deadline is None else time.monotonic() + config.deadline
+        self._secrets: list[str] | None = None  # computed only when a message needs scrubbing
+        self.sent_request: httpx.Request | None = None
+        auth = provider.auth()
+        body = None if spec.body is None else spec.body if isinstance(spec.body, bytes) else dumps(spec.body)
+        headers = {"content-type": "application/json", **provider.headers(), **spec.headers}
+        if isinstance(auth, HeaderAuth):  # a fixed header needs no auth flow (cheaper per call)
+            headers[auth.header] = auth.value
+            auth = None
+        self.auth: Any = auth if auth is not None else httpx.USE_CLIENT_DEFAULT
+        if spec.stream:
+            headers.setdefault("accept", "text/event-stream")
+        self.request = client.build_request(spec.method, provider.url(spec), content=body, headers=headers)
+
+    @property
+    def name(self) -> str:
+        return self.provider.name
+
+    def scrub(self, text: str) -> str:
+        return scrub(text, self.secrets())
+
+    def secrets(self) -> list[str]:
+        """The provider's credentials plus those the auth flow put on the request that was sent."""
+        if self._secrets is None:
+            secrets = list(self.provider.secrets())
+            request = self.sent_request or self.request
+            for header in CREDENTIAL_HEADERS:
+                value = request.headers.get(header)
+                if value:
+                    secrets.append(value)
+                    scheme, _, token = value.partition(" ")
+                    if token and scheme.lower() in ("bearer", "basic", "token"):
+                        secrets.append(token)
+            self._secrets = secrets
+        return self._secrets
+
+    def sent(self, request: httpx.Request) -> None:
+        """Remember the request as sent: its credential headers are scrubbed from any message."""
+        self.sent_request = request
+        self._secrets = None
+
+    # Judging a response ------------------------------------------------------------------------
+
+    def check_time(self) -> None:
+        if self.deadline_at is not None and time.monotonic() > self.deadline_at:
+            raise DeadlineExceededError(
+                f"the call did not complete within its deadline of {self.provider.config.deadline:g} s",
+                provider=self.name,
+            )
+
+    def redirect(self, response: httpx.Response, hops: int) -> httpx.Request | None:
+        """The request to follow a redirect with, or ``None`` when ``response`` is no redirect."""
+        if not response.is_redirect:
+            return None
+        location = response.headers.get("location", "")
+        target = httpx.URL(urljoin(str(response.request.url), location))
+        same_origin = (target.scheme, target.host, target.port) == (
+            response.request.url.scheme,
+            response.request.url.host,
+            response.request.url.port,
+        )
+        where = f"{target.scheme}://{target.host}" + (f":{target.port}" if target.port else "")
+        if not self.follow or not same_origin or hops >= _MAX_REDIRECTS:
+            why = (
+                "redirects are not followed (follow_redirects=True allows same-origin ones)"
+                if not self.follow
+                else "a redirect to another origin is never followed with credentials"
+                if not same_origin
+                else f"more than {_MAX_REDIRECTS} redirects"
+            )
+            raise ProviderRequestError(
+                f"HTTP {response.status_code} redirect to {self.scrub(where)} refused: {why}",
+                provider=self.name,
+                status_code=response.status_code,
+            )
+        request = response.request
+        return httpx.Request(request.method, target, headers=request.headers, content=request.content)
+
+    def error(self, response: httpx.Response, body: bytes) -> ProviderError:
+        text = self.scrub(body.decode("utf-8", errors="replace"))
+        headers = {k: self.scrub(v) for k, v in response.headers.items()}
+        return self.provider.error_from_response(response.status_code, headers, text)
+
+    def stream_error(self, status: int, text: str) -> ProviderError:
+        return self.provider.error_from_response(status, {}, text)
+
+    def transport_error(self, error: Exception, received: bool) -> ProviderError | ConfigurationError:
+        """A typed error for what httpx raised; only failures before any data are retryable."""
+        described = f"{type(error).__name__}: {self.scrub(str(error))}"
+        if isinstance(error, (httpx.UnsupportedProtocol, httpx.InvalidURL, httpx.LocalProtocolError)):
+            return ConfigurationError(f"{self.name}: the request cannot be sent: {described}")
+        if isinstance(error, httpx.DecodingError):
+            return ProviderResponseError(f"the response cannot be decoded: {described}", provider=self.name)
+        if received:
+            return StreamInterruptedError(f"the stream broke: {described}", provider=self.name)
+        return ProviderOverloadedError(f"request failed: {described}", provider=self.name)
+
+    def json(self, body: bytes) -> Any:
+        try:
+            return loads(body)
+        except ValueError as error:
+            # A JSONDecodeError's text is its reason and position, never the document itself.
+            raise ProviderResponseError(
+                f"the response body is not valid JSON: {error}",
+                provider=self.name,
+                body=self.scrub(body[:2000].decode("utf-8", errors="replace")),
+            ) from None
+
+    def too_large(self, what: str, limit: int) -> ProviderResponseError:
+        return ProviderResponseError(
+            f"{what} is larger than {limit} bytes (raise the limit with limits=Limits(...))",
+            provider=self.name,
+        )
+
+    def parser(self) -> SseParser:
+        return SseParser(
+            provider=self.name,
+            on_error=self.stream_error,
+            scrub=self.scrub,
+            max_frame_bytes=self.limits.max_frame_bytes,
+        )
+
+
+class _Inflater:
+    """Decodes a body's content-encoding in bounded pieces.
+
+    httpx inflates each network chunk in one go, so a 64 KiB gzip chunk can become gigabytes before
+    any size check sees it; here gzip and deflate are inflated at most 64 KiB at a time, so a bound
+    stops a bomb after inflating just past it. Other encodings (br, zstd) are left to httpx.
+    """
+
+    __slots__ = ("_zlib",)
+
+    def __init__(self, encoding: str) -> None:
+        import zlib
+
+        wbits = 16 + zlib.MAX_WBITS if encoding in ("gzip", "x-gzip") else zlib.MAX_WBITS
+        self._zlib = zlib.decompressobj(wbits)
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        import zlib
+
+        try:
+            piece = self._zlib.decompress(data, _PIECE)
+            yield piece
+            while self._zlib.unconsumed_tail:
+                yield self._zlib.decompress(self._zlib.unconsumed_tail, _PIECE)
+        except zlib.error as error:
+            raise httpx.DecodingError(str(error)) from None
+
+
+_PIECE = 64 * 1024
+
+
+def _encoding(response: httpx.Response) -> str | None:
+    """The content-encoding we inflate ourselves (``gzip``/``deflate``), else ``None``."""
+    encoding = response.headers.get("content-encoding", "").strip().lower()
+    return encoding if encoding in ("gzip", "x-gzip", "deflate") else None
+
+
+def _pieces(response: httpx.Response) -> Iterator[bytes]:
+    encoding = _encoding(response)
+    if encoding is None or response.is_stream_consumed:  # a body already in memory (mock transports)
+        yield from response.iter_bytes()
+        return
+    inflater = _Inflater(encoding)
+    for raw in response.iter_raw():
+        yield from inflater.feed(raw)
+
+
+async def _apieces(response: httpx.Response) -> AsyncGenerator[bytes, None]:
+    encoding = _encoding(response)
+    if encoding is None or response.is_stream_consumed:
+        async for chunk in response.aiter_bytes():
+            yield chunk
+        return
+    inflater = _Inflater(encoding)
+    async for raw in response.aiter_raw():
+        for piece in inflater.feed(raw):
+            yield piece
+
+
+class _Body:
+    """Collects a body up to ``limit`` bytes, checking the deadline at every chunk."""
+
+    __slots__ = ("chunks", "exchange", "limit", "size", "truncate")
+
+    def __init__(self, exchange: Exchange, limit: int, *, truncate: bool) -> None:
+        self.exchange, self.limit, self.truncate = exchange, limit, truncate
+        self.chunks: list[bytes] = []
+        self.size = 0
+
+    def add(self, chunk: bytes) -> bool:
+        """Add a chunk; ``False`` once a truncated body is full (stop reading)."""
+        self.exchange.check_time()
+        self.size += len(chunk)
+        if self.size > self.limit:
+            if not self.truncate:
+                raise self.exchange.too_large("the response body", self.limit)
+            self.chunks.append(chunk[: len(chunk) - (self.size - self.limit)])
+            return False
+        self.chunks.append(chunk)
+        return True
+
+    def bytes(self) -> bytes:
+        return self.chunks[0] if len(self.chunks) == 1 else b"".join(self.chunks)
+
+
+# Sync ------------------------------------------------------------------------------------------
+
+
+def _open(exchange: Exchange, client: httpx.Client) -> httpx.Response:
+    request, hops = exchange.request, 0
+    while True:
+        try:
+            response = client.send(request, stream=True, auth=exchange.auth, follow_redirects=False)
+        except httpx.HTTPError as error:
+            exchange.sent(request)
+            raise exchange.transport_error(error, received=False) from None
+        except httpx.InvalidURL as error:
+            raise exchange.transport_error(error, received=False) from None
+        exchange.sent(response.request)
+        try:
+            follow = exchange.redirect(response, hops)
+            if follow is None and response.status_code >= 300:
+                raise exchange.error(
+                    response, _read(exchange, response, exchange.limits.max_error_body_bytes)
+                )
+        except BaseException:
+            response.close()
+            raise
+        if follow is None:
+            return response
+        response.close()
+        request, hops = follow, hops + 1
+
+
+def _read(exchange: Exchange, response: httpx.Response, limit: int, *, truncate: bool = True) -> bytes:
+    body = _Body(exchange, limit, truncate=truncate)
+    try:
+        for chunk in _pieces(response):
+            if not body.add(chunk):
+                break
+    except httpx.HTTPError as error:
+        raise exchange.transport_error(error, received=False) from None
+    return body.bytes()
+
+
+def send_json(provider: HttpProvider, spec: HttpRequest) -> Any:
+    """Send ``spec`` and return the parsed JSON answer, or raise the typed error."""
+    client = provider.http.sync()
+    exchange = Exchange(provider, spec, client)
+    response = _open(exchange, client)
+    try:
+        body = _read(exchange, response, exchange.limits.max_response_bytes, truncate=False)
+    finally:
+        response.close()
+    return exchange.json(body)
+
+
+def stream_frames(provider: HttpProvider, spec: HttpRequest) -> Iterator[Any]:
+    """Send ``spec`` and yield each parsed SSE frame."""
+    client = provider.http.sync()
+    exchange = Exchange(provider, spec, client)
+    parser = exchange.parser()
+    response = _open(exchange, client)
+    limit, size = exchange.limits.max_stream_bytes, 0
+    try:
+        for chunk in _pieces(response):
+            exchange.check_time()
+            size += len(chunk)
+            if size > limit:
+                raise exchange.too_large("the event stream", limit)
+            yield from parser.feed(chunk)
+            if parser.done:
+                return
+        yield from parser.close()
+    except httpx.HTTPError as error:
+        raise exchange.transport_error(error, received=parser.frames > 0) from None
+    finally:
+        response.close()
+
+
+# Async -----------------------------------------------------------------------------------------
+
+
+async def _aopen(exchange: Exchange, client: httpx.AsyncClient) -> httpx.Response:
+    request, hops = exchange.request, 0
+    while True:
+        try:
+            response = await client.send(request, stream=True, auth=exchange.auth, follow_redirects=False)
+        except httpx.HTTPError as error:
+            exchange.sent(request)
+            raise exchange.transport_error(error, received=False) from None
+        except httpx.InvalidURL as error:
+            raise exchange.transport_error(error, received=False) from None
+        exchange.sent(response.request)
+        try:
+            follow = exchange.redirect(response, hops)
+            if follow is None and response.status_code >= 300:
+                body = await _aread(exchange, response, exchange.limits.max_error_body_bytes)
+                raise exchange.error(response, body)
+        except BaseException:
+            await response.aclose()
+            raise
+        if follow is None:
+            return response
+        await response.aclose()
+        request, hops = follow, hops + 1
+
+
+async def _aread(exchange: Exchange, response: httpx.Response, limit: int, *, truncate: bool = True) -> bytes:
+    body = _Body(exchange, limit, truncate=truncate)
+    pieces = _apieces(response)
+    try:
+        async for chunk in pieces:
+            if not body.add(chunk):
+                break
+    except httpx.HTTPError as error:
+        raise exchange.transport_error(error, received=False) from None
+    finally:
+        await pieces.aclose()
+    return body.bytes()
+
+
+async def asend_json(provider: HttpProvider, spec: HttpRequest) -> Any:
+    """Async twin of :func:`send_json`."""
+    client = await provider.http.async_client()
+    exchange = Exchange(provider, spec, client)
+    response = await _aopen(exchange, client)
+    try:
+        body = await _aread(exchange, response, exchange.limits.max_response_bytes, truncate=False)
+    finally:
+        await response.aclose()
+    return exchange.json(body)
+
+
+async def astream_frames(provider: HttpProvider, spec: HttpRequest) -> AsyncGenerator[Any, None]:
+    """Async twin of :func:`stream_frames`."""
+    client = await provider.http.async_client()
+    exchange = Exchange(provider, spec, client)
+    parser = exchange.parser()
+    response = await _aopen(exchange, client)
+    limit, size = exchange.limits.max_stream_bytes, 0
+    pieces = _apieces(response)
+    try:
+        async for chunk in pieces:
+            exchange.check_time()
+            size += len(chunk)
+            if size > limit:
+                raise exchange.too_large("the event stream", limit)
+            for frame in parser.feed(chunk):
+                yield frame
+            if parser.done:
+                return
+        for frame in parser.close():
+            yield frame
+    except httpx.HTTPError as error:
+        raise exchange.transport_error(error, received=parser.frames > 0) from None
+    finally:
+        await pieces.aclose()
+        await response.aclose()

@@ -1,0 +1,81 @@
+"""Flawed variants of the Example provider, installed by the tests as the module ``modelport_variants``
+(entry points named after each provider id), so the CLI and pytest find them like any plugin.
+
+The Example provider class is taken from the Example plugin's own hook, whatever it is called.
+``variant_cases/`` beside this module is written by the fixture that installs it.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import modelport_example._plugin as example
+
+from modelport import hookimpl
+
+
+def _example_provider() -> Any:
+    found: list[Any] = []
+    example.modelport_register_providers(register=lambda provider, **_: found.append(provider))
+    return found[0]
+
+
+Example = _example_provider()
+CASES = Path(__file__).parent / "variant_cases"
+
+
+class MergeBug(Example):  # its merge_frames (below) raises
+    id = "example-mergebug"
+
+
+class DecodeBug(Example):  # reads a field the response does not have
+    id = "example-decodebug"
+
+    def decode_response(self, data: Any, spec: Any) -> Any:
+        return data["no_such_field"]
+
+
+class Crash(Example):  # a bug after the call: not a modelport error at all
+    id = "example-crash"
+
+    def generate(self, model_name: str, request: Any) -> Any:
+        super().generate(model_name, request)
+        raise RuntimeError("post-processing failed")
+
+
+class NoAuth(Example):  # forgot to authenticate
+    id = "example-noauth"
+
+    def auth(self) -> Any:
+        return None
+
+
+class Authenticated(Example):  # the same cases, authenticating: they pass
+    id = "example-auth"
+
+
+class Features(Example):  # declares no reasoning (as the Example does); one case needs it
+    id = "example-features"
+
+
+def merge_frames(frames: list[Any]) -> Any:
+    return {"output": frames[0]["missing"]}
+
+
+@hookimpl
+def modelport_register_providers(register: Any) -> None:
+    for provider in (MergeBug, DecodeBug, Crash, NoAuth, Authenticated, Features):
+        register(provider)
+
+
+@hookimpl
+def modelport_conformance_suites(register: Any) -> None:
+    cases = files("modelport_example") / "cases"
+    register("example-mergebug", cases, merge_frames=merge_frames)
+    register("example-decodebug", cases)
+    register("example-crash", cases, unsupported={"stream": "only the generate path is under test"})
+    register("example-noauth", CASES / "auth")
+    register("example-auth", CASES / "auth")
+    register("example-features", CASES / "features", options={"max_retries": 3})
