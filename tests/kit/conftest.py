@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from modelport import _retry
+from modelport._registry import reset_registry
+
+
+@pytest.fixture
+def fresh_registry() -> Iterator[None]:
+    """A registry with nothing loaded, restored afterwards."""
+    reset_registry()
+    yield
+    reset_registry()
 
 
 @pytest.fixture

@@ -252,6 +252,7 @@ class Registry:
         provider_id = getattr(provider, "id", None)
         if not isinstance(provider_id, str) or not provider_id:
             raise ConfigurationError(f"{provider!r} has no provider id (set the class attribute 'id')")
+        _check_contract(provider)
         registrant: _Registrant | None = getattr(self._local, "registrant", None)
         label = registrant.label if registrant is not None else provider.__module__
         with self._lock:
@@ -533,6 +534,18 @@ class Registry:
         """Plugins that failed to load: entry-point name → error text."""
         with self._lock:
             return dict(self._errors)
+
+
+def _check_contract(provider: type[Provider]) -> None:
+    """A provider written against another major version of the contract is refused."""
+    from .provider import CONTRACT_VERSION
+
+    wanted = str(getattr(provider, "contract_version", CONTRACT_VERSION))
+    if wanted.split(".")[0] != CONTRACT_VERSION.split(".")[0]:
+        raise ConfigurationError(
+            f"provider {provider.id!r} was written for provider contract {wanted}; this modelport "
+            f"implements {CONTRACT_VERSION} (upgrade the plugin or modelport)"
+        )
 
 
 def _format_error(error: BaseException) -> str:

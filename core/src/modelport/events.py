@@ -20,6 +20,7 @@ from .types import (
     Result,
     Source,
     TextPart,
+    TokenLogprob,
     ToolCallPart,
     ToolResultPart,
     Usage,
@@ -173,6 +174,7 @@ class FinishEvent(_Event):
     citations: list[Citation] = Field(default_factory=list)
     warnings: list[Warning] = Field(default_factory=list)
     replay: ProviderMetadata | None = None
+    logprobs: list[TokenLogprob] | None = None
 
 
 class ErrorEvent(_Event):
@@ -337,6 +339,7 @@ class StreamAccumulator:
             response_id=self._response_id,
             model_version=self._model_version,
             replay=finish.replay,
+            logprobs=finish.logprobs,
         )
 
     def result(self) -> Result:

@@ -426,6 +426,23 @@ def _unusable_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= MAX_SAFE_INTEGER
 
 
+class TopLogprob(_Frozen):
+    """One of the most likely tokens at a position, with its log probability."""
+
+    token: str
+    logprob: float
+    bytes: list[int] | None = None
+
+
+class TokenLogprob(_Frozen):
+    """The log probability of one generated token, and the most likely alternatives (``top``)."""
+
+    token: str
+    logprob: float
+    bytes: list[int] | None = None
+    top: list[TopLogprob] = Field(default_factory=list)
+
+
 class Warning(_Frozen):
     """Something the provider ignored or the SDK had to skip, e.g. an unsupported setting."""
 
@@ -477,6 +494,8 @@ class Result(_Frozen):
     response_id: str | None = None
     model_version: str | None = None
     replay: ProviderMetadata | None = None
+    #: Per-token log probabilities of the answer, when requested and sent (provider-neutral).
+    logprobs: list[TokenLogprob] | None = None
     """What the provider needs to replay this turn exactly; copied onto :attr:`message`."""
 
     @model_validator(mode="before")
