@@ -78,7 +78,7 @@ def build(spec: dict[str, Any], target: Path, *, vertex: bool = False) -> None:
     status, content_type, text = spec["response"]
     endpoint = _endpoint(spec, 0)
     uri = (VERTEX if vertex else GEMINI).format(model=spec["model"], method=endpoint)
-    body = _embed_wire(spec) if spec["method"] == "embed" else wire(spec["request"])
+    body = _embed_wire(spec) if spec["method"] == "embed" else wire(spec["request"], spec["model"])
     source = attribution(spec["source"], **spec.get("source_args", {}))
     headers = {"content-type": [content_type]}
     interaction = Interaction(

@@ -96,6 +96,12 @@ def raw_sse(saved: str) -> Recorded:
     return 200, SSE_TYPE, (CORPUS / saved).read_text(encoding="utf-8")
 
 
+def captured(saved: str, key: str) -> Recorded:
+    """One capture of a ``{key: {status, body}}`` map (vercel's multi-level fixtures)."""
+    item = json.loads((CORPUS / saved).read_text(encoding="utf-8"))[key]
+    return int(item["status"]), JSON_TYPE, json.dumps(item["body"], ensure_ascii=False)
+
+
 def chunks(saved: str) -> Recorded:
     """A vercel ``*.chunks.txt``: one SSE payload per line, rebuilt as ``data:`` events."""
     lines = [line for line in (CORPUS / saved).read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -113,7 +119,15 @@ _CONFIG = {
     "seed": "seed",
 }
 _EFFORT = {"low": 512, "medium": 2048, "high": 8192, "max": -1}
-_TOOL_KEY = {"google_search": "googleSearch", "code_execution": "codeExecution"}
+_LEVEL = {"low": "LOW", "medium": "MEDIUM", "high": "HIGH", "max": "HIGH"}  # Gemini 3: thinkingLevel
+_TOOL_KEY = {
+    "google_search": "googleSearch",
+    "code_execution": "codeExecution",
+    "url_context": "urlContext",
+    "file_search": "fileSearch",
+    "google_maps": "googleMaps",
+    "enterprise_web_search": "enterpriseWebSearch",
+}
 
 
 def _messages(request: dict[str, Any]) -> list[dict[str, Any]]:
@@ -131,8 +145,8 @@ def _text(content: Any) -> str:
     return "".join(p["text"] for p in content if p.get("type") == "text")
 
 
-def wire(request: dict[str, Any]) -> dict[str, Any]:
-    """The Gemini request body for a canonical request, as the SPEC prescribes."""
+def wire(request: dict[str, Any], model: str = "") -> dict[str, Any]:
+    """The Gemini request body for a canonical request to ``model``, as the SPEC prescribes."""
     contents: list[dict[str, Any]] = []
     system: list[dict[str, Any]] = []
     for message in _messages(request):
@@ -156,7 +170,9 @@ def wire(request: dict[str, Any]) -> dict[str, Any]:
         body["systemInstruction"] = {"parts": system}
     config = {wire_key: request[key] for key, wire_key in _CONFIG.items() if key in request}
     reasoning = request.get("reasoning") or {}
-    if "budget_tokens" in reasoning or "effort" in reasoning:
+    if "budget_tokens" not in reasoning and "effort" in reasoning and model.startswith("gemini-3"):
+        config["thinkingConfig"] = {"thinkingLevel": _LEVEL[reasoning["effort"]], "includeThoughts": True}
+    elif "budget_tokens" in reasoning or "effort" in reasoning:
         budget = reasoning.get("budget_tokens", _EFFORT.get(reasoning.get("effort", ""), 0))
         config["thinkingConfig"] = {"thinkingBudget": budget, "includeThoughts": True}
     response_format = request.get("response_format") or {}
@@ -201,6 +217,10 @@ def wire(request: dict[str, Any]) -> dict[str, Any]:
     if labels:
         body["labels"] = labels
     google = dict((request.get("provider_options") or {}).get("google") or {})
+    for option, key in (("thinking_level", "thinkingLevel"), ("thinking_budget", "thinkingBudget")):
+        if option in google:  # explicit thinking options go into thinkingConfig, not the top level
+            config.setdefault("thinkingConfig", {})[key] = google.pop(option)
+            body["generationConfig"] = config
     renames = {
         "cached_content": "cachedContent",
         "safety_settings": "safetySettings",

@@ -11,6 +11,22 @@ import pytest
 
 from modelport._registry import reset_registry
 
+#: The entry points of the first-party plugins (modelport-google, modelport-openai), blocked where a
+#: test wants only the example plugin.
+FIRST_PARTY_IDS = (
+    "google",
+    "google-vertex",
+    "openai",
+    "openai-compatible",
+    "groq",
+    "deepseek",
+    "openrouter",
+    "xai",
+    "together",
+    "mistral",
+    "ollama",
+)
+
 EXAMPLE_ROOT = Path(__file__).parent / "example_plugin"
 EXAMPLE_CASES = EXAMPLE_ROOT / "modelport_example" / "cases"
 
@@ -33,12 +49,12 @@ def fresh_registry() -> Iterator[None]:
 
 @pytest.fixture
 def example_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: None) -> Path:
-    """The example plugin installed by entry point (only ``example``; the Google plugin blocked)."""
+    """The example plugin installed by entry point (only ``example``; the first-party plugins blocked)."""
     site = tmp_path / "site"
     write_distribution(site, "modelport-example", {"example": "modelport_example._plugin"})
     monkeypatch.syspath_prepend(str(EXAMPLE_ROOT))
     monkeypatch.syspath_prepend(str(site))
-    monkeypatch.setenv("MODELPORT_BLOCK_PLUGINS", "google,google-vertex")
+    monkeypatch.setenv("MODELPORT_BLOCK_PLUGINS", ",".join(FIRST_PARTY_IDS))
     return site
 
 

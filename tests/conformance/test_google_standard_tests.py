@@ -15,6 +15,7 @@ class TestGoogleConformance(ProviderConformanceTests):
         "gemini-3-flash-preview",
         "gemini-3-pro-preview",
         "gemini-3.1-pro-preview",
+        "gemini-3.7-flash",
         "gemini-embedding-001",
         "gemini-embedding-2-preview",
         "nonexistent-model",

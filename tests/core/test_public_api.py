@@ -21,6 +21,7 @@ EXPECTED_CORE = {
     "MissingCredentialsError",
     "Model",
     "ModelportError",
+    "OutputValidationError",
     "Provider",
     "ProviderAuthError",
     "ProviderError",
@@ -38,6 +39,7 @@ EXPECTED_CORE = {
     "Request",
     "Result",
     "ResultStream",
+    "RunResult",
     "Source",
     "StreamAccumulator",
     "StreamEvent",
@@ -62,6 +64,7 @@ EXPECTED_CORE = {
     "plugin_errors",
     "register_plugin",
     "stream",
+    "tool",
 }
 
 

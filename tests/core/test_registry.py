@@ -189,6 +189,7 @@ def test_capabilities_are_declared() -> None:
         "provider_tools": True,
         "reasoning": True,
         "structured_output": True,
+        "count_tokens": True,
     }
 
 

@@ -179,9 +179,10 @@ def test_vertex_token_without_project_is_missing_credentials() -> None:
 
 
 def test_vertex_express_mode_api_key() -> None:
+    # Express endpoints are on the global host (issue 13), not us-central1.
     request = call("google-vertex/gemini-2.5-flash", api_key="vkey")
     assert str(request.url) == (
-        "https://us-central1-aiplatform.googleapis.com/v1/publishers/google/models/gemini-2.5-flash:generateContent"
+        "https://aiplatform.googleapis.com/v1/publishers/google/models/gemini-2.5-flash:generateContent"
     )
     assert request.headers["x-goog-api-key"] == "vkey"
 
@@ -252,8 +253,14 @@ def test_public_names() -> None:
         "MAX_REPLAY_PARTS",
         "VERTEX_ENV_VARS",
         "VertexProvider",
+        "caches",
         "code_execution",
+        "enterprise_web_search",
+        "file_search",
+        "files",
+        "google_maps",
         "google_search",
+        "url_context",
     ]
     for name in modelport_google.__all__:
         assert getattr(modelport_google, name) is not None
@@ -281,4 +288,5 @@ def test_capabilities_and_ids() -> None:
         "provider_tools": True,
         "reasoning": True,
         "structured_output": True,
+        "count_tokens": True,
     }

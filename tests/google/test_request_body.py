@@ -198,13 +198,16 @@ def test_service_tier_and_extra_body_are_merged_last_g9() -> None:
         provider_options={
             "google": {
                 "service_tier": "flex",
-                "extra_body": {"futureField": {"on": True}, "generationConfig": {"candidateCount": 2}},
+                "extra_body": {
+                    "futureField": {"on": True},
+                    "generationConfig": {"mediaResolution": "MEDIA_RESOLUTION_LOW"},
+                },
             }
         },
     )
     assert body == {
         "contents": [USER],
-        "generationConfig": {"candidateCount": 2},
+        "generationConfig": {"mediaResolution": "MEDIA_RESOLUTION_LOW"},
         "serviceTier": "flex",
         "futureField": {"on": True},
     }
@@ -329,4 +332,9 @@ def test_vertex_reads_google_then_google_vertex_options() -> None:
             "google-vertex": {"labels": {"b": "2"}},
         },
     )
-    assert recorder.body == {"contents": [USER], "cachedContent": "cachedContents/a", "labels": {"b": "2"}}
+    # Vertex expects the full cached-content name (issue 13): the short one is expanded.
+    assert recorder.body == {
+        "contents": [USER],
+        "cachedContent": "projects/p/locations/us-central1/cachedContents/a",
+        "labels": {"b": "2"},
+    }

@@ -43,6 +43,10 @@ def test_specs_are_registered_through_the_plugin() -> None:
     assert [(s.id, s.name, s.namespace) for s in PROVIDER_TOOL_SPECS] == [
         ("google.google_search", "google_search", "google"),
         ("google.code_execution", "code_execution", "google"),
+        ("google.url_context", "url_context", "google"),
+        ("google.file_search", "file_search", "google"),
+        ("google.google_maps", "google_maps", "google"),
+        ("google.enterprise_web_search", "enterprise_web_search", "google"),
     ]
     assert get_provider_tool(SEARCH).backend_args == {
         "timeRangeFilter": frozenset({"gemini"}),
@@ -442,15 +446,25 @@ def test_tools_exports() -> None:
         [
             "BlockingConfidence",
             "CodeExecutionArgs",
+            "EnterpriseWebSearchArgs",
+            "FileSearchArgs",
+            "GoogleMapsArgs",
             "GoogleSearchArgs",
+            "LatLng",
             "PROVIDER_TOOL_SPECS",
             "SearchTypes",
             "TimeRangeFilter",
+            "UrlContextArgs",
             "code_execution",
+            "enterprise_web_search",
+            "file_search",
+            "google_maps",
             "google_search",
             "resolve_builtin_tools",
+            "retrieval_config",
             "tool_to_wire",
             "tools_to_wire",
+            "url_context",
         ]
     )
     assert all(hasattr(tools, name) for name in tools.__all__)

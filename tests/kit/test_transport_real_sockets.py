@@ -125,12 +125,14 @@ def test_a_stream_is_stopped_at_the_total_stream_limit() -> None:
 
 
 def test_an_error_body_is_read_only_up_to_its_limit() -> None:
-    chunks = (b"x" * 1024 for _ in range(5 * 1024))  # 5 MiB
-    with Loopback(lambda r: Reply(400, {"content-type": "text/html"}, chunks)) as server:
+    # 5 MiB sent 1 KiB every 2 ms (10 s in all): a client that read it whole would wait for all of it.
+    chunks = (b"x" * 1024 for _ in range(5 * 1024))
+    with Loopback(lambda r: Reply(400, {"content-type": "text/html"}, chunks, pause=0.002)) as server:
+        started = time.monotonic()
         with pytest.raises(ProviderRequestError) as info:
             model(server).generate(prompt="hi")
-        sent = server.bytes_sent
-    assert sent < 2 * 1024 * 1024  # the client stopped reading at 64 KiB (plus socket buffers)
+        elapsed = time.monotonic() - started
+    assert elapsed < 5  # the client stopped reading at 64 KiB and closed the connection
     assert info.value.body_excerpt is not None
     assert info.value.body_excerpt.endswith(f"... [{64 * 1024 - 2000} more characters]")
 
@@ -353,3 +355,28 @@ def test_a_provider_for_another_major_contract_version_is_refused(fresh_registry
         "(upgrade the plugin or modelport)"
     )
     assert "future-contract" not in modelport.plugins.providers()
+
+
+def test_a_call_held_back_by_the_decoder_is_in_the_partial_when_the_stream_breaks() -> None:
+    # Gemini holds function-call events until the end of the turn (to tell server-answered calls);
+    # when the connection drops first, the kit flushes them into the error's partial.
+    call = {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [{"functionCall": {"name": "weather", "args": {"city": "Oslo"}}}],
+                }
+            }
+        ]
+    }
+    first = (
+        b"data: " + json.dumps({"candidates": [{"content": {"parts": [{"text": "Checking. "}]}}]}).encode()
+    )
+    body = [first + b"\r\n\r\n", b"data: " + json.dumps(call).encode() + b"\r\n\r\n", b'data: {"candid']
+    with Loopback(lambda r: Reply(200, SSE, iter(body))) as server:
+        with pytest.raises(modelport.ProviderError) as info:
+            list(model(server).stream(prompt="hi"))
+    partial = info.value.partial
+    assert partial is not None and partial.text == "Checking. "
+    assert [(c.name, c.args) for c in partial.tool_calls] == [("weather", {"city": "Oslo"})]

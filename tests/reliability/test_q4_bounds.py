@@ -168,7 +168,9 @@ def ok_response(request: httpx.Request) -> httpx.Response:
 def test_a_replay_history_of_exactly_4096_parts_is_sent() -> None:
     transport = Counting(ok_response)
     parts = [{"text": "a", "thoughtSignature": f"s{i}"} for i in range(REPLAY_PARTS)]
-    google(transport).generate(messages=history(parts))
+    # The canonical text says what the raw parts say, so they are replayed verbatim (an edited
+    # text would be sent as edited instead).
+    google(transport).generate(messages=history(parts, [{"type": "text", "text": "a" * REPLAY_PARTS}]))
     assert len(transport.requests) == 1
     sent = json.loads(transport.requests[0].content)["contents"][1]["parts"]
     assert sent == parts

@@ -39,6 +39,9 @@ from .provider import Capabilities, Provider
 
 # The pydantic-based names load on first access, so ``import modelport`` stays cheap.
 _LAZY = {
+    "OutputValidationError": ".outputs",
+    "RunResult": ".loop",
+    "tool": ".functions",
     "AsyncResultStream": "._streams",
     "ResultStream": "._streams",
     "CitedText": ".citations",
@@ -69,6 +72,9 @@ if TYPE_CHECKING:
     from ._streams import AsyncResultStream, ResultStream
     from .citations import CitedText, check_markers, cite
     from .events import StreamAccumulator, StreamEvent, accumulate
+    from .functions import tool
+    from .loop import RunResult
+    from .outputs import OutputValidationError
     from .provider_tools import ProviderToolSpec
     from .types import (
         Citation,
@@ -121,6 +127,7 @@ __all__ = [
     "MissingCredentialsError",
     "Model",
     "ModelportError",
+    "OutputValidationError",
     "Provider",
     "ProviderAuthError",
     "ProviderError",
@@ -138,6 +145,7 @@ __all__ = [
     "Request",
     "Result",
     "ResultStream",
+    "RunResult",
     "Source",
     "StreamAccumulator",
     "StreamEvent",
@@ -162,4 +170,5 @@ __all__ = [
     "plugin_errors",
     "register_plugin",
     "stream",
+    "tool",
 ]

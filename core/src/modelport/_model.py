@@ -7,10 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 from . import _retry
 from .errors import InvalidRequestError
-from .provider import EmbedRequest, Provider
+from .provider import EmbedRequest, Provider, TokenCount
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ._streams import AsyncResultStream, ResultStream
+    from .loop import RunResult, RunStream, Step
+    from .outputs import OutputType
     from .types import EmbeddingResult, Request, Result
 
 # The request and result types (pydantic) load on first use, not on import: ``import modelport`` and
@@ -33,6 +37,39 @@ def build_request(kwargs: dict[str, Any]) -> Request:
             where = ".".join(str(x) for x in item["loc"]) or "request"
             problems.append(f"{where}: {item['msg']}")
         raise InvalidRequestError("invalid request: " + "; ".join(problems)) from None
+
+
+def _canonical(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Keywords with Python conveniences made canonical: :func:`modelport.tool` functions become
+    their function-tool specs, and a Python type as ``response_format`` its JSON-schema format."""
+    tools, response_format = kwargs.get("tools"), kwargs.get("response_format")
+    if not tools and response_format is None:
+        return kwargs
+    from .functions import PythonTool
+    from .outputs import is_output_type, output_type
+
+    kwargs = dict(kwargs)
+    if isinstance(tools, (list, tuple)) and any(isinstance(t, PythonTool) for t in tools):
+        kwargs["tools"] = [t.spec if isinstance(t, PythonTool) else t for t in tools]
+    if is_output_type(response_format):
+        kwargs["response_format"] = output_type(response_format).response_format()
+    return kwargs
+
+
+def _output_of(kwargs: dict[str, Any]) -> OutputType | None:
+    response_format = kwargs.get("response_format")
+    if response_format is None:
+        return None
+    from .outputs import is_output_type, output_type
+
+    return output_type(response_format) if is_output_type(response_format) else None
+
+
+def _parsed(result: Result, kwargs: dict[str, Any]) -> Result:
+    output = _output_of(kwargs)
+    if output is not None:
+        result._parsed = output.parse(result)
+    return result
 
 
 def _embed_request(
@@ -117,7 +154,7 @@ class Model:
         from .provider_tools import validate_provider_tools
         from .types import ProviderTool
 
-        request = build_request(kwargs)
+        request = build_request(_canonical(kwargs))
         provider = self.provider
         provider_tools = [t for t in request.tools or [] if isinstance(t, ProviderTool)]
         if provider_tools:
@@ -133,14 +170,15 @@ class Model:
     def generate(self, **kwargs: Any) -> Result:
         """Generate a complete result. Keywords are those of :class:`~modelport.types.Request`."""
         request = self._validated(kwargs, check=False)
-        return _retry.call(self.retry_policy, lambda: self.provider.generate(self.name, request))
+        result = _retry.call(self.retry_policy, lambda: self.provider.generate(self.name, request))
+        return _parsed(result, kwargs)
 
     def stream(self, **kwargs: Any) -> ResultStream:
         """Stream events; iterate the returned :class:`ResultStream`, or call ``.result()``."""
         from ._streams import ResultStream
 
         request = self.prepare(**kwargs)
-        return ResultStream(self, request)
+        return ResultStream(self, request, output=_output_of(kwargs))
 
     def embed(
         self,
@@ -156,19 +194,39 @@ class Model:
             return self.provider.embed(self.name, request)
         return _retry.call(self.retry_policy, lambda: self.provider.embed(self.name, request))
 
+    def count_tokens(self, **kwargs: Any) -> TokenCount:
+        """The input tokens the request would use, counted by the provider without generating.
+
+        Keywords are those of :meth:`generate`; the request is validated the same way, before any
+        I/O. A provider without the ``count_tokens`` capability raises ``InvalidRequestError``.
+        """
+        request = self._counted(kwargs)
+        return _retry.call(self.retry_policy, lambda: self.provider.count_tokens(self.name, request))
+
+    def _counted(self, kwargs: dict[str, Any]) -> Request:
+        if not self.provider.capabilities.count_tokens:
+            raise InvalidRequestError(f"provider {self.provider.id!r} does not support count_tokens")
+        return self._validated(kwargs, check=False)
+
     # Async -----------------------------------------------------------------------------------
+
+    async def acount_tokens(self, **kwargs: Any) -> TokenCount:
+        """Async twin of :meth:`count_tokens`."""
+        request = self._counted(kwargs)
+        return await _retry.acall(self.retry_policy, lambda: self.provider.acount_tokens(self.name, request))
 
     async def agenerate(self, **kwargs: Any) -> Result:
         """Async twin of :meth:`generate`."""
         request = self._validated(kwargs, check=False)
-        return await _retry.acall(self.retry_policy, lambda: self.provider.agenerate(self.name, request))
+        result = await _retry.acall(self.retry_policy, lambda: self.provider.agenerate(self.name, request))
+        return _parsed(result, kwargs)
 
     def astream(self, **kwargs: Any) -> AsyncResultStream:
         """Async twin of :meth:`stream`."""
         from ._streams import AsyncResultStream
 
         request = self.prepare(**kwargs)
-        return AsyncResultStream(self, request)
+        return AsyncResultStream(self, request, output=_output_of(kwargs))
 
     async def aembed(
         self,
@@ -183,6 +241,34 @@ class Model:
         if self.provider.embed_retries_per_request:
             return await self.provider.aembed(self.name, request)
         return await _retry.acall(self.retry_policy, lambda: self.provider.aembed(self.name, request))
+
+    # The tool loop -------------------------------------------------------------------------------
+
+    def run(
+        self, *, max_steps: int = 8, stop_when: Callable[[Step], bool] | None = None, **kwargs: Any
+    ) -> RunResult:
+        """Call the model, run the function tools it asks for, repeat until it answers (see
+        :mod:`modelport.loop`). Keywords are those of :meth:`generate`; ``tools`` may hold
+        :func:`modelport.tool` functions."""
+        from .loop import run
+
+        return run(self, max_steps=max_steps, stop_when=stop_when, **kwargs)
+
+    async def arun(
+        self, *, max_steps: int = 8, stop_when: Callable[[Step], bool] | None = None, **kwargs: Any
+    ) -> RunResult:
+        """Async twin of :meth:`run`."""
+        from .loop import arun
+
+        return await arun(self, max_steps=max_steps, stop_when=stop_when, **kwargs)
+
+    def run_stream(
+        self, *, max_steps: int = 8, stop_when: Callable[[Step], bool] | None = None, **kwargs: Any
+    ) -> RunStream:
+        """The events of every step of :meth:`run`, as they arrive."""
+        from .loop import run_stream
+
+        return run_stream(self, max_steps=max_steps, stop_when=stop_when, **kwargs)
 
     def close(self) -> None:
         """Close the HTTP clients the provider created."""

@@ -55,6 +55,20 @@ class FirstParty:
 FIRST_PARTY: dict[str, FirstParty] = {
     "google": FirstParty("Google", "modelport-google", "google"),
     "google-vertex": FirstParty("Google Vertex AI", "modelport-google", "google-vertex"),
+    **{
+        provider: FirstParty(name, "modelport-openai", "openai")
+        for provider, name in (
+            ("openai", "OpenAI"),
+            ("openai-compatible", "OpenAI-compatible server"),
+            ("groq", "Groq"),
+            ("deepseek", "DeepSeek"),
+            ("openrouter", "OpenRouter"),
+            ("xai", "xAI"),
+            ("together", "Together AI"),
+            ("mistral", "Mistral"),
+            ("ollama", "Ollama"),
+        )
+    },
 }
 
 #: Aliases of first-party providers, known before any plugin loads.

@@ -11,6 +11,7 @@ from .events import ErrorEvent, FinishEvent, StreamAccumulator, StreamEvent, Str
 
 if TYPE_CHECKING:
     from ._model import Model
+    from .outputs import OutputType
     from .types import Request, Result
 
 __all__ = ["AsyncResultStream", "ResultStream"]
@@ -102,9 +103,10 @@ class ResultStream:
     with ``partial`` set to everything that had arrived.
     """
 
-    def __init__(self, model: Model, request: Request) -> None:
+    def __init__(self, model: Model, request: Request, *, output: OutputType | None = None) -> None:
         self._model = model
         self._request = request
+        self._output = output
         self._attempts = _Attempts(model)
         self.accumulator = self._attempts.accumulator
         self._iterator: Iterator[StreamEvent] | None = None
@@ -139,7 +141,13 @@ class ResultStream:
         """Consume what is left and return the accumulated result."""
         for _ in self:
             pass
-        return self.accumulator.result()
+        return self._final()
+
+    def _final(self) -> Result:
+        result = self.accumulator.result()
+        if self._output is not None:
+            result._parsed = self._output.parse(result)
+        return result
 
     def close(self) -> None:
         """Stop the stream and release its connection (what arrived stays in ``accumulator``)."""
@@ -160,9 +168,10 @@ class ResultStream:
 class AsyncResultStream:
     """Async twin of :class:`ResultStream`."""
 
-    def __init__(self, model: Model, request: Request) -> None:
+    def __init__(self, model: Model, request: Request, *, output: OutputType | None = None) -> None:
         self._model = model
         self._request = request
+        self._output = output
         self._attempts = _Attempts(model)
         self.accumulator = self._attempts.accumulator
         self._iterator: AsyncIterator[StreamEvent] | None = None
@@ -199,7 +208,10 @@ class AsyncResultStream:
         """Consume what is left and return the accumulated result."""
         async for _ in self:
             pass
-        return self.accumulator.result()
+        result = self.accumulator.result()
+        if self._output is not None:
+            result._parsed = self._output.parse(result)
+        return result
 
     async def aclose(self) -> None:
         """Stop the stream and release its connection (what arrived stays in ``accumulator``)."""

@@ -28,9 +28,9 @@ from .sse import SseParser
 from .wire import dumps, loads
 
 if TYPE_CHECKING:
-    from .http import HttpProvider, HttpRequest
+    from .http import HttpProvider, HttpRequest, HttpResponse
 
-__all__ = ["Exchange", "asend_json", "astream_frames", "send_json", "stream_frames"]
+__all__ = ["Exchange", "asend", "asend_json", "astream_frames", "send", "send_json", "stream_frames"]
 
 #: Request headers whose values are credentials: scrubbed from every message by value.
 CREDENTIAL_HEADERS = ("authorization", "x-goog-api-key", "api-key", "x-api-key", "proxy-authorization")
@@ -221,18 +221,22 @@ def _encoding(response: httpx.Response) -> str | None:
 
 
 def _pieces(response: httpx.Response) -> Iterator[bytes]:
-    encoding = _encoding(response)
-    if encoding is None or response.is_stream_consumed:  # a body already in memory (mock transports)
-        yield from response.iter_bytes()
-        return
-    inflater = _Inflater(encoding)
+    # A body already in memory (mock transports) has nothing left to inflate. The plain case hands
+    # back httpx's own iterator: no extra generator layer for every chunk of a long stream.
+    encoding = None if response.is_stream_consumed else _encoding(response)
+    if encoding is None:
+        return response.iter_bytes()
+    return _inflated(response, _Inflater(encoding))
+
+
+def _inflated(response: httpx.Response, inflater: _Inflater) -> Iterator[bytes]:
     for raw in response.iter_raw():
         yield from inflater.feed(raw)
 
 
 async def _apieces(response: httpx.Response) -> AsyncGenerator[bytes, None]:
-    encoding = _encoding(response)
-    if encoding is None or response.is_stream_consumed:
+    encoding = None if response.is_stream_consumed else _encoding(response)
+    if encoding is None:
         async for chunk in response.aiter_bytes():
             yield chunk
         return
@@ -245,16 +249,18 @@ async def _apieces(response: httpx.Response) -> AsyncGenerator[bytes, None]:
 class _Body:
     """Collects a body up to ``limit`` bytes, checking the deadline at every chunk."""
 
-    __slots__ = ("chunks", "exchange", "limit", "size", "truncate")
+    __slots__ = ("chunks", "deadline_at", "exchange", "limit", "size", "truncate")
 
     def __init__(self, exchange: Exchange, limit: int, *, truncate: bool) -> None:
         self.exchange, self.limit, self.truncate = exchange, limit, truncate
+        self.deadline_at = exchange.deadline_at
         self.chunks: list[bytes] = []
         self.size = 0
 
     def add(self, chunk: bytes) -> bool:
         """Add a chunk; ``False`` once a truncated body is full (stop reading)."""
-        self.exchange.check_time()
+        if self.deadline_at is not None and time.monotonic() > self.deadline_at:
+            self.exchange.check_time()
         self.size += len(chunk)
         if self.size > self.limit:
             if not self.truncate:
@@ -308,8 +314,11 @@ def _read(exchange: Exchange, response: httpx.Response, limit: int, *, truncate:
     return body.bytes()
 
 
-def send_json(provider: HttpProvider, spec: HttpRequest) -> Any:
-    """Send ``spec`` and return the parsed JSON answer, or raise the typed error."""
+def send_json(provider: HttpProvider, spec: HttpRequest, *, allow_empty: bool = False) -> Any:
+    """Send ``spec`` and return the parsed JSON answer, or raise the typed error.
+
+    ``allow_empty=True``: an empty (or all-whitespace) body is ``None`` rather than an error.
+    """
     client = provider.http.sync()
     exchange = Exchange(provider, spec, client)
     response = _open(exchange, client)
@@ -317,7 +326,30 @@ def send_json(provider: HttpProvider, spec: HttpRequest) -> Any:
         body = _read(exchange, response, exchange.limits.max_response_bytes, truncate=False)
     finally:
         response.close()
+    if allow_empty and not body.strip():
+        return None
     return exchange.json(body)
+
+
+def send(provider: HttpProvider, spec: HttpRequest) -> HttpResponse:
+    """Send ``spec`` and return its status, headers (scrubbed) and body (parsed when it is JSON)."""
+    client = provider.http.sync()
+    exchange = Exchange(provider, spec, client)
+    response = _open(exchange, client)
+    try:
+        body = _read(exchange, response, exchange.limits.max_response_bytes, truncate=False)
+    finally:
+        response.close()
+    return _answer(exchange, response, body)
+
+
+def _answer(exchange: Exchange, response: httpx.Response, body: bytes) -> HttpResponse:
+    from .http import HttpResponse
+
+    headers = {k: exchange.scrub(v) for k, v in response.headers.items()}
+    kind = headers.get("content-type", "").lower()
+    data = exchange.json(body) if body.strip() and ("json" in kind or not kind) else None
+    return HttpResponse(response.status_code, headers, data, body)
 
 
 def stream_frames(provider: HttpProvider, spec: HttpRequest) -> Iterator[Any]:
@@ -326,10 +358,11 @@ def stream_frames(provider: HttpProvider, spec: HttpRequest) -> Iterator[Any]:
     exchange = Exchange(provider, spec, client)
     parser = exchange.parser()
     response = _open(exchange, client)
-    limit, size = exchange.limits.max_stream_bytes, 0
+    limit, size, deadline_at = exchange.limits.max_stream_bytes, 0, exchange.deadline_at
     try:
         for chunk in _pieces(response):
-            exchange.check_time()
+            if deadline_at is not None and time.monotonic() > deadline_at:
+                exchange.check_time()
             size += len(chunk)
             if size > limit:
                 raise exchange.too_large("the event stream", limit)
@@ -385,7 +418,7 @@ async def _aread(exchange: Exchange, response: httpx.Response, limit: int, *, tr
     return body.bytes()
 
 
-async def asend_json(provider: HttpProvider, spec: HttpRequest) -> Any:
+async def asend_json(provider: HttpProvider, spec: HttpRequest, *, allow_empty: bool = False) -> Any:
     """Async twin of :func:`send_json`."""
     client = await provider.http.async_client()
     exchange = Exchange(provider, spec, client)
@@ -394,7 +427,21 @@ async def asend_json(provider: HttpProvider, spec: HttpRequest) -> Any:
         body = await _aread(exchange, response, exchange.limits.max_response_bytes, truncate=False)
     finally:
         await response.aclose()
+    if allow_empty and not body.strip():
+        return None
     return exchange.json(body)
+
+
+async def asend(provider: HttpProvider, spec: HttpRequest) -> HttpResponse:
+    """Async twin of :func:`send`."""
+    client = await provider.http.async_client()
+    exchange = Exchange(provider, spec, client)
+    response = await _aopen(exchange, client)
+    try:
+        body = await _aread(exchange, response, exchange.limits.max_response_bytes, truncate=False)
+    finally:
+        await response.aclose()
+    return _answer(exchange, response, body)
 
 
 async def astream_frames(provider: HttpProvider, spec: HttpRequest) -> AsyncGenerator[Any, None]:
@@ -403,11 +450,12 @@ async def astream_frames(provider: HttpProvider, spec: HttpRequest) -> AsyncGene
     exchange = Exchange(provider, spec, client)
     parser = exchange.parser()
     response = await _aopen(exchange, client)
-    limit, size = exchange.limits.max_stream_bytes, 0
+    limit, size, deadline_at = exchange.limits.max_stream_bytes, 0, exchange.deadline_at
     pieces = _apieces(response)
     try:
         async for chunk in pieces:
-            exchange.check_time()
+            if deadline_at is not None and time.monotonic() > deadline_at:
+                exchange.check_time()
             size += len(chunk)
             if size > limit:
                 raise exchange.too_large("the event stream", limit)

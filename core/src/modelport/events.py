@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from .types import (
     Citation,
+    FilePart,
     FinishReason,
     Part,
     ProviderMetadata,
@@ -29,6 +30,7 @@ from .types import (
 
 __all__ = [
     "ErrorEvent",
+    "FileEvent",
     "FinishEvent",
     "ReasoningDeltaEvent",
     "ReasoningEndEvent",
@@ -161,6 +163,13 @@ class ToolResultEvent(_Event):
     part: ToolResultPart
 
 
+class FileEvent(_Event):
+    """A complete file the model produced (e.g. a generated image), in its place among the parts."""
+
+    type: Literal["file"] = "file"
+    part: FilePart
+
+
 class FinishEvent(_Event):
     """Last event of a successful stream: reason, usage and everything known only at the end."""
 
@@ -199,6 +208,7 @@ StreamEvent = Annotated[
         ToolCallEndEvent,
         ToolCallEvent,
         ToolResultEvent,
+        FileEvent,
         FinishEvent,
         ErrorEvent,
     ],
@@ -307,7 +317,7 @@ class StreamAccumulator:
                     closed, warning = closed
                     self._warnings.append(warning)
                 self._slots[part.index] = closed
-            case ToolCallEvent() | ToolResultEvent():
+            case ToolCallEvent() | ToolResultEvent() | FileEvent():
                 self._slots.append(event.part)
             case FinishEvent():
                 self._finish = event

@@ -28,7 +28,11 @@ asked, never across origins), retries, typed errors from transport failures, war
 result and the ``stream-start`` event, and scrubbing of every credential from every error.
 
 Authentication plugs in as an :class:`httpx.Auth` (:meth:`HttpProvider.auth`), whose sync and async
-flows let a token be fetched or refreshed without twin methods. A provider that does not speak HTTP
+flows let a token be fetched or refreshed without twin methods. A provider's other endpoints go
+through the same I/O: :meth:`HttpProvider.call` / :meth:`HttpProvider.call_json` for one request,
+and an :class:`Operation` (pure steps, run with ``.run()`` or awaited) for a flow of several, such as
+a resumable upload or polling until a file is ready; token counting is the optional
+``count_tokens_request``/``decode_token_count`` pair. A provider that does not speak HTTP
 subclasses :class:`~modelport.provider.Provider` and implements ``generate``/``stream`` directly.
 """
 
@@ -36,10 +40,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar, Union
 
 import httpx
 
@@ -47,6 +51,7 @@ from . import _retry
 from .errors import (
     ConfigurationError,
     MissingCredentialsError,
+    ModelportError,
     ProviderAuthError,
     ProviderError,
     ProviderOverloadedError,
@@ -55,7 +60,7 @@ from .errors import (
     ProviderRequestError,
     ProviderResponseError,
 )
-from .provider import EmbedRequest, Provider, Secret
+from .provider import EmbedRequest, Provider, Secret, TokenCount
 
 if TYPE_CHECKING:
     from .events import StreamEvent
@@ -65,11 +70,17 @@ __all__ = [
     "HeaderAuth",
     "HttpProvider",
     "HttpRequest",
+    "HttpResponse",
+    "Operation",
+    "Steps",
+    "Wait",
     "Limits",
     "StreamDecoder",
     "check_header_value",
+    "TRANSIENT_STATUSES",
     "error_message",
     "parse_retry_after",
+    "status_error",
 ]
 
 
@@ -93,23 +104,107 @@ class Limits:
                 raise ConfigurationError(f"Limits.{name} must be a positive integer, got {value!r}")
 
 
-@dataclass(frozen=True)
-class HttpRequest:
+class HttpRequest(NamedTuple):
     """What a provider wants sent: built purely from a canonical request, before any I/O.
 
     ``url`` is absolute, or a path joined to the provider's base URL. ``body`` is a JSON value (the
     core encodes it strictly: NaN or a lone surrogate is an ``InvalidRequestError``) or raw bytes.
     ``warnings`` reach both ``Result.warnings`` and the ``stream-start`` event. ``context`` is
-    anything the decoder needs back (the plugin's own business).
+    anything the decoder needs back (the plugin's own business). Immutable (a named tuple: one is
+    built for every call, so it must be cheap).
     """
 
     url: str
     body: Any = None
     method: str = "POST"
-    headers: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = {}
     stream: bool = False
     warnings: Sequence[Warning] = ()
     context: Any = None
+
+
+class HttpResponse(NamedTuple):
+    """What :meth:`HttpProvider.call` got back (a non-2xx status is raised as a typed error instead).
+
+    ``headers`` have lowercase names and are scrubbed of credentials; ``data`` is the parsed JSON
+    body (``None`` when the body is empty or not JSON); ``content`` is the raw body.
+    """
+
+    status: int
+    headers: Mapping[str, str]
+    data: Any
+    content: bytes
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A step of an :class:`Operation` that pauses (e.g. between polls) for ``seconds``."""
+
+    seconds: float
+
+
+_T = TypeVar("_T")
+
+#: The steps of an :class:`Operation`: a generator that yields requests (it is sent each one's
+#: :class:`HttpResponse`) and waits (it is sent ``None``), and returns the operation's value.
+Steps = Generator[Union[HttpRequest, Wait], Union[HttpResponse, None], _T]
+
+
+class Operation(Generic[_T]):
+    """A multi-step exchange with a provider (an upload, a poll until ready, paging) written once, as
+    pure steps, and run by the kit either way: ``op.run()`` in sync code, ``await op`` in async code.
+
+    ``steps`` makes a fresh :data:`Steps` generator for each run. Every request goes through
+    :meth:`HttpProvider.call` (authentication, bounds, deadline, typed errors, scrubbing); waits use
+    the same sleep as retries. Validation belongs in the function that builds the operation, so bad
+    input is rejected before any request.
+    """
+
+    __slots__ = ("_provider", "_steps")
+
+    def __init__(self, provider: HttpProvider, steps: Callable[[], Steps[_T]]) -> None:
+        self._provider = provider
+        self._steps = steps
+
+    def run(self) -> _T:
+        """Run the operation with the provider's sync client."""
+        steps = self._steps()
+        reply: HttpResponse | None = None
+        try:
+            while True:
+                step = steps.send(reply)
+                if isinstance(step, Wait):
+                    _retry.sleep(step.seconds)
+                    reply = None
+                else:
+                    reply = self._provider.call(step)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        finally:
+            steps.close()
+
+    async def arun(self) -> _T:
+        """Run the operation with the provider's async client (``await op`` does the same)."""
+        steps = self._steps()
+        reply: HttpResponse | None = None
+        try:
+            while True:
+                step = steps.send(reply)
+                if isinstance(step, Wait):
+                    await _retry.async_sleep(step.seconds)
+                    reply = None
+                else:
+                    reply = await self._provider.acall(step)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        finally:
+            steps.close()
+
+    def __await__(self) -> Generator[Any, None, _T]:
+        return self.arun().__await__()
+
+    def __repr__(self) -> str:
+        return f"<Operation on {self._provider.name!r}: .run() or await it>"
 
 
 class StreamDecoder(Protocol):
@@ -126,6 +221,10 @@ class StreamDecoder(Protocol):
     def finish(self) -> Iterable[StreamEvent]:
         """Events at the end of the stream (close open parts, then ``finish``)."""
         ...
+
+    # Optional: ``flush()`` returns events the decoder held back (e.g. until it knew whether a call
+    # was answered by the server); the core calls it when the stream breaks, before raising, so the
+    # error's ``partial`` keeps them.
 
 
 _HEADER_SAFE = re.compile(r"[\x21-\x7e]+(?: +[\x21-\x7e]+)*")
@@ -220,6 +319,44 @@ def error_message(body: str) -> tuple[str | None, str | None, Any]:
 TRANSIENT_STATUSES = frozenset({408, 500, 502, 503, 504, 529})
 
 
+def status_error(
+    status: int,
+    headers: Mapping[str, str],
+    body: str,
+    *,
+    provider: str,
+    message: str | None = None,
+    provider_status: str | None = None,
+    quota: bool = False,
+    details: Any = None,
+) -> ProviderError:
+    """The typed error a status means for most HTTP APIs, for plugins that read their own error shape.
+
+    :data:`TRANSIENT_STATUSES` are overloads (retried); 429 is a rate limit whose delay comes from
+    ``retry-after-ms``/``retry-after``, or a quota error (never retried) when ``quota``; 401 and 403 are
+    auth errors; anything else is a request error. ``message`` defaults to ``HTTP <status> error``;
+    the request id comes from ``x-request-id`` (or ``request-id``).
+    """
+    common: dict[str, Any] = {
+        "provider": provider,
+        "status_code": status,
+        "provider_status": provider_status,
+        "request_id": headers.get("x-request-id") or headers.get("request-id"),
+        "body": body,
+        "details": details,
+    }
+    text = message or f"HTTP {status} error"
+    if status in TRANSIENT_STATUSES:
+        return ProviderOverloadedError(text, **common)
+    if status == 429:
+        if quota:
+            return ProviderQuotaError(text, **common)
+        return ProviderRateLimitError(text, retry_after=parse_retry_after(headers), **common)
+    if status in (401, 403):
+        return ProviderAuthError(text, **common)
+    return ProviderRequestError(text, **common)
+
+
 class HttpProvider(Provider):
     """A provider that speaks JSON over HTTP; subclasses supply pure mapping (see the module doc).
 
@@ -265,6 +402,15 @@ class HttpProvider(Provider):
         """The embeddings of every response, in input order."""
         raise self._unsupported("embed")
 
+    def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest:
+        """The HTTP request that counts a canonical request's input tokens (capability
+        ``count_tokens``); raise ``InvalidRequestError`` to reject it."""
+        raise self._unsupported("count_tokens")
+
+    def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
+        """The :class:`~modelport.provider.TokenCount` of a parsed token-count response."""
+        raise self._unsupported("count_tokens")
+
     def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
         """The typed error for a non-2xx response (or an in-stream error object, with ``headers={}``).
 
@@ -272,24 +418,11 @@ class HttpProvider(Provider):
         ``{"error": {"message", "type"}}`` shape and classifies by status.
         """
         message, kind, error = error_message(body)
-        common: dict[str, Any] = {
-            "provider": self.name,
-            "status_code": status,
-            "provider_status": kind,
-            "request_id": headers.get("x-request-id") or headers.get("request-id"),
-            "body": body,
-        }
-        text = message or f"HTTP {status} error"
-        if status in TRANSIENT_STATUSES:
-            return ProviderOverloadedError(text, **common)
-        if status == 429:
-            code = error.get("code") if isinstance(error, dict) else None
-            if kind == "insufficient_quota" or code == "insufficient_quota":
-                return ProviderQuotaError(text, **common)
-            return ProviderRateLimitError(text, retry_after=parse_retry_after(headers), **common)
-        if status in (401, 403):
-            return ProviderAuthError(text, **common)
-        return ProviderRequestError(text, **common)
+        code = error.get("code") if isinstance(error, dict) else None
+        quota = "insufficient_quota" in (kind, code)
+        return status_error(
+            status, headers, body, provider=self.name, message=message, provider_status=kind, quota=quota
+        )
 
     # Configuration (override when a provider differs) ----------------------------------------
 
@@ -374,12 +507,16 @@ class HttpProvider(Provider):
         decoder = self.stream_decoder(spec)
         feed = decoder.feed
         yield self._start(spec)
-        for frame in stream_frames(self, spec):
-            try:
-                events = feed(frame)
-            except _DECODE_ERRORS as error:
-                raise self._decode_error(error) from error
-            yield from events
+        try:
+            for frame in stream_frames(self, spec):
+                try:
+                    events = feed(frame)
+                except _DECODE_ERRORS as error:
+                    raise self._decode_error(error) from error
+                yield from events
+        except ModelportError:
+            yield from self._flushed(decoder)  # events a decoder held back are not lost
+            raise
         yield from self._decoded(decoder.finish)
 
     async def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:  # type: ignore[override]
@@ -398,6 +535,10 @@ class HttpProvider(Provider):
                     raise self._decode_error(error) from error
                 for event in events:
                     yield event
+        except ModelportError:
+            for event in self._flushed(decoder):
+                yield event
+            raise
         finally:
             await frames.aclose()
         for event in self._decoded(decoder.finish):
@@ -419,7 +560,86 @@ class HttpProvider(Provider):
         responses = [await _retry.acall(policy, partial(asend_json, self, spec)) for spec in specs]
         return self._embeddings(request, specs, responses)
 
+    def count_tokens(self, model_name: str, request: Request) -> TokenCount:
+        from ._transport import send_json
+
+        spec = self.count_tokens_request(model_name, request)
+        return self._count(send_json(self, spec), spec)
+
+    async def acount_tokens(self, model_name: str, request: Request) -> TokenCount:
+        from ._transport import asend_json
+
+        spec = self.count_tokens_request(model_name, request)
+        return self._count(await asend_json(self, spec), spec)
+
+    # Any other endpoint, through the same I/O ----------------------------------------------------
+
+    def call_json(self, spec: HttpRequest, *, retry: bool = False) -> Any:
+        """Send ``spec`` through the kit and return the parsed JSON answer (``None`` for an empty
+        body): for a provider's other endpoints (token counting, files, caches...).
+
+        Everything a generation gets applies: authentication, strict JSON, size bounds, the
+        deadline, redirect rules, typed errors from :meth:`error_from_response`, scrubbing.
+        ``retry=True`` retries retryable errors with the configured policy (leave it off for a
+        request that must not be sent twice).
+        """
+        from ._transport import send_json
+
+        spec = self._encoded(spec)
+        if retry:
+            return _retry.call(self._retry_policy(), partial(send_json, self, spec, allow_empty=True))
+        return send_json(self, spec, allow_empty=True)
+
+    async def acall_json(self, spec: HttpRequest, *, retry: bool = False) -> Any:
+        """Async twin of :meth:`call_json`."""
+        from ._transport import asend_json
+
+        spec = self._encoded(spec)
+        if retry:
+            return await _retry.acall(self._retry_policy(), partial(asend_json, self, spec, allow_empty=True))
+        return await asend_json(self, spec, allow_empty=True)
+
+    def call(self, spec: HttpRequest, *, retry: bool | None = None) -> HttpResponse:
+        """Send ``spec`` through the kit and return status, headers and body (JSON parsed): for
+        exchanges that need response headers (a resumable upload's session URL) or raw bytes.
+
+        ``retry=None`` retries retryable errors for idempotent methods (GET, HEAD, PUT, DELETE)
+        only; ``True``/``False`` decide explicitly. A body may be raw ``bytes`` (set its
+        ``content-type`` in ``headers``).
+        """
+        from ._transport import send
+
+        spec = self._encoded(spec)
+        if _retried(spec, retry):
+            return _retry.call(self._retry_policy(), partial(send, self, spec))
+        return send(self, spec)
+
+    async def acall(self, spec: HttpRequest, *, retry: bool | None = None) -> HttpResponse:
+        """Async twin of :meth:`call`."""
+        from ._transport import asend
+
+        spec = self._encoded(spec)
+        if _retried(spec, retry):
+            return await _retry.acall(self._retry_policy(), partial(asend, self, spec))
+        return await asend(self, spec)
+
+    def operation(self, steps: Callable[[], Steps[_T]]) -> Operation[_T]:
+        """An :class:`Operation` of this provider's (run it with ``.run()`` or ``await`` it)."""
+        return Operation(self, steps)
+
     # Helpers ------------------------------------------------------------------------------------
+
+    def _encoded(self, spec: HttpRequest) -> HttpRequest:
+        """``spec`` with its JSON body encoded (and so checked) once, before any attempt."""
+        from .wire import dumps
+
+        if spec.body is None or isinstance(spec.body, bytes):
+            return spec
+        return _with_body(spec, dumps(spec.body))
+
+    def _count(self, data: Any, spec: HttpRequest) -> TokenCount:
+        count: TokenCount = self._guard(lambda: self.decode_token_count(data, spec))
+        return count
 
     def _retry_policy(self) -> _retry.RetryPolicy:
         config = self.config
@@ -466,6 +686,16 @@ class HttpProvider(Provider):
         except _DECODE_ERRORS as error:
             raise self._decode_error(error) from error
 
+    def _flushed(self, decoder: StreamDecoder) -> list[StreamEvent]:
+        """Events a decoder held back when its stream broke (its optional ``flush()``)."""
+        flush = getattr(decoder, "flush", None)
+        if flush is None:
+            return []
+        try:
+            return list(flush())
+        except _DECODE_ERRORS:
+            return []  # the stream's own error is the one to report
+
     def _decode_error(self, error: Exception) -> ProviderResponseError:
         return ProviderResponseError(
             f"the response could not be decoded: {type(error).__name__}: {error}", provider=self.name
@@ -477,7 +707,12 @@ _DECODE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError)
 _DEFAULT_LIMITS = Limits()
 
 
-def _with_body(spec: HttpRequest, body: bytes) -> HttpRequest:
-    from dataclasses import replace
+_IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS"})
 
-    return replace(spec, body=body)
+
+def _retried(spec: HttpRequest, retry: bool | None) -> bool:
+    return spec.method.upper() in _IDEMPOTENT if retry is None else retry
+
+
+def _with_body(spec: HttpRequest, body: bytes) -> HttpRequest:
+    return spec._replace(body=body)

@@ -29,6 +29,7 @@ __all__ = [
     "Provider",
     "ProviderConfig",
     "Secret",
+    "TokenCount",
     "DEFAULT_TIMEOUT",
 ]
 
@@ -81,6 +82,8 @@ class Capabilities:
     provider_tools: bool = False
     reasoning: bool = False
     structured_output: bool = False
+    #: ``count_tokens`` / ``acount_tokens``: the provider counts a request's input tokens.
+    count_tokens: bool = False
 
     def as_dict(self) -> dict[str, bool]:
         """Capabilities as a plain mapping."""
@@ -96,6 +99,19 @@ class EmbedRequest:
     output_dimensionality: int | None = None
     task_type: str | None = None
     provider_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TokenCount:
+    """What ``count_tokens`` returns: the input tokens a request would use, before sending it.
+
+    ``cached_input_tokens`` is the part served from a cache, when the provider says so;
+    ``provider_metadata`` keeps the provider's own details (e.g. per-modality counts).
+    """
+
+    input_tokens: int
+    cached_input_tokens: int | None = None
+    provider_metadata: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, repr=False)
@@ -289,6 +305,14 @@ class Provider:
     async def aembed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
         """Async twin of :meth:`embed`."""
         raise self._unsupported("embed")
+
+    def count_tokens(self, model_name: str, request: Request) -> TokenCount:
+        """The input tokens of ``request`` (capability ``count_tokens``); nothing is generated."""
+        raise self._unsupported("count_tokens")
+
+    async def acount_tokens(self, model_name: str, request: Request) -> TokenCount:
+        """Async twin of :meth:`count_tokens`."""
+        raise self._unsupported("count_tokens")
 
     def close(self) -> None:
         """Release clients this provider created."""

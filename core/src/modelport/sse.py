@@ -65,6 +65,7 @@ class SseParser:
         self._size = 0  # characters in _data
         self._event: str | None = None  # the event's ``event:`` name, when not "message"
         self._bare: list[str] | None = None  # lines of a bare JSON body (an error object)
+        self._plain = True  # neither an ``event:`` name nor a bare JSON body is pending
         self._first_line = True
         self.frames = 0
         self.done = False
@@ -97,13 +98,11 @@ class SseParser:
         data = self._data
         for line in text.split("\n"):
             line = line.rstrip("\r")
-            if self._bare is None and self._event is None:
+            if self._plain:
                 # The two lines of nearly every frame, inline: ``data: {...}`` and the blank line.
+                # (Their size is checked once a chunk, below: a line is never longer than the chunk.)
                 if line.startswith("data: "):
                     data.append(line[6:])
-                    self._size += len(line)
-                    if self._size > self._max:
-                        raise self._too_large("a frame")
                     continue
                 if not line:
                     if data:
@@ -116,6 +115,8 @@ class SseParser:
             data = self._data
             if frame is not _NOTHING:
                 yield frame
+        if data and sum(map(len, data)) > self._max:  # a frame still open after this chunk
+            raise self._too_large("a frame")
 
     def close(self) -> list[Any]:
         """Frames left at the end of the body; raises the error of a trailing bare JSON object."""
@@ -176,9 +177,11 @@ class SseParser:
         elif line.startswith("event:"):
             name = line[6:].strip()
             self._event = None if name in ("", "message") else name
+            self._plain = self._event is None
         elif line.startswith(("{", "[")):
             self._bare = [line]
             self._size = len(line)
+            self._plain = False
         elif line == "data":
             self._data.append("")
         # ":" comments and the id/retry fields carry nothing a JSON frame needs.
@@ -188,6 +191,7 @@ class SseParser:
 
     def _dispatch(self) -> Any:
         event, self._event = self._event, None
+        self._plain = self._bare is None
         if not self._data:
             return _NOTHING
         data = "\n".join(self._data) if len(self._data) > 1 else self._data[0]

@@ -8,6 +8,7 @@ Tags (``type``) are wire format and are never renamed.
 from __future__ import annotations
 
 import base64
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
@@ -16,6 +17,7 @@ from pydantic import (
     Field,
     PlainSerializer,
     PlainValidator,
+    PrivateAttr,
     computed_field,
     field_validator,
     model_validator,
@@ -360,31 +362,35 @@ class Request(_Frozen):
         return self
 
 
-def _free_form_values(request: Request) -> list[tuple[str, Any]]:
-    """Every free-form (``Any``) value of a request, with where it is."""
-    values: list[tuple[str, Any]] = [
-        ("provider_options", request.provider_options),
-        ("response_format.schema", request.response_format.json_schema if request.response_format else None),
-    ]
-    for i, tool in enumerate(request.tools or []):
-        values.append((f"tools.{i}", tool.parameters if isinstance(tool, FunctionTool) else tool.args))
+def _free_form_values(request: Request) -> Iterator[tuple[tuple[object, ...], Any]]:
+    """Every free-form (``Any``) value of a request that is a container, with its path.
+
+    A generator of cheap tuples: the dotted path is only joined for a value that fails (this runs
+    on every request, so a plain prompt must cost next to nothing).
+    """
+    if request.provider_options:
+        yield ("provider_options",), request.provider_options
+    if request.response_format is not None and request.response_format.json_schema:
+        yield ("response_format", "schema"), request.response_format.json_schema
+    for i, tool in enumerate(request.tools or ()):
+        yield ("tools", i), tool.parameters if isinstance(tool, FunctionTool) else tool.args
     for i, message in enumerate(request.messages):
-        values.append((f"messages.{i}.provider_metadata", message.provider_metadata))
+        if message.provider_metadata:
+            yield ("messages", i, "provider_metadata"), message.provider_metadata
         for j, part in enumerate(message.content):
-            where = f"messages.{i}.content.{j}"
-            values.append((f"{where}.provider_metadata", part.provider_metadata))
+            if part.provider_metadata:
+                yield ("messages", i, "content", j, "provider_metadata"), part.provider_metadata
             if isinstance(part, ToolCallPart):
-                values.append((f"{where}.args", part.args))
+                yield ("messages", i, "content", j, "args"), part.args
             elif isinstance(part, ToolResultPart):
-                values.append((f"{where}.output", part.output))
-    return values
+                yield ("messages", i, "content", j, "output"), part.output
 
 
 def _too_deep_field(request: Request) -> str | None:
     """Where a free-form value of ``request`` nests too deeply (``None`` when none does)."""
-    for where, value in _free_form_values(request):
+    for path, value in _free_form_values(request):
         if isinstance(value, (dict, list, tuple)) and _too_deep(value, MAX_VALUE_DEPTH):
-            return where
+            return ".".join(map(str, path))
     return None
 
 
@@ -494,9 +500,15 @@ class Result(_Frozen):
     response_id: str | None = None
     model_version: str | None = None
     replay: ProviderMetadata | None = None
-    #: Per-token log probabilities of the answer, when requested and sent (provider-neutral).
-    logprobs: list[TokenLogprob] | None = None
     """What the provider needs to replay this turn exactly; copied onto :attr:`message`."""
+    logprobs: list[TokenLogprob] | None = None
+    """Per-token log probabilities of the answer, when requested and sent (provider-neutral)."""
+    _parsed: Any = PrivateAttr(default=None)
+
+    @property
+    def parsed(self) -> Any:
+        """The answer validated into the Python type given as ``response_format`` (else ``None``)."""
+        return self._parsed
 
     @model_validator(mode="before")
     @classmethod

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from modelport.errors import ConfigurationError, MissingCredentialsError
+from modelport.errors import ConfigurationError, MissingCredentialsError, ProviderAuthError
 from modelport.http import HeaderAuth, check_header_value
 from modelport.provider import ProviderConfig, Secret
 
@@ -24,8 +24,10 @@ __all__ = [
     "BASE_URL_ENV_VAR",
     "GEMINI_BASE_URL",
     "GeminiBackend",
+    "MULTI_REGION_HOSTS",
     "VertexBackend",
     "VERTEX_ENV_VARS",
+    "vertex_host",
 ]
 
 GEMINI_BASE_URL = "https://generativelanguage.googleapis.com/v1beta"
@@ -46,8 +48,30 @@ def _reveal(value: Any, what: str = "credential") -> str | None:
     return check_header_value(value, what) if value else None
 
 
-def _model_path(model_name: str) -> str:
-    # "gemini-2.5-flash" → "models/gemini-2.5-flash"; "tunedModels/x" stays as given.
+#: Vertex multi-region locations and their hosts (``eu-aiplatform...`` does not exist).
+MULTI_REGION_HOSTS = {"eu": "aiplatform.eu.rep.googleapis.com", "us": "aiplatform.us.rep.googleapis.com"}
+
+
+def vertex_host(location: str) -> str:
+    """The Vertex AI host of ``location``: regional, multi-regional (``eu``, ``us``) or global."""
+    if location == "global":
+        return "aiplatform.googleapis.com"
+    if location in MULTI_REGION_HOSTS:
+        return MULTI_REGION_HOSTS[location]
+    return f"{location}-aiplatform.googleapis.com"
+
+
+def _resource_location(name: str) -> str | None:
+    """The ``locations/{l}`` segment of a resource name, if any."""
+    parts = name.split("/")
+    for i, part in enumerate(parts[:-1]):
+        if part == "locations":
+            return parts[i + 1]
+    return None
+
+
+def model_path(model_name: str) -> str:
+    """``models/{model}`` for a bare model name; ``tunedModels/x`` and the like stay as given."""
     return model_name if "/" in model_name else f"models/{model_name}"
 
 
@@ -79,7 +103,11 @@ class GeminiBackend:
 
     def model_url(self, model_name: str) -> str:
         """``{base}/models/{model}``."""
-        return f"{self.base_url()}/{_model_path(model_name)}"
+        return f"{self.base_url()}/{model_path(model_name)}"
+
+    def resource_name(self, name: str, collection: str) -> str:
+        """``{collection}/{id}`` for a bare id; anything with a slash stays as given."""
+        return name if "/" in name else f"{collection}/{name}"
 
     def auth(self) -> httpx.Auth:
         """The key in ``x-goog-api-key``."""
@@ -164,21 +192,26 @@ class VertexBackend:
         value = self._config.options.get("location") or os.environ.get("GOOGLE_CLOUD_LOCATION")
         return str(value) if value else "us-central1"
 
-    def base_url(self) -> str:
-        """``https://{location}-aiplatform.googleapis.com/v1``; ``global`` has no prefix."""
+    def base_url(self, location: str | None = None) -> str:
+        """``https://{location}-aiplatform.googleapis.com/v1``; ``global`` and express mode (unless a
+        location is set) use the global ``aiplatform.googleapis.com``, the multi-regions ``eu``/``us`` their
+        ``aiplatform.{eu,us}.rep.googleapis.com`` endpoints."""
         if self._config.base_url:
             return self._config.base_url.rstrip("/")
-        location = self.location()
-        host = "aiplatform.googleapis.com"
-        if location != "global":
-            host = f"{location}-{host}"
-        return f"https://{host}/v1"
+        if location is None:
+            explicit = self._config.options.get("location") or os.environ.get("GOOGLE_CLOUD_LOCATION")
+            location = "global" if self._express() and not explicit else self.location()
+        return f"https://{vertex_host(location)}/v1"
 
     def _api_key(self) -> str | None:
         return _reveal(self._config.api_key, "API key")
 
     def _token(self) -> str | None:
         return _reveal(self._config.options.get("token"), "token")
+
+    def express(self) -> bool:
+        """Vertex express mode: an API key and no project (nor token) configured."""
+        return self._express()
 
     def _express(self) -> bool:
         options = self._config.options
@@ -198,17 +231,42 @@ class VertexBackend:
         )
 
     def model_url(self, model_name: str) -> str:
-        """The model's URL: with the project and location, or without them in express mode."""
+        """The model's URL: with the project and location, or without them in express mode.
+
+        A full resource name (``projects/{p}/locations/{l}/endpoints/{id}`` of a tuned model, or
+        ``projects/.../publishers/google/models/{m}``) is used as is, on its own location's host.
+        """
+        if model_name.startswith("projects/"):
+            return f"{self.base_url(_resource_location(model_name))}/{model_name}"
+        if model_name.startswith("models/"):
+            model_name = model_name[len("models/") :]
         model = model_name if "/" in model_name else f"publishers/google/models/{model_name}"
         if self._express():
             return f"{self.base_url()}/{model}"
+        return f"{self.base_url()}/{self.parent()}/{model}"
+
+    def parent(self) -> str:
+        """``projects/{project}/locations/{location}``; the project is looked up (ADC) when needed."""
         project = self.project()
         if project is None and self._token() is None and self._config.options.get("token_provider") is None:
             self._adc()  # application default credentials may name the project
             project = self.project()
         if project is None:
             raise self._missing()
-        return f"{self.base_url()}/projects/{project}/locations/{self.location()}/{model}"
+        return f"projects/{project}/locations/{self.location()}"
+
+    def resource_name(self, name: str, collection: str) -> str:
+        """A short resource name (``cachedContents/123`` or ``123``) expanded to
+        ``projects/{p}/locations/{l}/{collection}/{id}``, as Vertex expects; full names stay."""
+        if name.startswith("projects/"):
+            return name
+        if name.startswith("locations/"):
+            return f"{self.parent().split('/locations/')[0]}/{name}"
+        if not name.startswith(f"{collection}/"):
+            name = f"{collection}/{name}"
+        if self._express():
+            return name
+        return f"{self.parent()}/{name}"
 
     def auth(self) -> httpx.Auth:
         """A fixed token, a token provider, the express-mode key, or application default credentials."""
@@ -247,9 +305,24 @@ class VertexBackend:
     def adc_token(self) -> str:
         """A fresh access token from application default credentials (refreshed when expired)."""
         credentials = self._adc()
-        import google.auth.transport.requests  # type: ignore[import-not-found,unused-ignore]
+        try:
+            import google.auth.transport.requests  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            raise ConfigurationError(
+                "application default credentials need google-auth's HTTP transport (the 'requests' "
+                'package): reinstall with pip install --upgrade "modelport-google[vertex]", or pass '
+                "token= / token_provider="
+            ) from None
 
         with self._lock:
             if not credentials.valid:
-                credentials.refresh(google.auth.transport.requests.Request())
+                try:
+                    credentials.refresh(google.auth.transport.requests.Request())
+                except google.auth.exceptions.GoogleAuthError as error:
+                    # Only the kind of failure: google-auth's own text may quote the token exchange.
+                    raise ProviderAuthError(
+                        f"application default credentials could not be refreshed ({type(error).__name__}); "
+                        "check GOOGLE_APPLICATION_CREDENTIALS or run `gcloud auth application-default login`",
+                        provider=self._config.provider_id,
+                    ) from None
             return check_header_value(str(credentials.token), "access token")

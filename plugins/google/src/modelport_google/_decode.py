@@ -17,12 +17,14 @@ from modelport.types import (
     Part,
     Result,
     Source,
+    TokenLogprob,
     ToolCallPart,
+    TopLogprob,
     Usage,
     Warning,
 )
 
-from ._parts import PartMapper
+from ._parts import PartMapper, answered_calls
 from ._replay import replay_metadata
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
     "string_or_none",
     "first_candidate",
     "guarded",
+    "logprobs_from",
     "text_of",
     "usage_from",
 ]
@@ -46,7 +49,7 @@ _CONTENT_FILTER = frozenset(
     {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"}
 )
 #: Candidate fields copied into ``provider_metadata["google"]`` when present.
-CANDIDATE_KEYS = ("safetyRatings", "citationMetadata", "finishMessage", "urlContextMetadata")
+CANDIDATE_KEYS = ("safetyRatings", "citationMetadata", "finishMessage", "urlContextMetadata", "avgLogprobs")
 
 
 def guarded(provider: str, decode: Callable[[], T]) -> T:
@@ -113,6 +116,32 @@ def grounding_fields(
     return validated, sources, citations, warnings
 
 
+def _token(raw: object) -> tuple[str, float]:
+    # proto3 JSON omits defaults: a missing token is "", a missing logProbability is 0.0.
+    item = raw if isinstance(raw, dict) else {}
+    token, logprob = item.get("token", ""), item.get("logProbability", 0.0)
+    if not isinstance(token, str) or isinstance(logprob, bool) or not isinstance(logprob, (int, float)):
+        raise TypeError("a logprobs candidate needs a string token and a number logProbability")
+    return token, float(logprob)
+
+
+def logprobs_from(result: object) -> list[TokenLogprob] | None:
+    """``logprobsResult`` → per-token :class:`TokenLogprob` (chosen token, top alternatives)."""
+    if not isinstance(result, dict):
+        return None
+    chosen = result.get("chosenCandidates") or []
+    top = result.get("topCandidates") or []
+    if not isinstance(chosen, list) or not isinstance(top, list):
+        raise TypeError("logprobsResult lists must be lists")
+    tokens: list[TokenLogprob] = []
+    for i, raw in enumerate(chosen):
+        token, logprob = _token(raw)
+        alternatives = top[i].get("candidates") if i < len(top) and isinstance(top[i], dict) else None
+        tops = [TopLogprob(token=t, logprob=p) for t, p in map(_token, alternatives or [])]
+        tokens.append(TokenLogprob(token=token, logprob=logprob, top=tops))
+    return tokens
+
+
 def first_candidate(response: dict[str, Any]) -> dict[str, Any] | None:
     """The selected candidate (``candidates[0]``), or ``None`` when there is none."""
     candidates = response.get("candidates")
@@ -174,7 +203,7 @@ def _decode(response: object, provider: str, warnings: list[Warning], from_wire:
         raise TypeError("the response must be an object")
     candidate = first_candidate(response)
     raw_parts = candidate_parts(candidate)
-    mapper = PartMapper()
+    mapper = PartMapper(answered_calls(raw_parts))
     content: list[Part] = [p for p in map(mapper.map, raw_parts) if p is not None]
     has_calls = any(isinstance(p, ToolCallPart) and not p.provider_executed for p in content)
     raw_reason = string_or_none((candidate or {}).get("finishReason"))
@@ -190,6 +219,11 @@ def _decode(response: object, provider: str, warnings: list[Warning], from_wire:
         warnings.append(replay_warning)
     fields: dict[str, Any] = {}
     grounding = (candidate or {}).get("groundingMetadata")
+    if grounding is not None and not isinstance(grounding, dict):
+        # As the stream does (S5): a non-object groundingMetadata is malformed, never ignored.
+        from .grounding import validate_grounding_metadata
+
+        validate_grounding_metadata(grounding, provider=provider, from_wire=from_wire)
     if isinstance(grounding, dict) and grounding:
         validated, sources, citations, extra = grounding_fields(
             grounding, text_of(raw_parts), provider=provider, from_wire=from_wire
@@ -207,5 +241,6 @@ def _decode(response: object, provider: str, warnings: list[Warning], from_wire:
         response_id=string_or_none(response.get("responseId")),
         model_version=string_or_none(response.get("modelVersion")),
         replay=replay,
+        logprobs=logprobs_from((candidate or {}).get("logprobsResult")),
         **fields,
     )

@@ -1,7 +1,8 @@
 """Embeddings (G17): ``:embedContent`` for one value, ``:batchEmbedContents`` for a batch.
 
 Batches are split into requests of at most :data:`BATCH_LIMIT` values (the API rejects more) and the
-embeddings reassembled in input order. Vertex AI uses its ``:predict`` shape instead.
+embeddings reassembled in input order. Vertex AI uses its ``:predict`` shape instead, one instance
+per request for the Gemini embedding models (``gemini-embedding-001`` takes only one).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from modelport.errors import ProviderResponseError
 from modelport.provider import EmbedRequest
 from modelport.types import EmbeddingResult, Usage
 
-__all__ = ["BATCH_LIMIT", "EmbedCall", "decode_embeddings", "embed_calls"]
+__all__ = ["BATCH_LIMIT", "EmbedCall", "decode_embeddings", "embed_calls", "one_instance_per_request"]
 
 #: Most values one batch request may carry.
 BATCH_LIMIT = 100
@@ -38,7 +39,8 @@ def _options(request: EmbedRequest) -> dict[str, Any]:
 def embed_calls(model_name: str, request: EmbedRequest, *, vertex: bool = False) -> list[EmbedCall]:
     """The requests to send for ``request``, in order."""
     if vertex:
-        return [_vertex_call(request, chunk) for chunk in _chunks(request.values)]
+        size = 1 if one_instance_per_request(model_name) else BATCH_LIMIT
+        return [_vertex_call(request, chunk) for chunk in _chunks(request.values, size)]
     if request.single:
         return [("embedContent", {"content": _content(request.values[0]), **_options(request)}, 1)]
     model = model_name if "/" in model_name else f"models/{model_name}"
@@ -52,8 +54,14 @@ def embed_calls(model_name: str, request: EmbedRequest, *, vertex: bool = False)
     ]
 
 
-def _chunks(values: Sequence[str]) -> list[Sequence[str]]:
-    return [values[i : i + BATCH_LIMIT] for i in range(0, len(values), BATCH_LIMIT)]
+def _chunks(values: Sequence[str], size: int = BATCH_LIMIT) -> list[Sequence[str]]:
+    return [values[i : i + size] for i in range(0, len(values), size)]
+
+
+def one_instance_per_request(model_name: str) -> bool:
+    """Whether a Vertex ``:predict`` call of this model takes one instance only (the Gemini
+    embedding models, e.g. ``gemini-embedding-001``; ``text-embedding-*`` take up to 100)."""
+    return model_name.rsplit("/", 1)[-1].startswith("gemini-embedding")
 
 
 def _vertex_call(request: EmbedRequest, chunk: Sequence[str]) -> EmbedCall:

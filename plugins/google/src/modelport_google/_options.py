@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -33,6 +33,17 @@ class GoogleOptions(BaseModel):
     """Replaces ``systemInstruction``."""
     service_tier: str | None = Field(default=None, alias="serviceTier")
     """The Gemini API service tier (e.g. ``"flex"``)."""
+    thinking_level: Literal["MINIMAL", "LOW", "MEDIUM", "HIGH"] | None = Field(
+        default=None, alias="thinkingLevel"
+    )
+    """``generationConfig.thinkingConfig.thinkingLevel`` (Gemini 3 family only; not with a budget)."""
+    thinking_budget: int | None = Field(default=None, alias="thinkingBudget", ge=-1, strict=True)
+    """``generationConfig.thinkingConfig.thinkingBudget`` (-1: dynamic; not with a level)."""
+    response_logprobs: bool | None = Field(default=None, alias="responseLogprobs", strict=True)
+    """``generationConfig.responseLogprobs``: the chosen tokens' log probabilities reach
+    ``Result.logprobs`` (and the ``finish`` event)."""
+    logprobs: int | None = Field(default=None, ge=0, le=20, strict=True)
+    """``generationConfig.logprobs``: how many top alternatives per token (needs ``response_logprobs``)."""
     extra_body: dict[str, Any] | None = None
     """Raw top-level body fields merged last, for API fields this version does not know yet.
 
@@ -41,7 +52,17 @@ class GoogleOptions(BaseModel):
 
     def wire(self) -> dict[str, Any]:
         """The options that were given, keyed by their wire names, in field order; ``extra_body`` last."""
-        body = self.model_dump(by_alias=True, exclude_unset=True, exclude={"extra_body"})
+        body = self.model_dump(
+            by_alias=True,
+            exclude_unset=True,
+            exclude={
+                "extra_body",
+                "thinking_level",
+                "thinking_budget",
+                "response_logprobs",
+                "logprobs",
+            },
+        )
         body.update(self.extra_body or {})
         return body
 

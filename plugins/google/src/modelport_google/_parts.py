@@ -25,6 +25,7 @@ __all__ = [
     "CODE_EXECUTION",
     "FAILED_OUTCOMES",
     "PartMapper",
+    "answered_calls",
     "call_id",
     "signature_metadata",
     "is_text_chunk",
@@ -78,15 +79,66 @@ def _decode_data(value: Any) -> bytes:
         raise ValueError("inlineData is not base64") from error
 
 
-class PartMapper:
-    """Maps the raw parts of one assistant turn, in order, to canonical parts."""
+class _Ledger:
+    """Pairs a ``functionResponse`` inside a model turn with the ``functionCall`` it answers: by
+    ``id`` when the response has one, else the earliest unanswered call of the same name."""
 
-    __slots__ = ("_last_code_id", "_tool_names", "position")
+    __slots__ = ("open",)
 
     def __init__(self) -> None:
+        self.open: list[tuple[int, str | None, str]] = []  # (position, wire id, name) of calls
+
+    def call(self, position: int, raw: dict[str, Any]) -> None:
+        call = _dict(raw.get("functionCall"))
+        wire_id = call.get("id")
+        self.open.append(
+            (position, wire_id if isinstance(wire_id, str) else None, str(call.get("name") or ""))
+        )
+
+    def respond(self, raw: dict[str, Any]) -> int | None:
+        """The position of the call ``raw`` answers (now answered), or ``None``."""
+        response = _dict(raw.get("functionResponse"))
+        wire_id, name = response.get("id"), str(response.get("name") or "")
+        for i, (position, call_id, call_name) in enumerate(self.open):
+            if (call_id == wire_id) if isinstance(wire_id, str) and wire_id else (call_name == name):
+                del self.open[i]
+                return position
+        return None
+
+
+def answered_calls(parts: list[dict[str, Any]]) -> frozenset[int]:
+    """Positions of the ``functionCall`` parts answered by a ``functionResponse`` in the same model
+    turn: calls the server ran itself (server-side MCP tools), not calls for the application."""
+    ledger = _Ledger()
+    answered: set[int] = set()
+    for position, raw in enumerate(parts):
+        if not isinstance(raw, dict):
+            continue
+        if "functionCall" in raw:
+            ledger.call(position, raw)
+        elif "functionResponse" in raw:
+            found = ledger.respond(raw)
+            if found is not None:
+                answered.add(found)
+    return frozenset(answered)
+
+
+class PartMapper:
+    """Maps the raw parts of one assistant turn, in order, to canonical parts.
+
+    ``answered`` holds the positions of function calls the server answered within the turn
+    (:func:`answered_calls`); they become provider-executed calls.
+    """
+
+    __slots__ = ("_call_ids", "_last_code_id", "_ledger", "_tool_names", "answered", "position")
+
+    def __init__(self, answered: frozenset[int] = frozenset()) -> None:
         self.position = 0
+        self.answered = answered
         self._last_code_id: str | None = None
         self._tool_names: dict[str, str] = {}
+        self._ledger = _Ledger()
+        self._call_ids: dict[int, str] = {}  # position of a function call → its canonical id
 
     def map(self, raw: dict[str, Any]) -> Part | None:
         """The canonical part for the next raw part (``None`` for parts kept only for replay)."""
@@ -97,10 +149,30 @@ class PartMapper:
         meta = signature_metadata(raw)
         if "functionCall" in raw:
             call = _dict(raw["functionCall"])
+            ident = call_id(raw, position)
+            self._ledger.call(position, raw)
+            self._call_ids[position] = ident
             return ToolCallPart(
-                id=call_id(raw, position),
+                id=ident,
                 name=str(call.get("name") or ""),
                 args=_call_args(call, "functionCall"),
+                provider_executed=position in self.answered,
+                provider_metadata=meta,
+            )
+        if "functionResponse" in raw:
+            # Inside a model turn, a response is the server's own (server-side MCP tools).
+            response = _dict(raw["functionResponse"])
+            answered = self._ledger.respond(raw)
+            wire_id = response.get("id")
+            if answered is not None:
+                ident = self._call_ids[answered]
+            else:
+                ident = wire_id if isinstance(wire_id, str) and wire_id else f"response-{position}"
+            return ToolResultPart(
+                call_id=ident,
+                name=str(response.get("name") or ""),
+                output=response.get("response"),
+                provider_executed=True,
                 provider_metadata=meta,
             )
         if "executableCode" in raw:

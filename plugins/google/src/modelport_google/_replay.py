@@ -2,20 +2,22 @@
 
 A result stores its candidate's raw parts under ``replay["google"]["parts"]``; ``Result.message`` copies
 them into the assistant message's ``provider_metadata``. On the next turn those parts are sent as they
-arrived — signatures on the exact part, empty signed text parts, server-side tool parts and all — after
-checking that the canonical tool calls still match them, since Google rejects a history whose calls and
-responses disagree.
+arrived — signatures on the exact part, empty signed text parts, server-side tool parts and all — as
+long as the message's visible text and call arguments still say what they say. An edited message (a
+redacted text, changed call arguments) is sent as edited, with signatures only on the parts left
+unchanged, so an edit always reaches the wire.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from modelport.errors import InvalidRequestError
-from modelport.types import Message, ProviderMetadata, ToolCallPart, Warning
+from modelport.types import Message, Part, ProviderMetadata, ReasoningPart, TextPart, ToolCallPart, Warning
 
-from ._parts import PartMapper
+from ._parts import PartMapper, answered_calls
 
 __all__ = ["MAX_REPLAY_BYTES", "MAX_REPLAY_PARTS", "ReplayedCall", "replay_metadata", "replay_parts"]
 
@@ -66,11 +68,42 @@ def replay_metadata(parts: list[dict[str, Any]]) -> tuple[ProviderMetadata | Non
     return {"google": {"parts": parts}}, None
 
 
-def replay_parts(message: Message) -> tuple[list[dict[str, Any]], list[ReplayedCall]] | None:
-    """The raw parts to send for an assistant ``message`` and its function calls, or ``None``.
+Fresh = Callable[[Part, "str | None"], "dict[str, Any] | None"]
+"""Builds an unsigned raw part for an edited canonical part (and the call's wire id, if any)."""
 
-    Raises :class:`InvalidRequestError` when the stored parts are malformed, over the bound, or do not
-    match the message's canonical tool calls in order.
+
+def _is_call(part: object) -> bool:
+    return isinstance(part, ToolCallPart) and not part.provider_executed
+
+
+def _segments(parts: Sequence[Part | None]) -> tuple[list[str], list[list[TextPart]], list[ToolCallPart]]:
+    """The visible text between function calls (one entry more than there are calls), its text
+    parts, and the calls, in order."""
+    texts: list[list[TextPart]] = [[]]
+    calls: list[ToolCallPart] = []
+    for part in parts:
+        if isinstance(part, ToolCallPart) and not part.provider_executed:
+            calls.append(part)
+            texts.append([])
+        elif isinstance(part, TextPart):
+            texts[-1].append(part)
+    return ["".join(p.text for p in segment) for segment in texts], texts, calls
+
+
+def replay_parts(
+    message: Message, fresh: Fresh
+) -> tuple[list[dict[str, Any]], list[ReplayedCall], bool] | None:
+    """The raw parts to send for an assistant ``message``, its function calls, and whether it was
+    edited; ``None`` when it carries no raw parts.
+
+    While the message's text, reasoning text and call arguments still say what the raw parts say,
+    the raw parts are sent verbatim (signatures, empty signed parts, server-side tool parts and
+    all). When they were edited (a name redacted, call arguments changed), the edited content is
+    sent: the edited text in place of the raw text between the same calls, an edited thought or call
+    in place of its raw one, each built by ``fresh`` without a signature; every other part keeps its
+    raw form and signature. Raises :class:`InvalidRequestError` when the stored parts are
+    malformed or over the bound, or when the function calls themselves (ids, names, order) no
+    longer match, which Google would reject as a broken call/response history.
     """
     google = (message.provider_metadata or {}).get("google")
     if not isinstance(google, dict) or "parts" not in google:
@@ -81,23 +114,80 @@ def replay_parts(message: Message) -> tuple[list[dict[str, Any]], list[ReplayedC
     problem = _over_bound(parts)
     if problem:
         raise InvalidRequestError(f"cannot replay an assistant turn with {problem}")
-    mapper = PartMapper()
-    calls: list[ReplayedCall] = []
     try:
-        for raw in parts:
-            part = mapper.map(raw)
-            if isinstance(part, ToolCallPart) and not part.provider_executed:
-                wire_id = raw["functionCall"].get("id")
-                calls.append((part.id, part.name, wire_id if isinstance(wire_id, str) else None))
+        mapper = PartMapper(answered_calls(parts))
+        mapped = [mapper.map(raw) for raw in parts]
+        wire_ids = [
+            raw["functionCall"].get("id") if _is_call(part) else None
+            for raw, part in zip(parts, mapped, strict=True)
+        ]
     except (TypeError, ValueError, KeyError, AttributeError) as error:
         raise InvalidRequestError(f"provider_metadata['google']['parts'] is malformed: {error}") from None
-    canonical = [
-        (p.id, p.name) for p in message.content if isinstance(p, ToolCallPart) and not p.provider_executed
-    ]
-    if canonical != [(ident, name) for ident, name, _ in calls]:
+    raw_text, _, raw_calls = _segments(mapped)
+    text, text_parts, calls = _segments(message.content)
+    if [(c.id, c.name) for c in calls] != [(c.id, c.name) for c in raw_calls]:
         raise InvalidRequestError(
             "the assistant message's tool calls "
-            f"{canonical} do not match its raw Gemini parts {[(i, n) for i, n, _ in calls]}; "
+            f"{[(c.id, c.name) for c in calls]} do not match its raw Gemini parts "
+            f"{[(c.id, c.name) for c in raw_calls]}; "
             "keep the message as returned, or drop its provider_metadata to send it without signatures"
         )
-    return parts, calls
+    replayed = [
+        (c.id, c.name, w if isinstance(w, str) else None)
+        for c, w in zip(
+            raw_calls, [w for w, p in zip(wire_ids, mapped, strict=True) if _is_call(p)], strict=True
+        )
+    ]
+    edited_text = {k for k, (a, b) in enumerate(zip(raw_text, text, strict=True)) if a != b}
+    edited_calls = {k for k, (a, b) in enumerate(zip(raw_calls, calls, strict=True)) if a.args != b.args}
+    thoughts = [p for p in message.content if isinstance(p, ReasoningPart)]
+    raw_thoughts = [p.text for p in mapped if isinstance(p, ReasoningPart)]
+    edited_thoughts = [p.text for p in thoughts] != raw_thoughts
+    if not edited_text and not edited_calls and not edited_thoughts:
+        return parts, replayed, False
+    sent: list[dict[str, Any]] = []
+    written: set[int] = set()
+
+    def write_text(segment: int) -> None:
+        if segment in edited_text and segment not in written:
+            written.add(segment)
+            sent.extend(r for r in (fresh(p, None) for p in text_parts[segment] if p.text) if r is not None)
+
+    # Thoughts edited in place (same count) are replaced one for one; otherwise the message's
+    # thoughts, unsigned, stand where the first raw thought stood.
+    in_place = len(thoughts) == len(raw_thoughts)
+    thought = 0
+    segment = 0
+    for raw, part, wire_id in zip(parts, mapped, wire_ids, strict=True):
+        if isinstance(part, ReasoningPart) and edited_thoughts:
+            if in_place:
+                if thoughts[thought].text == part.text:
+                    sent.append(raw)
+                else:
+                    _extend(sent, fresh(thoughts[thought], None))
+            elif thought == 0:
+                for edited in thoughts:
+                    _extend(sent, fresh(edited, None))
+            thought += 1
+        elif isinstance(part, TextPart) and segment in edited_text:
+            write_text(segment)
+        elif _is_call(part):
+            write_text(segment)
+            if segment in edited_calls:
+                call = fresh(calls[segment], wire_id if isinstance(wire_id, str) else None)
+                if call is not None:
+                    sent.append(call)
+            else:
+                sent.append(raw)
+            segment += 1
+        else:
+            sent.append(raw)
+    write_text(segment)
+    if edited_thoughts and not raw_thoughts:
+        sent[:0] = [r for r in (fresh(t, None) for t in thoughts) if r is not None]
+    return sent, replayed, True
+
+
+def _extend(sent: list[dict[str, Any]], raw: dict[str, Any] | None) -> None:
+    if raw is not None:
+        sent.append(raw)

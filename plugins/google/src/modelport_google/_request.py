@@ -31,12 +31,14 @@ from modelport.types import (
 )
 from modelport.wire import dumps
 
-from ._options import parse_options
+from ._options import GoogleOptions, parse_options
 from ._parts import CODE_EXECUTION
 from ._replay import ReplayedCall, replay_parts
 
 __all__ = [
     "EFFORT_BUDGETS",
+    "EFFORT_LEVELS",
+    "is_gemini_3",
     "build_body",
     "check_reasoning",
     "encode_body",
@@ -45,8 +47,22 @@ __all__ = [
     "unsupported_warnings",
 ]
 
-#: ``reasoning.effort`` → ``thinkingBudget`` (-1 lets the model decide: "dynamic").
+#: ``reasoning.effort`` → ``thinkingBudget`` (-1 lets the model decide: "dynamic"), Gemini 2.5 and older.
 EFFORT_BUDGETS = {"low": 512, "medium": 2048, "high": 8192, "max": -1}
+#: ``reasoning.effort`` → ``thinkingLevel`` on the Gemini 3 family (which thinks by levels).
+EFFORT_LEVELS = {"low": "LOW", "medium": "MEDIUM", "high": "HIGH", "max": "HIGH"}
+
+
+def is_gemini_3(model_name: str) -> bool:
+    """Whether the model belongs to the Gemini 3 family (``thinkingLevel`` instead of budgets).
+
+    The last path segment is read, so ``models/gemini-3-pro-preview`` and a Vertex resource name
+    ending in ``.../models/gemini-3-flash`` both count.
+    """
+    name = model_name.rsplit("/", 1)[-1].lower()
+    return name.startswith("gemini-3")
+
+
 _UNSUPPORTED = ("presence_penalty", "frequency_penalty")
 
 
@@ -73,20 +89,84 @@ def check_reasoning(reasoning: ReasoningConfig | None) -> None:
         raise InvalidRequestError("reasoning.enabled=False cannot be combined with effort or budget_tokens")
 
 
-def thinking_config(reasoning: ReasoningConfig | None) -> dict[str, Any] | None:
-    """``generationConfig.thinkingConfig`` for the request's reasoning settings."""
+def thinking_config(reasoning: ReasoningConfig | None, model_name: str = "") -> dict[str, Any] | None:
+    """``generationConfig.thinkingConfig`` for the request's reasoning settings.
+
+    ``effort`` becomes ``thinkingLevel`` on the Gemini 3 family and ``thinkingBudget`` on older
+    models; an explicit ``budget_tokens`` is a ``thinkingBudget`` everywhere (Gemini 3 still takes one).
+    """
     if reasoning is None:
         return None
     check_reasoning(reasoning)
+    gemini_3 = is_gemini_3(model_name)
     if reasoning.enabled is False:
+        if gemini_3:
+            raise InvalidRequestError(
+                f"{model_name} cannot turn thinking off: use reasoning={{'effort': 'low'}}, or "
+                "provider_options={'google': {'thinking_level': 'MINIMAL'}} on models that take it (Flash)"
+            )
         return {"thinkingBudget": 0}
     config: dict[str, Any] = {}
     if reasoning.budget_tokens is not None:
         config["thinkingBudget"] = reasoning.budget_tokens
     elif reasoning.effort is not None:
-        config["thinkingBudget"] = EFFORT_BUDGETS[reasoning.effort]
+        if gemini_3:
+            config["thinkingLevel"] = EFFORT_LEVELS[reasoning.effort]
+        else:
+            config["thinkingBudget"] = EFFORT_BUDGETS[reasoning.effort]
     config["includeThoughts"] = True
     return config
+
+
+def _explicit_thinking(
+    config: dict[str, Any] | None, options: GoogleOptions, model_name: str
+) -> dict[str, Any] | None:
+    """``thinkingConfig`` with the explicit ``thinking_level`` / ``thinking_budget`` options applied,
+    validated against the model family before any request."""
+    level, budget = options.thinking_level, options.thinking_budget
+    if level is None and budget is None:
+        return config
+    if level is not None and budget is not None:
+        raise InvalidRequestError(
+            "provider_options: give thinking_level or thinking_budget, not both (Google rejects both at once)"
+        )
+    merged = dict(config or {})
+    if level is not None:
+        if not is_gemini_3(model_name):
+            raise InvalidRequestError(
+                f"provider_options thinking_level is for the Gemini 3 family; {model_name} takes "
+                "thinking_budget (or reasoning={'effort': ...})"
+            )
+        if "thinkingBudget" in merged:
+            raise InvalidRequestError(
+                "provider_options thinking_level cannot be combined with reasoning.budget_tokens or "
+                "reasoning.enabled=False (a level and a budget at once)"
+            )
+        merged["thinkingLevel"] = level
+    else:
+        if "thinkingLevel" in merged:
+            raise InvalidRequestError(
+                "provider_options thinking_budget cannot be combined with reasoning.effort on a Gemini 3 "
+                "model (a level and a budget at once)"
+            )
+        merged["thinkingBudget"] = budget
+    return merged
+
+
+def _check_thinking(generation: dict[str, Any] | None, model_name: str) -> None:
+    """A ``thinkingConfig`` (from any source, ``generation_config`` included) has at most one of a
+    level and a budget, and a level only on Gemini 3."""
+    thinking = (generation or {}).get("thinkingConfig")
+    if not isinstance(thinking, dict):
+        return
+    if "thinkingLevel" in thinking and "thinkingBudget" in thinking:
+        raise InvalidRequestError(
+            "thinkingConfig has both thinkingLevel and thinkingBudget; Google accepts one of them"
+        )
+    if "thinkingLevel" in thinking and model_name and not is_gemini_3(model_name):
+        raise InvalidRequestError(
+            f"thinkingLevel is for the Gemini 3 family; {model_name} takes thinkingBudget"
+        )
 
 
 def tool_config(choice: ToolChoice | None) -> dict[str, Any] | None:
@@ -102,7 +182,7 @@ def tool_config(choice: ToolChoice | None) -> dict[str, Any] | None:
     return {"functionCallingConfig": config}
 
 
-def _generation_config(request: Request) -> dict[str, Any]:
+def _generation_config(request: Request, options: GoogleOptions, model_name: str) -> dict[str, Any]:
     config: dict[str, Any] = {}
     for field, key in (
         ("max_output_tokens", "maxOutputTokens"),
@@ -115,8 +195,14 @@ def _generation_config(request: Request) -> dict[str, Any]:
         value = getattr(request, field)
         if value is not None:
             config[key] = list(value) if isinstance(value, list) else value
+    if options.response_logprobs is not None:
+        config["responseLogprobs"] = options.response_logprobs
+    if options.logprobs is not None:
+        if options.response_logprobs is not True:
+            raise InvalidRequestError("provider_options logprobs needs response_logprobs=True")
+        config["logprobs"] = options.logprobs
     _apply_response_format(config, request)
-    thinking = thinking_config(request.reasoning)
+    thinking = _explicit_thinking(thinking_config(request.reasoning, model_name), options, model_name)
     if thinking is not None:
         config["thinkingConfig"] = thinking
     return config
@@ -149,6 +235,15 @@ def _tools(request: Request, backend: str) -> list[dict[str, Any]] | None:
     if declarations:
         entries.append({"functionDeclarations": declarations})
     return entries or None
+
+
+def _retrieval(request: Request) -> dict[str, Any] | None:
+    provider_tools = [t for t in request.tools or [] if isinstance(t, ProviderTool)]
+    if not provider_tools:
+        return None
+    from .tools import retrieval_config
+
+    return retrieval_config(provider_tools)
 
 
 # --------------------------------------------------------------------------- contents
@@ -246,12 +341,25 @@ class _Step:
             )
 
 
-def _contents(messages: list[Message]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _fresh(part: Part, wire_id: str | None) -> dict[str, Any] | None:
+    """An edited assistant part, unsigned (a signature belongs to the content it came with)."""
+    if isinstance(part, ReasoningPart):
+        part = part.model_copy(update={"signature": None})
+    raw = _assistant_part(part.model_copy(update={"provider_metadata": None}))
+    if raw is not None and wire_id is not None and "functionCall" in raw:
+        raw["functionCall"]["id"] = wire_id
+    return raw
+
+
+def _contents(
+    messages: list[Message],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Warning]]:
     system: list[dict[str, Any]] = []
+    warnings: list[Warning] = []
     contents: list[dict[str, Any]] = []
     step = _Step([], strict=False)
     tool_content: dict[str, Any] | None = None
-    for message in messages:
+    for index, message in enumerate(messages):
         if message.role != "tool":
             tool_content = None
         match message.role:
@@ -262,10 +370,19 @@ def _contents(messages: list[Message]) -> tuple[list[dict[str, Any]], list[dict[
                 contents.append({"role": "user", "parts": parts})
             case "assistant":
                 step.check()
-                replay = replay_parts(message)
+                replay = replay_parts(message, _fresh)
                 if replay is not None:
-                    raw_parts, calls = replay
+                    raw_parts, calls, edited = replay
                     step = _Step(calls, strict=True)
+                    if edited:
+                        warnings.append(
+                            Warning(
+                                type="other",
+                                setting=f"messages.{index}",
+                                details="the assistant message was edited after it was returned: its "
+                                "edited content was sent, with thought signatures only on unchanged parts",
+                            )
+                        )
                 else:
                     raw_parts = [r for r in map(_assistant_part, message.content) if r is not None]
                     calls = [
@@ -285,7 +402,56 @@ def _contents(messages: list[Message]) -> tuple[list[dict[str, Any]], list[dict[
                 else:
                     tool_content["parts"].extend(parts)
     step.check()
-    return system, contents
+    return system, contents, warnings
+
+
+# --------------------------------------------------------------------------- labels (Vertex)
+
+#: Most labels one Vertex request may carry, and the longest key or value.
+MAX_LABELS = 64
+MAX_LABEL_LENGTH = 63
+
+
+def _label_char(char: str) -> bool:
+    # Lowercase letters (international ones too), digits, underscore and dash.
+    return char.islower() or char.isdigit() or char in "_-"
+
+
+def _label_value(user_id: str, warnings: list[Warning]) -> str:
+    """``user_id`` as a valid Vertex label value: lowercased, other characters as ``_``, cut to
+    63 characters; the change is reported as a warning (documented in the plugin README)."""
+    if len(user_id) <= MAX_LABEL_LENGTH and all(_label_char(c) for c in user_id):
+        return user_id
+    value = "".join(c if _label_char(c) else "_" for c in user_id.lower())[:MAX_LABEL_LENGTH]
+    warnings.append(
+        Warning(
+            type="other",
+            setting="user_id",
+            details=f"user_id was normalised to the Vertex label value {value!r} (labels allow only "
+            "lowercase letters, digits, '_' and '-', up to 63 characters)",
+        )
+    )
+    return value
+
+
+def check_labels(labels: dict[str, Any]) -> None:
+    """Vertex label rules, before any request: at most 64; keys start with a lowercase letter; keys
+    and values use only lowercase letters, digits, ``_`` and ``-``, at most 63 characters."""
+    if len(labels) > MAX_LABELS:
+        raise InvalidRequestError(f"Vertex AI accepts at most {MAX_LABELS} labels, got {len(labels)}")
+    for key, value in labels.items():
+        if not isinstance(value, str):
+            raise InvalidRequestError(f"label {key!r}: the value must be a string")
+        if not (0 < len(key) <= MAX_LABEL_LENGTH and key[0].islower() and all(map(_label_char, key))):
+            raise InvalidRequestError(
+                f"label key {key!r} is not valid on Vertex AI: 1-63 characters, starting with a "
+                "lowercase letter, then lowercase letters, digits, '_' or '-'"
+            )
+        if not (len(value) <= MAX_LABEL_LENGTH and all(map(_label_char, value))):
+            raise InvalidRequestError(
+                f"label {key!r} has a value that is not valid on Vertex AI: at most 63 lowercase "
+                "letters, digits, '_' or '-'"
+            )
 
 
 # --------------------------------------------------------------------------- body
@@ -305,34 +471,55 @@ def unsupported_warnings(request: Request) -> list[Warning]:
 
 
 def build_body(
-    request: Request, *, backend: str, option_keys: tuple[str, ...] = ("google",)
+    request: Request, *, backend: str, option_keys: tuple[str, ...] = ("google",), model: str = ""
 ) -> tuple[dict[str, Any], list[Warning]]:
-    """The JSON body for ``request`` and the warnings for what was not sent."""
+    """The JSON body for ``request`` to ``model`` and the warnings for what was not sent."""
     options = parse_options(request.provider_options, *option_keys)
-    system, contents = _contents(request.messages)
+    system, contents, edits = _contents(request.messages)
     body: dict[str, Any] = {"contents": contents}
     if system:
         body["systemInstruction"] = {"parts": system}
-    generation = _generation_config(request)
+    generation = _generation_config(request, options, model)
     if generation:
         body["generationConfig"] = generation
     tools = _tools(request, backend)
     if tools:
         body["tools"] = tools
     config = tool_config(request.tool_choice)
+    retrieval = _retrieval(request)
+    if retrieval:
+        config = {**(config or {}), "retrievalConfig": retrieval}
     if config:
         body["toolConfig"] = config
+    warnings = [*edits, *unsupported_warnings(request)]
     labels = request.request_labels if request.request_labels is not None else None
     if labels is None and request.user_id is not None:
-        labels = {"user_id": request.user_id}
+        user_id = request.user_id
+        if backend == "vertex":
+            user_id = _label_value(user_id, warnings)
+        labels = {"user_id": user_id}
     if labels:
         body["labels"] = dict(labels)
     body.update(options.wire())
+    if backend == "vertex" and isinstance(body.get("labels"), dict):
+        check_labels(body["labels"])
     if request.response_format is not None and request.response_format.type != "text":
         generation = dict(body.get("generationConfig") or {})
         _apply_response_format(generation, request)
         body["generationConfig"] = generation
-    return body, unsupported_warnings(request)
+    _check_thinking(body.get("generationConfig"), model)
+    _check_candidates(body.get("generationConfig"))
+    return body, warnings
+
+
+def _check_candidates(generation: dict[str, Any] | None) -> None:
+    """One candidate per result: ``candidateCount`` > 1 would be dropped, so it is refused."""
+    count = (generation or {}).get("candidateCount")
+    if count is not None and count != 1:
+        raise InvalidRequestError(
+            f"candidateCount={count!r} is not supported: a result holds one candidate (the others "
+            "would be dropped); make separate calls, or use seed/temperature for variety"
+        )
 
 
 def encode_body(body: Any) -> bytes:

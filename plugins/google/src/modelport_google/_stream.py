@@ -16,6 +16,7 @@ from typing import Any
 
 from modelport.errors import ProviderMetadataError, ProviderResponseError
 from modelport.events import (
+    FileEvent,
     FinishEvent,
     ReasoningDeltaEvent,
     ReasoningEndEvent,
@@ -31,7 +32,7 @@ from modelport.events import (
     ToolCallStartEvent,
     ToolResultEvent,
 )
-from modelport.types import ReasoningPart, TextPart, ToolCallPart, ToolResultPart
+from modelport.types import FilePart, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
 
 from ._decode import (
     CANDIDATE_KEYS,
@@ -42,11 +43,12 @@ from ._decode import (
     first_candidate,
     grounding_fields,
     guarded,
+    logprobs_from,
     string_or_none,
     text_of,
     usage_from,
 )
-from ._parts import PartMapper, is_text_chunk, signature_metadata
+from ._parts import PartMapper, answered_calls, is_text_chunk, signature_metadata
 from ._replay import replay_metadata
 
 __all__ = ["StreamDecoder", "merge_frames"]
@@ -58,7 +60,7 @@ MAX_CITATION_SOURCES = 1_000
 
 _LAST_RESPONSE_KEYS = frozenset({"usageMetadata", "modelVersion", "promptFeedback"})
 _LAST_CANDIDATE_KEYS = frozenset({"finishReason", *CANDIDATE_KEYS})
-_ACCUMULATED_KEYS = frozenset({"citationMetadata", "groundingMetadata"})
+_ACCUMULATED_KEYS = frozenset({"citationMetadata", "groundingMetadata", "logprobsResult"})
 
 
 def _kind(raw: dict[str, Any]) -> str:
@@ -74,6 +76,7 @@ class _Frames:
         self.candidate: dict[str, Any] = {}
         self.citation_sources: list[Any] = []
         self.grounding: Any = None
+        self.logprobs: dict[str, list[Any]] | None = None  # logprobsResult lists, over all frames
 
     def add(self, frame: dict[str, Any], candidate: dict[str, Any] | None) -> None:
         # Key-set intersections keep the per-frame cost flat when, as usual, nothing is there.
@@ -89,6 +92,15 @@ class _Frames:
                 self.candidate[key] = candidate[key]
         if not candidate.keys() & _ACCUMULATED_KEYS:
             return
+        logprobs = candidate.get("logprobsResult")
+        if isinstance(logprobs, dict):
+            if self.logprobs is None:
+                self.logprobs = {"topCandidates": [], "chosenCandidates": []}
+            for key in ("topCandidates", "chosenCandidates"):
+                value = logprobs.get(key) or []
+                if not isinstance(value, list):
+                    raise TypeError(f"logprobsResult.{key} must be a list")
+                self.logprobs[key].extend(value)
         citations = candidate.get("citationMetadata")
         if isinstance(citations, dict) and isinstance(citations.get("citationSources"), list):
             self.citation_sources.extend(citations["citationSources"])
@@ -146,6 +158,8 @@ def _merge_frames(frames: Iterable[dict[str, Any]], provider: str) -> dict[str, 
     grounding = state.grounding_result()
     if grounding is not None:
         merged_candidate["groundingMetadata"] = grounding
+    if state.logprobs is not None:
+        merged_candidate["logprobsResult"] = state.logprobs
     return {"candidates": [merged_candidate], **state.response}
 
 
@@ -159,7 +173,10 @@ class StreamDecoder:
         self._chunks: dict[int, list[str]] = {}  # text chunks of merged raw text parts, joined once
         self._mapper = PartMapper()
         self._open: tuple[str, str, dict[str, Any]] | None = None  # kind, event id, raw part
-        self._has_calls = False
+        # From the first function call on, events are held until the end of the stream: a call the
+        # server answers later in the same turn (server-side MCP tools) is provider-executed.
+        self._held: list[StreamEvent] | None = None
+        self._held_calls: dict[int, tuple[int, ToolCallPart]] = {}  # held index → (raw position, call)
         self._next_id = 0
         self._sent_id: str | None = None  # responseId: the first one wins, as in merge_frames
         self._sent_version: str | None = None  # modelVersion: the latest one wins
@@ -183,7 +200,7 @@ class StreamDecoder:
             events.append(ResponseMetadataEvent(response_id=response_id, model_version=version))
         candidate = first_candidate(frame)
         for raw in candidate_parts(candidate):
-            self._part(raw, events)
+            self._part(raw, events if self._held is None else self._held)
         self._state.add(frame, candidate)
         return events
 
@@ -232,13 +249,15 @@ class StreamDecoder:
                     events.append(ReasoningDeltaEvent(id=ident, delta=text))
             return
         self._close(events)
+        if "functionCall" in raw and self._held is None:
+            self._held = events = []
         self._raw.append(raw)
         part = self._mapper.map(raw)
         match part:
             case ToolCallPart() if not part.provider_executed:
                 # A function call arrives whole; it is sent as the start/delta/end triple every
                 # provider uses for calls whose arguments stream in fragments.
-                self._has_calls = True
+                self._held_calls[len(events)] = (len(self._raw) - 1, part)
                 ident = self._new_id()
                 metadata = part.provider_metadata
                 events.append(
@@ -260,8 +279,10 @@ class StreamDecoder:
                 events.append(ReasoningStartEvent(id=ident))
                 events.append(ReasoningDeltaEvent(id=ident, delta=part.text))
                 events.append(ReasoningEndEvent(id=ident, signature=part.signature))
+            case FilePart():
+                events.append(FileEvent(part=part))  # e.g. a generated image (responseModalities)
             case _:
-                pass  # files and unknown parts are kept for replay only
+                pass  # unknown parts are kept for replay only
 
     def raw_parts(self) -> list[dict[str, Any]]:
         """The merged raw parts so far (text chunks joined)."""
@@ -280,16 +301,45 @@ class StreamDecoder:
         """
         return guarded(self.provider, self._finish)
 
+    def flush(self) -> list[StreamEvent]:
+        """The events held back when the stream breaks (the kit calls this before raising), as they
+        are known so far: nothing received is lost from the error's ``partial``."""
+        if self._held is None:
+            return []
+        self._close(self._held)
+        return self._release(answered_calls(self.raw_parts()))
+
+    def _release(self, answered: frozenset[int]) -> list[StreamEvent]:
+        """The held events, with each call the server answered in the turn as one provider-executed
+        ``tool-call`` event instead of a start/delta/end triple."""
+        held, self._held = self._held or [], None
+        events: list[StreamEvent] = []
+        skip = 0
+        for index, event in enumerate(held):
+            if skip:
+                skip -= 1
+                continue
+            call = self._held_calls.get(index)
+            if call is not None and call[0] in answered:
+                events.append(ToolCallEvent(part=call[1].model_copy(update={"provider_executed": True})))
+                skip = 2
+            else:
+                events.append(event)
+        return events
+
     def _finish(self) -> list[StreamEvent]:
         events: list[StreamEvent] = []
-        self._close(events)
+        self._close(events if self._held is None else self._held)
+        raw_parts = self.raw_parts()
+        answered = answered_calls(raw_parts)
+        events.extend(self._release(answered))
+        has_calls = any(position not in answered for position, _ in self._held_calls.values())
         state = self._state
         raw_reason = string_or_none(state.candidate.get("finishReason"))
         blocked = blocked_reason(state.response) if raw_reason is None else None
         if raw_reason is None and blocked is None:
             return events
-        reason = "content-filter" if blocked is not None else finish_reason(raw_reason, self._has_calls)
-        raw_parts = self.raw_parts()
+        reason = "content-filter" if blocked is not None else finish_reason(raw_reason, has_calls)
         replay, replay_warning = replay_metadata(raw_parts)
         warnings = [replay_warning] if replay_warning is not None else []
         google = candidate_metadata(state.candidate, state.response)
@@ -310,6 +360,7 @@ class StreamDecoder:
                 provider_metadata={"google": google} if google else {},
                 warnings=warnings,
                 replay=replay,
+                logprobs=logprobs_from(state.logprobs),
                 **fields,
             )
         )

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from modelport.http import HttpProvider, HttpRequest
-from modelport.provider import Capabilities, EmbedRequest, ProviderConfig
+from modelport.provider import Capabilities, EmbedRequest, ProviderConfig, TokenCount
 
 from ._backends import GEMINI_BASE_URL, GeminiBackend, VertexBackend
 
@@ -35,6 +35,7 @@ _CAPABILITIES = Capabilities(
     provider_tools=True,
     reasoning=True,
     structured_output=True,
+    count_tokens=True,
 )
 
 
@@ -52,12 +53,63 @@ class _GeminiFamily(HttpProvider):
 
     def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
         """``:generateContent``, or ``:streamGenerateContent?alt=sse`` for a stream."""
-        from ._request import build_body
-
-        body, warnings = build_body(request, backend=self.backend, option_keys=self.option_keys)
+        body, warnings = self._body(model_name, request)
         method = "streamGenerateContent?alt=sse" if stream else "generateContent"
         url = f"{self._backend.model_url(model_name)}:{method}"
         return HttpRequest(url, body=body, stream=stream, warnings=warnings)
+
+    def cache_name(self, name: str) -> str:
+        """A cached-content name as the backend expects it (``cachedContents/{id}``, expanded to
+        ``projects/{p}/locations/{l}/cachedContents/{id}`` on Vertex)."""
+        return self._backend.resource_name(name, "cachedContents")
+
+    def model_resource(self, model_name: str) -> str:
+        """The model as a resource name (``models/{m}``; on Vertex the full publisher model name)."""
+        from ._backends import model_path
+
+        backend = self._backend
+        if not isinstance(backend, VertexBackend) or model_name.startswith("projects/"):
+            return model_path(model_name)
+        name = model_name.removeprefix("models/")
+        model = name if "/" in name else f"publishers/google/models/{name}"
+        return model if backend.express() else f"{backend.parent()}/{model}"
+
+    def cache_collection(self) -> str:
+        """Where cached contents live: ``cachedContents`` (with the project and location on Vertex)."""
+        backend = self._backend
+        if isinstance(backend, VertexBackend) and not backend.express():
+            return f"{backend.parent()}/cachedContents"
+        return "cachedContents"
+
+    def body_for(self, model_name: str, request: Request) -> tuple[dict[str, Any], list[Any]]:
+        """The ``generateContent`` body and warnings for a validated canonical request (pure)."""
+        return self._body(model_name, request)
+
+    def _body(self, model_name: str, request: Request) -> tuple[dict[str, Any], list[Any]]:
+        from ._request import build_body
+
+        body, warnings = build_body(
+            request, backend=self.backend, option_keys=self.option_keys, model=model_name
+        )
+        cached = body.get("cachedContent")
+        if isinstance(cached, str) and cached:
+            body["cachedContent"] = self._backend.resource_name(cached, "cachedContents")
+        return body, warnings
+
+    def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest:
+        """``:countTokens`` with the body ``generate`` would send (what counts of it)."""
+        from ._backends import model_path
+        from ._count import count_body
+
+        body, _ = self._body(model_name, request)
+        vertex = self._backend.vertex
+        wire = count_body(body, model_path(model_name), vertex=vertex)
+        return HttpRequest(f"{self._backend.model_url(model_name)}:countTokens", body=wire)
+
+    def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
+        from ._count import decode_count
+
+        return decode_count(data)
 
     def decode_response(self, data: Any, spec: HttpRequest) -> Result:
         from ._decode import decode_response

@@ -1,4 +1,6 @@
-"""Google provider tools: ``google.google_search`` (S1) and ``google.code_execution`` (S2).
+"""Google provider tools: ``google.google_search`` (S1), ``google.code_execution`` (S2),
+``google.url_context``, ``google.file_search`` (Gemini API), ``google.google_maps`` and
+``google.enterprise_web_search`` (Vertex AI).
 
 Each tool is a :class:`~modelport.provider_tools.ProviderToolSpec` with a strict argument class:
 camelCase wire names (the keys of ``ProviderTool.args``), snake_case attributes, unknown fields and
@@ -7,7 +9,11 @@ ill-typed values rejected. Backend rules (checked by the core before any request
 - ``timeRangeFilter`` only on the Gemini API (backend ``"gemini"``), with both ends as RFC 3339
   timestamps and start strictly before end (Google treats an empty interval as matching nothing);
 - ``excludeDomains`` (at most 2,000 domain names) and ``blockingConfidence`` only on Vertex AI
-  (backend ``"vertex"``).
+  (backend ``"vertex"``);
+- ``google.file_search`` only on the Gemini API (File Search stores live there), with at least one
+  ``fileSearchStores/...`` name; ``google.enterprise_web_search`` only on Vertex AI;
+- ``google.google_maps`` takes the retrieval location (``latLng``, ``languageCode``), which is sent
+  in ``toolConfig.retrievalConfig`` rather than in the tool entry.
 
 :func:`tool_to_wire` turns a validated tool into its ``tools[]`` entry (``{"googleSearch": {...}}``,
 ``{"codeExecution": {}}``); :func:`google_search` and :func:`code_execution` build the tools from
@@ -31,15 +37,25 @@ from modelport.types import ProviderTool
 __all__ = [
     "BlockingConfidence",
     "CodeExecutionArgs",
+    "EnterpriseWebSearchArgs",
+    "FileSearchArgs",
+    "GoogleMapsArgs",
     "GoogleSearchArgs",
+    "LatLng",
     "PROVIDER_TOOL_SPECS",
     "SearchTypes",
     "TimeRangeFilter",
+    "UrlContextArgs",
     "code_execution",
+    "enterprise_web_search",
+    "file_search",
+    "google_maps",
     "google_search",
     "resolve_builtin_tools",
+    "retrieval_config",
     "tool_to_wire",
     "tools_to_wire",
+    "url_context",
 ]
 
 #: Google's PhishBlockThreshold values accepted for ``blockingConfidence`` (Vertex AI only).
@@ -121,6 +137,14 @@ class TimeRangeFilter(_Args):
         return self
 
 
+def _check_domains(value: list[str] | None) -> list[str] | None:
+    for domain in value or ():
+        name = domain[:-1] if domain.endswith(".") else domain
+        if len(name) > 253 or not all(_LABEL.fullmatch(label) for label in name.split(".")):
+            raise ValueError(f"{domain!r} is not a domain name (e.g. 'example.com')")
+    return value
+
+
 class GoogleSearchArgs(_Args):
     """Arguments of ``google.google_search``; ``{}`` keeps Google's defaults.
 
@@ -137,15 +161,69 @@ class GoogleSearchArgs(_Args):
     @field_validator("exclude_domains")
     @classmethod
     def _domains(cls, value: list[str] | None) -> list[str] | None:
-        for domain in value or ():
-            name = domain[:-1] if domain.endswith(".") else domain
-            if len(name) > 253 or not all(_LABEL.fullmatch(label) for label in name.split(".")):
-                raise ValueError(f"{domain!r} is not a domain name (e.g. 'example.com')")
-        return value
+        return _check_domains(value)
 
 
 class CodeExecutionArgs(_Args):
     """``google.code_execution`` takes no arguments: ``{}`` only."""
+
+
+class UrlContextArgs(_Args):
+    """``google.url_context`` takes no arguments: the URLs are in the prompt."""
+
+
+_STORE = re.compile(r"fileSearchStores/[a-z0-9][a-z0-9-]{0,62}")
+
+
+class FileSearchArgs(_Args):
+    """Arguments of ``google.file_search`` (Gemini API only): the stores to search (required), an
+    optional metadata filter (Google's filter syntax) and how many chunks to retrieve."""
+
+    file_search_store_names: list[str] = Field(alias="fileSearchStoreNames", min_length=1, max_length=100)
+    metadata_filter: str | None = Field(default=None, alias="metadataFilter", min_length=1)
+    top_k: int | None = Field(default=None, alias="topK", gt=0, le=100)
+
+    @field_validator("file_search_store_names")
+    @classmethod
+    def _names(cls, value: list[str]) -> list[str]:
+        for name in value:
+            if not _STORE.fullmatch(name):
+                raise ValueError(f"{name!r} is not a File Search store name (fileSearchStores/...)")
+        if len(set(value)) != len(value):
+            raise ValueError("a store is named twice")
+        return value
+
+
+class LatLng(_Args):
+    """A point on Earth in degrees."""
+
+    latitude: float = Field(ge=-90, le=90)
+    longitude: float = Field(ge=-180, le=180)
+
+
+class GoogleMapsArgs(_Args):
+    """Arguments of ``google.google_maps``: the widget token switch, and the retrieval location
+    (``latLng``, ``languageCode``), which goes to ``toolConfig.retrievalConfig``."""
+
+    enable_widget: bool | None = Field(default=None, alias="enableWidget")
+    lat_lng: LatLng | None = Field(default=None, alias="latLng")
+    language_code: str | None = Field(
+        default=None, alias="languageCode", pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"
+    )
+
+
+class EnterpriseWebSearchArgs(_Args):
+    """Arguments of ``google.enterprise_web_search`` (Vertex AI only; Web Grounding for Enterprise)."""
+
+    exclude_domains: list[str] | None = Field(
+        default=None, alias="excludeDomains", max_length=MAX_EXCLUDED_DOMAINS
+    )
+    blocking_confidence: BlockingConfidence | None = Field(default=None, alias="blockingConfidence")
+
+    @field_validator("exclude_domains")
+    @classmethod
+    def _domains(cls, value: list[str] | None) -> list[str] | None:
+        return _check_domains(value)
 
 
 _SEARCH = ProviderToolSpec(
@@ -168,11 +246,52 @@ _CODE = ProviderToolSpec(
     description="Python code execution run by Google.",
 )
 
-PROVIDER_TOOL_SPECS: tuple[ProviderToolSpec, ...] = (_SEARCH, _CODE)
+_URL = ProviderToolSpec(
+    id="google.url_context",
+    name="url_context",
+    namespace="google",
+    args_type=UrlContextArgs,
+    description="URL context: the model reads the pages whose URLs are in the prompt.",
+)
+_FILES = ProviderToolSpec(
+    id="google.file_search",
+    name="file_search",
+    namespace="google",
+    args_type=FileSearchArgs,
+    description="File Search: retrieval from File Search stores (Gemini API).",
+)
+_MAPS = ProviderToolSpec(
+    id="google.google_maps",
+    name="google_maps",
+    namespace="google",
+    args_type=GoogleMapsArgs,
+    description="Grounding with Google Maps, optionally around a location.",
+)
+_ENTERPRISE = ProviderToolSpec(
+    id="google.enterprise_web_search",
+    name="enterprise_web_search",
+    namespace="google",
+    args_type=EnterpriseWebSearchArgs,
+    description="Web Grounding for Enterprise (Vertex AI).",
+)
+
+PROVIDER_TOOL_SPECS: tuple[ProviderToolSpec, ...] = (_SEARCH, _CODE, _URL, _FILES, _MAPS, _ENTERPRISE)
 """Every Google provider-tool spec, registered by the plugin."""
 
 _BY_ID = {spec.id: spec for spec in PROVIDER_TOOL_SPECS}
-_WIRE_KEYS = {"google.google_search": "googleSearch", "google.code_execution": "codeExecution"}
+_WIRE_KEYS = {
+    "google.google_search": "googleSearch",
+    "google.code_execution": "codeExecution",
+    "google.url_context": "urlContext",
+    "google.file_search": "fileSearch",
+    "google.google_maps": "googleMaps",
+    "google.enterprise_web_search": "enterpriseWebSearch",
+}
+#: Tools that exist on one backend only.
+_TOOL_BACKENDS = {"google.file_search": "gemini", "google.enterprise_web_search": "vertex"}
+_BACKEND_NAMES = {"gemini": "the Gemini API (google)", "vertex": "Vertex AI (google-vertex)"}
+#: Arguments that are not part of the tool entry (they go to ``toolConfig``).
+_TOOL_CONFIG_ARGS = {"google.google_maps": frozenset({"latLng", "languageCode"})}
 
 
 def tool_to_wire(tool: ProviderTool, backend: str) -> dict[str, Any]:
@@ -188,8 +307,30 @@ def tool_to_wire(tool: ProviderTool, backend: str) -> dict[str, Any]:
         raise ProviderToolError(
             f"provider tool {tool.id!r} must be named {spec.name!r}, not {tool.name!r}", tool_id=tool.id
         )
+    only = _TOOL_BACKENDS.get(spec.id)
+    if only is not None and backend != only:
+        raise ProviderToolError(
+            f"provider tool {tool.id!r} is only available on {_BACKEND_NAMES[only]}, not on the "
+            f"{backend!r} backend",
+            tool_id=tool.id,
+        )
     args = spec.validate_args(tool.args, backend)
-    return {_WIRE_KEYS[spec.id]: args.model_dump(mode="json", by_alias=True, exclude_none=True)}
+    wire = args.model_dump(mode="json", by_alias=True, exclude_none=True)
+    for key in _TOOL_CONFIG_ARGS.get(spec.id, ()):
+        wire.pop(key, None)
+    return {_WIRE_KEYS[spec.id]: wire}
+
+
+def retrieval_config(tools: Iterable[ProviderTool]) -> dict[str, Any] | None:
+    """``toolConfig.retrievalConfig`` from the ``google.google_maps`` location, if one is given."""
+    for tool in tools:
+        if tool.id == _MAPS.id:
+            args = GoogleMapsArgs.model_validate(tool.args)
+            config = args.model_dump(
+                mode="json", by_alias=True, exclude_none=True, include={"lat_lng", "language_code"}
+            )
+            return config or None
+    return None
 
 
 def tools_to_wire(tools: Iterable[ProviderTool], backend: str) -> list[dict[str, Any]]:
@@ -261,6 +402,74 @@ def _check_shape(args: dict[str, Any]) -> None:
 def code_execution() -> ProviderTool:
     """The ``google.code_execution`` tool (it takes no arguments)."""
     return ProviderTool(id=_CODE.id, name=_CODE.name, args={})
+
+
+def url_context() -> ProviderTool:
+    """The ``google.url_context`` tool (it takes no arguments)."""
+    return ProviderTool(id=_URL.id, name=_URL.name, args={})
+
+
+def _checked(spec: ProviderToolSpec, args: dict[str, Any]) -> ProviderTool:
+    try:
+        spec.args_type.model_validate(args)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(x) for x in item['loc']) or '(arguments)'}: {item['msg']}"
+            for item in error.errors(include_url=False, include_input=False)
+        )
+        raise ProviderToolError(
+            f"provider tool {spec.id!r}: invalid arguments: {problems}", tool_id=spec.id
+        ) from None
+    return ProviderTool(id=spec.id, name=spec.name, args=args)
+
+
+def file_search(
+    store_names: Sequence[str], *, metadata_filter: str | None = None, top_k: int | None = None
+) -> ProviderTool:
+    """The ``google.file_search`` tool over ``store_names`` (``fileSearchStores/...``; Gemini API only)."""
+    if isinstance(store_names, str):
+        raise ProviderToolError("store_names must be a list of store names", tool_id=_FILES.id)
+    args: dict[str, Any] = {"fileSearchStoreNames": list(store_names)}
+    if metadata_filter is not None:
+        args["metadataFilter"] = metadata_filter
+    if top_k is not None:
+        args["topK"] = top_k
+    return _checked(_FILES, args)
+
+
+def google_maps(
+    *,
+    latitude: float | None = None,
+    longitude: float | None = None,
+    language_code: str | None = None,
+    enable_widget: bool | None = None,
+) -> ProviderTool:
+    """The ``google.google_maps`` tool; ``latitude``/``longitude`` (both or neither) locate the
+    retrieval, sent in ``toolConfig.retrievalConfig``."""
+    args: dict[str, Any] = {}
+    if (latitude is None) != (longitude is None):
+        raise ProviderToolError("give both latitude and longitude, or neither", tool_id=_MAPS.id)
+    if latitude is not None:
+        args["latLng"] = {"latitude": latitude, "longitude": longitude}
+    if language_code is not None:
+        args["languageCode"] = language_code
+    if enable_widget is not None:
+        args["enableWidget"] = enable_widget
+    return _checked(_MAPS, args)
+
+
+def enterprise_web_search(
+    *, exclude_domains: Sequence[str] | None = None, blocking_confidence: BlockingConfidence | None = None
+) -> ProviderTool:
+    """The ``google.enterprise_web_search`` tool (Vertex AI only)."""
+    args: dict[str, Any] = {}
+    if exclude_domains is not None:
+        if isinstance(exclude_domains, str):
+            raise ProviderToolError("exclude_domains must be a list of domains", tool_id=_ENTERPRISE.id)
+        args["excludeDomains"] = list(exclude_domains)
+    if blocking_confidence is not None:
+        args["blockingConfidence"] = blocking_confidence
+    return _checked(_ENTERPRISE, args)
 
 
 def resolve_builtin_tools(names: Iterable[object]) -> list[ProviderTool]:

@@ -37,11 +37,22 @@ def _shift_support(support: object, parts: Sequence[str], byte_shift: int, chunk
     if isinstance(segment, dict):
         segment = dict(segment)
         base = byte_shift
-        part = segment.pop("partIndex", None)
+        part = segment.pop("partIndex", None)  # never kept: it would index the wrong, merged parts
         if isinstance(part, int) and not isinstance(part, bool) and 0 <= part < len(parts):
             base += _utf8_len("".join(parts[:part]))
         elif part is not None:
-            segment["partIndex"] = part  # unusable either way; left for the citation step to report
+            # A part this answer does not have: anchor on segment.text when it occurs in the
+            # answer, else drop the offsets (an unusable support, never a wrong one).
+            text = segment.get("text")
+            joined = "".join(parts)
+            found = joined.find(text) if isinstance(text, str) and text else -1
+            segment.pop("startIndex", None)
+            segment.pop("endIndex", None)
+            if found >= 0:
+                start = byte_shift + _utf8_len(joined[:found])
+                segment.update(startIndex=start, endIndex=start + _utf8_len(text))  # type: ignore[arg-type]
+            shifted["segment"] = segment
+            return shifted
         for key in ("startIndex", "endIndex"):
             value = segment.get(key, 0 if key == "startIndex" else None)
             if isinstance(value, int) and not isinstance(value, bool):
@@ -95,6 +106,19 @@ def merge_grounding(
     return "".join(texts), validate_grounding_metadata(merged, provider=provider)
 
 
+def _text_parts(result: Result, provider: str) -> list[str]:
+    """The text of each raw part Google counts in ``partIndex`` (``""`` for thought and non-text
+    parts), from the result's replay parts when it has them, else its text parts."""
+    raw = ((result.replay or {}).get(provider) or {}).get("parts")
+    if isinstance(raw, list) and all(isinstance(p, dict) for p in raw):
+        from .._decode import text_of
+
+        parts = text_of(raw)
+        if "".join(parts) == result.text:
+            return parts
+    return [p.text for p in result.content if isinstance(p, TextPart)]
+
+
 def merge_results(results: Sequence[Result], *, separator: str = "\n\n", provider: str = "google") -> Result:
     """One result whose text is the results' texts joined, with renumbered sources and citations.
 
@@ -124,7 +148,7 @@ def merge_results(results: Sequence[Result], *, separator: str = "\n\n", provide
         texts.append(result.text)
         char_shift += len(result.text)
     _, metadata = merge_grounding(
-        [([p.text for p in r.content if isinstance(p, TextPart)], r.grounding_metadata) for r in results],
+        [(_text_parts(r, provider), r.grounding_metadata) for r in results],
         separator=separator,
         provider=provider,
     )

@@ -1,0 +1,48 @@
+"""modelport-openai: OpenAI Chat Completions and OpenAI-compatible servers for modelport.
+
+Providers ``openai``, ``openai-compatible`` (any server: ``base_url=`` required) and the presets
+``groq``, ``deepseek``, ``openrouter``, ``xai``, ``together``, ``mistral`` and ``ollama``. Use them
+through ``modelport.get_model("openai/gpt-4o-mini")``; the names here are for typing and configuration.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._quirks import Quirks
+from .provider import OPENAI_BASE_URL, ChatCompletionsProvider, OpenAICompatibleProvider, OpenAIProvider
+
+# Names backed by pydantic or the mapping modules load on first access (get_model stays cheap).
+_LAZY = {
+    "OpenAIOptions": "._options",
+    "PRESETS": ".presets",
+    "merge_frames": "._stream",
+}
+
+if TYPE_CHECKING:
+    from ._options import OpenAIOptions
+    from ._stream import merge_frames
+    from .presets import PRESETS
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "OPENAI_BASE_URL",
+    "PRESETS",
+    "ChatCompletionsProvider",
+    "OpenAICompatibleProvider",
+    "OpenAIOptions",
+    "OpenAIProvider",
+    "Quirks",
+    "merge_frames",
+]

@@ -1,0 +1,175 @@
+"""A Chat Completions response body → :class:`Result` (pure).
+
+Reads what servers send besides OpenAI's own fields: reasoning text as ``reasoning_content``
+(DeepSeek, xAI, Z.ai) or ``reasoning`` (Groq, OpenRouter, Ollama), a ``refusal`` instead of content,
+usage under ``x_groq.usage``, cache hits as ``prompt_cache_hit_tokens``, a choice with no ``message``
+(Azure's content filter), the legacy ``function_call``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modelport.types import (
+    FinishReason,
+    Part,
+    ReasoningPart,
+    Result,
+    TextPart,
+    TokenLogprob,
+    ToolCallPart,
+    TopLogprob,
+    Usage,
+    Warning,
+)
+from modelport.wire import loads
+
+from ._quirks import Quirks
+
+__all__ = ["FINISH", "decode_completion", "finish_reason", "logprobs", "reasoning_text", "usage"]
+
+FINISH: dict[str, FinishReason] = {
+    "stop": "stop",
+    "length": "length",
+    "tool_calls": "tool-calls",
+    "function_call": "tool-calls",
+    "content_filter": "content-filter",
+}
+
+
+def finish_reason(raw: str | None, *, calls: bool, refused: bool) -> FinishReason:
+    """The canonical finish reason; a refusal is a content filter, a missing reason is inferred."""
+    if refused:
+        return "content-filter"
+    if raw is None:
+        return "tool-calls" if calls else "stop"
+    return FINISH.get(raw, "other")
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def usage(raw: Any, quirks: Quirks) -> Usage:
+    """Token counts, whatever the server calls them; a count it did not send stays ``None``."""
+    if not isinstance(raw, dict):
+        return Usage()
+    prompt = raw.get("prompt_tokens_details")
+    completion = raw.get("completion_tokens_details")
+    cached = _count(prompt.get("cached_tokens")) if isinstance(prompt, dict) else None
+    if cached is None:
+        cached = _count(raw.get("prompt_cache_hit_tokens"))
+    reasoning = _count(completion.get("reasoning_tokens")) if isinstance(completion, dict) else None
+    output = _count(raw.get("completion_tokens"))
+    if quirks.completion_excludes_reasoning and output is not None and reasoning:
+        output += reasoning
+    return Usage(
+        input_tokens=_count(raw.get("prompt_tokens")),
+        output_tokens=output,
+        reasoning_tokens=reasoning,
+        total_tokens=_count(raw.get("total_tokens")),
+        cache_read_input_tokens=cached,
+    )
+
+
+def raw_usage(data: dict[str, Any]) -> Any:
+    """The usage object of a body or chunk (Groq also nests it under ``x_groq``)."""
+    found = data.get("usage")
+    if isinstance(found, dict):
+        return found
+    groq = data.get("x_groq")
+    return groq.get("usage") if isinstance(groq, dict) else None
+
+
+def reasoning_text(message: dict[str, Any]) -> str:
+    """Reasoning text of a message or a delta, under either name servers use."""
+    for key in ("reasoning_content", "reasoning"):
+        value = message.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def logprobs(raw: Any) -> list[TokenLogprob]:
+    """The per-token log probabilities of a choice's ``logprobs.content``."""
+    items = raw.get("content") if isinstance(raw, dict) else None
+    return [
+        TokenLogprob(
+            token=item["token"],
+            logprob=item["logprob"],
+            bytes=item.get("bytes"),
+            top=[
+                TopLogprob(token=t["token"], logprob=t["logprob"], bytes=t.get("bytes"))
+                for t in item.get("top_logprobs") or []
+            ],
+        )
+        for item in items or []
+    ]
+
+
+def tool_call(call_id: str, name: str, arguments: str) -> tuple[ToolCallPart, Warning | None]:
+    """A call from its argument text; text that is no JSON object is kept, as the stream does."""
+    problem: str | None
+    try:
+        args = loads(arguments) if arguments.strip() else {}
+    except ValueError as error:
+        args, problem = None, f"not JSON ({error})"
+    else:
+        problem = None if isinstance(args, dict) else f"a JSON {type(args).__name__}, not an object"
+    if problem is None:
+        return ToolCallPart(id=call_id, name=name, args=args), None
+    part = ToolCallPart(
+        id=call_id, name=name, args={}, provider_metadata={"modelport": {"raw_args": arguments}}
+    )
+    details = (
+        f"the arguments of tool call {call_id!r} ({name}) are {problem}; "
+        "args is empty and the text is in provider_metadata['modelport']['raw_args']"
+    )
+    return part, Warning(type="other", setting="tool_calls", details=details)
+
+
+def metadata(data: dict[str, Any], provider: str, refusal: str | None) -> dict[str, dict[str, Any]]:
+    """``Result.provider_metadata``: the refusal text and the server's fingerprint and tier."""
+    found = {k: data[k] for k in ("system_fingerprint", "service_tier") if data.get(k)}
+    if refusal:
+        found["refusal"] = refusal
+    return {provider: found} if found else {}
+
+
+def decode_completion(data: Any, *, quirks: Quirks, provider: str) -> Result:
+    """The result of a ``chat.completion`` body (the first choice)."""
+    choice = data["choices"][0]
+    message = choice.get("message") or {}
+    content: list[Part] = []
+    warnings: list[Warning] = []
+    thought = reasoning_text(message)
+    if thought:
+        content.append(ReasoningPart(text=thought))
+    text = message.get("content")
+    if isinstance(text, str) and text:
+        content.append(TextPart(text=text))
+    refusal = message.get("refusal") if isinstance(message.get("refusal"), str) else None
+    if refusal:
+        content.append(TextPart(text=refusal, provider_metadata={provider: {"refusal": True}}))
+    calls = list(message.get("tool_calls") or [])
+    legacy = message.get("function_call")
+    if isinstance(legacy, dict):
+        calls.append({"id": "function_call", "function": legacy})
+    for call in calls:
+        function = call["function"]
+        part, warning = tool_call(call["id"], function["name"], function.get("arguments") or "")
+        content.append(part)
+        if warning is not None:
+            warnings.append(warning)
+    raw = choice.get("finish_reason")
+    return Result(
+        content=content,
+        finish_reason=finish_reason(raw, calls=bool(calls), refused=bool(refusal)),
+        raw_finish_reason=raw,
+        usage=usage(raw_usage(data), quirks),
+        warnings=warnings,
+        provider_metadata=metadata(data, provider, refusal),
+        response_id=data.get("id") or None,
+        model_version=data.get("model") or None,
+        logprobs=logprobs(choice.get("logprobs")) or None,
+    )

@@ -1,0 +1,67 @@
+"""``provider_options[<provider id>]``: the typed, strict Chat Completions options.
+
+Each option is merged into the body under its own (wire) name after the canonical mapping;
+``extra_body`` is the one explicit escape hatch, merged last and sent as given.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from modelport.errors import InvalidRequestError
+
+__all__ = ["OpenAIOptions", "RESERVED", "parse_options"]
+
+#: Body fields the mapping owns: not even ``extra_body`` may replace them.
+RESERVED = frozenset({"model", "messages", "stream", "stream_options", "n"})
+
+
+class OpenAIOptions(BaseModel):
+    """Chat Completions options that have no canonical request field."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    logprobs: bool | None = Field(default=None, strict=True)
+    """Return the log probability of each output token (``Result.logprobs``)."""
+    top_logprobs: int | None = Field(default=None, ge=0, le=20, strict=True)
+    """How many most likely alternatives to return at each position (needs ``logprobs``)."""
+    parallel_tool_calls: bool | None = Field(default=None, strict=True)
+    """``False`` asks for at most one tool call per turn."""
+    service_tier: str | None = None
+    store: bool | None = Field(default=None, strict=True)
+    prompt_cache_key: str | None = None
+    safety_identifier: str | None = None
+    logit_bias: dict[str, int] | None = None
+    verbosity: str | None = None
+    reasoning_effort: str | None = None
+    """Sent as is (e.g. ``"minimal"``), replacing what ``reasoning.effort`` maps to."""
+    extra_body: dict[str, Any] | None = None
+    """Raw top-level body fields merged last, for fields this version does not know (the escape hatch)."""
+
+    def wire(self) -> dict[str, Any]:
+        """The options that were given, by wire name; ``extra_body`` last."""
+        body = self.model_dump(exclude_unset=True, exclude={"extra_body"})
+        body.update(self.extra_body or {})
+        return body
+
+
+def parse_options(provider_options: dict[str, dict[str, Any]] | None, key: str) -> OpenAIOptions:
+    """The options under ``provider_options[key]``, validated strictly."""
+    given = (provider_options or {}).get(key) or {}
+    try:
+        options = OpenAIOptions.model_validate(given)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or key}: {e['msg']}" for e in error.errors()
+        )
+        raise InvalidRequestError(f"invalid provider_options[{key!r}]: {problems}") from None
+    clash = sorted(RESERVED & set(options.extra_body or {}))
+    if clash:
+        raise InvalidRequestError(
+            f"provider_options[{key!r}].extra_body cannot set {', '.join(clash)} (the request owns them)"
+        )
+    if options.top_logprobs is not None and not options.logprobs:
+        raise InvalidRequestError(f"provider_options[{key!r}]: top_logprobs needs logprobs=True")
+    return options

@@ -1,0 +1,41 @@
+"""The ``modelport-openai`` plugin: registers OpenAI, any OpenAI-compatible server and the presets,
+and their recorded conformance cases. Found through the ``modelport`` entry-point group."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modelport.hookspecs import hookimpl
+
+
+@hookimpl
+def modelport_register_providers(register: Any) -> None:
+    """Register ``openai``, ``openai-compatible`` and every preset."""
+    from .presets import PRESETS
+    from .provider import OpenAICompatibleProvider, OpenAIProvider
+
+    register(OpenAIProvider)
+    register(OpenAICompatibleProvider)
+    for preset in PRESETS:
+        register(preset)
+
+
+@hookimpl
+def modelport_conformance_suites(register: Any) -> None:
+    """Register the recorded cases shipped in ``cassettes/<provider id>/``."""
+    from importlib.resources import files
+
+    from ._stream import merge_frames
+    from .presets import PRESETS
+    from .provider import ChatCompletionsProvider, OpenAICompatibleProvider, OpenAIProvider
+
+    cassettes = files("modelport_openai") / "cassettes"
+    providers: tuple[type[ChatCompletionsProvider], ...] = (
+        OpenAIProvider,
+        OpenAICompatibleProvider,
+        *PRESETS,
+    )
+    for provider in providers:
+        folder = cassettes / provider.id
+        if folder.is_dir():
+            register(provider.id, folder, merge_frames=merge_frames, credential_env=provider.api_key_env)

@@ -1,0 +1,171 @@
+"""Canonical request → Chat Completions body, with a warning for each setting the server ignores.
+
+Pure: the same request gives the same body; every rule that can reject a request raises
+``InvalidRequestError`` here, before any I/O. The body's order is fixed: model and messages, the
+sampling settings, output format, tools, reasoning, user and labels, then
+``provider_options[<provider id>]`` (``extra_body`` last), then the stream flags.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modelport.errors import InvalidRequestError
+from modelport.types import (
+    FunctionTool,
+    ReasoningConfig,
+    Request,
+    ResponseFormat,
+    SpecificToolChoice,
+    ToolSubsetChoice,
+    Warning,
+)
+
+from ._messages import wire_messages
+from ._options import parse_options
+from ._quirks import Quirks
+
+__all__ = ["build_body", "is_reasoning_model"]
+
+
+def is_reasoning_model(model_name: str, quirks: Quirks) -> bool:
+    """Whether ``model_name`` is one of the server's reasoning models (by name prefix)."""
+    return bool(quirks.reasoning_prefixes) and model_name.startswith(quirks.reasoning_prefixes)
+
+
+def _unsupported(setting: str, details: str) -> Warning:
+    return Warning(type="unsupported-setting", setting=setting, details=details)
+
+
+def build_body(
+    model_name: str, request: Request, *, stream: bool, quirks: Quirks, provider: str
+) -> tuple[dict[str, Any], list[Warning]]:
+    """The body and the warnings for ``request`` sent to ``model_name``."""
+    reasoning_model = is_reasoning_model(model_name, quirks)
+    body: dict[str, Any] = {
+        "model": model_name,
+        "messages": wire_messages(request.messages, developer=reasoning_model),
+    }
+    warnings: list[Warning] = []
+    if request.max_output_tokens is not None:
+        body["max_completion_tokens" if reasoning_model else "max_tokens"] = request.max_output_tokens
+    for setting in ("temperature", "top_p"):
+        value = getattr(request, setting)
+        if value is None:
+            continue
+        if reasoning_model:
+            warnings.append(
+                _unsupported(setting, f"{model_name} is a reasoning model; {setting} is not sent")
+            )
+        else:
+            body[setting] = value
+    if request.top_k is not None:
+        if quirks.top_k:
+            body["top_k"] = request.top_k
+        else:
+            warnings.append(_unsupported("top_k", f"{provider} has no top_k; it is not sent"))
+    if request.stop_sequences:
+        body["stop"] = list(request.stop_sequences)
+    if request.seed is not None:
+        body[quirks.seed_field] = request.seed
+    for setting in ("presence_penalty", "frequency_penalty"):
+        if getattr(request, setting) is not None:
+            body[setting] = getattr(request, setting)
+    if request.response_format is not None and request.response_format.type != "text":
+        body["response_format"] = _response_format(request.response_format)
+    _tools(request, body)
+    if request.reasoning is not None:
+        warnings += _reasoning(request.reasoning, body, model_name, quirks, provider, reasoning_model)
+    if request.user_id is not None:
+        if quirks.user:
+            body["user"] = request.user_id
+        else:
+            warnings.append(_unsupported("user_id", f"{provider} has no user field; it is not sent"))
+    if request.request_labels:
+        if quirks.metadata:
+            body["metadata"] = dict(request.request_labels)
+        else:
+            warnings.append(_unsupported("request_labels", f"{provider} has no metadata field; not sent"))
+    body.update(parse_options(request.provider_options, provider).wire())
+    if stream:
+        body["stream"] = True
+        if quirks.stream_usage:
+            body["stream_options"] = {"include_usage": True}
+    return body, warnings
+
+
+def _response_format(fmt: ResponseFormat) -> dict[str, Any]:
+    if fmt.type == "json":
+        return {"type": "json_object"}
+    schema: dict[str, Any] = {"name": fmt.name or "response", "schema": fmt.json_schema}
+    if fmt.description is not None:
+        schema["description"] = fmt.description
+    if fmt.strict is not None:
+        schema["strict"] = fmt.strict
+    return {"type": "json_schema", "json_schema": schema}
+
+
+def _function(tool: FunctionTool) -> dict[str, Any]:
+    function: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        function["description"] = tool.description
+    function["parameters"] = tool.parameters
+    return {"type": "function", "function": function}
+
+
+def _tools(request: Request, body: dict[str, Any]) -> None:
+    tools = request.tools or []
+    for tool in tools:
+        if not isinstance(tool, FunctionTool):
+            raise InvalidRequestError(f"tool {tool.name!r}: this provider runs no provider tools")
+    functions = [t for t in tools if isinstance(t, FunctionTool)]
+    choice = request.tool_choice
+    if isinstance(choice, ToolSubsetChoice):
+        # Chat Completions forces one named tool or any tool: send only the subset, and require a call.
+        functions = [t for t in functions if t.name in choice.names]
+        choice = SpecificToolChoice(name=choice.names[0]) if len(choice.names) == 1 else "required"
+    if functions:
+        body["tools"] = [_function(t) for t in functions]
+    if choice is None:
+        return
+    if isinstance(choice, SpecificToolChoice):
+        body["tool_choice"] = {"type": "function", "function": {"name": choice.name}}
+    else:
+        body["tool_choice"] = "required" if choice == "any" else choice
+
+
+def _reasoning(
+    config: ReasoningConfig,
+    body: dict[str, Any],
+    model_name: str,
+    quirks: Quirks,
+    provider: str,
+    reasoning_model: bool,
+) -> list[Warning]:
+    if quirks.effort is None:
+        return [_unsupported("reasoning", f"{provider} sets reasoning by model; the setting is not sent")]
+    if quirks.reasoning_prefixes and not reasoning_model:
+        return [_unsupported("reasoning", f"{model_name} is not a reasoning model; the setting is not sent")]
+    warnings: list[Warning] = []
+    effort: str | None = config.effort
+    if effort == "max":
+        effort = "high"
+        warnings.append(_unsupported("reasoning.effort", "'max' is sent as 'high', the highest level"))
+    if quirks.effort == "reasoning":
+        wire: dict[str, Any] = {}
+        if effort is not None:
+            wire["effort"] = effort
+        if config.budget_tokens is not None:
+            wire["max_tokens"] = config.budget_tokens
+        if config.enabled is not None:
+            wire["enabled"] = config.enabled
+        if wire:
+            body["reasoning"] = wire
+        return warnings
+    if effort is not None:
+        body["reasoning_effort"] = effort
+    if config.budget_tokens is not None:
+        warnings.append(_unsupported("reasoning.budget_tokens", f"{provider} takes an effort, not a budget"))
+    if config.enabled is not None:
+        warnings.append(_unsupported("reasoning.enabled", f"{provider} sets reasoning by model and effort"))
+    return warnings

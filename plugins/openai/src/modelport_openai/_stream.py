@@ -1,0 +1,184 @@
+"""Chat Completions chunks → stream events, and chunks → the body a non-streamed call returns.
+
+Handles what real servers send: an empty ``id`` and ``model`` on Azure's first chunk, usage on the
+last chunk with ``choices: []`` or on the finish chunk (DeepSeek, Groq under ``x_groq``, OpenRouter),
+reasoning deltas under either name, refusal deltas, a tool call's id and name repeated in later
+deltas (with ``name: ""`` on Mistral) that must not restart it, the whole call in one delta,
+no ``finish_reason`` at all, and choices other than the first (``n > 1``), which are not read.
+In-stream errors (``event: error``, a chunk with an ``error`` object) are raised by the core's SSE
+parser before they reach the decoder; the stream's ``partial`` keeps what had arrived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from modelport import events as ev
+from modelport.types import TokenLogprob
+
+from ._decode import finish_reason, logprobs, metadata, raw_usage, reasoning_text, usage
+from ._quirks import Quirks
+
+__all__ = ["ChatStream", "merge_frames"]
+
+
+class _Call:
+    __slots__ = ("call_id", "id", "name", "pending", "started")
+
+    def __init__(self, ident: str) -> None:
+        self.id = ident
+        self.call_id = ""
+        self.name = ""
+        self.started = False
+        self.pending: list[str] = []
+
+
+class ChatStream:
+    """One stream's decoder: ``feed`` each parsed chunk, then ``finish``."""
+
+    def __init__(self, *, quirks: Quirks, provider: str) -> None:
+        self.quirks = quirks
+        self.provider = provider
+        self.response_id: str | None = None
+        self.open: str | None = None  # "reasoning", "text" or "refusal": the part being streamed
+        self.parts = 0
+        self.calls: dict[int, _Call] = {}
+        self.reason: str | None = None
+        self.usage: Any = None
+        self.refusal: list[str] = []
+        self.tokens: list[TokenLogprob] = []
+        self.meta: dict[str, Any] = {}
+
+    def feed(self, chunk: dict[str, Any]) -> Iterator[ev.StreamEvent]:
+        if chunk.get("id") and self.response_id is None:
+            self.response_id = chunk["id"]
+            yield ev.ResponseMetadataEvent(response_id=chunk["id"], model_version=chunk.get("model") or None)
+        for key in ("system_fingerprint", "service_tier"):
+            if chunk.get(key):
+                self.meta.setdefault(key, chunk[key])  # the first one sent, as merge_frames keeps it
+        self.usage = raw_usage(chunk) or self.usage
+        for choice in chunk.get("choices") or []:
+            if choice.get("index", 0) != 0:
+                continue
+            delta = choice.get("delta") or {}
+            thought = reasoning_text(delta)
+            if thought:
+                yield from self._text("reasoning", thought)
+            if isinstance(delta.get("content"), str) and delta["content"]:
+                yield from self._text("text", delta["content"])
+            if isinstance(delta.get("refusal"), str) and delta["refusal"]:
+                self.refusal.append(delta["refusal"])
+                yield from self._text("refusal", delta["refusal"])
+            for position, call in enumerate(delta.get("tool_calls") or []):
+                yield from self._call(call, position)
+            self.reason = choice.get("finish_reason") or self.reason
+            self.tokens += logprobs(choice.get("logprobs"))
+
+    def _text(self, kind: str, delta: str) -> Iterator[ev.StreamEvent]:
+        if self.open != kind:
+            yield from self._close()
+            self.parts += 1
+            self.open = kind
+            ident = f"{kind}-{self.parts}"
+            if kind == "reasoning":
+                yield ev.ReasoningStartEvent(id=ident)
+            else:
+                refusal = {self.provider: {"refusal": True}} if kind == "refusal" else None
+                yield ev.TextStartEvent(id=ident, provider_metadata=refusal)
+        ident = f"{kind}-{self.parts}"
+        if kind == "reasoning":
+            yield ev.ReasoningDeltaEvent(id=ident, delta=delta)
+        else:
+            yield ev.TextDeltaEvent(id=ident, delta=delta)
+
+    def _close(self) -> Iterator[ev.StreamEvent]:
+        if self.open is None:
+            return
+        ident = f"{self.open}-{self.parts}"
+        yield ev.ReasoningEndEvent(id=ident) if self.open == "reasoning" else ev.TextEndEvent(id=ident)
+        self.open = None
+
+    def _call(self, raw: dict[str, Any], position: int) -> Iterator[ev.StreamEvent]:
+        index = raw.get("index", position)
+        call = self.calls.get(index)
+        if call is None:
+            call = self.calls[index] = _Call(f"call-{index}")
+        function = raw.get("function") or {}
+        call.call_id = call.call_id or raw.get("id") or ""
+        call.name = call.name or function.get("name") or ""
+        arguments = function.get("arguments")
+        if isinstance(arguments, str) and arguments:
+            call.pending.append(arguments)
+        if not call.started and call.name:
+            yield from self._start(call)
+        if call.started and call.pending:
+            yield ev.ToolCallDeltaEvent(id=call.id, delta="".join(call.pending))
+            call.pending.clear()
+
+    def _start(self, call: _Call) -> Iterator[ev.StreamEvent]:
+        call.started = True
+        yield ev.ToolCallStartEvent(id=call.id, call_id=call.call_id or call.id, name=call.name)
+
+    def finish(self) -> Iterator[ev.StreamEvent]:
+        yield from self._close()
+        for call in self.calls.values():
+            if not call.started:
+                yield from self._start(call)
+                if call.pending:
+                    yield ev.ToolCallDeltaEvent(id=call.id, delta="".join(call.pending))
+            yield ev.ToolCallEndEvent(id=call.id)
+        refusal = "".join(self.refusal) or None
+        reason = finish_reason(self.reason, calls=bool(self.calls), refused=bool(refusal))
+        yield ev.FinishEvent(
+            finish_reason=reason,
+            raw_finish_reason=self.reason,
+            usage=usage(self.usage, self.quirks),
+            provider_metadata=metadata(self.meta, self.provider, refusal),
+            logprobs=self.tokens or None,
+        )
+
+
+def merge_frames(chunks: list[dict[str, Any]]) -> dict[str, Any]:
+    """Stream chunks → the ``chat.completion`` body a non-streamed call returns (first choice)."""
+    message: dict[str, Any] = {"role": "assistant", "content": None}
+    choice: dict[str, Any] = {"index": 0, "message": message, "finish_reason": None}
+    merged: dict[str, Any] = {"choices": [choice]}
+    calls: dict[int, dict[str, Any]] = {}
+    tokens: list[Any] = []
+    for chunk in chunks:
+        for key in ("id", "model", "system_fingerprint", "service_tier"):
+            if chunk.get(key) and key not in merged:
+                merged[key] = chunk[key]
+        found = raw_usage(chunk)
+        if found:
+            merged["usage"] = found
+        for raw in chunk.get("choices") or []:
+            if raw.get("index", 0) != 0:
+                continue
+            delta = raw.get("delta") or {}
+            for key in ("content", "refusal", "reasoning_content"):
+                value = delta.get(key)
+                if key == "reasoning_content":
+                    value = reasoning_text(delta)
+                if isinstance(value, str) and value:
+                    message[key] = (message.get(key) or "") + value
+            for position, call in enumerate(delta.get("tool_calls") or []):
+                function = call.get("function") or {}
+                into = calls.setdefault(
+                    call.get("index", position),
+                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
+                )
+                into["id"] = into["id"] or call.get("id") or ""
+                into["function"]["name"] = into["function"]["name"] or function.get("name") or ""
+                into["function"]["arguments"] += function.get("arguments") or ""
+            choice["finish_reason"] = raw.get("finish_reason") or choice["finish_reason"]
+            if isinstance(raw.get("logprobs"), dict):
+                tokens += raw["logprobs"].get("content") or []
+    for index, call in calls.items():
+        call["id"] = call["id"] or f"call-{index}"
+    if calls:
+        message["tool_calls"] = [calls[i] for i in sorted(calls)]
+    if tokens:
+        choice["logprobs"] = {"content": tokens}
+    return merged

@@ -1,0 +1,126 @@
+"""Presets: well-known OpenAI-compatible servers, each a base URL, a key variable and its quirks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from modelport.http import check_header_value
+from modelport.provider import Capabilities
+
+from ._quirks import Quirks
+from .provider import ChatCompletionsProvider
+
+__all__ = [
+    "PRESETS",
+    "DeepSeekProvider",
+    "GroqProvider",
+    "MistralProvider",
+    "OllamaProvider",
+    "OpenRouterProvider",
+    "TogetherProvider",
+    "XaiProvider",
+]
+
+
+#: What a server without an embeddings endpoint can do.
+_CHAT_ONLY = Capabilities(function_tools=True, reasoning=True, structured_output=True)
+
+
+class GroqProvider(ChatCompletionsProvider):
+    """Groq; reasoning arrives as ``reasoning``, usage also under ``x_groq.usage``."""
+
+    id: ClassVar[str] = "groq"
+    display_name: ClassVar[str] = "Groq"
+    default_base_url: ClassVar[str | None] = "https://api.groq.com/openai/v1"
+    api_key_env: ClassVar[tuple[str, ...]] = ("GROQ_API_KEY",)
+    capabilities: ClassVar[Capabilities] = _CHAT_ONLY
+    quirks: ClassVar[Quirks] = Quirks(embed_batch=0)
+
+
+class DeepSeekProvider(ChatCompletionsProvider):
+    """DeepSeek; reasoning as ``reasoning_content``, cache hits as ``prompt_cache_hit_tokens``."""
+
+    id: ClassVar[str] = "deepseek"
+    display_name: ClassVar[str] = "DeepSeek"
+    default_base_url: ClassVar[str | None] = "https://api.deepseek.com"
+    api_key_env: ClassVar[tuple[str, ...]] = ("DEEPSEEK_API_KEY",)
+    capabilities: ClassVar[Capabilities] = _CHAT_ONLY
+    quirks: ClassVar[Quirks] = Quirks(effort=None, embed_batch=0)
+
+
+class OpenRouterProvider(ChatCompletionsProvider):
+    """OpenRouter; ``reasoning`` is an object, errors may arrive inside a stream's chunks.
+
+    ``app_url=`` / ``app_name=`` are sent as ``HTTP-Referer`` / ``X-Title`` (app attribution).
+    """
+
+    id: ClassVar[str] = "openrouter"
+    display_name: ClassVar[str] = "OpenRouter"
+    default_base_url: ClassVar[str | None] = "https://openrouter.ai/api/v1"
+    api_key_env: ClassVar[tuple[str, ...]] = ("OPENROUTER_API_KEY",)
+    config_options: ClassVar[frozenset[str] | None] = frozenset({"app_url", "app_name", "name"})
+    capabilities: ClassVar[Capabilities] = _CHAT_ONLY
+    quirks: ClassVar[Quirks] = Quirks(effort="reasoning", top_k=True, embed_batch=0)
+
+    def headers(self) -> Mapping[str, str]:
+        options = self.config.options
+        pairs = (("http-referer", "app_url"), ("x-title", "app_name"))
+        return {h: check_header_value(str(options[o]), o) for h, o in pairs if options.get(o)}
+
+
+class XaiProvider(ChatCompletionsProvider):
+    """xAI; ``completion_tokens`` leaves the reasoning tokens out."""
+
+    id: ClassVar[str] = "xai"
+    display_name: ClassVar[str] = "xAI"
+    default_base_url: ClassVar[str | None] = "https://api.x.ai/v1"
+    api_key_env: ClassVar[tuple[str, ...]] = ("XAI_API_KEY",)
+    capabilities: ClassVar[Capabilities] = _CHAT_ONLY
+    quirks: ClassVar[Quirks] = Quirks(completion_excludes_reasoning=True, embed_batch=0)
+
+
+class TogetherProvider(ChatCompletionsProvider):
+    """Together AI; accepts ``top_k``."""
+
+    id: ClassVar[str] = "together"
+    display_name: ClassVar[str] = "Together AI"
+    default_base_url: ClassVar[str | None] = "https://api.together.xyz/v1"
+    api_key_env: ClassVar[tuple[str, ...]] = ("TOGETHER_API_KEY",)
+    quirks: ClassVar[Quirks] = Quirks(top_k=True)
+
+
+class MistralProvider(ChatCompletionsProvider):
+    """Mistral; ``random_seed``, no ``user``, usage sent without ``stream_options``."""
+
+    id: ClassVar[str] = "mistral"
+    display_name: ClassVar[str] = "Mistral"
+    default_base_url: ClassVar[str | None] = "https://api.mistral.ai/v1"
+    api_key_env: ClassVar[tuple[str, ...]] = ("MISTRAL_API_KEY",)
+    quirks: ClassVar[Quirks] = Quirks(
+        effort=None, stream_usage=False, seed_field="random_seed", user=False, embed_batch=512
+    )
+
+
+class OllamaProvider(ChatCompletionsProvider):
+    """Ollama on this machine (``http://localhost:11434/v1``, or ``OLLAMA_BASE_URL``); no key."""
+
+    id: ClassVar[str] = "ollama"
+    display_name: ClassVar[str] = "Ollama"
+    default_base_url: ClassVar[str | None] = "http://localhost:11434/v1"
+    base_url_env: ClassVar[str | None] = "OLLAMA_BASE_URL"
+    api_key_env: ClassVar[tuple[str, ...]] = ("OLLAMA_API_KEY",)
+    api_key_required: ClassVar[bool] = False
+    quirks: ClassVar[Quirks] = Quirks(effort=None)
+
+
+#: Every preset, in the order they are documented.
+PRESETS: tuple[type[ChatCompletionsProvider], ...] = (
+    GroqProvider,
+    DeepSeekProvider,
+    OpenRouterProvider,
+    XaiProvider,
+    TogetherProvider,
+    MistralProvider,
+    OllamaProvider,
+)

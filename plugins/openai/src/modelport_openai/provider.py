@@ -1,0 +1,119 @@
+"""The providers: OpenAI, any OpenAI-compatible server, and presets for well-known ones.
+
+Pure mapping on the core's HTTP kit (:class:`modelport.http.HttpProvider`): bodies come from
+:mod:`._request`, decoding from :mod:`._decode` and :mod:`._stream`, errors from :mod:`._errors`,
+embeddings from :mod:`._embed`. The core sends, reads, bounds, retries and scrubs, the same way for
+sync and async. The mapping modules are imported on first use, inside the methods, so that resolving
+``"openai/..."`` in ``get_model`` stays as cheap as the core.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from modelport.http import HttpProvider, HttpRequest, check_header_value
+from modelport.provider import Capabilities, EmbedRequest
+
+from ._quirks import Quirks
+
+if TYPE_CHECKING:
+    from modelport.errors import ProviderError
+    from modelport.types import EmbeddingResult, Request, Result
+
+    from ._stream import ChatStream
+
+__all__ = ["OPENAI_BASE_URL", "OpenAICompatibleProvider", "OpenAIProvider"]
+
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+
+_CAPABILITIES = Capabilities(
+    generate=True,
+    stream=True,
+    embed=True,
+    function_tools=True,
+    reasoning=True,
+    structured_output=True,
+)
+
+
+class ChatCompletionsProvider(HttpProvider):
+    """What every Chat Completions server shares; subclasses set the class attributes only."""
+
+    capabilities: ClassVar[Capabilities] = _CAPABILITIES
+    quirks: ClassVar[Quirks] = Quirks()
+    config_options: ClassVar[frozenset[str] | None] = frozenset({"name"})
+
+    def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
+        """``POST /chat/completions`` (with ``stream: true`` for a stream)."""
+        from ._request import build_body
+
+        body, warnings = build_body(model_name, request, stream=stream, quirks=self.quirks, provider=self.id)
+        return HttpRequest("/chat/completions", body=body, stream=stream, warnings=warnings)
+
+    def decode_response(self, data: Any, spec: HttpRequest) -> Result:
+        from ._decode import decode_completion
+
+        return decode_completion(data, quirks=self.quirks, provider=self.id)
+
+    def stream_decoder(self, spec: HttpRequest) -> ChatStream:
+        from ._stream import ChatStream
+
+        return ChatStream(quirks=self.quirks, provider=self.id)
+
+    def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
+        from ._errors import error_from_response
+
+        return error_from_response(status, headers, body, provider=self.name)
+
+    def embed_requests(self, model_name: str, request: EmbedRequest) -> Sequence[HttpRequest]:
+        """``POST /embeddings``, in batches of at most ``quirks.embed_batch`` values."""
+        from ._embed import embed_bodies
+
+        bodies = embed_bodies(model_name, request, quirks=self.quirks, provider=self.id)
+        return [HttpRequest("/embeddings", body=body, context=count) for body, count in bodies]
+
+    def decode_embeddings(
+        self, request: EmbedRequest, specs: Sequence[HttpRequest], responses: Sequence[Any]
+    ) -> EmbeddingResult:
+        from ._embed import decode_embeddings
+
+        return decode_embeddings([spec.context for spec in specs], responses, provider=self.name)
+
+
+class OpenAIProvider(ChatCompletionsProvider):
+    """OpenAI (``https://api.openai.com/v1``); key in ``OPENAI_API_KEY``, URL in ``OPENAI_BASE_URL``.
+
+    ``organization=`` / ``project=`` (or ``OPENAI_ORG_ID`` / ``OPENAI_PROJECT_ID``) are sent as the
+    ``OpenAI-Organization`` / ``OpenAI-Project`` headers.
+    """
+
+    id: ClassVar[str] = "openai"
+    display_name: ClassVar[str] = "OpenAI"
+    default_base_url: ClassVar[str | None] = OPENAI_BASE_URL
+    base_url_env: ClassVar[str | None] = "OPENAI_BASE_URL"
+    api_key_env: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
+    config_options: ClassVar[frozenset[str] | None] = frozenset({"organization", "project", "name"})
+    quirks: ClassVar[Quirks] = Quirks(reasoning_prefixes=("o1", "o3", "o4", "gpt-5"), metadata=True)
+
+    def headers(self) -> Mapping[str, str]:
+        options = self.config.options
+        sent: dict[str, str] = {}
+        for header, option, env in (
+            ("openai-organization", "organization", "OPENAI_ORG_ID"),
+            ("openai-project", "project", "OPENAI_PROJECT_ID"),
+        ):
+            value = options.get(option) or os.environ.get(env)
+            if value:
+                sent[header] = check_header_value(str(value), option)
+        return sent
+
+
+class OpenAICompatibleProvider(ChatCompletionsProvider):
+    """Any server that speaks Chat Completions: ``base_url=`` is required, a key optional."""
+
+    id: ClassVar[str] = "openai-compatible"
+    display_name: ClassVar[str] = "OpenAI-compatible server"
+    api_key_env: ClassVar[tuple[str, ...]] = ("OPENAI_COMPATIBLE_API_KEY",)
+    api_key_required: ClassVar[bool] = False

@@ -1,0 +1,106 @@
+"""The OpenAI and OpenAI-compatible cases: shipped as package data, attributed, clean, passing."""
+
+from __future__ import annotations
+
+import re
+from importlib.resources import files
+
+from modelport_conformance import ProviderConformanceTests
+from modelport_conformance.cases import discover_suites, load_cases
+from modelport_conformance.credentials import scan_text
+from modelport_conformance.report import run_conformance
+
+CASSETTES = files("modelport_openai") / "cassettes"
+COUNTS = {
+    "openai": 33,
+    "openai-compatible": 5,
+    "groq": 6,
+    "deepseek": 4,
+    "openrouter": 3,
+    "xai": 2,
+    "together": 2,
+    "mistral": 1,
+    "ollama": 1,
+}
+CASES = {provider: load_cases(CASSETTES / provider) for provider in COUNTS}
+REPOS = {
+    "pydantic/pydantic-ai",
+    "vercel/ai",
+    "simonw/llm",
+    "open-telemetry/opentelemetry-python-contrib",
+    "traceloop/openllmetry",
+    "Future-House/ldp",
+}
+
+
+def test_case_counts() -> None:
+    assert {p: len(c) for p, c in CASES.items()} == COUNTS
+    assert sum(COUNTS.values()) >= 30
+    assert len([p for p in COUNTS if p not in ("openai", "openai-compatible") and COUNTS[p]]) >= 3
+
+
+def test_every_case_carries_attribution_and_no_credentials() -> None:
+    for cases in CASES.values():
+        for case in cases:
+            source = case.source
+            assert source["repo"] in REPOS, case.name
+            assert re.fullmatch(r"[0-9a-f]{40}", source["commit"]), case.name
+            assert source["license"] in {"MIT", "Apache-2.0"}, case.name
+            assert source["path"] and source["corpus_file"], case.name
+            assert case.cassette.metadata["source"] == source, case.name
+            assert [f for text in case.files.values() for f in scan_text(text)] == [], case.name
+            assert case.expected is not None, case.name
+
+
+def test_cassettes_keep_only_allow_listed_headers() -> None:
+    for cases in CASES.values():
+        for case in cases:
+            for interaction in case.cassette.interactions:
+                assert set(interaction.request["headers"]) <= {"content-type", "accept", "authorization"}
+                assert interaction.request["headers"]["authorization"] == ["<credential>"], case.name
+                assert set(interaction.response["headers"]) <= {"content-type"}, case.name
+
+
+def test_stream_oddities_are_stored_as_recorded() -> None:
+    groq = next(c for c in CASES["groq"] if c.name == "stream-error-event-no-done")
+    entries = groq.cassette.interactions[0].response["body"]["sse"]
+    assert entries[-1]["event"] == "error" and entries[-1]["data"]["error"]["code"] == "tool_use_failed"
+    assert all(e.get("data") != "[DONE]" for e in entries)
+    openrouter = next(c for c in CASES["openrouter"] if c.name == "stream-error-in-chunk")
+    comments = [e for e in openrouter.cassette.interactions[0].response["body"]["sse"] if "comments" in e]
+    assert comments and comments[0]["comments"] == ["OPENROUTER PROCESSING"]
+
+
+def test_the_suites_are_discovered_and_pass() -> None:
+    suites, errors = discover_suites(list(COUNTS))
+    assert errors == {}
+    assert {p: len(s.cases) for p, s in suites.items()} == COUNTS
+    report = run_conformance(list(COUNTS), strict=True)
+    failures = {
+        (p.provider, c.case): c.message for p in report.providers for c in p.cases if c.status != "pass"
+    }
+    assert failures == {}
+    merged = [
+        check.status
+        for p in report.providers
+        for c in p.cases
+        for check in c.checks
+        if check.name == "merged" and c.method == "stream"
+    ]
+    assert merged and set(merged) <= {"pass", "skip"}
+
+
+class TestOpenAIConformance(ProviderConformanceTests):
+    provider_id = "openai"
+
+
+class TestGroqConformance(ProviderConformanceTests):
+    provider_id = "groq"
+
+
+class TestDeepSeekConformance(ProviderConformanceTests):
+    provider_id = "deepseek"
+
+
+class TestOpenRouterConformance(ProviderConformanceTests):
+    provider_id = "openrouter"

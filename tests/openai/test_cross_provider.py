@@ -1,0 +1,209 @@
+"""The same canonical request against ``google`` and ``openai`` fakes gives results of the same shape.
+
+A text answer, a tool-call round trip (call, then the answer after the tool result) and a streamed
+answer: each provider's fake answers in its own wire format (Gemini ``generateContent`` /
+``streamGenerateContent`` and Chat Completions, shapes as in the recorded corpora) with the same
+content, and the two results are compared field by field. Only what is provider-specific by
+definition differs: the response id, the model version and ``provider_metadata``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+import modelport
+from modelport.types import Result
+
+WEATHER = {
+    "type": "function",
+    "name": "weather",
+    "description": "The weather in a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+USAGE = (11, 3, 14)  # input, output, total
+
+
+def _gemini(parts: list[dict[str, Any]], finish: str | None = "STOP", usage: bool = True) -> dict[str, Any]:
+    candidate: dict[str, Any] = {"content": {"role": "model", "parts": parts}, "index": 0}
+    if finish:
+        candidate["finishReason"] = finish
+    body: dict[str, Any] = {
+        "candidates": [candidate],
+        "modelVersion": "gemini-2.5-flash",
+        "responseId": "g-1",
+    }
+    if usage:
+        body["usageMetadata"] = {
+            "promptTokenCount": USAGE[0],
+            "candidatesTokenCount": USAGE[1],
+            "totalTokenCount": USAGE[2],
+        }
+    return body
+
+
+def _chat(message: dict[str, Any], finish: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "model": "gpt-4o-mini",
+        "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish}],
+        "usage": {"prompt_tokens": USAGE[0], "completion_tokens": USAGE[1], "total_tokens": USAGE[2]},
+    }
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None, usage: bool = False) -> dict[str, Any]:
+    chunk: dict[str, Any] = {
+        "id": "chatcmpl-2",
+        "object": "chat.completion.chunk",
+        "model": "gpt-4o-mini",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+    if usage:
+        chunk["choices"] = []
+        chunk["usage"] = {"prompt_tokens": USAGE[0], "completion_tokens": USAGE[1], "total_tokens": USAGE[2]}
+    return chunk
+
+
+def _sse(frames: list[dict[str, Any]], done: bool) -> httpx.Response:
+    body = "".join(f"data: {json.dumps(f)}\r\n\r\n" for f in frames) + ("data: [DONE]\n\n" if done else "")
+    return httpx.Response(200, content=body.encode(), headers={"content-type": "text/event-stream"})
+
+
+def _json(body: dict[str, Any]) -> httpx.Response:
+    return httpx.Response(200, json=body)
+
+
+GOOGLE = {
+    "text": [_json(_gemini([{"text": "Paris is sunny."}]))],
+    "call": [_json(_gemini([{"functionCall": {"name": "weather", "args": {"city": "Paris"}}}]))],
+    "after": [_json(_gemini([{"text": "It is 21 degrees in Paris."}]))],
+    "stream": [
+        _sse(
+            [
+                _gemini([{"text": "Paris "}], finish=None, usage=False),
+                _gemini([{"text": "is sunny."}]),
+            ],
+            done=False,
+        )
+    ],
+}
+OPENAI = {
+    "text": [_json(_chat({"content": "Paris is sunny."}, "stop"))],
+    "call": [
+        _json(
+            _chat(
+                {
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": "weather", "arguments": '{"city":"Paris"}'},
+                        }
+                    ],
+                },
+                "tool_calls",
+            )
+        )
+    ],
+    "after": [_json(_chat({"content": "It is 21 degrees in Paris."}, "stop"))],
+    "stream": [
+        _sse(
+            [
+                _chunk({"role": "assistant", "content": ""}),
+                _chunk({"content": "Paris "}),
+                _chunk({"content": "is sunny."}),
+                _chunk({}, "stop"),
+                _chunk({}, usage=True),
+            ],
+            done=True,
+        )
+    ],
+}
+
+
+def _model(model_id: str, replies: list[httpx.Response]) -> tuple[modelport.Model, list[httpx.Request]]:
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return replies.pop(0)
+
+    transport = httpx.MockTransport(handler)
+    return modelport.get_model(
+        model_id, api_key="test-key-0123456789", transport=transport, max_retries=0
+    ), seen
+
+
+def _shape(result: Result) -> dict[str, Any]:
+    """Every field of a result except what is provider-specific by definition."""
+    data = result.model_dump(
+        mode="json", exclude={"response_id", "model_version", "provider_metadata", "replay"}
+    )
+    for part in data["content"]:
+        part.pop("provider_metadata", None)
+        if part["type"] == "tool-call":
+            assert part.pop("id")  # an id is always there; its form is the provider's
+    return data
+
+
+def _run(model_id: str, fakes: dict[str, list[httpx.Response]]) -> tuple[dict[str, Result], list[Any]]:
+    replies = [r for key in ("text", "call", "after", "stream") for r in fakes[key]]
+    model, seen = _model(model_id, replies)
+    results = {"text": model.generate(prompt="Weather in Paris?")}
+    call = model.generate(prompt="Weather in Paris?", tools=[WEATHER])
+    results["call"] = call
+    history = [
+        {"role": "user", "content": "Weather in Paris?"},
+        call.message,
+        {
+            "role": "tool",
+            "content": [
+                {
+                    "type": "tool-result",
+                    "call_id": call.tool_calls[0].id,
+                    "name": "weather",
+                    "output": {"celsius": 21},
+                }
+            ],
+        },
+    ]
+    results["after"] = model.generate(messages=history, tools=[WEATHER])
+    with model.stream(prompt="Weather in Paris?") as stream:
+        types = [event.type for event in stream]
+        results["stream"] = stream.result()
+    assert types[0] == "stream-start" and types[-1] == "finish"
+    return results, [json.loads(request.content) for request in seen]
+
+
+def test_google_and_openai_results_have_the_same_shape() -> None:
+    google, _ = _run("google/gemini-2.5-flash", {k: list(v) for k, v in GOOGLE.items()})
+    openai, sent = _run("openai/gpt-4o-mini", {k: list(v) for k, v in OPENAI.items()})
+    for key in ("text", "call", "after", "stream"):
+        g, o = _shape(google[key]), _shape(openai[key])
+        assert set(g) == set(o), key
+        for field in g:
+            if field == "raw_finish_reason":
+                continue  # the provider's own word for it ("STOP" / "stop")
+            assert g[field] == o[field], (key, field)
+    assert openai["call"].tool_calls[0].args == google["call"].tool_calls[0].args == {"city": "Paris"}
+    assert openai["stream"].text == openai["text"].text == "Paris is sunny."
+    assert (openai["call"].finish_reason, openai["call"].raw_finish_reason) == ("tool-calls", "tool_calls")
+    # The round trip went back in the provider's own form: the call by its id, the result as a tool message.
+    assert sent[2]["messages"][1:] == [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "weather", "arguments": '{"city":"Paris"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": '{"celsius":21}'},
+    ]

@@ -1,0 +1,1097 @@
+# ruff: noqa: E501  (a data table: long descriptions and corpus file names read better unwrapped)
+"""The table of OpenAI and OpenAI-compatible conformance cases: which recording, which canonical request.
+
+Requests reproduce the recorded call's intent; ``note`` says where the request is reconstructed
+(body-only recordings have no request at all) or adapted (the recording tool sent SDK extras such as
+``n: 1``). Each entry names its provider; ``config`` holds ``get_model`` keywords for the replay.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openai_corpus import chunks, raw_json, vcr
+
+P = "pydantic__pydantic-ai/tests__models__cassettes__"
+PE = "pydantic__pydantic-ai/tests__cassettes__"
+V = "vercel__ai/packages__"
+L = "simonw__llm/tests__cassettes__"
+OT = "open-telemetry__opentelemetry-python-contrib/instrumentation-genai__opentelemetry-instrumentation-openai-v2__tests__cassettes__"
+T = "traceloop__openllmetry/packages__opentelemetry-instrumentation-openai__tests__traces__cassettes__"
+F = "Future-House__ldp/"
+
+RECONSTRUCTED = "body-only recording: the request is reconstructed for this case"
+ADAPTED = "request adapted to modelport's canonical mapping (the recording tool sent SDK extras such as n: 1)"
+
+EMPTY = {"type": "object", "properties": {}, "additionalProperties": False}
+CAPITAL = {
+    "type": "function",
+    "name": "get_capital",
+    "description": "",
+    "parameters": {
+        "type": "object",
+        "properties": {"country": {"type": "string"}},
+        "required": ["country"],
+        "additionalProperties": False,
+    },
+}
+COUNTRY = {"type": "function", "name": "get_user_country", "description": "", "parameters": EMPTY}
+CITY_SCHEMA = {
+    "type": "json_schema",
+    "name": "result",
+    "schema": {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "country": {"type": "string"}},
+        "required": ["city", "country"],
+    },
+    "strict": False,
+}
+WEATHER = {
+    "type": "function",
+    "name": "get_current_weather",
+    "description": "Get the current weather in a given location",
+    "parameters": {
+        "type": "object",
+        "properties": {"location": {"type": "string", "description": "The city and state, e.g. Boston, MA"}},
+        "required": ["location"],
+        "additionalProperties": False,
+    },
+}
+MULTIPLY = {
+    "type": "function",
+    "name": "multiply",
+    "description": "Multiply two numbers.",
+    "parameters": {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+        "required": ["a", "b"],
+    },
+}
+POPULATION = {
+    "type": "function",
+    "name": "lookup_population",
+    "description": "Returns the current population of the specified fictional country",
+    "parameters": {"type": "object", "properties": {"country": {"type": "string"}}, "required": ["country"]},
+}
+DRAGONS = {
+    "type": "function",
+    "name": "can_have_dragons",
+    "description": "Returns True if the specified population can have dragons, False otherwise",
+    "parameters": {
+        "type": "object",
+        "properties": {"population": {"type": "integer"}},
+        "required": ["population"],
+    },
+}
+GROQ_TOOL = {
+    "type": "function",
+    "name": "get_something_by_name",
+    "description": "",
+    "parameters": {
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "required": ["name"],
+        "additionalProperties": False,
+    },
+}
+GROQ_PROMPT = [
+    {"role": "system", "content": "Be concise. Never use pretty double quotes, just regular ones."},
+    {
+        "role": "user",
+        "content": 'Please call the "get_something_by_name" tool with non-existent parameters to test error handling; on the second try you can use valid args',
+    },
+]
+IMAGE = "https://t3.ftcdn.net/jpg/00/85/79/92/360_F_85799278_0BBGV9OAdQDTLnKwAPBCcg1J7QtiieJY.jpg"
+
+
+def _call(call_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "tool-call", "id": call_id, "name": name, "args": args}
+
+
+def _result(call_id: str, name: str, output: Any) -> dict[str, Any]:
+    return {"type": "tool-result", "call_id": call_id, "name": name, "output": output}
+
+
+def _openai() -> list[dict[str, Any]]:
+    stream_tool = P + "test_openai__test_run_stream_sync_streams_real_model.yaml"
+    native = P + "test_openai__test_openai_native_output.yaml"
+    return [
+        {
+            "name": "generate-text-system",
+            "description": "System instructions and a question; plain text answer with full usage details.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {"system": "You are a helpful assistant.", "prompt": "What is the capital of France?"},
+            "response": vcr(P + "test_openai__test_openai_instructions.yaml"),
+            "source": P + "test_openai__test_openai_instructions.yaml",
+            "source_args": {"note": ADAPTED},
+        },
+        {
+            "name": "generate-length-truncation",
+            "description": "max_output_tokens 3 cuts the story: finish_reason length.",
+            "method": "generate",
+            "model": "gpt-4o-mini-2024-07-18",
+            "request": {"prompt": "Please tell me a story", "max_output_tokens": 3},
+            "response": vcr(
+                F + "packages__lmi__tests__cassettes__TestLiteLLMModel.test_max_token_truncation.yaml"
+            ),
+            "source": F + "packages__lmi__tests__cassettes__TestLiteLLMModel.test_max_token_truncation.yaml",
+            "source_args": {"note": "gzip body decompressed"},
+        },
+        {
+            "name": "generate-logprobs",
+            "description": "logprobs with 5 alternatives, asked through provider_options: Result.logprobs.",
+            "method": "generate",
+            "model": "gpt-4o-mini-2024-07-18",
+            "request": {
+                "system": "Respond with single words.",
+                "prompt": "What is the meaning of the universe?",
+                "max_output_tokens": 56,
+                "temperature": 0,
+                "provider_options": {"openai": {"logprobs": True, "top_logprobs": 5}},
+            },
+            "response": vcr(
+                F + "packages__lmi__tests__cassettes__TestLiteLLMModel.test_call[OpenAI-model-1].yaml"
+            ),
+            "source": F + "packages__lmi__tests__cassettes__TestLiteLLMModel.test_call[OpenAI-model-1].yaml",
+            "source_args": {"interaction": 0, "note": "gzip body decompressed"},
+        },
+        {
+            "name": "generate-reasoning-max-completion-tokens",
+            "description": "A reasoning model: max_completion_tokens instead of max_tokens; reasoning tokens counted.",
+            "method": "generate",
+            "model": "o3-mini",
+            "features": ["reasoning"],
+            "request": {"prompt": "hello", "max_output_tokens": 100},
+            "response": vcr(P + "test_openai__test_max_completion_tokens[o3-mini].yaml"),
+            "source": P + "test_openai__test_max_completion_tokens[o3-mini].yaml",
+        },
+        {
+            "name": "generate-reasoning-effort-high",
+            "description": "reasoning.effort high on a reasoning model: reasoning_effort; 1792 reasoning tokens.",
+            "method": "generate",
+            "model": "o3-mini",
+            "features": ["reasoning"],
+            "request": {
+                "prompt": "Considering the way to cross the street, analogously, how do I cross the river?",
+                "reasoning": {"effort": "high"},
+            },
+            "response": vcr(P + "test_openai__test_openai_model_thinking_part.yaml", 1),
+            "source": P + "test_openai__test_openai_model_thinking_part.yaml",
+            "source_args": {
+                "interaction": 1,
+                "note": "the earlier turns of the recorded conversation are left out of the request",
+            },
+        },
+        {
+            "name": "generate-json-schema-tool-call",
+            "description": "json_schema response format plus a tool: the model calls the tool first (content null).",
+            "method": "generate",
+            "model": "gpt-4o",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "What is the largest city in the user country?",
+                "tools": [COUNTRY],
+                "tool_choice": "auto",
+                "response_format": CITY_SCHEMA,
+            },
+            "response": vcr(native, 0),
+            "source": native,
+            "source_args": {"interaction": 0, "note": ADAPTED},
+        },
+        {
+            "name": "generate-json-schema-after-tool-result",
+            "description": "The tool round trip (call id kept, tool result as a tool message), then the schema JSON.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "features": ["function_tools"],
+            "request": {
+                "messages": [
+                    {"role": "user", "content": "What is the largest city in the user country?"},
+                    {
+                        "role": "assistant",
+                        "content": [_call("call_PkRGedQNRFUzJp2R7dO7avWR", "get_user_country", {})],
+                    },
+                    {
+                        "role": "tool",
+                        "content": [_result("call_PkRGedQNRFUzJp2R7dO7avWR", "get_user_country", "Mexico")],
+                    },
+                ],
+                "tools": [COUNTRY],
+                "tool_choice": "auto",
+                "response_format": CITY_SCHEMA,
+            },
+            "response": vcr(native, 1),
+            "source": native,
+            "source_args": {"interaction": 1, "note": ADAPTED},
+        },
+        {
+            "name": "generate-image-url-after-tool",
+            "description": "A user message with text and an https image_url after a tool round trip.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "features": ["function_tools"],
+            "request": {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": "What food is in the image you can get from the get_image tool?",
+                    },
+                    {
+                        "role": "assistant",
+                        "content": [_call("call_4hrT4QP9jfojtK69vGiFCFjG", "get_image", {})],
+                    },
+                    {
+                        "role": "tool",
+                        "content": [_result("call_4hrT4QP9jfojtK69vGiFCFjG", "get_image", "See file bd38f5")],
+                    },
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "text", "text": "This is file bd38f5:"},
+                            {"type": "file", "media_type": "image/jpeg", "uri": IMAGE},
+                        ],
+                    },
+                ],
+                "tools": [{"type": "function", "name": "get_image", "description": "", "parameters": EMPTY}],
+                "tool_choice": "auto",
+            },
+            "response": vcr(P + "test_openai__test_image_url_tool_response.yaml", 1),
+            "source": P + "test_openai__test_image_url_tool_response.yaml",
+            "source_args": {"interaction": 1, "note": ADAPTED},
+        },
+        {
+            "name": "generate-prompt-cache-read",
+            "description": "The second call of a cached prompt: cached_tokens 4012 (cache_write_tokens 0).",
+            "method": "generate",
+            "model": "gpt-5.6-sol",
+            "request": {"prompt": "Reference catalogue for the prompt cache test corpus. Reply OK."},
+            "response": vcr(P + "test_openai_prompt_cache__test_openai_chat_prompt_cache_e2e.yaml", 1),
+            "source": P + "test_openai_prompt_cache__test_openai_chat_prompt_cache_e2e.yaml",
+            "source_args": {
+                "interaction": 1,
+                "note": "the recorded 4020-token prompt is shortened in the request",
+            },
+        },
+        {
+            "name": "generate-tool-choice-required",
+            "description": "tool_choice required on gpt-5-mini (a reasoning model): one call, reasoning tokens 64.",
+            "method": "generate",
+            "model": "gpt-5-mini",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "What's the weather in Paris?",
+                "tools": [
+                    {
+                        "type": "function",
+                        "name": "get_weather",
+                        "description": "Get weather for a city",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"city": {"type": "string"}},
+                            "required": ["city"],
+                            "additionalProperties": False,
+                        },
+                    }
+                ],
+                "tool_choice": "required",
+            },
+            "response": vcr(P + "test_tool_choice_matrix__test_tool_choice_matrix[required-openai].yaml"),
+            "source": P + "test_tool_choice_matrix__test_tool_choice_matrix[required-openai].yaml",
+            "source_args": {
+                "note": "the recorded tool had strict: true, which the canonical tool does not carry"
+            },
+        },
+        {
+            "name": "generate-tool-call-chain",
+            "description": "Two tools offered; the first of a chain of calls (gzip-recorded body).",
+            "method": "generate",
+            "model": "gpt-4o-mini",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "Can the country of Crumpet have dragons? Answer with only YES or NO",
+                "tools": [POPULATION, DRAGONS],
+            },
+            "response": vcr(L + "test_tools__test_tool_use_chain_of_two_calls.yaml", 0),
+            "source": L + "test_tools__test_tool_use_chain_of_two_calls.yaml",
+            "source_args": {"interaction": 0, "note": "gzip body decompressed"},
+        },
+        {
+            "name": "generate-refusal",
+            "description": "A refusal (message.refusal, content null) under a strict json_schema: content-filter.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {
+                "prompt": "Best ways to make a bomb",
+                "response_format": {
+                    "type": "json_schema",
+                    "name": "StructuredAnswer",
+                    "schema": {
+                        "type": "object",
+                        "properties": {
+                            "rating": {"title": "Rating", "type": "integer"},
+                            "joke": {"title": "Joke", "type": "string"},
+                        },
+                        "required": ["rating", "joke"],
+                        "title": "StructuredAnswer",
+                        "additionalProperties": False,
+                    },
+                    "strict": True,
+                },
+            },
+            "response": vcr(T + "test_chat_parse__test_parsed_refused_completion.yaml", 0),
+            "source": T + "test_chat_parse__test_parsed_refused_completion.yaml",
+            "source_args": {"interaction": 0, "note": "gzip body decompressed"},
+        },
+        {
+            "name": "generate-cached-tokens-length",
+            "description": "cached_tokens 2816 and finish_reason length (max_output_tokens 1).",
+            "method": "generate",
+            "model": "gpt-4o-mini",
+            "request": {"prompt": "Reply with OK.", "max_output_tokens": 1},
+            "response": raw_json(
+                V + "openai__src__chat____fixtures____openai-chat-cached-input-tokens-11178.json", capture=1
+            ),
+            "source": V + "openai__src__chat____fixtures____openai-chat-cached-input-tokens-11178.json",
+            "source_args": {
+                "commit": "28676ac30caff639c78a90463e83313ecb567c98",
+                "note": RECONSTRUCTED + " (second captured body)",
+            },
+        },
+        {
+            "name": "generate-text-annotations",
+            "description": "A gpt-4.1-nano body with service_tier, annotations [] and refusal null.",
+            "method": "generate",
+            "model": "gpt-4.1-nano",
+            "request": {"prompt": "Invent a new holiday and describe its traditions."},
+            "response": raw_json(V + "openai__src__chat____fixtures____openai-text.json"),
+            "source": V + "openai__src__chat____fixtures____openai-text.json",
+            "source_args": {"note": RECONSTRUCTED},
+        },
+        {
+            "name": "stream-tool-call-fragments",
+            "description": "A tool call whose arguments arrive over several deltas; include_usage chunk with choices [].",
+            "method": "stream",
+            "model": "gpt-4o-mini",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "What is the capital of the UK? Use the tool, then answer.",
+                "tools": [CAPITAL],
+                "tool_choice": "auto",
+            },
+            "response": vcr(stream_tool, 0),
+            "source": stream_tool,
+            "source_args": {
+                "interaction": 0,
+                "note": "the recorded tool had strict: true, which the canonical tool does not carry",
+            },
+        },
+        {
+            "name": "stream-text-after-tool-result",
+            "description": "The turn after the tool result, streamed: text, then a usage-only chunk.",
+            "method": "stream",
+            "model": "gpt-4o-mini",
+            "features": ["function_tools"],
+            "request": {
+                "messages": [
+                    {"role": "user", "content": "What is the capital of the UK? Use the tool, then answer."},
+                    {
+                        "role": "assistant",
+                        "content": [_call("call_ZR5UUuTt3pf61kjwAJIYdVMj", "get_capital", {"country": "UK"})],
+                    },
+                    {
+                        "role": "tool",
+                        "content": [_result("call_ZR5UUuTt3pf61kjwAJIYdVMj", "get_capital", "London")],
+                    },
+                ],
+                "tools": [CAPITAL],
+                "tool_choice": "auto",
+            },
+            "response": vcr(stream_tool, 1),
+            "source": stream_tool,
+            "source_args": {
+                "interaction": 1,
+                "note": "the recorded tool had strict: true, which the canonical tool does not carry",
+            },
+        },
+        {
+            "name": "stream-parallel-tool-calls",
+            "description": "Two parallel calls streamed with index 0 and 1.",
+            "method": "stream",
+            "model": "gpt-4o-mini",
+            "features": ["function_tools"],
+            "request": {
+                "system": "You're a helpful assistant.",
+                "prompt": "What's the weather in Seattle and San Francisco today?",
+                "tools": [WEATHER],
+                "tool_choice": "auto",
+            },
+            "response": vcr(OT + "test_chat_completion_multiple_tools_streaming_with_content.yaml"),
+            "source": OT + "test_chat_completion_multiple_tools_streaming_with_content.yaml",
+        },
+        {
+            "name": "stream-multiple-choices-first-read",
+            "description": "Chunks of two choices interleaved (n=2): only choice 0 is read.",
+            "method": "stream",
+            "model": "gpt-4o-mini",
+            "request": {
+                "system": "You're a helpful assistant.",
+                "prompt": "What's the weather in Seattle and San Francisco today?",
+            },
+            "response": vcr(OT + "test_chat_completion_multiple_choices_streaming.yaml"),
+            "source": OT + "test_chat_completion_multiple_choices_streaming.yaml",
+            "source_args": {"note": "the recording asked for n: 2, which is not a canonical setting"},
+        },
+        {
+            "name": "stream-no-usage",
+            "description": "A stream that carries no usage anywhere: every count stays None.",
+            "method": "stream",
+            "model": "gpt-4",
+            "request": {"prompt": "Say this is a test"},
+            "response": vcr(OT + "test_chat_completion_streaming_not_complete.yaml"),
+            "source": OT + "test_chat_completion_streaming_not_complete.yaml",
+            "source_args": {"note": "the recording sent no stream_options; modelport always asks for usage"},
+        },
+        {
+            "name": "stream-tool-call-twelve-deltas",
+            "description": "Arguments over 12 deltas; cf-ray era recording with an empty-choices usage chunk.",
+            "method": "stream",
+            "model": "gpt-4o-mini",
+            "features": ["function_tools"],
+            "request": {"prompt": "What is 1231 * 2331?", "tools": [MULTIPLY]},
+            "response": vcr(L + "test_tools__test_tool_use_basic.yaml", 0),
+            "source": L + "test_tools__test_tool_use_basic.yaml",
+            "source_args": {"interaction": 0},
+        },
+        {
+            "name": "stream-no-finish-reason",
+            "description": "A tool call with id '0' repeated in a second delta; no chunk has a finish_reason.",
+            "method": "stream",
+            "model": "gpt-4.1-mini",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "What is the current llm version?",
+                "tools": [
+                    {
+                        "type": "function",
+                        "name": "llm_version",
+                        "description": "Return the installed version of llm",
+                        "parameters": {"type": "object", "properties": {}},
+                    }
+                ],
+            },
+            "response": vcr(L + "test_tools_streaming__test_tools_streaming_variant_a.yaml", 0),
+            "source": L + "test_tools_streaming__test_tools_streaming_variant_a.yaml",
+            "source_args": {
+                "interaction": 0,
+                "note": "an OpenRouter capture filed under an api.openai.com URI",
+            },
+        },
+        {
+            "name": "stream-text-no-done",
+            "description": "303 text chunks with an obfuscation field, a usage-only chunk, and no [DONE] line.",
+            "method": "stream",
+            "model": "gpt-4.1-nano",
+            "request": {"prompt": "Invent a new holiday and describe its traditions."},
+            "response": chunks(V + "openai__src__chat____fixtures____openai-text.chunks.txt"),
+            "source": V + "openai__src__chat____fixtures____openai-text.chunks.txt",
+            "source_args": {"note": RECONSTRUCTED},
+        },
+        {
+            "name": "error-invalid-api-key",
+            "description": "401 invalid_api_key: ProviderAuthError with the request id.",
+            "method": "generate",
+            "model": "gpt-4o-mini",
+            "request": {"prompt": "Hello!"},
+            "response": vcr(F + "tests__cassettes__test_fallbacks_working[False].yaml"),
+            "source": F + "tests__cassettes__test_fallbacks_working[False].yaml",
+            "source_args": {"note": "the recorded tools are left out of the request"},
+        },
+        {
+            "name": "error-model-not-found",
+            "description": "404 model_not_found: ProviderRequestError.",
+            "method": "generate",
+            "model": "gpt-5.2-proo",
+            "request": {"prompt": "hello"},
+            "response": vcr(PE + "test_model_name_suggestions__test_model_name_suggestion[openai-chat].yaml"),
+            "source": PE + "test_model_name_suggestions__test_model_name_suggestion[openai-chat].yaml",
+        },
+        {
+            "name": "error-developer-role-rejected",
+            "description": "o1-mini rejects the developer role: 400 unsupported_value.",
+            "method": "generate",
+            "model": "o1-mini",
+            "request": {"system": "You are a helpful assistant.", "prompt": "Hello"},
+            "response": vcr(P + "test_openai__test_openai_o1_mini_system_role[developer].yaml"),
+            "source": P + "test_openai__test_openai_o1_mini_system_role[developer].yaml",
+        },
+        {
+            "name": "error-legacy-max-tokens",
+            "description": "400 unsupported_parameter for max_tokens, sent through the extra_body escape hatch.",
+            "method": "generate",
+            "model": "o3-mini",
+            "request": {
+                "prompt": "Hello",
+                "provider_options": {"openai": {"extra_body": {"max_tokens": 100}}},
+            },
+            "response": raw_json(
+                V + "openai__src__chat____fixtures____reasoning-model-legacy-parameter-error.json", status=400
+            ),
+            "source": V + "openai__src__chat____fixtures____reasoning-model-legacy-parameter-error.json",
+            "source_args": {"note": RECONSTRUCTED + "; the status (400) is the one the body's type implies"},
+        },
+        {
+            "name": "embed-single-base64",
+            "description": "One value, encoding_format base64: the float32 bytes are decoded.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {
+                "values": ["Hello, world!"],
+                "provider_options": {"openai": {"encoding_format": "base64"}},
+            },
+            "response": vcr(PE + "test_embeddings__TestOpenAI.test_query.yaml"),
+            "source": PE + "test_embeddings__TestOpenAI.test_query.yaml",
+        },
+        {
+            "name": "embed-batch-base64",
+            "description": "Two values in one request, base64; usage prompt_tokens 2.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {
+                "values": ["hello", "world"],
+                "provider_options": {"openai": {"encoding_format": "base64"}},
+            },
+            "response": vcr(PE + "test_embeddings__TestOpenAI.test_documents.yaml"),
+            "source": PE + "test_embeddings__TestOpenAI.test_documents.yaml",
+        },
+        {
+            "name": "embed-dimensions-base64",
+            "description": "output_dimensionality 128 as dimensions, base64.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {
+                "values": ["Hello, world!"],
+                "output_dimensionality": 128,
+                "provider_options": {"openai": {"encoding_format": "base64"}},
+            },
+            "response": vcr(PE + "test_embeddings__TestOpenAI.test_instrumentation.yaml"),
+            "source": PE + "test_embeddings__TestOpenAI.test_instrumentation.yaml",
+        },
+        {
+            "name": "embed-single-string-dimensions",
+            "description": "A single string input (not a list) with dimensions 512, floats.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {
+                "values": "This is a test for embeddings with dimensions",
+                "output_dimensionality": 512,
+            },
+            "response": vcr(OT + "test_embeddings_with_dimensions.yaml"),
+            "source": OT + "test_embeddings_with_dimensions.yaml",
+        },
+        {
+            "name": "embed-batch-floats",
+            "description": "Three values, 1536 floats each, in input order.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {
+                "values": [
+                    "This is the first test string for embeddings",
+                    "This is the second test string for embeddings",
+                    "This is the third test string for embeddings",
+                ]
+            },
+            "response": vcr(OT + "test_embeddings_with_batch_input.yaml"),
+            "source": OT + "test_embeddings_with_batch_input.yaml",
+        },
+        {
+            "name": "embed-error-model-not-found",
+            "description": "Embeddings 404 model_not_found.",
+            "method": "embed",
+            "model": "nonexistent",
+            "features": ["embed"],
+            "request": {
+                "values": ["Hello, world!"],
+                "provider_options": {"openai": {"encoding_format": "base64"}},
+            },
+            "response": vcr(PE + "test_embeddings__TestOpenAI.test_embed_error.yaml"),
+            "source": PE + "test_embeddings__TestOpenAI.test_embed_error.yaml",
+        },
+        {
+            "name": "embed-error-token-limit",
+            "description": "Embeddings 400 max_tokens_per_request.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {"values": ["a very long document", "another one"]},
+            "response": raw_json(
+                V + "openai__src__embedding____fixtures____issue-10082-token-limit-error.json", status=400
+            ),
+            "source": V + "openai__src__embedding____fixtures____issue-10082-token-limit-error.json",
+            "source_args": {
+                "commit": "318a6ffd9150d77bfb6fce8ce6c9d7f33e8bfe4f",
+                "note": RECONSTRUCTED + "; the status (400) is the one the body's type implies",
+            },
+        },
+    ]
+
+
+def _groq() -> list[dict[str, Any]]:
+    failed = P + "test_groq__test_tool_use_failed_error.yaml"
+    failed_stream = P + "test_groq__test_tool_use_failed_error_streaming.yaml"
+    bad_call = "pyd_ai_445dbde6c4764cafb5782bb928ef6c2c"
+    return [
+        {
+            "name": "generate-image-url-input",
+            "description": "Text and an https image_url; Groq usage with timing fields.",
+            "method": "generate",
+            "model": "meta-llama/llama-4-scout-17b-16e-instruct",
+            "request": {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "text", "text": "What is the name of this fruit?"},
+                            {"type": "file", "media_type": "image/jpeg", "uri": IMAGE},
+                        ],
+                    }
+                ]
+            },
+            "response": vcr(P + "test_groq__test_image_url_input.yaml"),
+            "source": P + "test_groq__test_image_url_input.yaml",
+            "source_args": {"note": ADAPTED},
+        },
+        {
+            "name": "error-tool-use-failed",
+            "description": "400 tool_use_failed with failed_generation: ProviderRequestError.",
+            "method": "generate",
+            "model": "openai/gpt-oss-120b",
+            "features": ["function_tools"],
+            "request": {"messages": GROQ_PROMPT, "tools": [GROQ_TOOL], "tool_choice": "auto"},
+            "response": vcr(failed, 0),
+            "source": failed,
+            "source_args": {"interaction": 0, "note": ADAPTED},
+        },
+        {
+            "name": "generate-tool-call-after-tool-error",
+            "description": "After a tool error result, a valid call; message.reasoning; 22 reasoning tokens.",
+            "method": "generate",
+            "model": "openai/gpt-oss-120b",
+            "features": ["function_tools"],
+            "request": {
+                "messages": [
+                    *GROQ_PROMPT,
+                    {
+                        "role": "assistant",
+                        "content": [_call(bad_call, "get_something_by_name", {"foo": "bar"})],
+                    },
+                    {
+                        "role": "tool",
+                        "content": [
+                            _result(
+                                bad_call,
+                                "get_something_by_name",
+                                "Field required: name. Fix the errors and try again.",
+                            )
+                        ],
+                    },
+                ],
+                "tools": [GROQ_TOOL],
+                "tool_choice": "auto",
+            },
+            "response": vcr(failed, 1),
+            "source": failed,
+            "source_args": {"interaction": 1, "note": ADAPTED + "; the tool error text is shortened"},
+        },
+        {
+            "name": "stream-error-event-no-done",
+            "description": "Reasoning deltas, then event: error (tool_use_failed, status_code 400) and no [DONE].",
+            "method": "stream",
+            "model": "openai/gpt-oss-120b",
+            "features": ["function_tools"],
+            "request": {"messages": GROQ_PROMPT, "tools": [GROQ_TOOL], "tool_choice": "auto"},
+            "response": vcr(failed_stream, 0),
+            "source": failed_stream,
+            "source_args": {"interaction": 0, "note": ADAPTED},
+        },
+        {
+            "name": "stream-tool-call-one-delta",
+            "description": "The whole call in one delta; usage top-level and in x_groq.usage.",
+            "method": "stream",
+            "model": "moonshotai/kimi-k2-instruct-0905",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "What is the weather?",
+                "tools": [
+                    {
+                        "type": "function",
+                        "name": "weather",
+                        "parameters": {"type": "object", "properties": {}},
+                    }
+                ],
+            },
+            "response": chunks(V + "groq__src____fixtures____groq-tool-call.chunks.txt"),
+            "source": V + "groq__src____fixtures____groq-tool-call.chunks.txt",
+            "source_args": {"note": RECONSTRUCTED},
+        },
+        {
+            "name": "generate-reasoning-field",
+            "description": "message.reasoning (not reasoning_content); 570 reasoning tokens.",
+            "method": "generate",
+            "model": "qwen/qwen3-32b",
+            "features": ["reasoning"],
+            "request": {"prompt": "How many r's are in the word strawberry?"},
+            "response": raw_json(V + "groq__src____fixtures____groq-reasoning.json"),
+            "source": V + "groq__src____fixtures____groq-reasoning.json",
+            "source_args": {"note": RECONSTRUCTED},
+        },
+    ]
+
+
+def _deepseek() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": "stream-reasoning-content",
+            "description": "reasoning_content deltas, then content; usage on the finish chunk with cache hit/miss counts.",
+            "method": "stream",
+            "model": "deepseek-reasoner",
+            "features": ["reasoning"],
+            "request": {"prompt": "Hello"},
+            "response": vcr(P + "test_deepseek__test_deepseek_model_thinking_stream.yaml"),
+            "source": P + "test_deepseek__test_deepseek_model_thinking_stream.yaml",
+        },
+        {
+            "name": "generate-reasoning-content",
+            "description": "message.reasoning_content; 315 reasoning tokens.",
+            "method": "generate",
+            "model": "deepseek-reasoner",
+            "features": ["reasoning"],
+            "request": {"prompt": "How many r's are in the word strawberry?"},
+            "response": raw_json(V + "deepseek__src__chat____fixtures____deepseek-reasoning.json"),
+            "source": V + "deepseek__src__chat____fixtures____deepseek-reasoning.json",
+            "source_args": {"note": RECONSTRUCTED},
+        },
+        {
+            "name": "generate-length",
+            "description": "finish_reason length at 300 tokens; cache hits as prompt_cache_hit_tokens.",
+            "method": "generate",
+            "model": "deepseek-chat",
+            "request": {
+                "prompt": "Invent a new holiday and describe its traditions.",
+                "max_output_tokens": 300,
+            },
+            "response": raw_json(V + "deepseek__src__chat____fixtures____deepseek-text.json"),
+            "source": V + "deepseek__src__chat____fixtures____deepseek-text.json",
+            "source_args": {"note": RECONSTRUCTED},
+        },
+        {
+            "name": "stream-tool-call-after-reasoning",
+            "description": "reasoning_content, then tool-call arguments over 11 fragments; cached 320.",
+            "method": "stream",
+            "model": "deepseek-reasoner",
+            "features": ["function_tools", "reasoning"],
+            "request": {
+                "prompt": "What is the weather in San Francisco?",
+                "tools": [
+                    {
+                        "type": "function",
+                        "name": "weather",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"location": {"type": "string"}},
+                            "required": ["location"],
+                        },
+                    }
+                ],
+            },
+            "response": chunks(V + "deepseek__src__chat____fixtures____deepseek-tool-call.chunks.txt"),
+            "source": V + "deepseek__src__chat____fixtures____deepseek-tool-call.chunks.txt",
+            "source_args": {"note": RECONSTRUCTED},
+        },
+    ]
+
+
+def _openrouter() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": "error-rate-limited-retried",
+            "description": "429 'Provider returned error' (code 429, metadata.raw) three times: two retries, then the error.",
+            "method": "generate",
+            "model": "google/gemini-2.0-flash-exp:free",
+            "config": {"max_retries": 2, "max_retry_delay": 0.01},
+            "request": {"system": "Be helpful.", "prompt": "Tell me a joke."},
+            "responses": [
+                vcr(P + "test_openrouter__test_openrouter_errors_raised.yaml", i) for i in range(3)
+            ],
+            "source": P + "test_openrouter__test_openrouter_errors_raised.yaml",
+        },
+        {
+            "name": "stream-error-in-chunk",
+            "description": "SSE comments, length finish, then a chunk with a top-level error {code 400}: the partial is kept.",
+            "method": "stream",
+            "model": "minimax/minimax-m2:free",
+            "request": {"prompt": "Hello there", "max_output_tokens": 10},
+            "response": vcr(P + "test_openrouter__test_openrouter_stream_error.yaml"),
+            "source": P + "test_openrouter__test_openrouter_stream_error.yaml",
+            "source_args": {
+                "note": "the recording sent max_completion_tokens; modelport sends max_tokens for this model"
+            },
+        },
+        {
+            "name": "stream-reasoning-comments",
+            "description": "': OPENROUTER PROCESSING' comments, reasoning deltas, usage (cost) on a last chunk with choices.",
+            "method": "stream",
+            "model": "anthropic/claude-sonnet-4.5",
+            "features": ["reasoning"],
+            "request": {"prompt": "What is 2+2?", "reasoning": {"effort": "low"}},
+            "response": vcr(P + "test_openrouter__test_openrouter_streaming_reasoning.yaml"),
+            "source": P + "test_openrouter__test_openrouter_streaming_reasoning.yaml",
+            "source_args": {
+                "note": "the recording sent reasoning: {enabled: true}; this request asks for an effort"
+            },
+        },
+    ]
+
+
+def _xai() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": "stream-reasoning-token-accounting",
+            "description": "340 reasoning_content deltas; completion_tokens 2 excludes reasoning: output 342, total 354.",
+            "method": "stream",
+            "model": "grok-3-mini",
+            "features": ["reasoning"],
+            "request": {"prompt": "Say a single word."},
+            "response": chunks(V + "openai-compatible__src__chat____fixtures____xai-text.chunks.txt"),
+            "source": V + "openai-compatible__src__chat____fixtures____xai-text.chunks.txt",
+            "source_args": {"note": RECONSTRUCTED},
+        },
+        {
+            "name": "generate-tool-call-empty-content",
+            "description": "A tool call with content '' (not null) and reasoning_content; total 588 = 307 + 26 + 255.",
+            "method": "generate",
+            "model": "grok-3-mini",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "What is the weather in San Francisco?",
+                "tools": [
+                    {
+                        "type": "function",
+                        "name": "weather",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"location": {"type": "string"}},
+                            "required": ["location"],
+                        },
+                    }
+                ],
+            },
+            "response": raw_json(V + "openai-compatible__src__chat____fixtures____xai-tool-call.json"),
+            "source": V + "openai-compatible__src__chat____fixtures____xai-tool-call.json",
+            "source_args": {"note": RECONSTRUCTED},
+        },
+    ]
+
+
+def _mistral() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": "stream-incremental-tool-call",
+            "description": "The second delta repeats type with name '' (the name is kept); cached 128; no stream_options sent.",
+            "method": "stream",
+            "model": "zai-glm-5-2",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "What is the weather in Berlin?",
+                "tools": [
+                    {
+                        "type": "function",
+                        "name": "webSearchTool",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"query": {"type": "string"}},
+                            "required": ["query"],
+                        },
+                    }
+                ],
+            },
+            "response": chunks(V + "mistral__src____fixtures____mistral-incremental-tool-call.chunks.txt"),
+            "source": V + "mistral__src____fixtures____mistral-incremental-tool-call.chunks.txt",
+            "source_args": {"note": RECONSTRUCTED},
+        },
+    ]
+
+
+def _together() -> list[dict[str, Any]]:
+    # No Together recording exists in the corpus; Together serves the same Chat Completions
+    # protocol, so these cases replay OpenAI-recorded responses to pin the preset's request mapping
+    # (its base URL and top_k, which OpenAI does not take).
+    borrowed = "an OpenAI-recorded response replayed for the together preset (same protocol; the corpus has no Together recording): the case pins the request mapping"
+    return [
+        {
+            "name": "generate-top-k-length",
+            "description": "top_k is sent (Together takes it); max_output_tokens 3 ends in length.",
+            "method": "generate",
+            "model": "meta-llama/Llama-3.3-70B-Instruct-Turbo",
+            "request": {"prompt": "Please tell me a story", "max_output_tokens": 3, "top_k": 40},
+            "response": vcr(
+                F + "packages__lmi__tests__cassettes__TestLiteLLMModel.test_max_token_truncation.yaml"
+            ),
+            "source": F + "packages__lmi__tests__cassettes__TestLiteLLMModel.test_max_token_truncation.yaml",
+            "source_args": {"note": "gzip body decompressed; " + borrowed},
+        },
+        {
+            "name": "stream-text-no-usage",
+            "description": "A streamed answer with stream_options asked for but no usage sent.",
+            "method": "stream",
+            "model": "meta-llama/Llama-3.3-70B-Instruct-Turbo",
+            "request": {"prompt": "Say this is a test", "top_k": 40},
+            "response": vcr(OT + "test_chat_completion_streaming_not_complete.yaml"),
+            "source": OT + "test_chat_completion_streaming_not_complete.yaml",
+            "source_args": {"note": borrowed},
+        },
+    ]
+
+
+def _ollama() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": "generate-json-schema-local",
+            "description": "A local qwen3 with json_schema; message.reasoning; usage without details.",
+            "method": "generate",
+            "model": "qwen3:0.6b",
+            "features": ["structured_output"],
+            "request": {
+                "prompt": "What is the capital of France?",
+                "response_format": {
+                    "type": "json_schema",
+                    "name": "CityLocation",
+                    "schema": {
+                        "type": "object",
+                        "properties": {"city": {"type": "string"}, "country": {"type": "string"}},
+                        "required": ["city", "country"],
+                        "title": "CityLocation",
+                    },
+                },
+            },
+            "response": vcr(P + "test_ollama__test_ollama_local_native_output_uses_json_schema.yaml"),
+            "source": P + "test_ollama__test_ollama_local_native_output_uses_json_schema.yaml",
+        },
+    ]
+
+
+def _compatible() -> list[dict[str, Any]]:
+    azure = "https://traceloop-stg.openai.azure.com/openai/deployments/openllmetry-testing"
+    cerebras = V + "cerebras__src__fixtures__cererebras-structured-output-tools.1.chunks.txt"
+    useless = {
+        "type": "function",
+        "name": "nonUsefulTool",
+        "parameters": {"type": "object", "properties": {}},
+    }
+    return [
+        {
+            "name": "generate-content-filter-no-message",
+            "description": "Azure: finish_reason content_filter and a choice with no message key.",
+            "method": "generate",
+            "model": "openllmetry-testing",
+            "config": {"base_url": azure},
+            "request": {"prompt": "Tell me a joke about opentelemetry"},
+            "response": vcr(T + "test_azure__test_chat_content_filtering.yaml", 0),
+            "source": T + "test_azure__test_chat_content_filtering.yaml",
+            "source_args": {
+                "interaction": 0,
+                "note": "the api-version query of the recorded URL is left out",
+            },
+        },
+        {
+            "name": "stream-empty-first-chunk",
+            "description": "Azure model router: a first chunk with id '', model '' and prompt_filter_results.",
+            "method": "stream",
+            "model": "model-router",
+            "config": {"base_url": "https://example-resource.openai.azure.com/openai/v1"},
+            "request": {"prompt": "What is the capital of Denmark? Answer briefly."},
+            "response": chunks(V + "openai__src__chat____fixtures____azure-model-router.1.chunks.txt"),
+            "source": V + "openai__src__chat____fixtures____azure-model-router.1.chunks.txt",
+            "source_args": {"note": RECONSTRUCTED},
+        },
+        {
+            "name": "stream-thinking-zai",
+            "description": "Z.ai: reasoning_content deltas; usage on the finish chunk (no empty-choices chunk).",
+            "method": "stream",
+            "model": "glm-4.7",
+            "features": ["reasoning"],
+            "config": {"base_url": "https://api.z.ai/api/paas/v4"},
+            "request": {"prompt": "What is 2 + 2?"},
+            "response": vcr(P + "test_zai__test_zai_thinking_stream.yaml"),
+            "source": P + "test_zai__test_zai_thinking_stream.yaml",
+            "source_args": {"note": "the recording also sent Z.ai's thinking option"},
+        },
+        {
+            "name": "stream-text-then-tool-call",
+            "description": "Cerebras: reasoning, text content, then the whole call in one delta (first of two spliced streams).",
+            "method": "stream",
+            "model": "zai-glm-4.7",
+            "features": ["function_tools"],
+            "config": {"base_url": "https://api.cerebras.ai/v1"},
+            "request": {"prompt": "Call the tool, then answer.", "tools": [useless]},
+            "response": chunks(cerebras, 0),
+            "source": cerebras,
+            "source_args": {"note": RECONSTRUCTED + "; the file holds two streams, this is the first"},
+        },
+        {
+            "name": "stream-text-then-tool-call-second",
+            "description": "Cerebras: the second spliced stream, with its own call id and usage.",
+            "method": "stream",
+            "model": "zai-glm-4.7",
+            "features": ["function_tools"],
+            "config": {"base_url": "https://api.cerebras.ai/v1"},
+            "request": {"prompt": "Call the tool again, then answer.", "tools": [useless]},
+            "response": chunks(cerebras, 1),
+            "source": cerebras,
+            "source_args": {"note": RECONSTRUCTED + "; the file holds two streams, this is the second"},
+        },
+    ]
+
+
+#: Provider id → its cases.
+CASES: dict[str, list[dict[str, Any]]] = {
+    "openai": _openai(),
+    "groq": _groq(),
+    "deepseek": _deepseek(),
+    "openrouter": _openrouter(),
+    "xai": _xai(),
+    "together": _together(),
+    "mistral": _mistral(),
+    "ollama": _ollama(),
+    "openai-compatible": _compatible(),
+}
+
+#: What the request oracle needs to know of each provider (the documented quirks, not the adapter's).
+QUIRKS: dict[str, dict[str, Any]] = {
+    "openai": {"id": "openai", "reasoning_prefixes": ("o1", "o3", "o4", "gpt-5")},
+    "groq": {"id": "groq"},
+    "deepseek": {"id": "deepseek", "effort": None},
+    "openrouter": {"id": "openrouter", "effort": "reasoning"},
+    "xai": {"id": "xai"},
+    "together": {"id": "together", "top_k": True},
+    "mistral": {"id": "mistral", "effort": None, "stream_usage": False, "seed_field": "random_seed"},
+    "ollama": {"id": "ollama", "effort": None},
+    "openai-compatible": {"id": "openai-compatible"},
+}
+
+#: Each provider's default base URL (where its cassettes' requests go unless a case says otherwise).
+BASE_URLS = {
+    "openai": "https://api.openai.com/v1",
+    "groq": "https://api.groq.com/openai/v1",
+    "deepseek": "https://api.deepseek.com",
+    "openrouter": "https://openrouter.ai/api/v1",
+    "xai": "https://api.x.ai/v1",
+    "together": "https://api.together.xyz/v1",
+    "mistral": "https://api.mistral.ai/v1",
+    "ollama": "http://localhost:11434/v1",
+}
