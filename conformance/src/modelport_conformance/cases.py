@@ -40,7 +40,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 __all__ = ["METHODS", "Case", "Suite", "discover_suites", "load_cases"]
 
-METHODS = ("generate", "stream", "embed")
+METHODS = ("generate", "stream", "embed", "count_tokens")
 CASE_FILE = "case.yaml"
 CASSETTE_FILE = "cassette.yaml"
 EXPECTED_FILE = "expected.json"

@@ -171,11 +171,23 @@ def call_case(model: modelport.Model, case: Case, run: Execution) -> None:
         for event in model.stream(**case.request):
             run.events.append(event)
         run.output = {"events": [canonical(e) for e in run.events]}
+    elif case.method == "count_tokens":
+        run.output = {"token_count": token_count(model.count_tokens(**case.request))}
     else:
         keywords = dict(case.request)
         values = keywords.pop("values")
         run.embedding = model.embed(values, **keywords)
         run.output = {"embedding": canonical(run.embedding)}
+
+
+def token_count(count: Any) -> dict[str, Any]:
+    """The JSON form of a :class:`~modelport.provider.TokenCount` as ``expected.json`` holds it."""
+    out: dict[str, Any] = {"input_tokens": count.input_tokens}
+    if count.cached_input_tokens is not None:
+        out["cached_input_tokens"] = count.cached_input_tokens
+    if count.provider_metadata:
+        out["provider_metadata"] = dict(count.provider_metadata)
+    return out
 
 
 async def _acall_case(model: modelport.Model, case: Case, run: Execution) -> None:
@@ -186,6 +198,8 @@ async def _acall_case(model: modelport.Model, case: Case, run: Execution) -> Non
         async for event in model.astream(**case.request):
             run.events.append(event)
         run.output = {"events": [canonical(e) for e in run.events]}
+    elif case.method == "count_tokens":
+        run.output = {"token_count": token_count(await model.acount_tokens(**case.request))}
     else:
         keywords = dict(case.request)
         values = keywords.pop("values")
