@@ -23,9 +23,20 @@ from .clients import PROMPT as _PROMPT
 from .clients import Modelport, RawHttpx, Side, concurrent_times, stream_prompt
 
 #: Modules a plain ``get_model`` should not need; reported when modelport loads them (and httpx does not).
-RARE_PACKAGES = {"yaml", "vcr", "click", "hypothesis", "aiohttp", "google", "modelport_conformance", "pytest"}
+RARE_PACKAGES = {
+    "yaml",
+    "vcr",
+    "click",
+    "hypothesis",
+    "aiohttp",
+    "google",
+    "modelport_conformance",
+    "pytest",
+    "opentelemetry",
+}
 RARE_MODULES = {
     "modelport.testing",
+    "modelport.telemetry",
     "modelport.citations",
     "modelport.events",
     "modelport_google.grounding",
@@ -258,6 +269,64 @@ def sync_figures(base_url: str, calls: int, frames: int, rounds: int, stream_rou
     finally:
         base.close()
         mp.close()
+
+
+# --------------------------------------------------------------------------- P2o (telemetry)
+
+
+def otel_available() -> bool:
+    """Whether the P2o sides can run (``opentelemetry-api`` and ``-sdk``, as requirements-dev.txt has)."""
+    import importlib.util
+
+    try:
+        return all(
+            importlib.util.find_spec(name) is not None for name in ("opentelemetry", "opentelemetry.sdk")
+        )
+    except (ImportError, ValueError):
+        return False
+
+
+def otel_figure(base_url: str, calls: int, rounds: int, repeats: int) -> Figure:
+    """P2o: what OpenTelemetry costs P2 when tracing is off.
+
+    Each mode runs P2's interleaved calls against raw httpx in fresh interpreters (whether the API is
+    imported is process-wide), ``repeats`` of each, the modes alternating: ``absent`` (imports of
+    ``opentelemetry`` fail, as without the extra), ``off`` (the API imported, no provider configured)
+    and ``on`` (SDK tracer and meter providers, no exporter). The figure is off / absent, each side
+    normalised by raw httpx in its own interpreter (the samples divide each ``off`` round by the median
+    ``absent`` ratio). The extra keeps every mode's ratio to raw httpx, ``on_vs_absent``, and the time
+    of one ``generate`` without I/O (an in-process provider, best of several ``timeit`` runs) per mode.
+    """
+    modes = ("absent", "off", "on")
+    runs: dict[str, list[dict[str, Any]]] = {mode: [] for mode in modes}
+    for i in range(repeats):
+        for mode in modes[i % 3 :] + modes[: i % 3]:
+            runs[mode].append(_probe("otel", mode, base_url, str(calls), str(rounds)))
+    traced = {mode: {run["traced"] for run in mode_runs} for mode, mode_runs in runs.items()}
+    if traced != {"absent": {False}, "off": {False}, "on": {True}}:
+        raise RuntimeError(f"telemetry in the wrong state: {traced}")
+    ratios = {mode: [r for run in mode_runs for r in run["ratios"]] for mode, mode_runs in runs.items()}
+    ratio = {mode: statistics.median(values) for mode, values in ratios.items()}
+    us = {mode: statistics.median(run["modelport_us"] for run in runs[mode]) for mode in modes}
+    no_io = {mode: min(run["no_io_us"] for run in runs[mode]) for mode in modes}
+    return _figure(
+        "P2o",
+        "P2 with the otel API imported, tracing off, vs extra absent",
+        "µs/call",
+        us["absent"],
+        us["off"],
+        [r / ratio["absent"] for r in ratios["off"]],
+        1.05,  # fresh interpreters differ by a few percent; ``no_io_us`` is the precise cost
+        calls=calls,
+        rounds=rounds,
+        repeats=repeats,
+        absent_ratio=ratio["absent"],
+        off_ratio=ratio["off"],
+        on_ratio=ratio["on"],
+        on_vs_absent=ratio["on"] / ratio["absent"],
+        on_us=us["on"],
+        no_io_us=no_io,
+    )
 
 
 # --------------------------------------------------------------------------- P4 (async)

@@ -1,7 +1,8 @@
-"""Measurements that need a fresh interpreter (P1 import time, P5 resident memory).
+"""Measurements that need a fresh interpreter (P1 import time, P5 resident memory, P2o telemetry).
 
-``python -m bench.probe import <side> <base_url>`` and ``python -m bench.probe stream <side> <base_url>
-<frames>`` print one JSON object. Only the standard library is imported before the measured section.
+``python -m bench.probe import <side> <base_url>``, ``python -m bench.probe stream <side> <base_url>
+<frames>`` and ``python -m bench.probe otel <absent|off|on> <base_url> <calls> <rounds>`` print one JSON
+object. Only the standard library is imported before the measured section.
 """
 
 from __future__ import annotations
@@ -90,9 +91,86 @@ def _stream(side: str, base_url: str, frames: int) -> dict[str, object]:
     }
 
 
+class _NoOpenTelemetry:
+    """An import hook that makes ``opentelemetry`` missing, as if the extra were not installed."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if name.partition(".")[0] == "opentelemetry":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+
+def _no_io_generate_us() -> float:
+    """Microseconds of one ``Model.generate`` on an in-process provider that answers at once (best of 5)."""
+    import timeit
+
+    from modelport import Model
+    from modelport.provider import Provider, ProviderConfig
+    from modelport.types import Result, TextPart
+
+    answer = Result(content=[TextPart(text="hi")], finish_reason="stop")
+
+    class Instant(Provider):
+        id = "instant"
+
+        def generate(self, model_name: str, request: object) -> Result:  # type: ignore[override]
+            return answer
+
+    model = Model(Instant(ProviderConfig("instant")), "m")
+    model.generate(prompt="hi")
+    number = 5_000
+    return min(timeit.repeat(lambda: model.generate(prompt="hi"), number=number, repeat=5)) / number * 1e6
+
+
+def _otel(mode: str, base_url: str, calls: int, rounds: int) -> dict[str, object]:
+    """P2's sequential generate calls (interleaved with raw httpx) with OpenTelemetry ``absent`` (as if
+    the ``otel`` extra were not installed), imported but ``off`` (no provider configured: what most
+    applications that have the API installed see), or ``on`` (an SDK tracer and meter provider, spans
+    recorded and dropped: no exporter)."""
+    if mode == "absent":
+        sys.meta_path.insert(0, _NoOpenTelemetry())
+    else:
+        import opentelemetry.metrics
+        import opentelemetry.trace
+
+        if mode == "on":
+            from opentelemetry.sdk.metrics import MeterProvider
+            from opentelemetry.sdk.trace import TracerProvider
+
+            opentelemetry.trace.set_tracer_provider(TracerProvider())
+            opentelemetry.metrics.set_meter_provider(MeterProvider())
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import statistics
+
+    from bench.clients import PROMPT, Modelport, RawHttpx
+    from bench.figures import _interleaved
+    from modelport import telemetry
+
+    base, mp = RawHttpx(base_url), Modelport(base_url)
+    try:
+        for side in (base, mp):
+            for _ in range(5):
+                side.generate(PROMPT)
+        out = _interleaved(base, mp, lambda s: s.generate(PROMPT), calls, rounds)
+    finally:
+        base.close()
+        mp.close()
+    return {
+        "mode": mode,
+        "traced": telemetry.enabled(),
+        "no_io_us": _no_io_generate_us(),
+        "ratios": out.ratios,
+        "cpu_ratio": statistics.median(out.cpu_ratios),
+        "baseline_us": statistics.median(out.base) * 1e6,
+        "modelport_us": statistics.median(out.mp) * 1e6,
+    }
+
+
 def main(argv: list[str]) -> None:
     """Command line entry."""
     what, side, base_url = argv[0], argv[1], argv[2]
+    if what == "otel":
+        print(json.dumps(_otel(side, base_url, int(argv[3]), int(argv[4]))))
+        return
     if side not in ("baseline", "modelport"):
         raise SystemExit(f"unknown side {side!r}")
     if what == "import":

@@ -59,6 +59,15 @@ def table(report: dict[str, Any]) -> str:
             f"P5s: modelport keeps {e['extra_mib']:.1f} MiB more than raw httpx after the long stream, "
             f"{e['extra_bytes_per_frame']:.0f} bytes a frame beyond the text"
         )
+    p2o = report["figures"].get("P2o")
+    if p2o:
+        e = p2o["extra"]
+        notes.append(
+            f"P2o: vs raw httpx, otel extra absent {e['absent_ratio']:.3f}x, API imported with tracing off "
+            f"{e['off_ratio']:.3f}x, tracing on {e['on_ratio']:.3f}x ({e['on_vs_absent']:.3f}x absent); "
+            "one generate without I/O: "
+            + ", ".join(f"{mode} {us:.1f} µs" for mode, us in e["no_io_us"].items())
+        )
     p4a = report["figures"].get("P4a")
     if p4a:
         notes.append(

@@ -41,17 +41,20 @@ class Plan:
     memory_frames_small: int
     memory_frames_large: int
     max_seconds: float
+    otel_rounds: int = 3
+    otel_repeats: int = 3
 
     def max_requests(self) -> int:
         """Requests the plan sends, with a margin; the server stops after that many."""
         sync = 2 * (self.calls * self.rounds + self.streams + 20)
+        otel = 3 * self.otel_repeats * 2 * (self.calls * self.otel_rounds + 10)
         async_ = 4 * (self.async_rounds + 1) * self.concurrent
         memory = 4 * 2
-        return int((sync + async_ + memory) * 1.2) + 100
+        return int((sync + otel + async_ + memory) * 1.2) + 100
 
 
 FULL = Plan(21, 500, 5, 2_000, 41, 200, 15, 2_000, 20_000, 900.0)
-QUICK = Plan(3, 30, 2, 200, 3, 20, 3, 200, 2_000, 120.0)
+QUICK = Plan(3, 30, 2, 200, 3, 20, 3, 200, 2_000, 120.0, otel_rounds=2, otel_repeats=1)
 
 
 def run(plan: Plan, only: set[str] | None = None) -> dict[str, Any]:
@@ -62,6 +65,14 @@ def run(plan: Plan, only: set[str] | None = None) -> dict[str, Any]:
     groups: list[tuple[str, Callable[[str], list[figures.Figure]]]] = [
         ("P1", lambda url: figures.import_figures(url, plan.import_repeats)),
         ("P2", lambda url: figures.sync_figures(url, plan.calls, plan.frames, plan.rounds, plan.streams)),
+        (
+            "P2o",
+            lambda url: (
+                [figures.otel_figure(url, plan.calls, plan.otel_rounds, plan.otel_repeats)]
+                if figures.otel_available()
+                else []
+            ),
+        ),
         ("P4", lambda url: figures.async_figures(url, plan.concurrent, plan.async_rounds)),
         (
             "P5",
@@ -70,7 +81,7 @@ def run(plan: Plan, only: set[str] | None = None) -> dict[str, Any]:
             ],
         ),
     ]
-    aliases = {"P1": {"P1", "P5"}, "P2": {"P2", "P3"}, "P4": {"P4"}, "P5": {"P5"}}
+    aliases = {"P1": {"P1", "P5"}, "P2": {"P2", "P3"}, "P2o": {"P2", "P2o"}, "P4": {"P4"}, "P5": {"P5"}}
     with MockServer(plan.max_requests(), plan.max_seconds) as server:
         for name, measure in groups:
             if only and not aliases[name] & only:
@@ -100,7 +111,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--only",
         action="append",
-        choices=["P1", "P2", "P3", "P4", "P5"],
+        choices=["P1", "P2", "P2o", "P3", "P4", "P5"],
         help="measure only these figures (repeatable)",
     )
     args = parser.parse_args(argv)

@@ -19,3 +19,24 @@ for suite in "openai: 33" "openai-compatible: 5" "groq: 6" "deepseek: 4" "openro
   "together: 2" "mistral: 1" "ollama: 1"; do
   grep -q "^${suite} passed, 0 failed, 0 skipped$" "$work/conformance.txt"
 done
+
+# The command without the conformance package (issue 16): the core wheel with its "cli" extra only
+# (click from the index) gives a working `modelport providers` and `modelport generate`, and pulls
+# in neither pytest nor vcrpy.
+python3 -m venv "$work/cli-venv"
+core_wheel="$(ls "$work"/wheels/modelport-[0-9]*.whl)"
+"$work/cli-venv/bin/python" -m pip install --quiet "${core_wheel}[cli]"
+"$work/cli-venv/bin/modelport" providers | tee "$work/cli-providers.txt"
+grep -q "^No providers registered" "$work/cli-providers.txt"
+"$work/cli-venv/bin/modelport" generate --help >/dev/null
+if "$work/cli-venv/bin/modelport" --help | sed -n '/^Commands:/,$p' | grep -q "^  conformance"; then
+  echo "check_wheels: modelport lists 'conformance' without modelport-conformance installed" >&2
+  exit 1
+fi
+"$work/cli-venv/bin/python" -m pip list --format=freeze >"$work/cli-pip-list.txt"
+if grep -iE "^(pytest|vcrpy|modelport-conformance)==" "$work/cli-pip-list.txt"; then
+  echo "check_wheels: modelport[cli] pulled in a test dependency" >&2
+  exit 1
+fi
+grep -q "^click==" "$work/cli-pip-list.txt"
+echo "check_wheels: modelport[cli] alone: providers and generate work, no pytest, no vcrpy"

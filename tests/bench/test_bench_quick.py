@@ -12,6 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = {"P1", "P2", "P3", "P4", "P5i", "P5s"}
 AIOHTTP_FIGURES = {"P4a", "P4r"}  # only with the optional httpx-aiohttp installed
+OTEL_FIGURES = {"P2o"}  # only with opentelemetry-api and -sdk installed (requirements-dev.txt)
 FIGURE_KEYS = {"id", "title", "unit", "baseline", "modelport", "ratio", "target", "met", "samples", "extra"}
 
 
@@ -35,9 +36,12 @@ def test_quick_benchmark_report(tmp_path: Path) -> None:
     assert report["schema"] == 1
     assert report["mode"] == "quick"
     assert report["errors"] == {}
-    assert set(report["figures"]) - AIOHTTP_FIGURES == FIGURES
+    assert set(report["figures"]) - AIOHTTP_FIGURES - OTEL_FIGURES == FIGURES
     if importlib.util.find_spec("httpx_aiohttp") is not None:
         assert AIOHTTP_FIGURES <= set(report["figures"])
+    if importlib.util.find_spec("opentelemetry") is not None:
+        assert OTEL_FIGURES <= set(report["figures"])
+        assert _positive(report["figures"]["P2o"]["extra"]["on_vs_absent"])
     for name, fig in report["figures"].items():
         assert set(fig) == FIGURE_KEYS, name
         assert fig["id"] == name

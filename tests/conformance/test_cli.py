@@ -1,4 +1,9 @@
-"""The ``modelport`` command: providers, conformance (matrix, formats, exit codes), generate."""
+"""The ``modelport`` command: providers, conformance (matrix, formats, exit codes), generate.
+
+The command is the core's (``modelport.cli``); ``conformance`` comes from this package through the
+``modelport.commands`` entry point. tests/cli has the command's own tests (plugins, spinner, progress
+bar, ``-o``, standard input, the HTML report in Chromium).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import json
 
 from click.testing import CliRunner
 
-from modelport_conformance.cli import main
+from modelport.cli import main
 
 from .conftest import EXAMPLE_CASES
 
@@ -134,3 +139,11 @@ def test_unknown_provider_fails(example_installed):
         "summary": {"pass": 0, "fail": 0, "skip": 0},
         "cases": [],
     }
+
+
+def test_conformance_html_goes_to_stdout_without_output(example_installed):
+    result = CliRunner().invoke(main, ["conformance", "-q", "--format", "html"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("<!DOCTYPE html>\n")
+    assert '<span class="verdict ok">conformance: OK</span>' in result.stdout
+    assert result.stdout.rstrip().endswith("</html>")

@@ -1,4 +1,5 @@
-"""Running every registered provider's suite and reporting it as a matrix (table, JSON, Markdown)."""
+"""Running every registered provider's suite and reporting it as a matrix (table, JSON, Markdown, or
+one self-contained HTML page: :mod:`modelport_conformance.html_report`)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from .credentials import redact
 from .replay import describe_exception
 from .runner import CaseOutcome, run_case
 
-__all__ = ["FORMATS", "ProviderReport", "Report", "render", "run_conformance"]
+__all__ = ["FORMATS", "ProviderReport", "Report", "render", "run_conformance", "versions"]
 
-FORMATS = ("table", "json", "markdown")
+FORMATS = ("table", "json", "markdown", "html")
 _MARK = {"pass": "PASS", "fail": "FAIL", "skip": "skip"}
 
 
@@ -44,6 +45,8 @@ class Report:
     providers: list[ProviderReport]
     plugin_errors: dict[str, str]
     strict: bool
+    #: What produced the run: Python, modelport, modelport-conformance and the plugin distributions.
+    versions: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -64,6 +67,7 @@ class Report:
             "strict": self.strict,
             "summary": totals,
             "plugin_errors": dict(self.plugin_errors),
+            "versions": dict(self.versions),
             "providers": {
                 p.provider_id: {
                     "status": p.status,
@@ -84,19 +88,24 @@ def run_conformance(
     progress: Callable[[CaseOutcome], None] | None = None,
     suites: dict[str, Suite | None] | None = None,
     models: Collection[str] = (),
+    start: Callable[[int], None] | None = None,
 ) -> Report:
     """Discover (or take) the suites, run every case, and build the report.
 
     A provider without cases is a failure when ``strict``, else a skip with a reason; a provider
     whose cases fail to load always fails. ``models`` runs only the cases of those models (the rest
-    are skipped, see :mod:`modelport_conformance.selection`). Whatever a plugin raises, every case
-    gets a row and the report is built.
+    are skipped, see :mod:`modelport_conformance.selection`). ``start`` is called once with the number
+    of cases about to run (for a progress bar), ``progress`` after each. Whatever a plugin raises,
+    every case gets a row and the report is built.
     """
     errors: dict[str, str] = {}
     known: set[str] | None = None
     if suites is None:
         suites, errors = discover_suites(provider_ids)
         known = set(plugins.providers())
+    if start is not None:
+        runnable = [s for i, s in suites.items() if s is not None and (known is None or i in known)]
+        start(sum(len(s.cases) for s in runnable if not s.load_error))
     reports: list[ProviderReport] = []
     for provider_id, suite in suites.items():
         report = ProviderReport(provider_id)
@@ -117,7 +126,36 @@ def run_conformance(
             if progress is not None:
                 progress(outcome)
         report.status = "fail" if report.counts()["fail"] else "pass"
-    return Report(reports, errors, strict)
+    return Report(reports, errors, strict, versions(reports))
+
+
+def versions(reports: Iterable[ProviderReport] = ()) -> dict[str, str]:
+    """Python, modelport and modelport-conformance, then each distribution whose ``modelport`` entry
+    points provide a provider of ``reports`` (with those providers): what produced a report."""
+    import platform
+    from importlib import metadata
+
+    def version(distribution: str) -> str:
+        try:
+            return metadata.version(distribution)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+    found = {
+        "Python": f"{platform.python_version()} ({platform.python_implementation()}, {platform.system()})",
+        "modelport": version("modelport"),
+        "modelport-conformance": version("modelport-conformance"),
+    }
+    wanted = {report.provider_id for report in reports}
+    provided: dict[tuple[str, str], set[str]] = {}
+    for ep in metadata.entry_points(group="modelport"):
+        dist = getattr(ep, "dist", None)
+        if ep.name in wanted and dist is not None:
+            name = str(dist.metadata["Name"] or dist.name)
+            provided.setdefault((name, str(dist.version)), set()).add(ep.name)
+    for (name, dist_version), ids in sorted(provided.items()):
+        found.setdefault(name, f"{dist_version} (providers: {', '.join(sorted(ids))})")
+    return found
 
 
 def _run_one(suite: Suite, case: Any, regenerate: bool, models: Collection[str]) -> CaseOutcome:
@@ -129,9 +167,13 @@ def _run_one(suite: Suite, case: Any, regenerate: bool, models: Collection[str])
 
 
 def render(report: Report, fmt: str = "table") -> str:
-    """The report as a terminal table, JSON or Markdown."""
+    """The report as a terminal table, JSON, Markdown or a self-contained HTML page."""
     if fmt == "json":
         return json.dumps(report.as_dict(), indent=2, ensure_ascii=False)
+    if fmt == "html":
+        from .html_report import render_html
+
+        return render_html(report)
     rows = [
         (p.provider_id, c.case, c.method, _MARK[c.status], ",".join(c.requirements), _first_line(c.message))
         for p in report.providers

@@ -222,7 +222,12 @@ def _merged(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     )
 
 
-_ASYNC_METHODS = {"generate": "agenerate", "stream": "astream", "embed": "aembed", "count_tokens": "acount_tokens"}
+_ASYNC_METHODS = {
+    "generate": "agenerate",
+    "stream": "astream",
+    "embed": "aembed",
+    "count_tokens": "acount_tokens",
+}
 
 
 def _async_parity(suite: Suite, case: Case, run: Execution) -> CheckOutcome:

@@ -9,6 +9,7 @@ Importing this package loads no provider plugin; ``get_model`` loads the one it 
 
 from __future__ import annotations
 
+import logging as _logging
 from typing import TYPE_CHECKING, Any
 
 from ._api import aembed, agenerate, astream, embed, generate, get_model, stream
@@ -36,6 +37,10 @@ from .errors import (
 )
 from .hookspecs import hookimpl
 from .provider import Capabilities, Provider
+
+# A library logs and never prints: without an application's logging configuration, nothing from the
+# "modelport" logger reaches stderr (Python's last-resort handler would print warnings).
+_logging.getLogger("modelport").addHandler(_logging.NullHandler())
 
 # The pydantic-based names load on first access, so ``import modelport`` stays cheap.
 _LAZY = {

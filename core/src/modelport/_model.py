@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
+from sys import modules as _modules
 from typing import TYPE_CHECKING, Any
 
 from . import _retry
@@ -15,12 +17,52 @@ if TYPE_CHECKING:
     from ._streams import AsyncResultStream, ResultStream
     from .loop import RunResult, RunStream, Step
     from .outputs import OutputType
-    from .types import EmbeddingResult, Request, Result
+    from .types import EmbeddingResult, Request, Result, Warning
 
 # The request and result types (pydantic) load on first use, not on import: ``import modelport`` and
 # ``get_model`` stay as cheap as importing httpx.
 
 __all__ = ["Model", "build_request"]
+
+_log = logging.getLogger("modelport")
+
+#: The key whose presence in ``sys.modules`` means the application imported OpenTelemetry: until
+#: then no call is traced, and checking costs one dictionary lookup (see :mod:`modelport.telemetry`).
+_OTEL = "opentelemetry"
+_telemetry: Any = None
+
+
+def _traced() -> Any:
+    """:mod:`modelport.telemetry` when calls are traced now, else ``None``."""
+    global _telemetry
+    telemetry = _telemetry
+    if telemetry is None:
+        from . import telemetry
+
+        _telemetry = telemetry
+    return telemetry if telemetry.enabled() else None
+
+
+_DROPPED = ("unsupported-setting", "unsupported-tool")
+
+
+def log_dropped(model_id: str, warnings: Sequence[Warning]) -> None:
+    """One WARNING line on the ``modelport`` logger for the settings and tools a call dropped."""
+    dropped = [w for w in warnings if w.type in _DROPPED]
+    if not dropped or not _log.isEnabledFor(logging.WARNING):
+        return
+    described = "; ".join(
+        ("tool " if w.type == "unsupported-tool" else "")
+        + (w.setting or "?")
+        + (f" ({w.details})" if w.details else "")
+        for w in dropped
+    )
+    _log.warning(
+        "%s dropped unsupported settings: %s",
+        model_id,
+        described,
+        extra={"modelport_model": model_id, "modelport_dropped": [w.setting for w in dropped]},
+    )
 
 
 def build_request(kwargs: dict[str, Any]) -> Request:
@@ -169,8 +211,15 @@ class Model:
 
     def generate(self, **kwargs: Any) -> Result:
         """Generate a complete result. Keywords are those of :class:`~modelport.types.Request`."""
+        if _OTEL in _modules and (telemetry := _traced()) is not None:
+            return telemetry.generate(self, kwargs, self._generate)  # type: ignore[no-any-return]
+        return self._generate(kwargs)
+
+    def _generate(self, kwargs: dict[str, Any]) -> Result:
         request = self._validated(kwargs, check=False)
         result = _retry.call(self.retry_policy, lambda: self.provider.generate(self.name, request))
+        if result.warnings:
+            log_dropped(self.id, result.warnings)
         return _parsed(result, kwargs)
 
     def stream(self, **kwargs: Any) -> ResultStream:
@@ -189,6 +238,22 @@ class Model:
         provider_options: dict[str, dict[str, Any]] | None = None,
     ) -> EmbeddingResult:
         """Embed one value or a batch; embeddings come back in input order."""
+        if _OTEL in _modules and (telemetry := _traced()) is not None:
+            return telemetry.embed(  # type: ignore[no-any-return]
+                self,
+                values,
+                output_dimensionality,
+                lambda: self._embed(values, output_dimensionality, task_type, provider_options),
+            )
+        return self._embed(values, output_dimensionality, task_type, provider_options)
+
+    def _embed(
+        self,
+        values: str | Sequence[str],
+        output_dimensionality: int | None,
+        task_type: str | None,
+        provider_options: dict[str, dict[str, Any]] | None,
+    ) -> EmbeddingResult:
         request = _embed_request(values, output_dimensionality, task_type, provider_options)
         if self.provider.embed_retries_per_request:  # each batch is retried alone, never resent
             return self.provider.embed(self.name, request)
@@ -217,8 +282,15 @@ class Model:
 
     async def agenerate(self, **kwargs: Any) -> Result:
         """Async twin of :meth:`generate`."""
+        if _OTEL in _modules and (telemetry := _traced()) is not None:
+            return await telemetry.agenerate(self, kwargs, self._agenerate)  # type: ignore[no-any-return]
+        return await self._agenerate(kwargs)
+
+    async def _agenerate(self, kwargs: dict[str, Any]) -> Result:
         request = self._validated(kwargs, check=False)
         result = await _retry.acall(self.retry_policy, lambda: self.provider.agenerate(self.name, request))
+        if result.warnings:
+            log_dropped(self.id, result.warnings)
         return _parsed(result, kwargs)
 
     def astream(self, **kwargs: Any) -> AsyncResultStream:
@@ -237,6 +309,22 @@ class Model:
         provider_options: dict[str, dict[str, Any]] | None = None,
     ) -> EmbeddingResult:
         """Async twin of :meth:`embed`."""
+        if _OTEL in _modules and (telemetry := _traced()) is not None:
+            return await telemetry.aembed(  # type: ignore[no-any-return]
+                self,
+                values,
+                output_dimensionality,
+                lambda: self._aembed(values, output_dimensionality, task_type, provider_options),
+            )
+        return await self._aembed(values, output_dimensionality, task_type, provider_options)
+
+    async def _aembed(
+        self,
+        values: str | Sequence[str],
+        output_dimensionality: int | None,
+        task_type: str | None,
+        provider_options: dict[str, dict[str, Any]] | None,
+    ) -> EmbeddingResult:
         request = _embed_request(values, output_dimensionality, task_type, provider_options)
         if self.provider.embed_retries_per_request:
             return await self.provider.aembed(self.name, request)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from sys import modules as _modules
+from typing import Any, TypeVar
 
 from .errors import ModelportError
 
 T = TypeVar("T")
+
+_log = logging.getLogger("modelport")
 
 #: Test seams: how retries wait (tests replace these to record delays instead of sleeping).
 sleep: Callable[[float], None] = time.sleep
@@ -65,6 +69,32 @@ class RetryPolicy:
         return float(min(self.max_delay, backoff * (0.5 + random.random() / 2)))
 
 
+def reason(error: BaseException) -> str:
+    """Why a call is retried, in short: the error's class and HTTP status (never a body)."""
+    status = getattr(error, "status_code", None)
+    return type(error).__name__ + (f" (HTTP {status})" if status is not None else "")
+
+
+def retrying(error: BaseException, delay: float, retry: int, traced: Any = None) -> None:
+    """Report retry number ``retry`` (1-based) of ``error`` after ``delay`` seconds: an INFO line on the
+    ``modelport`` logger and, when the call is traced, an event on its span (``traced``: a stream's
+    call in :mod:`modelport.telemetry`; else the current span)."""
+    why = reason(error)
+    _log.info(
+        "retry %d in %.3g s after %s: %s",
+        retry,
+        delay,
+        why,
+        error,
+        extra={"modelport_retry": retry, "modelport_delay": delay, "modelport_reason": why},
+    )
+    if "opentelemetry" in _modules:
+        from . import telemetry
+
+        if traced is not None or telemetry.enabled():
+            telemetry.retried(error, delay, retry, traced)
+
+
 def call(policy: RetryPolicy, attempt_once: Callable[[], T]) -> T:
     """Run ``attempt_once`` until it succeeds or :meth:`RetryPolicy.delay` says to give up."""
     attempt, started = 0, time.monotonic()
@@ -76,6 +106,7 @@ def call(policy: RetryPolicy, attempt_once: Callable[[], T]) -> T:
             if delay is None:
                 raise
             attempt += 1
+            retrying(error, delay, attempt)
             sleep(delay)
 
 
@@ -90,4 +121,5 @@ async def acall(policy: RetryPolicy, attempt_once: Callable[[], Awaitable[T]]) -
             if delay is None:
                 raise
             attempt += 1
+            retrying(error, delay, attempt)
             await async_sleep(delay)

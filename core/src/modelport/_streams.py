@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from typing import TYPE_CHECKING
+from sys import modules as _modules
+from typing import TYPE_CHECKING, Any
 
 from . import _retry
+from ._model import _OTEL, _traced, log_dropped
 from .errors import ModelportError, ProviderError, StreamInterruptedError
 from .events import ErrorEvent, FinishEvent, StreamAccumulator, StreamEvent, StreamStartEvent
 
@@ -46,6 +48,7 @@ class _Attempts:
         self.attempt = 0
         self.held: StreamEvent | None = None
         self.yielded = False
+        self.telemetry: Any = None  # a traced stream's call (modelport.telemetry), for retry events
 
     def begin(self) -> None:
         self.held = None
@@ -56,9 +59,12 @@ class _Attempts:
             return [], False
         out: list[StreamEvent] = []
         if self.held is not None:
-            out.append(self.held)
-            self.accumulator.add(self.held)
+            held = self.held
+            out.append(held)
+            self.accumulator.add(held)
             self.held = None
+            if isinstance(held, StreamStartEvent) and held.warnings:
+                log_dropped(self.model.id, held.warnings)
         self.yielded = True
         if isinstance(event, ErrorEvent):
             raise self._error_event(event)
@@ -71,6 +77,7 @@ class _Attempts:
         if delay is None:
             raise _attach_partial(error, self.accumulator) from error.__cause__
         self.attempt += 1
+        _retry.retrying(error, delay, self.attempt, self.telemetry)
         return delay
 
     def ended(self) -> list[StreamEvent]:
@@ -113,7 +120,10 @@ class ResultStream:
 
     def __iter__(self) -> Iterator[StreamEvent]:
         if self._iterator is None:
-            self._iterator = self._run()
+            events = self._run()
+            if _OTEL in _modules and (telemetry := _traced()) is not None:
+                events = telemetry.stream(self, events)
+            self._iterator = events
         return self._iterator
 
     def _run(self) -> Iterator[StreamEvent]:
@@ -178,7 +188,10 @@ class AsyncResultStream:
 
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
         if self._iterator is None:
-            self._iterator = self._run()
+            events = self._run()
+            if _OTEL in _modules and (telemetry := _traced()) is not None:
+                events = telemetry.astream(self, events)
+            self._iterator = events
         return self._iterator
 
     async def _run(self) -> AsyncIterator[StreamEvent]:

@@ -6,6 +6,7 @@ bounds, deadline, redirects, error mapping, what to scrub) is a pure function sh
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import AsyncGenerator, Iterator
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,9 @@ __all__ = ["Exchange", "asend", "asend_json", "astream_frames", "send", "send_js
 CREDENTIAL_HEADERS = ("authorization", "x-goog-api-key", "api-key", "x-api-key", "proxy-authorization")
 _MAX_REDIRECTS = 5
 
+_log = logging.getLogger("modelport")
+_DEBUG = logging.DEBUG
+
 
 class Exchange:
     """One HTTP exchange: the request to send and everything needed to judge the response."""
@@ -46,6 +50,7 @@ class Exchange:
         "deadline_at",
         "follow",
         "limits",
+        "model",
         "provider",
         "request",
         "sent_request",
@@ -53,10 +58,15 @@ class Exchange:
     )
 
     def __init__(
-        self, provider: HttpProvider, spec: HttpRequest, client: httpx.Client | httpx.AsyncClient
+        self,
+        provider: HttpProvider,
+        spec: HttpRequest,
+        client: httpx.Client | httpx.AsyncClient,
+        model: str | None = None,
     ) -> None:
         config = provider.config
         self.provider = provider
+        self.model = model
         self.spec = spec
         self.limits = provider.limits
         self.follow = config.follow_redirects
@@ -174,6 +184,29 @@ class Exchange:
             provider=self.name,
         )
 
+    def logged(
+        self, request: httpx.Request, status: int | None, started: float, error: Exception | None
+    ) -> None:
+        """The DEBUG line of one request sent: provider, model, method, status and duration (never the
+        URL, a header or a body, so never a credential)."""
+        elapsed = (time.perf_counter() - started) * 1e3
+        outcome = str(status) if error is None else type(error).__name__
+        _log.debug(
+            "request provider=%s model=%s method=%s status=%s duration_ms=%.1f",
+            self.name,
+            self.model or "-",
+            request.method,
+            outcome,
+            elapsed,
+            extra={
+                "modelport_provider": self.name,
+                "modelport_model": self.model,
+                "modelport_method": request.method,
+                "modelport_status": status,
+                "modelport_duration_ms": elapsed,
+            },
+        )
+
     def parser(self) -> SseParser:
         return SseParser(
             provider=self.name,
@@ -279,15 +312,21 @@ class _Body:
 
 def _open(exchange: Exchange, client: httpx.Client) -> httpx.Response:
     request, hops = exchange.request, 0
+    debug = _log.isEnabledFor(_DEBUG)
     while True:
+        started = time.perf_counter() if debug else 0.0
         try:
             response = client.send(request, stream=True, auth=exchange.auth, follow_redirects=False)
         except httpx.HTTPError as error:
             exchange.sent(request)
+            if debug:
+                exchange.logged(request, None, started, error)
             raise exchange.transport_error(error, received=False) from None
         except httpx.InvalidURL as error:
             raise exchange.transport_error(error, received=False) from None
         exchange.sent(response.request)
+        if debug:
+            exchange.logged(response.request, response.status_code, started, None)
         try:
             follow = exchange.redirect(response, hops)
             if follow is None and response.status_code >= 300:
@@ -314,13 +353,15 @@ def _read(exchange: Exchange, response: httpx.Response, limit: int, *, truncate:
     return body.bytes()
 
 
-def send_json(provider: HttpProvider, spec: HttpRequest, *, allow_empty: bool = False) -> Any:
+def send_json(
+    provider: HttpProvider, spec: HttpRequest, *, allow_empty: bool = False, model: str | None = None
+) -> Any:
     """Send ``spec`` and return the parsed JSON answer, or raise the typed error.
 
     ``allow_empty=True``: an empty (or all-whitespace) body is ``None`` rather than an error.
     """
     client = provider.http.sync()
-    exchange = Exchange(provider, spec, client)
+    exchange = Exchange(provider, spec, client, model)
     response = _open(exchange, client)
     try:
         body = _read(exchange, response, exchange.limits.max_response_bytes, truncate=False)
@@ -331,10 +372,10 @@ def send_json(provider: HttpProvider, spec: HttpRequest, *, allow_empty: bool = 
     return exchange.json(body)
 
 
-def send(provider: HttpProvider, spec: HttpRequest) -> HttpResponse:
+def send(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> HttpResponse:
     """Send ``spec`` and return its status, headers (scrubbed) and body (parsed when it is JSON)."""
     client = provider.http.sync()
-    exchange = Exchange(provider, spec, client)
+    exchange = Exchange(provider, spec, client, model)
     response = _open(exchange, client)
     try:
         body = _read(exchange, response, exchange.limits.max_response_bytes, truncate=False)
@@ -352,10 +393,10 @@ def _answer(exchange: Exchange, response: httpx.Response, body: bytes) -> HttpRe
     return HttpResponse(response.status_code, headers, data, body)
 
 
-def stream_frames(provider: HttpProvider, spec: HttpRequest) -> Iterator[Any]:
+def stream_frames(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> Iterator[Any]:
     """Send ``spec`` and yield each parsed SSE frame."""
     client = provider.http.sync()
-    exchange = Exchange(provider, spec, client)
+    exchange = Exchange(provider, spec, client, model)
     parser = exchange.parser()
     response = _open(exchange, client)
     limit, size, deadline_at = exchange.limits.max_stream_bytes, 0, exchange.deadline_at
@@ -381,15 +422,21 @@ def stream_frames(provider: HttpProvider, spec: HttpRequest) -> Iterator[Any]:
 
 async def _aopen(exchange: Exchange, client: httpx.AsyncClient) -> httpx.Response:
     request, hops = exchange.request, 0
+    debug = _log.isEnabledFor(_DEBUG)
     while True:
+        started = time.perf_counter() if debug else 0.0
         try:
             response = await client.send(request, stream=True, auth=exchange.auth, follow_redirects=False)
         except httpx.HTTPError as error:
             exchange.sent(request)
+            if debug:
+                exchange.logged(request, None, started, error)
             raise exchange.transport_error(error, received=False) from None
         except httpx.InvalidURL as error:
             raise exchange.transport_error(error, received=False) from None
         exchange.sent(response.request)
+        if debug:
+            exchange.logged(response.request, response.status_code, started, None)
         try:
             follow = exchange.redirect(response, hops)
             if follow is None and response.status_code >= 300:
@@ -418,10 +465,12 @@ async def _aread(exchange: Exchange, response: httpx.Response, limit: int, *, tr
     return body.bytes()
 
 
-async def asend_json(provider: HttpProvider, spec: HttpRequest, *, allow_empty: bool = False) -> Any:
+async def asend_json(
+    provider: HttpProvider, spec: HttpRequest, *, allow_empty: bool = False, model: str | None = None
+) -> Any:
     """Async twin of :func:`send_json`."""
     client = await provider.http.async_client()
-    exchange = Exchange(provider, spec, client)
+    exchange = Exchange(provider, spec, client, model)
     response = await _aopen(exchange, client)
     try:
         body = await _aread(exchange, response, exchange.limits.max_response_bytes, truncate=False)
@@ -432,10 +481,10 @@ async def asend_json(provider: HttpProvider, spec: HttpRequest, *, allow_empty: 
     return exchange.json(body)
 
 
-async def asend(provider: HttpProvider, spec: HttpRequest) -> HttpResponse:
+async def asend(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> HttpResponse:
     """Async twin of :func:`send`."""
     client = await provider.http.async_client()
-    exchange = Exchange(provider, spec, client)
+    exchange = Exchange(provider, spec, client, model)
     response = await _aopen(exchange, client)
     try:
         body = await _aread(exchange, response, exchange.limits.max_response_bytes, truncate=False)
@@ -444,10 +493,12 @@ async def asend(provider: HttpProvider, spec: HttpRequest) -> HttpResponse:
     return _answer(exchange, response, body)
 
 
-async def astream_frames(provider: HttpProvider, spec: HttpRequest) -> AsyncGenerator[Any, None]:
+async def astream_frames(
+    provider: HttpProvider, spec: HttpRequest, *, model: str | None = None
+) -> AsyncGenerator[Any, None]:
     """Async twin of :func:`stream_frames`."""
     client = await provider.http.async_client()
-    exchange = Exchange(provider, spec, client)
+    exchange = Exchange(provider, spec, client, model)
     parser = exchange.parser()
     response = await _aopen(exchange, client)
     limit, size, deadline_at = exchange.limits.max_stream_bytes, 0, exchange.deadline_at

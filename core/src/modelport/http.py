@@ -492,13 +492,13 @@ class HttpProvider(Provider):
         from ._transport import send_json
 
         spec = self.build_request(model_name, request, stream=False)
-        return self._result(send_json(self, spec), spec)
+        return self._result(send_json(self, spec, model=model_name), spec)
 
     async def agenerate(self, model_name: str, request: Request) -> Result:
         from ._transport import asend_json
 
         spec = self.build_request(model_name, request, stream=False)
-        return self._result(await asend_json(self, spec), spec)
+        return self._result(await asend_json(self, spec, model=model_name), spec)
 
     def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
         from ._transport import stream_frames
@@ -508,7 +508,7 @@ class HttpProvider(Provider):
         feed = decoder.feed
         yield self._start(spec)
         try:
-            for frame in stream_frames(self, spec):
+            for frame in stream_frames(self, spec, model=model_name):
                 try:
                     events = feed(frame)
                 except _DECODE_ERRORS as error:
@@ -526,7 +526,7 @@ class HttpProvider(Provider):
         decoder = self.stream_decoder(spec)
         feed = decoder.feed
         yield self._start(spec)
-        frames = astream_frames(self, spec)
+        frames = astream_frames(self, spec, model=model_name)
         try:
             async for frame in frames:
                 try:
@@ -549,7 +549,7 @@ class HttpProvider(Provider):
 
         specs = self._embed_specs(model_name, request)
         policy = self._retry_policy()
-        responses = [_retry.call(policy, partial(send_json, self, spec)) for spec in specs]
+        responses = [_retry.call(policy, partial(send_json, self, spec, model=model_name)) for spec in specs]
         return self._embeddings(request, specs, responses)
 
     async def aembed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
@@ -557,20 +557,22 @@ class HttpProvider(Provider):
 
         specs = self._embed_specs(model_name, request)
         policy = self._retry_policy()
-        responses = [await _retry.acall(policy, partial(asend_json, self, spec)) for spec in specs]
+        responses = [
+            await _retry.acall(policy, partial(asend_json, self, spec, model=model_name)) for spec in specs
+        ]
         return self._embeddings(request, specs, responses)
 
     def count_tokens(self, model_name: str, request: Request) -> TokenCount:
         from ._transport import send_json
 
         spec = self.count_tokens_request(model_name, request)
-        return self._count(send_json(self, spec), spec)
+        return self._count(send_json(self, spec, model=model_name), spec)
 
     async def acount_tokens(self, model_name: str, request: Request) -> TokenCount:
         from ._transport import asend_json
 
         spec = self.count_tokens_request(model_name, request)
-        return self._count(await asend_json(self, spec), spec)
+        return self._count(await asend_json(self, spec, model=model_name), spec)
 
     # Any other endpoint, through the same I/O ----------------------------------------------------
 

@@ -1,0 +1,41 @@
+"""The ``modelport`` command (``pip install "modelport[cli]"``).
+
+The core provides ``providers`` (alias ``models``) and ``generate``; installed packages add
+subcommands through the entry-point group ``modelport.commands`` (entry-point name = command name,
+value = a :class:`click.Command`), e.g. ``modelport-conformance`` adds ``conformance``. A subcommand
+that fails to import is reported (in ``modelport --help``, ``modelport providers`` and when it is
+invoked), never fatal to the others.
+
+:func:`run` is the console script: without click installed it says which extra to install.
+:data:`main` is the click group (imported on first use, so ``import modelport.cli`` needs no click).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._app import COMMANDS_GROUP, command_errors, main
+
+__all__ = ["COMMANDS_GROUP", "command_errors", "main", "run"]
+
+
+def run() -> None:
+    """The ``modelport`` console script."""
+    try:
+        import click  # noqa: F401
+    except ImportError:
+        sys.stderr.write('modelport: the command needs its extra: pip install "modelport[cli]"\n')
+        sys.exit(2)
+    from ._app import main
+
+    main()
+
+
+def __getattr__(name: str) -> Any:
+    if name in {"main", "command_errors", "COMMANDS_GROUP"}:
+        from . import _app
+
+        return getattr(_app, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,5 @@
+"""``python -m modelport.cli``: the ``modelport`` command."""
+
+from . import run
+
+run()
