@@ -7,9 +7,7 @@ such as ``"42s"`` or ``"17.30897372s"``. The mapping is a pure function of statu
 
 from __future__ import annotations
 
-import email.utils
 import re
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +19,7 @@ from modelport.errors import (
     ProviderRateLimitError,
     ProviderRequestError,
 )
+from modelport.http import parse_retry_after as http_retry_after
 from modelport.wire import loads as strict_loads
 
 __all__ = ["error_from_response", "parse_error_body", "parse_retry_after", "parse_duration"]
@@ -56,23 +55,9 @@ def parse_duration(value: object) -> float | None:
 
 
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds from a ``Retry-After`` header: delta-seconds or an HTTP date; ``None`` if unusable."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when is None or when.tzinfo is None:
-            return None
-        seconds = when.timestamp() - (time.time() if now is None else now)
-    if seconds != seconds or seconds in (float("inf"), float("-inf")):  # NaN / inf
-        return None
-    return max(0.0, seconds)
+    """Seconds from a ``Retry-After`` header: delta-seconds or an HTTP date; ``None`` if unusable
+    (the core's parser, :func:`modelport.http.parse_retry_after`, for one header value)."""
+    return http_retry_after({"retry-after": value} if value else {}, now)
 
 
 def _details(error: Mapping[str, Any]) -> list[dict[str, Any]]:
