@@ -1,7 +1,9 @@
 """The two sides of every figure: raw httpx (the baseline) and modelport, doing the same work.
 
 Both build the request (a JSON body), send it on a pooled keep-alive client, parse the answer and
-extract the text; for streams both read SSE lines and decode every ``data:`` frame.
+extract the text; for streams both read SSE lines and decode every ``data:`` frame. Google's Gemini
+API (:class:`RawHttpx`, :class:`Modelport`) and OpenAI Chat Completions (:class:`RawOpenAI`,
+:class:`Modelport` with :data:`OPENAI_MODEL_ID`) each have their pair.
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ API_KEY = "bench-key"
 MODEL = "gemini-2.5-flash"
 MODEL_ID = f"google/{MODEL}"
 PROMPT = "What is the weather in London today?"
+#: The same question; the mock answers it without grounding metadata (``answer=plain``).
+PLAIN_PROMPT = f"{PROMPT} answer=plain"
+OPENAI_MODEL = "gpt-4o-mini"
+OPENAI_MODEL_ID = f"openai/{OPENAI_MODEL}"
 _HEADERS = {"x-goog-api-key": API_KEY, "content-type": "application/json"}
+_OPENAI_HEADERS = {"authorization": f"Bearer {API_KEY}", "content-type": "application/json"}
 
 
 def stream_prompt(frames: int) -> str:
@@ -70,13 +77,53 @@ class RawHttpx:
         self.client.close()
 
 
-class Modelport:
-    """modelport through ``get_model`` and the Google adapter."""
+class RawOpenAI:
+    """The OpenAI baseline: httpx plus ``json``, the body modelport sends (usage asked for in streams)."""
 
-    def __init__(self, base_url: str, **options: Any) -> None:
+    def __init__(self, base_url: str) -> None:
+        self.client = httpx.Client(timeout=120.0)
+        self.url = f"{base_url}/chat/completions"
+
+    @staticmethod
+    def _body(prompt: str, stream: bool) -> bytes:
+        body: dict[str, Any] = {"model": OPENAI_MODEL, "messages": [{"role": "user", "content": prompt}]}
+        if stream:
+            body["stream"] = True
+            body["stream_options"] = {"include_usage": True}
+        return json.dumps(body).encode()
+
+    def generate(self, prompt: str) -> str:
+        response = self.client.post(self.url, content=self._body(prompt, False), headers=_OPENAI_HEADERS)
+        response.raise_for_status()
+        return str(json.loads(response.content)["choices"][0]["message"]["content"] or "")
+
+    def stream(self, prompt: str) -> str:
+        chunks: list[str] = []
+        body = self._body(prompt, True)
+        with self.client.stream("POST", self.url, content=body, headers=_OPENAI_HEADERS) as response:
+            response.raise_for_status()
+            for line in response.iter_lines():
+                if not line.startswith("data:"):
+                    continue
+                data = line[5:].strip()
+                if data == "[DONE]":
+                    break
+                for choice in json.loads(data)["choices"]:
+                    if choice.get("index", 0) == 0 and choice["delta"].get("content"):
+                        chunks.append(choice["delta"]["content"])
+        return "".join(chunks)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class Modelport:
+    """modelport through ``get_model``: the Google adapter, or another provider's ``model_id``."""
+
+    def __init__(self, base_url: str, model_id: str = MODEL_ID, **options: Any) -> None:
         import modelport
 
-        self.model = modelport.get_model(MODEL_ID, api_key=API_KEY, base_url=base_url, **options)
+        self.model = modelport.get_model(model_id, api_key=API_KEY, base_url=base_url, **options)
 
     def generate(self, prompt: str) -> str:
         return self.model.generate(prompt=prompt).text
@@ -90,7 +137,7 @@ class Modelport:
 
 # --------------------------------------------------------------------------- async (P4)
 
-ASYNC_KINDS = ("raw-httpx", "modelport-httpx", "raw-aiohttp", "modelport-aiohttp")
+ASYNC_KINDS = ("raw-httpx", "modelport-httpx", "raw-aiohttp", "modelport-aiohttp", "google-genai")
 OneCall = Callable[[], Awaitable[str]]
 
 
@@ -142,6 +189,40 @@ async def _modelport(base_url: str, aiohttp: bool) -> AsyncIterator[OneCall]:
         await model.aclose()
 
 
+def _genai_client(base_url: str) -> Any:
+    from google import genai
+    from google.genai import types
+
+    root, _, version = base_url.rstrip("/").rpartition("/")
+    return genai.Client(api_key=API_KEY, http_options=types.HttpOptions(base_url=root, api_version=version))
+
+
+def genai_transport(base_url: str) -> str:
+    """Which HTTP client google-genai's default async path uses here (``aiohttp`` or ``httpx``)."""
+    client = _genai_client(base_url)
+    try:
+        return "aiohttp" if client._api_client._use_aiohttp() else "httpx"
+    except AttributeError:  # a version without the private helper
+        return "unknown"
+    finally:
+        client.close()
+
+
+@asynccontextmanager
+async def _google_genai(base_url: str) -> AsyncIterator[OneCall]:
+    client = _genai_client(base_url)
+    try:
+
+        async def one() -> str:
+            response = await client.aio.models.generate_content(model=MODEL, contents=PROMPT)
+            return response.text or ""
+
+        yield one
+    finally:
+        await client.aio.aclose()
+        client.close()
+
+
 async def _timed_gather(one: OneCall, calls: int) -> float:
     start = time.perf_counter()
     texts = await asyncio.gather(*(one() for _ in range(calls)))
@@ -151,24 +232,40 @@ async def _timed_gather(one: OneCall, calls: int) -> float:
     return elapsed
 
 
-def aiohttp_available() -> bool:
-    """Whether the optional aiohttp sides can run (``pip install httpx-aiohttp``)."""
+def _installed(*names: str) -> bool:
     import importlib.util
 
     try:
-        return all(importlib.util.find_spec(name) is not None for name in ("aiohttp", "httpx_aiohttp"))
+        return all(importlib.util.find_spec(name) is not None for name in names)
     except (ImportError, ValueError):
         return False
 
 
+def aiohttp_available() -> bool:
+    """Whether the optional aiohttp sides can run (``pip install httpx-aiohttp``)."""
+    return _installed("aiohttp", "httpx_aiohttp")
+
+
+def genai_available() -> bool:
+    """Whether the google-genai reference side can run (``pip install google-genai``; not required)."""
+    return _installed("google.genai")
+
+
 async def _concurrent(base_url: str, calls: int, rounds: int) -> dict[str, list[float]]:
-    kinds = ASYNC_KINDS if aiohttp_available() else ASYNC_KINDS[:2]
+    kinds = [
+        kind
+        for kind in ASYNC_KINDS
+        if (kind.endswith("aiohttp") and aiohttp_available())
+        or (kind == "google-genai" and genai_available())
+        or kind.endswith("-httpx")
+    ]
     async with AsyncExitStack() as stack:
         factories = {
             "raw-httpx": lambda: _raw_httpx(base_url),
             "modelport-httpx": lambda: _modelport(base_url, aiohttp=False),
             "raw-aiohttp": lambda: _raw_aiohttp(base_url),
             "modelport-aiohttp": lambda: _modelport(base_url, aiohttp=True),
+            "google-genai": lambda: _google_genai(base_url),
         }
         sides = {kind: await stack.enter_async_context(factories[kind]()) for kind in kinds}
         for one in sides.values():  # fill every connection pool first
@@ -185,6 +282,7 @@ def concurrent_times(base_url: str, calls: int, rounds: int) -> dict[str, list[f
 
     All sides share one event loop and take turns batch by batch (the order rotates each round),
     so they see the same machine load; the warm-up fills the connection pools. The aiohttp sides
-    run only when ``httpx-aiohttp`` is installed.
+    run only when ``httpx-aiohttp`` is installed, google-genai's default async client (a reference,
+    not modelport) only when ``google-genai`` is.
     """
     return asyncio.run(_concurrent(base_url, calls, rounds))

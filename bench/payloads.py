@@ -1,7 +1,8 @@
 """Realistic Gemini API response bodies, shaped like recorded traffic (see the shared corpus).
 
 A non-streaming answer is about 1 KB of text (with a non-ASCII "°", as real answers often have) and
-full ``groundingMetadata``: chunks, supports with UTF-8 byte offsets, queries, a search entry point.
+full ``groundingMetadata``: chunks, supports with UTF-8 byte offsets, queries, a search entry point;
+the plain answer is the same without the grounding metadata.
 A stream is N ``data:`` frames of about 50 characters each, the last one carrying the finish reason
 and the usage.
 """
@@ -84,19 +85,19 @@ def _usage(prompt: int, candidates: int) -> dict[str, object]:
     }
 
 
-@lru_cache(maxsize=1)
-def generate_body() -> bytes:
-    """The body of a ``generateContent`` response."""
+@lru_cache(maxsize=2)
+def generate_body(grounded: bool = True) -> bytes:
+    """The body of a ``generateContent`` response, with grounding metadata or without (plain)."""
     text = answer_text()
+    candidate: dict[str, object] = {
+        "content": {"parts": [{"text": text}], "role": "model"},
+        "finishReason": "STOP",
+    }
+    if grounded:
+        candidate["groundingMetadata"] = _grounding(text)
+    candidate["index"] = 0
     body = {
-        "candidates": [
-            {
-                "content": {"parts": [{"text": text}], "role": "model"},
-                "finishReason": "STOP",
-                "groundingMetadata": _grounding(text),
-                "index": 0,
-            }
-        ],
+        "candidates": [candidate],
         "usageMetadata": _usage(12, 220),
         "modelVersion": MODEL_VERSION,
         "responseId": RESPONSE_ID,

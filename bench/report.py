@@ -45,13 +45,30 @@ def table(report: dict[str, Any]) -> str:
     p1 = report["figures"].get("P1")
     if p1 and p1["extra"]["rare_modules"]:
         notes.append(f"P1: rarely used modules loaded by get_model: {', '.join(p1['extra']['rare_modules'])}")
+    figs = report["figures"]
     cpu = [
-        f"{k} {report['figures'][k]['extra']['cpu_ratio']:.2f}x"
-        for k in ("P2", "P3")
-        if k in report["figures"]
+        f"{k} {figs[k]['extra']['cpu_ratio']:.2f}x"
+        for k in ("P2", "P2u", "P3", "P2-openai", "P3-openai")
+        if k in figs
     ]
     if cpu:
         notes.append("CPU time of the client process, same ratio: " + ", ".join(cpu))
+    for k in ("P2", "P2-openai"):
+        if k in figs:
+            tail = figs[k]["extra"]["tail"]
+            notes.append(
+                f"{k} per call, all rounds, p50 / p99 / max µs: raw httpx "
+                + " / ".join(f"{tail['baseline'][q]:,.0f}" for q in ("p50_us", "p99_us", "max_us"))
+                + ", modelport "
+                + " / ".join(f"{tail['modelport'][q]:,.0f}" for q in ("p50_us", "p99_us", "max_us"))
+            )
+    p2u = figs.get("P2u")
+    if p2u:
+        e = p2u["extra"]
+        notes.append(
+            f"P2u: the grounding metadata costs modelport {e['grounded_cost_us']:.0f} µs a call over the "
+            f"plain answer (raw httpx {e['baseline_grounded_cost_us']:.0f} µs)"
+        )
     p5s = report["figures"].get("P5s")
     if p5s:
         e = p5s["extra"]
@@ -72,5 +89,15 @@ def table(report: dict[str, Any]) -> str:
     if p4a:
         notes.append(
             f"P4a: modelport on aiohttp transport / raw aiohttp = {p4a['extra']['vs_raw_aiohttp']:.2f}x"
+        )
+    p4g = figs.get("P4g")
+    if p4g:
+        e = p4g["extra"]
+        versus = [f"modelport on httpx {e['modelport_httpx_vs_genai']:.2f}x"]
+        if e.get("modelport_aiohttp_vs_genai") is not None:
+            versus.append(f"on the aiohttp transport {e['modelport_aiohttp_vs_genai']:.2f}x")
+        notes.append(
+            f"P4g: google-genai's default async client uses {e['transport']}; / google-genai: "
+            + ", ".join(versus)
         )
     return "\n".join([*lines, "", *notes])

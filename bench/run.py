@@ -46,12 +46,23 @@ class Plan:
 
     def max_requests(self) -> int:
         """Requests the plan sends, with a margin; the server stops after that many."""
-        sync = 2 * (self.calls * self.rounds + self.streams + 20)
+        sync = 2 * (2 * self.calls * self.rounds + self.streams + 30)  # P2 and P2u, P3
+        openai = 2 * (self.calls * self.rounds + self.streams + 20)
         otel = 3 * self.otel_repeats * 2 * (self.calls * self.otel_rounds + 10)
-        async_ = 4 * (self.async_rounds + 1) * self.concurrent
+        async_ = 5 * (self.async_rounds + 1) * self.concurrent  # up to five sides, with google-genai
         memory = 4 * 2
-        return int((sync + otel + async_ + memory) * 1.2) + 100
+        return int((sync + openai + otel + async_ + memory) * 1.2) + 100
 
+
+#: Which ``--only`` choices select each group (a group runs when any of its choices was given).
+ALIASES = {
+    "P1": {"P1", "P5"},
+    "P2": {"P2", "P2t", "P2u", "P3"},
+    "openai": {"openai", "P2-openai", "P3-openai"},
+    "P2o": {"P2", "P2o"},
+    "P4": {"P4", "P4g"},
+    "P5": {"P5"},
+}
 
 FULL = Plan(21, 500, 5, 2_000, 41, 200, 15, 2_000, 20_000, 900.0)
 QUICK = Plan(3, 30, 2, 200, 3, 20, 3, 200, 2_000, 120.0, otel_rounds=2, otel_repeats=1)
@@ -62,32 +73,42 @@ def run(plan: Plan, only: set[str] | None = None) -> dict[str, Any]:
     started = time.time()
     figs: list[figures.Figure] = []
     errors: dict[str, str] = {}
-    groups: list[tuple[str, Callable[[str], list[figures.Figure]]]] = [
-        ("P1", lambda url: figures.import_figures(url, plan.import_repeats)),
-        ("P2", lambda url: figures.sync_figures(url, plan.calls, plan.frames, plan.rounds, plan.streams)),
+    groups: list[tuple[str, Callable[[MockServer], list[figures.Figure]]]] = [
+        ("P1", lambda srv: figures.import_figures(srv.base_url, plan.import_repeats)),
+        (
+            "P2",
+            lambda srv: figures.sync_figures(
+                srv.base_url, plan.calls, plan.frames, plan.rounds, plan.streams
+            ),
+        ),
+        (
+            "openai",
+            lambda srv: figures.openai_figures(
+                srv.openai_base_url, plan.calls, plan.frames, plan.rounds, plan.streams
+            ),
+        ),
         (
             "P2o",
-            lambda url: (
-                [figures.otel_figure(url, plan.calls, plan.otel_rounds, plan.otel_repeats)]
+            lambda srv: (
+                [figures.otel_figure(srv.base_url, plan.calls, plan.otel_rounds, plan.otel_repeats)]
                 if figures.otel_available()
                 else []
             ),
         ),
-        ("P4", lambda url: figures.async_figures(url, plan.concurrent, plan.async_rounds)),
+        ("P4", lambda srv: figures.async_figures(srv.base_url, plan.concurrent, plan.async_rounds)),
         (
             "P5",
-            lambda url: [
-                figures.stream_memory_figure(url, plan.memory_frames_small, plan.memory_frames_large)
+            lambda srv: [
+                figures.stream_memory_figure(srv.base_url, plan.memory_frames_small, plan.memory_frames_large)
             ],
         ),
     ]
-    aliases = {"P1": {"P1", "P5"}, "P2": {"P2", "P3"}, "P2o": {"P2", "P2o"}, "P4": {"P4"}, "P5": {"P5"}}
     with MockServer(plan.max_requests(), plan.max_seconds) as server:
         for name, measure in groups:
-            if only and not aliases[name] & only:
+            if only and not ALIASES[name] & only:
                 continue
             try:
-                figs += measure(server.base_url)
+                figs += measure(server)
             except Exception as error:  # one broken side must not hide the other figures
                 errors[name] = f"{type(error).__name__}: {error}"
     return {
@@ -111,7 +132,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--only",
         action="append",
-        choices=["P1", "P2", "P2o", "P3", "P4", "P5"],
+        choices=sorted(set().union(*ALIASES.values())),
         help="measure only these figures (repeatable)",
     )
     args = parser.parse_args(argv)

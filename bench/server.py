@@ -1,4 +1,4 @@
-"""A local mock of the Gemini API on 127.0.0.1, bounded in requests and time.
+"""A local mock of the Gemini API and of OpenAI Chat Completions on 127.0.0.1, bounded in requests and time.
 
 Run in its own process (``python -m bench.server --max-requests N --max-seconds S``) so that it uses
 the second core and not the benchmark's: it prints ``PORT <n>`` and serves HTTP/1.1 keep-alive on an
@@ -7,10 +7,14 @@ asyncio loop until it has answered ``N`` requests, ``S`` seconds have passed, or
 
 Routes (``{m}`` is any model name):
 
-- ``POST /v1beta/models/{m}:generateContent``: ~1 KB answer plus grounding metadata.
+- ``POST /v1beta/models/{m}:generateContent``: ~1 KB answer plus grounding metadata; the same answer
+  without grounding metadata when the request body (the prompt) has ``answer=plain``.
 - ``POST /v1beta/models/{m}:streamGenerateContent?alt=sse``: SSE, one chunk per frame; the number of
   frames is read from ``frames=<n>`` in the request body (the prompt), default 10.
 - ``POST /v1beta/models/{m}:embedContent`` and ``:batchEmbedContents``.
+- ``POST /v1/chat/completions`` (OpenAI): a ``chat.completion`` with the same ~1 KB answer, or, when the
+  body has ``"stream": true``, SSE ``chat.completion.chunk`` frames (``frames=<n>`` content chunks, then
+  the finish, usage and ``[DONE]`` events; see :mod:`bench.payloads_openai`).
 """
 
 from __future__ import annotations
@@ -26,9 +30,11 @@ import threading
 from pathlib import Path
 from types import TracebackType
 
-from . import payloads
+from . import payloads, payloads_openai
 
 _FRAMES = re.compile(rb"frames=(\d+)")
+_STREAM = re.compile(rb'"stream"\s*:\s*true')
+_PLAIN = b"answer=plain"
 _MAX_FRAMES = 100_000
 
 
@@ -37,16 +43,25 @@ def _head(status: str, content_type: str, length: int | None) -> bytes:
     return (f"HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nServer: bench-mock\r\n{size}\r\n").encode()
 
 
+def _frames(body: bytes) -> int:
+    match = _FRAMES.search(body)
+    return max(min(int(match.group(1)), _MAX_FRAMES), 1) if match else 10
+
+
 def respond(target: bytes, body: bytes) -> bytes:
     """The full HTTP response for a request line target and request body."""
     path, _, _query = target.partition(b"?")
     if path.endswith(b":generateContent"):
-        data = payloads.generate_body()
+        data = payloads.generate_body(grounded=_PLAIN not in body)
         return _head("200 OK", "application/json; charset=UTF-8", len(data)) + data
     if path.endswith(b":streamGenerateContent"):
-        match = _FRAMES.search(body)
-        frames = min(int(match.group(1)), _MAX_FRAMES) if match else 10
-        return _head("200 OK", "text/event-stream", None) + payloads.stream_body_chunked(max(frames, 1))
+        return _head("200 OK", "text/event-stream", None) + payloads.stream_body_chunked(_frames(body))
+    if path.endswith(b"/chat/completions"):
+        if _STREAM.search(body):
+            stream = payloads_openai.stream_body_chunked(_frames(body))
+            return _head("200 OK", "text/event-stream; charset=utf-8", None) + stream
+        data = payloads_openai.completion_body()
+        return _head("200 OK", "application/json", len(data)) + data
     if path.endswith(b":embedContent"):
         data = payloads.embed_body(None)
         return _head("200 OK", "application/json; charset=UTF-8", len(data)) + data
@@ -127,6 +142,7 @@ async def serve(max_requests: int, max_seconds: float) -> None:
 
     threading.Thread(target=watch_stdin, daemon=True).start()
     payloads.generate_body()
+    payloads_openai.completion_body()
     try:
         await asyncio.wait_for(stop.wait(), max_seconds)
     except asyncio.TimeoutError:
@@ -145,9 +161,19 @@ class MockServer:
         self._proc: subprocess.Popen[bytes] | None = None
 
     @property
+    def root_url(self) -> str:
+        """The server's root URL (google-genai adds the API version itself)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
     def base_url(self) -> str:
-        """The ``/v1beta`` base URL."""
-        return f"http://127.0.0.1:{self.port}/v1beta"
+        """The Gemini API's ``/v1beta`` base URL."""
+        return f"{self.root_url}/v1beta"
+
+    @property
+    def openai_base_url(self) -> str:
+        """The OpenAI ``/v1`` base URL."""
+        return f"{self.root_url}/v1"
 
     def __enter__(self) -> MockServer:
         root = str(Path(__file__).resolve().parent.parent)
