@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from . import hookspecs
+from ._first_party import BUILTIN_ALIASES, FIRST_PARTY, FirstParty, normalized
 from .errors import ConfigurationError, ProviderNotInstalledError, UnknownProviderError
 from .provider import Provider
 
@@ -41,43 +42,6 @@ if TYPE_CHECKING:
 ENTRY_POINT_GROUP = "modelport"
 AUTOLOAD_ENV = "MODELPORT_DISABLE_PLUGIN_AUTOLOAD"
 BLOCK_ENV = "MODELPORT_BLOCK_PLUGINS"
-
-
-@dataclass(frozen=True)
-class FirstParty:
-    """A provider we publish ourselves, so a missing install gets an exact instruction."""
-
-    display_name: str
-    distribution: str
-    family: str
-
-
-FIRST_PARTY: dict[str, FirstParty] = {
-    "google": FirstParty("Google", "modelport-google", "google"),
-    "google-vertex": FirstParty("Google Vertex AI", "modelport-google", "google-vertex"),
-    **{
-        provider: FirstParty(name, "modelport-openai", "openai")
-        for provider, name in (
-            ("openai", "OpenAI"),
-            ("openai-compatible", "OpenAI-compatible server"),
-            ("groq", "Groq"),
-            ("deepseek", "DeepSeek"),
-            ("openrouter", "OpenRouter"),
-            ("xai", "xAI"),
-            ("together", "Together AI"),
-            ("mistral", "Mistral"),
-            ("ollama", "Ollama"),
-        )
-    },
-}
-
-#: Aliases of first-party providers, known before any plugin loads.
-BUILTIN_ALIASES: dict[str, str] = {
-    "gemini": "google",
-    "google-gemini": "google",
-    "vertex": "google-vertex",
-    "vertexai": "google-vertex",
-}
 
 
 @dataclass(frozen=True)
@@ -111,14 +75,10 @@ class _Survey:
         return cls(claims, frozenset(shared))
 
 
-def _normalized(distribution: str) -> str:
-    return re.sub(r"[-_.]+", "-", distribution).lower()
-
-
 def _is_first_party(owner: FirstParty, registrant: _Registrant | None, module: str) -> bool:
     """Whether what ``registrant`` registers (defined in ``module``) comes from ``owner``'s package."""
     if registrant is not None and registrant.distribution is not None:
-        return _normalized(registrant.distribution) == _normalized(owner.distribution)
+        return normalized(registrant.distribution) == normalized(owner.distribution)
     return module.partition(".")[0] == owner.distribution.replace("-", "_")
 
 

@@ -34,14 +34,23 @@ environment variable ``MODELPORT_OTEL_CAPTURE_CONTENT=1`` (the convention's
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ._retry import reason
+from ._genai_attributes import (
+    as_json,
+    content_attributes,
+    error_type,
+    number,
+    request_attributes,
+    result_attributes,
+    retry_attributes,
+    server,
+    usage_attributes,
+)
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Callable
@@ -72,24 +81,6 @@ PROVIDER_NAMES = {
 #: The bucket boundaries the GenAI conventions advise for the two histograms.
 TOKEN_BUCKETS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864)
 DURATION_BUCKETS = (0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92)
-
-_FINISH_REASONS = {
-    "stop": "stop",
-    "length": "length",
-    "tool-calls": "tool_call",
-    "content-filter": "content_filter",
-    "error": "error",
-}
-
-_REQUEST_NUMBERS = (
-    ("max_output_tokens", "gen_ai.request.max_tokens"),
-    ("temperature", "gen_ai.request.temperature"),
-    ("top_p", "gen_ai.request.top_p"),
-    ("top_k", "gen_ai.request.top_k"),
-    ("seed", "gen_ai.request.seed"),
-    ("presence_penalty", "gen_ai.request.presence_penalty"),
-    ("frequency_penalty", "gen_ai.request.frequency_penalty"),
-)
 
 
 class _State:
@@ -231,7 +222,7 @@ class _Call:
             "gen_ai.provider.name": PROVIDER_NAMES.get(provider.id, provider.id),
             "gen_ai.request.model": model.name,
         }
-        common.update(_server(provider))
+        common.update(server(provider))
         self.common = common
         self.span = tracer.start_span(
             f"{operation} {model.name}",
@@ -242,7 +233,7 @@ class _Call:
         self.ended = False
 
     def retry(self, error: BaseException, delay: float, attempt: int) -> None:
-        self.span.add_event("modelport.retry", _retry_attributes(error, delay, attempt))
+        self.span.add_event("modelport.retry", retry_attributes(error, delay, attempt))
 
     def succeeded(self, attributes: dict[str, Any], usage: Any, response_model: str | None) -> None:
         if self.ended:
@@ -268,7 +259,7 @@ class _Call:
         from opentelemetry.trace import Status, StatusCode
 
         span = self.span
-        kind = _error_type(error)
+        kind = error_type(error)
         if attributes:
             span.set_attributes(attributes)
         span.set_attribute("error.type", kind)
@@ -278,187 +269,9 @@ class _Call:
         span.end()
 
     def result(self, result: Result) -> None:
-        self.succeeded(_result_attributes(result), result.usage, result.model_version)
-
-
-def _error_type(error: BaseException) -> str:
-    return type(error).__qualname__
-
-
-def _retry_attributes(error: BaseException, delay: float, attempt: int) -> dict[str, Any]:
-    return {
-        "modelport.retry.attempt": attempt,
-        "modelport.retry.delay": float(delay),
-        "modelport.retry.reason": reason(error),
-        "error.type": _error_type(error),
-    }
-
-
-def _server(provider: Any) -> dict[str, Any]:
-    base_url = getattr(provider, "base_url", None)
-    if base_url is None:
-        return {}
-    try:
-        url = base_url()
-    except Exception:  # no base URL configured: the call itself will say so
-        return {}
-    return _server_of(url) if isinstance(url, str) else {}
-
-
-_SERVERS: dict[str, dict[str, Any]] = {}
-
-
-def _server_of(url: str) -> dict[str, Any]:
-    found = _SERVERS.get(url)
-    if found is None:
-        from urllib.parse import urlsplit
-
-        try:
-            parts = urlsplit(url)
-            port = parts.port or {"https": 443, "http": 80}.get(parts.scheme)
-        except ValueError:
-            return {}
-        found = {}
-        if parts.hostname:
-            found["server.address"] = parts.hostname
-            if port is not None:
-                found["server.port"] = port
-        if len(_SERVERS) < 256:
-            _SERVERS[url] = found
-    return found
-
-
-# Attributes ------------------------------------------------------------------------------------
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _request_attributes(get: Callable[[str], Any], *, stream: bool) -> dict[str, Any]:
-    attributes: dict[str, Any] = {}
-    for name, attribute in _REQUEST_NUMBERS:
-        value = get(name)
-        if _number(value):
-            attributes[attribute] = value
-    stops = get("stop_sequences")
-    if isinstance(stops, (list, tuple)) and all(isinstance(s, str) for s in stops):
-        attributes["gen_ai.request.stop_sequences"] = list(stops)
-    output = _output_type(get("response_format"))
-    if output is not None:
-        attributes["gen_ai.output.type"] = output
-    tools = _provider_tools(get("tools"))
-    if tools:
-        attributes["modelport.provider_tools"] = tools
-    if stream:
-        attributes["gen_ai.request.stream"] = True
-    return attributes
-
-
-def _output_type(response_format: Any) -> str | None:
-    if response_format is None:
-        return None
-    kind = (
-        response_format
-        if isinstance(response_format, str)
-        else response_format.get("type")
-        if isinstance(response_format, dict)
-        else getattr(response_format, "type", "json")
-    )
-    return "text" if kind == "text" else "json"
-
-
-def _provider_tools(tools: Any) -> list[str]:
-    if not isinstance(tools, (list, tuple)):
-        return []
-    ids = []
-    for tool in tools:
-        kind = tool.get("type") if isinstance(tool, dict) else getattr(tool, "type", None)
-        tool_id = tool.get("id") if isinstance(tool, dict) else getattr(tool, "id", None)
-        if kind == "provider" and isinstance(tool_id, str):
-            ids.append(tool_id)
-    return ids
-
-
-def _result_attributes(result: Result) -> dict[str, Any]:
-    attributes: dict[str, Any] = {
-        "gen_ai.response.finish_reasons": [
-            _FINISH_REASONS.get(result.finish_reason)
-            or (result.raw_finish_reason or result.finish_reason).lower()
-        ]
-    }
-    if result.model_version:
-        attributes["gen_ai.response.model"] = result.model_version
-    if result.response_id:
-        attributes["gen_ai.response.id"] = result.response_id
-    attributes.update(_usage_attributes(result.usage))
-    grounding = result.grounding_metadata
-    if grounding is not None:
-        queries = grounding.get("webSearchQueries")
-        attributes["modelport.search_queries"] = len(queries) if isinstance(queries, list) else 0
-    if result.sources:
-        attributes["modelport.sources"] = len(result.sources)
-    if capturing_content():
-        attributes["gen_ai.output.messages"] = _json(
-            [
-                {
-                    "role": "assistant",
-                    "parts": _parts(result.content),
-                    "finish_reason": attributes["gen_ai.response.finish_reasons"][0],
-                }
-            ]
+        self.succeeded(
+            result_attributes(result, content=capturing_content()), result.usage, result.model_version
         )
-    return attributes
-
-
-def _usage_attributes(usage: Any) -> dict[str, Any]:
-    attributes: dict[str, Any] = {}
-    for name, attribute in (
-        ("input_tokens", "gen_ai.usage.input_tokens"),
-        ("output_tokens", "gen_ai.usage.output_tokens"),
-        ("cache_read_input_tokens", "gen_ai.usage.cache_read.input_tokens"),
-        ("reasoning_tokens", "gen_ai.usage.reasoning.output_tokens"),
-    ):
-        value = getattr(usage, name, None)
-        if value is not None:
-            attributes[attribute] = value
-    return attributes
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))
-
-
-def _parts(content: Any) -> list[dict[str, Any]]:
-    from .types import FilePart, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
-
-    parts: list[dict[str, Any]] = []
-    for part in content:
-        if isinstance(part, TextPart):
-            parts.append({"type": "text", "content": part.text})
-        elif isinstance(part, ReasoningPart):
-            parts.append({"type": "reasoning", "content": part.text})
-        elif isinstance(part, ToolCallPart):
-            parts.append({"type": "tool_call", "id": part.id, "name": part.name, "arguments": part.args})
-        elif isinstance(part, ToolResultPart):
-            parts.append({"type": "tool_call_response", "id": part.call_id, "response": part.output})
-        elif isinstance(part, FilePart):
-            if part.uri is not None:
-                parts.append({"type": "uri", "mime_type": part.media_type, "uri": part.uri})
-            else:  # the bytes themselves are never recorded
-                parts.append({"type": "blob", "mime_type": part.media_type})
-    return parts
-
-
-def _content_attributes(request: Request | None) -> dict[str, Any]:
-    if request is None:
-        return {}
-    system = [p for m in request.messages if m.role == "system" for p in _parts(m.content)]
-    messages = [{"role": m.role, "parts": _parts(m.content)} for m in request.messages if m.role != "system"]
-    attributes = {"gen_ai.input.messages": _json(messages)}
-    if system:
-        attributes["gen_ai.system_instructions"] = _json(system)
-    return attributes
 
 
 def _request_from(kwargs: dict[str, Any]) -> Request | None:
@@ -471,35 +284,35 @@ def _request_from(kwargs: dict[str, Any]) -> Request | None:
 
 
 def _chat_attributes(kwargs: dict[str, Any]) -> dict[str, Any]:
-    attributes = _request_attributes(kwargs.get, stream=False)
+    attributes = request_attributes(kwargs.get, stream=False)
     if capturing_content():
-        attributes.update(_content_attributes(_request_from(kwargs)))
+        attributes.update(content_attributes(_request_from(kwargs)))
     return attributes
 
 
 def _stream_attributes(request: Request) -> dict[str, Any]:
-    attributes = _request_attributes(lambda name: getattr(request, name, None), stream=True)
+    attributes = request_attributes(lambda name: getattr(request, name, None), stream=True)
     if capturing_content():
-        attributes.update(_content_attributes(request))
+        attributes.update(content_attributes(request))
     return attributes
 
 
 def _embed_attributes(output_dimensionality: Any, values: Any) -> dict[str, Any]:
     attributes: dict[str, Any] = {}
-    if _number(output_dimensionality):
+    if number(output_dimensionality):
         attributes["gen_ai.embeddings.dimension.count"] = output_dimensionality
     if capturing_content():
         items = (
             [values] if isinstance(values, str) else list(values) if isinstance(values, (list, tuple)) else []
         )
-        attributes["gen_ai.input.messages"] = _json(
+        attributes["gen_ai.input.messages"] = as_json(
             [{"role": "user", "parts": [{"type": "text", "content": v}]} for v in items if isinstance(v, str)]
         )
     return attributes
 
 
 def _embedding_result(call: _Call, result: EmbeddingResult) -> None:
-    attributes = _usage_attributes(result.usage)
+    attributes = usage_attributes(result.usage)
     if result.model_version:
         attributes["gen_ai.response.model"] = result.model_version
     if result.embeddings and "gen_ai.embeddings.dimension.count" not in call.common:
@@ -658,4 +471,4 @@ def retried(error: BaseException, delay: float, attempt: int, call: Any = None) 
 
     span = trace.get_current_span()
     if span.is_recording():
-        span.add_event("modelport.retry", _retry_attributes(error, delay, attempt))
+        span.add_event("modelport.retry", retry_attributes(error, delay, attempt))
