@@ -136,6 +136,14 @@ class _Conversation:
             return _error(call, str(error))
 
 
+def _request(kwargs: dict[str, Any]) -> Request:
+    """The canonical request of a step, for :attr:`Step.request`. The call itself validates it
+    fully (provider checks included); this only builds the value, without a second wire body."""
+    from ._model import _canonical, build_request
+
+    return build_request(_canonical(kwargs))
+
+
 def _result(call: ToolCallPart, output: Any) -> ToolResultPart:
     from .types import ToolResultPart
 
@@ -195,7 +203,7 @@ def run(
     conversation = _Conversation(kwargs, max_steps, stop_when)
     while True:
         request_kwargs = conversation.request_kwargs()
-        request = model.prepare(**request_kwargs)
+        request = _request(request_kwargs)
         result = model.generate(**request_kwargs)
         reason = conversation.record(request, result, _run_calls(conversation, conversation.calls(result)))
         if reason is not None:
@@ -209,7 +217,7 @@ async def arun(
     conversation = _Conversation(kwargs, max_steps, stop_when)
     while True:
         request_kwargs = conversation.request_kwargs()
-        request = model.prepare(**request_kwargs)
+        request = _request(request_kwargs)
         result = await model.agenerate(**request_kwargs)
         calls = conversation.calls(result)
         results = list(await asyncio.gather(*(_run_async(conversation, c) for c in calls)))
@@ -238,7 +246,7 @@ class RunStream:
         conversation = self._conversation
         while True:
             request_kwargs = conversation.request_kwargs()
-            request = self._model.prepare(**request_kwargs)
+            request = _request(request_kwargs)
             with self._model.stream(**request_kwargs) as stream:
                 yield from stream
                 result = stream.result()
