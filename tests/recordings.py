@@ -9,7 +9,10 @@ A missing recording fails the test that asked for it, naming the file: it is nev
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,3 +42,19 @@ def gemini(relative: str) -> Path:
 def openai(relative: str) -> Path:
     """A recording of the OpenAI (and OpenAI-compatible servers) corpus."""
     return recording("openai", relative)
+
+
+def vcr_body(body: Any) -> bytes:
+    """The bytes of a vcrpy cassette's body entry: ``parsed_body`` (JSON written back), ``string``
+    (text or bytes), gzip ``!!binary`` bodies inflated."""
+    if body is None:
+        return b""
+    if isinstance(body, dict):
+        if "parsed_body" in body:
+            return json.dumps(body["parsed_body"]).encode()
+        body = body.get("string", b"")
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    if body[:2] == b"\x1f\x8b":
+        body = gzip.decompress(body)
+    return bytes(body)

@@ -10,7 +10,6 @@ FirebaseExtended/vertexai-sdk-test-data (Apache-2.0), simonw/llm-gemini (Apache-
 
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,24 +50,10 @@ class Interaction:
         return sse_payloads(self.body)
 
 
-def _body_bytes(body: Any) -> bytes:
-    if body is None:
-        return b""
-    if isinstance(body, dict):
-        if "parsed_body" in body:
-            return json.dumps(body["parsed_body"]).encode()
-        body = body.get("string", b"")
-    if isinstance(body, str):
-        body = body.encode("utf-8")
-    if body[:2] == b"\x1f\x8b":
-        body = gzip.decompress(body)
-    return bytes(body)
-
-
 def _request_body(request: dict[str, Any]) -> Any:
     if "parsed_body" in request:
         return request["parsed_body"]
-    raw = _body_bytes(request.get("body"))
+    raw = recordings.vcr_body(request.get("body"))
     try:
         return json.loads(raw) if raw else None
     except ValueError:
@@ -82,7 +67,7 @@ def cassette(source: str, name: str) -> list[Interaction]:
     for item in data["interactions"]:
         request, response = item["request"], item["response"]
         body = response.get("parsed_body")
-        raw = json.dumps(body).encode() if body is not None else _body_bytes(response.get("body"))
+        raw = json.dumps(body).encode() if body is not None else recordings.vcr_body(response.get("body"))
         headers = {k.lower(): v[0] if isinstance(v, list) else v for k, v in response["headers"].items()}
         out.append(
             Interaction(

@@ -10,7 +10,6 @@ open-telemetry/opentelemetry-python-contrib, traceloop/openllmetry, Future-House
 
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,22 +58,10 @@ class Interaction:
         return sse_payloads(self.body)
 
 
-def _bytes(body: Any) -> bytes:
-    if body is None:
-        return b""
-    if isinstance(body, dict):
-        body = body.get("string", b"")
-    if isinstance(body, str):
-        body = body.encode("utf-8")
-    if body[:2] == b"\x1f\x8b":
-        body = gzip.decompress(body)
-    return bytes(body)
-
-
 def _request_body(request: dict[str, Any]) -> Any:
     if "parsed_body" in request:
         return request["parsed_body"]
-    raw = _bytes(request.get("body"))
+    raw = recordings.vcr_body(request.get("body"))
     return json.loads(raw) if raw else None
 
 
@@ -85,7 +72,9 @@ def cassette(name: str) -> list[Interaction]:
     for item in data["interactions"]:
         request, response = item["request"], item["response"]
         parsed = response.get("parsed_body")
-        body = json.dumps(parsed).encode() if parsed is not None else _bytes(response.get("body"))
+        body = (
+            json.dumps(parsed).encode() if parsed is not None else recordings.vcr_body(response.get("body"))
+        )
         headers = {k.lower(): (v[0] if isinstance(v, list) else v) for k, v in response["headers"].items()}
         headers.pop("content-encoding", None)  # bodies are stored decompressed here
         out.append(
