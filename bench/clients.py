@@ -173,11 +173,9 @@ async def _raw_aiohttp(base_url: str) -> AsyncIterator[OneCall]:
 async def _modelport(base_url: str, aiohttp: bool) -> AsyncIterator[OneCall]:
     import modelport
 
-    options: dict[str, Any] = {}
-    if aiohttp:
-        from httpx_aiohttp import AiohttpTransport
-
-        options["transport"] = AiohttpTransport()
+    # The aiohttp side is modelport's default when modelport[aiohttp] is installed (no transport
+    # argument); the httpx side asks for httpx's own transport explicitly.
+    options: dict[str, Any] = {} if aiohttp else {"async_transport": "httpx"}
     model = modelport.get_model(MODEL_ID, api_key=API_KEY, base_url=base_url, **options)
     try:
 

@@ -10,7 +10,8 @@ def _num(value: float) -> str:
 
 
 def table(report: dict[str, Any]) -> str:
-    """A plain-text table of the report's figures: ratio = modelport / raw httpx, lower is better."""
+    """A plain-text table of the report's figures: ratio = modelport / its baseline (raw httpx, raw
+    aiohttp for P4a), lower is better."""
     rows = [("id", "figure", "baseline", "modelport", "unit", "ratio", "target", "ok")]
     for fig in report["figures"].values():
         target = fig["target"]
@@ -40,7 +41,7 @@ def table(report: dict[str, Any]) -> str:
     lines.insert(1, "-" * len(lines[0]))
     notes = [
         f"mode {report['mode']}, python {report['python']}, {report['seconds']} s; "
-        "ratio = modelport / raw httpx in the same run (lower is better)"
+        "ratio = modelport / raw httpx in the same run (P4a: / raw aiohttp; lower is better)"
     ]
     p1 = report["figures"].get("P1")
     if p1 and p1["extra"]["rare_modules"]:
@@ -87,8 +88,10 @@ def table(report: dict[str, Any]) -> str:
         )
     p4a = report["figures"].get("P4a")
     if p4a:
+        e = p4a["extra"]
         notes.append(
-            f"P4a: modelport on aiohttp transport / raw aiohttp = {p4a['extra']['vs_raw_aiohttp']:.2f}x"
+            f"P4a: ratio = modelport on its default aiohttp transport / raw aiohttp; "
+            f"/ raw httpx = {e['vs_raw_httpx']:.2f}x ({e['raw_httpx_ms']:.1f} ms)"
         )
     p4g = figs.get("P4g")
     if p4g:

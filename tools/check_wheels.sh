@@ -40,3 +40,31 @@ if grep -iE "^(pytest|vcrpy|modelport-conformance)==" "$work/cli-pip-list.txt"; 
 fi
 grep -q "^click==" "$work/cli-pip-list.txt"
 echo "check_wheels: modelport[cli] alone: providers and generate work, no pytest, no vcrpy"
+
+# The aiohttp extra (issue 15): httpx-aiohttp and aiohttp from the index; async calls then run on
+# aiohttp by default, imported only by the first async call (not by import modelport or get_model).
+python3 -m venv "$work/aiohttp-venv"
+google_wheel="$(ls "$work"/wheels/modelport_google-[0-9]*.whl)"
+"$work/aiohttp-venv/bin/python" -m pip install --quiet "${core_wheel}[aiohttp]" "$google_wheel"
+"$work/aiohttp-venv/bin/python" - <<'PY'
+import asyncio
+import sys
+
+import modelport
+
+model = modelport.get_model("google/gemini-2.5-flash", api_key="not-a-key")
+assert "aiohttp" not in sys.modules, "get_model imported aiohttp"
+
+
+async def client_type(m: modelport.Model) -> str:
+    try:
+        return type(await m.provider.http.async_client()).__name__
+    finally:
+        await m.aclose()
+
+
+assert asyncio.run(client_type(model)) == "AiohttpClient"
+httpx_model = modelport.get_model("google/gemini-2.5-flash", api_key="not-a-key", async_transport="httpx")
+assert asyncio.run(client_type(httpx_model)) == "AsyncClient"
+print("check_wheels: modelport[aiohttp]: async calls on aiohttp by default, async_transport='httpx' opts out")
+PY

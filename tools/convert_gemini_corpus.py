@@ -8,7 +8,8 @@ entry; only allow-listed headers) and pairs it with a canonical request. The req
 cassette is what the SPEC prescribes for that request (:func:`gemini_corpus.wire`); where the
 recording has a request, the canonical request reproduces its intent (prompt, system, settings),
 and ``source.note`` says what differs. Attribution (repository, commit, path, license) goes into
-``case.yaml`` and the cassette metadata.
+``case.yaml`` and the cassette metadata. A MOCK case (traffic the corpus has no recording of) has
+a response written in the documented REST shape and ``source: {mock: true, docs, note}`` instead.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gemini_corpus import attribution, wire
+from gemini_corpus import attribution, count_wire, wire
 from google_cases import CASES, VERTEX_CASES
 
 from modelport_conformance.cassette import Cassette, Interaction, dump_cassette, store_body
@@ -50,6 +51,8 @@ _STATUS = {
 
 def _endpoint(spec: dict[str, Any], index: int) -> str:
     method = spec["method"]
+    if method == "count_tokens":
+        return "countTokens"
     if method == "embed":
         values = spec["request"]["values"]
         return "batchEmbedContents" if isinstance(values, list) else "embedContent"
@@ -78,8 +81,16 @@ def build(spec: dict[str, Any], target: Path, *, vertex: bool = False) -> None:
     status, content_type, text = spec["response"]
     endpoint = _endpoint(spec, 0)
     uri = (VERTEX if vertex else GEMINI).format(model=spec["model"], method=endpoint)
-    body = _embed_wire(spec) if spec["method"] == "embed" else wire(spec["request"], spec["model"])
-    source = attribution(spec["source"], **spec.get("source_args", {}))
+    if spec["method"] == "embed":
+        body = _embed_wire(spec)
+    elif spec["method"] == "count_tokens":
+        body = count_wire(spec["request"], spec["model"], vertex=vertex)
+    else:
+        body = wire(spec["request"], spec["model"])
+    if isinstance(spec["source"], dict):  # a MOCK: gemini_corpus.documented
+        source = spec["source"]
+    else:
+        source = attribution(spec["source"], **spec.get("source_args", {}))
     headers = {"content-type": [content_type]}
     interaction = Interaction(
         request={

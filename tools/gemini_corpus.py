@@ -5,7 +5,13 @@ corpus container formats described in its MANIFEST: pydantic-ai vcrpy YAML (``pa
 ``body.string``), llm-gemini vcrpy YAML (gzip ``!!binary``), vercel ``*.chunks.txt`` (one SSE
 payload per line) and raw ``.json``/``.txt`` bodies. :func:`wire` is the request oracle: the
 Gemini body the SPEC (G3-G12, S1, S2) prescribes for a canonical request, written independently
-of the adapter so the cassette really pins the adapter's request mapping.
+of the adapter so the cassette really pins the adapter's request mapping; :func:`count_wire` is
+the ``:countTokens`` body the REST references prescribe for the same request.
+
+Where the corpus has no recording of some traffic (``:countTokens``, Maps and enterprise web
+grounding), a case is a MOCK: :func:`mock_json`/:func:`mock_sse` wrap a response body written for
+the case in Google's documented REST shape, and :func:`documented` is its ``source`` (the reference
+pages the shape follows, instead of a recording).
 """
 
 from __future__ import annotations
@@ -108,6 +114,21 @@ def chunks(saved: str) -> Recorded:
     return 200, SSE_TYPE, "".join(f"data: {line}\r\n\r\n" for line in lines)
 
 
+def mock_json(body: dict[str, Any], status: int = 200) -> Recorded:
+    """A MOCK JSON response body (no recording: written for the case in the documented shape)."""
+    return status, JSON_TYPE, json.dumps(body, ensure_ascii=False)
+
+
+def mock_sse(frames: list[dict[str, Any]]) -> Recorded:
+    """A MOCK event stream: one ``data:`` event per frame, as ``alt=sse`` sends them."""
+    return 200, SSE_TYPE, "".join(f"data: {json.dumps(f, ensure_ascii=False)}\r\n\r\n" for f in frames)
+
+
+def documented(note: str, docs: list[str]) -> dict[str, Any]:
+    """The ``source`` of a MOCK case: no recording, the reference pages its response shape follows."""
+    return {"mock": True, "docs": list(docs), "note": f"MOCK: {note}"}
+
+
 # --------------------------------------------------------------------------- the request oracle
 
 _CONFIG = {
@@ -128,6 +149,20 @@ _TOOL_KEY = {
     "google_maps": "googleMaps",
     "enterprise_web_search": "enterpriseWebSearch",
 }
+#: Tool arguments that the REST API takes in ``toolConfig.retrievalConfig``, not in the tool entry.
+_RETRIEVAL_ARGS = {"google_maps": ("latLng", "languageCode")}
+#: What ``:countTokens`` accepts of a generation body: the Gemini API's ``GenerateContentRequest``
+#: (which has no ``labels``), and Vertex AI's ``CountTokensRequest`` (no ``toolConfig`` either).
+_COUNT_KEYS = (
+    "contents",
+    "systemInstruction",
+    "tools",
+    "toolConfig",
+    "generationConfig",
+    "safetySettings",
+    "cachedContent",
+)
+_VERTEX_COUNT_KEYS = ("contents", "systemInstruction", "tools", "generationConfig")
 
 
 def _messages(request: dict[str, Any]) -> list[dict[str, Any]]:
@@ -183,11 +218,16 @@ def wire(request: dict[str, Any], model: str = "") -> dict[str, Any]:
     if config:
         body["generationConfig"] = config
     tools = request.get("tools") or []
-    wire_tools: list[dict[str, Any]] = [
-        {_TOOL_KEY[t["id"].split(".", 1)[1]]: dict(t.get("args") or {})}
-        for t in tools
-        if t["type"] == "provider"
-    ]
+    wire_tools: list[dict[str, Any]] = []
+    retrieval: dict[str, Any] = {}
+    for t in tools:
+        if t["type"] != "provider":
+            continue
+        name, args = t["id"].split(".", 1)[1], dict(t.get("args") or {})
+        for key in _RETRIEVAL_ARGS.get(name, ()):  # the Maps location goes to toolConfig
+            if key in args:
+                retrieval[key] = args.pop(key)
+        wire_tools.append({_TOOL_KEY[name]: args})
     functions = [
         {
             "name": t["name"],
@@ -211,6 +251,8 @@ def wire(request: dict[str, Any], model: str = "") -> dict[str, Any]:
         else:
             calling = {"mode": "ANY", "allowedFunctionNames": list(choice["names"])}
         body["toolConfig"] = {"functionCallingConfig": calling}
+    if retrieval:
+        body["toolConfig"] = {**body.get("toolConfig", {}), "retrievalConfig": retrieval}
     labels = dict(request.get("request_labels") or {})
     if not labels and request.get("user_id"):
         labels = {"user_id": request["user_id"]}
@@ -234,3 +276,15 @@ def wire(request: dict[str, Any], model: str = "") -> dict[str, Any]:
         structured = {k: config[k] for k in ("responseMimeType", "responseJsonSchema") if k in config}
         body["generationConfig"] = {**google["generation_config"], **structured}
     return body
+
+
+def count_wire(request: dict[str, Any], model: str, *, vertex: bool = False) -> dict[str, Any]:
+    """The ``:countTokens`` body for a canonical request: the Gemini API wraps the generation
+    request (``generateContentRequest``, with its ``model``); Vertex AI takes the countable fields
+    at the top level. Fields the request type does not have (``labels``; on Vertex ``toolConfig``)
+    are not sent."""
+    body = wire(request, model)
+    if vertex:
+        return {key: body[key] for key in _VERTEX_COUNT_KEYS if key in body}
+    counted = {key: body[key] for key in _COUNT_KEYS if key in body}
+    return {"generateContentRequest": {"model": f"models/{model}", **counted}}

@@ -566,7 +566,9 @@ def _cases() -> list[dict[str, Any]]:
 
 
 from google_cases_grounding import GROUNDING_CASES, VERTEX_CASES  # noqa: E402  (uses the names above)
+from google_cases_mock import MOCK_CASES, MOCK_VERTEX_CASES  # noqa: E402  (uses the names above)
 from google_cases_tools import TOOL_CASES  # noqa: E402  (uses the names above)
 
-CASES = _cases() + GROUNDING_CASES + TOOL_CASES
+CASES = _cases() + GROUNDING_CASES + TOOL_CASES + MOCK_CASES
+VERTEX_CASES = VERTEX_CASES + MOCK_VERTEX_CASES
 __all__ = ["CASES", "VERTEX_CASES"]

@@ -11,7 +11,9 @@ from google_cases import ADAPTED, RECONSTRUCTED, F, P, V, _response
 
 LEVELS = V + "google-gemini-3.7-flash-thinking-levels.json"
 WEB_FETCH = "tests__models__cassettes__test_google__test_google_model_web_fetch_tool_stream.yaml"
-FILE_SEARCH = "tests__models__cassettes__test_google__test_google_model_file_search_grounding_gemini_3[True].yaml"
+FILE_SEARCH = (
+    "tests__models__cassettes__test_google__test_google_model_file_search_grounding_gemini_3[True].yaml"
+)
 STORE = "fileSearchStores/testfilesearchgroundingstre-p2hcv3cs2i69"
 URL_CONTEXT = {"type": "provider", "id": "google.url_context", "name": "url_context", "args": {}}
 FILE_SEARCH_TOOL = {
@@ -48,7 +50,10 @@ def _tool_cases() -> list[dict[str, Any]]:
             "request": {"prompt": "Hello", "reasoning": {"effort": "low"}},
             "response": captured(LEVELS, "low"),
             "source": LEVELS,
-            "source_args": {"commit": "82d3bb76e77f9a0a283c1e61badc3c5b0509b3e2", "note": RECONSTRUCTED + "; the 'low' capture of the map"},
+            "source_args": {
+                "commit": "82d3bb76e77f9a0a283c1e61badc3c5b0509b3e2",
+                "note": RECONSTRUCTED + "; the 'low' capture of the map",
+            },
         },
         {
             "name": "error-thinking-level-minimal",
@@ -60,7 +65,10 @@ def _tool_cases() -> list[dict[str, Any]]:
             "request": {"prompt": "Hello", "provider_options": {"google": {"thinking_level": "MINIMAL"}}},
             "response": captured(LEVELS, "minimal"),
             "source": LEVELS,
-            "source_args": {"commit": "82d3bb76e77f9a0a283c1e61badc3c5b0509b3e2", "note": RECONSTRUCTED + "; the 'minimal' capture of the map"},
+            "source_args": {
+                "commit": "82d3bb76e77f9a0a283c1e61badc3c5b0509b3e2",
+                "note": RECONSTRUCTED + "; the 'minimal' capture of the map",
+            },
         },
         {
             "name": "stream-url-context",
@@ -85,7 +93,10 @@ def _tool_cases() -> list[dict[str, Any]]:
             "model": "gemini-2.5-flash",
             "requirements": ["S4", "S7", "S8"],
             "features": ["provider_tools"],
-            "request": {"prompt": "Describe the page https://google.com in three sentences.", "tools": [URL_CONTEXT]},
+            "request": {
+                "prompt": "Describe the page https://google.com in three sentences.",
+                "tools": [URL_CONTEXT],
+            },
             "response": raw_sse(F + "googleai__streaming-success-url-context.txt"),
             "source": F + "googleai__streaming-success-url-context.txt",
             "source_args": {"note": RECONSTRUCTED},

@@ -1,8 +1,10 @@
 """The conformance runner replays ``count_tokens`` cases (method ``count_tokens``) like the others:
 request mapping from the cassette, ``{"token_count": ...}`` as the expected output, sync and async.
 
-The corpus holds no ``:countTokens`` recording, so this case lives in the test (it is not shipped):
-the response shape is the Gemini API's documented ``{"totalTokens", "cachedContentTokenCount"}``.
+This case lives in the test so that a wrong count can be shown to fail; the shipped count_tokens
+cases (``count-tokens-*`` and ``vertex-count-tokens``) are MOCKs too, as the corpus holds no
+``:countTokens`` recording: the response shape is the Gemini API's documented
+``{"totalTokens", "cachedContentTokenCount"}``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,9 @@
-"""The Google cases (K6): shipped as package data, attributed, clean, and passing through the registry."""
+"""The Google cases (K6): shipped as package data, attributed, clean, and passing through the registry.
+
+Most replay a recording of the vendored corpus; the few MOCK cases (traffic the corpus has no
+recording of: ``:countTokens``, Maps and enterprise web grounding) name the REST reference pages
+their responses follow instead.
+"""
 
 from __future__ import annotations
 
@@ -23,25 +28,41 @@ WIRE_REQUIREMENTS = {f"G{n}" for n in range(2, 19)} | {"S1", "S2", "S3", "S4", "
 def test_every_wire_requirement_has_a_case():
     covered = {r for case in GOOGLE + VERTEX for r in case.requirements}
     assert WIRE_REQUIREMENTS - covered == set()
-    assert (len(GOOGLE), len(VERTEX)) == (43, 2)
+    assert (len(GOOGLE), len(VERTEX)) == (48, 4)
 
 
 def test_every_case_carries_attribution_and_no_credentials():
     from modelport_conformance.credentials import scan_text
 
+    mocks = []
     for case in GOOGLE + VERTEX:
         source = case.source
-        assert source["repo"] in {
-            "pydantic/pydantic-ai",
-            "vercel/ai",
-            "FirebaseExtended/vertexai-sdk-test-data",
-            "simonw/llm-gemini",
-        }, case.name
-        assert re.fullmatch(r"[0-9a-f]{40}", source["commit"]), case.name
-        assert source["license"] in {"MIT", "Apache-2.0"}, case.name
+        if source.get("mock"):
+            mocks.append(case.name)
+            assert set(source) == {"mock", "docs", "note"}, case.name
+            assert source["note"].startswith("MOCK: "), case.name
+            assert source["docs"] and all(u.startswith("https://") for u in source["docs"]), case.name
+        else:
+            assert source["repo"] in {
+                "pydantic/pydantic-ai",
+                "vercel/ai",
+                "FirebaseExtended/vertexai-sdk-test-data",
+                "simonw/llm-gemini",
+            }, case.name
+            assert re.fullmatch(r"[0-9a-f]{40}", source["commit"]), case.name
+            assert source["license"] in {"MIT", "Apache-2.0"}, case.name
         assert case.cassette.metadata["source"] == source, case.name
         assert [f for text in case.files.values() for f in scan_text(text)] == [], case.name
         assert case.expected is not None, case.name
+    assert sorted(mocks) == [
+        "count-tokens-cached-content",
+        "count-tokens-system-function-tool",
+        "count-tokens-text",
+        "grounding-maps-generate",
+        "grounding-maps-stream",
+        "vertex-count-tokens",
+        "vertex-enterprise-web-search",
+    ]
 
 
 def test_cassettes_keep_only_allow_listed_headers():
@@ -52,6 +73,29 @@ def test_cassettes_keep_only_allow_listed_headers():
             assert interaction.request["headers"][credential] == ["<credential>"], case.name
             assert set(interaction.response["headers"]) <= {"content-type", "retry-after"}, case.name
             assert "key=" not in interaction.uri, case.name
+
+
+def test_token_counting_maps_and_enterprise_search_have_shipped_cases():
+    """Issue 13's count_tokens, google_maps and enterprise_web_search are exercised by the suite."""
+    by_name = {case.name: case for case in GOOGLE + VERTEX}
+    assert {c.name for c in GOOGLE if c.method == "count_tokens"} == {
+        "count-tokens-text",
+        "count-tokens-system-function-tool",
+        "count-tokens-cached-content",
+    }
+    assert [c.name for c in VERTEX if c.method == "count_tokens"] == ["vertex-count-tokens"]
+    counted = by_name["count-tokens-system-function-tool"].cassette.interactions[0]
+    assert counted.uri.endswith("/models/gemini-2.5-flash:countTokens")
+    assert "labels" not in counted.request["body"]["json"]["generateContentRequest"]
+    maps = by_name["grounding-maps-generate"].cassette.interactions[0].request["body"]["json"]
+    assert maps["tools"] == [{"googleMaps": {"enableWidget": True}}]
+    assert maps["toolConfig"]["retrievalConfig"]["latLng"] == {
+        "latitude": 34.050481,
+        "longitude": -118.248526,
+    }
+    assert by_name["grounding-maps-generate"].expected["result"]["sources"][0]["title"] == "Caffè Aurora"
+    enterprise = by_name["vertex-enterprise-web-search"].cassette.interactions[0].request["body"]["json"]
+    assert enterprise["tools"] == [{"enterpriseWebSearch": {"excludeDomains": ["wikipedia.org"]}}]
 
 
 def test_stream_cassettes_store_one_event_per_entry():
@@ -65,7 +109,7 @@ def test_stream_cassettes_store_one_event_per_entry():
 def test_google_suites_are_discovered_and_pass():
     suites, errors = discover_suites(["google", "google-vertex"])
     assert errors == {}
-    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [43, 2]
+    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [48, 4]
     assert suites["google"].merge_frames is not None
     report = run_conformance(["google", "google-vertex"], strict=True)
     failures = {c.case: c.message for p in report.providers for c in p.cases if c.status != "pass"}
@@ -77,7 +121,7 @@ def test_google_suites_are_discovered_and_pass():
         for check in c.checks
         if check.name == "merged" and c.method == "stream"
     }
-    assert len(merged) == 20
+    assert len(merged) == 21
     assert sorted(k for k, v in merged.items() if v != "pass") == [
         "error-mid-stream",
         "error-stream-http-status",

@@ -136,6 +136,32 @@ def test_direct_result_exposes_metadata_sources_and_citations() -> None:
     assert modelport.Result.model_validate_json(result.model_dump_json()) == result
 
 
+def test_citations_are_derived_on_first_use_and_equal_the_eager_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """P2: a caller that reads only the text never pays for citations; the values are unchanged."""
+    from modelport_google import grounding
+
+    raw = json.loads(_read(FIREBASE, FIREBASE_JSON))
+    runs: list[int] = []
+    derive = grounding.citations_from_grounding
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        runs.append(1)
+        return derive(*args, **kwargs)
+
+    monkeypatch.setattr(grounding, "citations_from_grounding", counted)
+    result = model(Server(json.dumps(raw))).generate(prompt="weather?", tools=[google_search()])
+    assert result.text == "".join(p["text"] for p in raw["candidates"][0]["content"]["parts"])
+    assert runs == []
+    sources, citations, warnings = derive(
+        raw["candidates"][0]["groundingMetadata"],
+        [p["text"] for p in raw["candidates"][0]["content"]["parts"]],
+        provider="google",
+    )
+    assert (result.sources, result.citations, result.warnings) == (sources, citations, warnings)
+    assert modelport.cite(result).text == FIREBASE_SEARCH
+    assert runs == [1]
+
+
 def test_gemini3_answer_after_thoughts_and_tool_parts() -> None:
     body = yaml_response(GEMINI3_YAML, 0)["parsed_body"]
     result = model(Server(json.dumps(body))).generate(prompt="news?", tools=[google_search()])

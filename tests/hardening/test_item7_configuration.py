@@ -161,3 +161,69 @@ def test_a_long_model_id_is_shown_bounded() -> None:
     with pytest.raises(UnknownModelError) as info:
         modelport.get_model("google/" + "x" * 10_000 + "?")
     assert str(info.value) == f"model id {'google/' + 'x' * 193!r}... [9808 more]: {_char('?')}"
+
+
+# Issue 15: ``async_transport`` (what the async client modelport builds runs on) -----------------
+
+
+@pytest.mark.usefixtures("installed")
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (
+            "aiohtp",
+            "async_transport must be 'auto', 'aiohttp' or 'httpx', got 'aiohtp' (did you mean 'aiohttp'?)",
+        ),
+        (
+            "HTTPX",
+            "async_transport must be 'auto', 'aiohttp' or 'httpx', got 'HTTPX' (did you mean 'httpx'?)",
+        ),
+        ("curl", "async_transport must be 'auto', 'aiohttp' or 'httpx', got 'curl'"),
+        (None, "async_transport must be 'auto', 'aiohttp' or 'httpx', got NoneType"),
+    ],
+)
+def test_an_unknown_async_transport_is_rejected_with_a_suggestion(value: object, message: str) -> None:
+    with pytest.raises(ConfigurationError) as info:
+        modelport.get_model("regional/m", async_transport=value)
+    assert str(info.value) == message
+
+
+@pytest.mark.usefixtures("installed")
+def test_a_misspelled_async_transport_keyword_is_suggested() -> None:
+    with pytest.raises(ConfigurationError, match=r"'async_transprt' \(did you mean 'async_transport'\?\)"):
+        modelport.get_model("regional/m", async_transprt="httpx")
+
+
+@pytest.mark.usefixtures("installed")
+def test_async_transport_cannot_contradict_an_injected_client_or_transport() -> None:
+    mock = httpx.MockTransport(lambda r: httpx.Response(200))
+    with pytest.raises(ConfigurationError) as info:
+        modelport.get_model("regional/m", async_transport="httpx", transport=mock)
+    assert str(info.value) == (
+        "async_transport='httpx' has no effect with an async transport, which async calls use as is; "
+        "pass one or the other"
+    )
+    with pytest.raises(ConfigurationError, match="has no effect with async_http_client"):
+        modelport.get_model("regional/m", async_transport="aiohttp", async_http_client=httpx.AsyncClient())
+    # "auto" (the default) simply yields to what was passed, and a sync transport serves sync calls only.
+    modelport.get_model("regional/m", transport=mock)
+    modelport.get_model("regional/m", async_transport="httpx", transport=httpx.HTTPTransport())
+    for value in ("auto", "aiohttp", "httpx"):
+        assert (
+            modelport.get_model("regional/m", async_transport=value).provider.config.async_transport == value
+        )
+
+
+@pytest.mark.usefixtures("installed")
+def test_async_transport_aiohttp_without_the_extra_is_a_configuration_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from modelport import _api
+
+    monkeypatch.setattr(_api, "_aiohttp_installed", lambda: False)
+    with pytest.raises(ConfigurationError) as info:
+        modelport.get_model("regional/m", async_transport="aiohttp")
+    assert str(info.value) == (
+        "async_transport='aiohttp' needs aiohttp and httpx-aiohttp: pip install 'modelport[aiohttp]'"
+    )
+    modelport.get_model("regional/m")  # "auto" falls back to httpx's transport

@@ -9,6 +9,7 @@ Every streaming fault is checked on the sync and the async path.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import socket
 import threading
@@ -273,9 +274,22 @@ class StallingServer:
         self.listener.close()
 
 
-@sync_and_async
-def test_a_server_stalling_past_the_read_timeout_is_interrupted(asynchronous: bool) -> None:
-    """A real socket and httpx's own read timeout: the stall ends the stream, the frame is kept."""
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "sync",
+        "httpx",
+        pytest.param(
+            "aiohttp",
+            marks=pytest.mark.skipif(
+                importlib.util.find_spec("httpx_aiohttp") is None, reason="no aiohttp extra"
+            ),
+        ),
+    ],
+)
+def test_a_server_stalling_past_the_read_timeout_is_interrupted(mode: str) -> None:
+    """A real socket and the read timeout (sync, and async on httpx's and on the aiohttp transport):
+    the stall ends the stream, the frame is kept."""
     server = StallingServer(HELLO)
     try:
         model = modelport.get_model(
@@ -284,9 +298,10 @@ def test_a_server_stalling_past_the_read_timeout_is_interrupted(asynchronous: bo
             base_url=f"http://127.0.0.1:{server.port}/v1beta",
             timeout=httpx.Timeout(5.0, read=0.5),
             max_retries=2,
+            **({} if mode == "sync" else {"async_transport": mode}),
         )
         started = time.monotonic()
-        seen, error = collect(model, asynchronous)
+        seen, error = collect(model, mode != "sync")
         elapsed = time.monotonic() - started
     finally:
         server.close()

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 
 from ._model import Model
 from ._registry import registry
 from .errors import ConfigurationError, UnknownModelError
-from .provider import DEFAULT_DEADLINE, ProviderConfig, Secret
+from .provider import _ASYNC_TRANSPORTS, DEFAULT_DEADLINE, ProviderConfig, Secret, _aiohttp_installed
 
 if TYPE_CHECKING:
     from ._streams import AsyncResultStream, ResultStream
@@ -79,9 +79,16 @@ def get_model(
     deadline: float | None = DEFAULT_DEADLINE,
     limits: Limits | None = None,
     follow_redirects: bool = False,
+    async_transport: Literal["auto", "aiohttp", "httpx"] = "auto",
     **provider_config: Any,
 ) -> Model:
-    """Resolve ``"provider/model-name"`` to a :class:`Model`, loading only the plugin it needs."""
+    """Resolve ``"provider/model-name"`` to a :class:`Model`, loading only the plugin it needs.
+
+    ``async_transport`` chooses what the async client modelport builds runs on: ``"auto"`` (the
+    default) is aiohttp when ``modelport[aiohttp]`` is installed and httpx's own transport otherwise;
+    ``"httpx"`` always httpx's; ``"aiohttp"`` always aiohttp (an error if it is not installed). An
+    ``async_http_client`` or an async ``transport`` you pass is used as is.
+    """
     provider_id, model_name = split_model_id(model_id)
     if not isinstance(max_retries, int) or isinstance(max_retries, bool) or max_retries < 0:
         raise ConfigurationError("max_retries must be a non-negative integer")
@@ -89,6 +96,7 @@ def get_model(
         raise ConfigurationError("max_retry_delay must be a non-negative number of seconds")
     _check_io_options(deadline, limits, follow_redirects)
     _check_client_options(api_key, base_url, http_client, async_http_client, transport, timeout)
+    _check_async_transport(async_transport, async_http_client, transport)
     provider_cls = registry().provider_class(provider_id)
     _check_provider_options(provider_cls, provider_config)
     config = ProviderConfig(
@@ -105,6 +113,7 @@ def get_model(
         limits=limits,
         deadline=deadline,
         follow_redirects=follow_redirects,
+        async_transport=async_transport,
     )
     return Model(provider_cls(config), model_name)
 
@@ -141,6 +150,7 @@ _GET_MODEL_KEYWORDS = (
     "deadline",
     "limits",
     "follow_redirects",
+    "async_transport",
 )
 
 
@@ -190,6 +200,32 @@ def _check_client_options(
     if not math.isfinite(timeout) or timeout <= 0:
         raise ConfigurationError(
             f"timeout must be a positive number of seconds or an httpx.Timeout, got {timeout!r}"
+        )
+
+
+def _check_async_transport(choice: object, async_http_client: object, transport: object) -> None:
+    """``async_transport`` is one of its values, installed when it must be, and not contradicted."""
+    if not isinstance(choice, str) or choice not in _ASYNC_TRANSPORTS:
+        import difflib
+
+        if isinstance(choice, str):
+            shown = _shown(choice, 40)
+            match = difflib.get_close_matches(choice.strip().lower(), _ASYNC_TRANSPORTS, n=1, cutoff=0.6)
+        else:
+            shown, match = type(choice).__name__, []
+        hint = f" (did you mean {match[0]!r}?)" if match else ""
+        raise ConfigurationError(f"async_transport must be 'auto', 'aiohttp' or 'httpx', got {shown}{hint}")
+    if choice == "auto":
+        return
+    if async_http_client is not None or isinstance(transport, httpx.AsyncBaseTransport):
+        given = "async_http_client" if async_http_client is not None else "an async transport"
+        raise ConfigurationError(
+            f"async_transport={choice!r} has no effect with {given}, which async calls use as is; "
+            "pass one or the other"
+        )
+    if choice == "aiohttp" and not _aiohttp_installed():
+        raise ConfigurationError(
+            "async_transport='aiohttp' needs aiohttp and httpx-aiohttp: pip install 'modelport[aiohttp]'"
         )
 
 

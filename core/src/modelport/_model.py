@@ -218,8 +218,8 @@ class Model:
     def _generate(self, kwargs: dict[str, Any]) -> Result:
         request = self._validated(kwargs, check=False)
         result = _retry.call(self.retry_policy, lambda: self.provider.generate(self.name, request))
-        if result.warnings:
-            log_dropped(self.id, result.warnings)
+        if known := result._known_warnings():  # what a call dropped is known without deriving
+            log_dropped(self.id, known)
         return _parsed(result, kwargs)
 
     def stream(self, **kwargs: Any) -> ResultStream:
@@ -289,8 +289,8 @@ class Model:
     async def _agenerate(self, kwargs: dict[str, Any]) -> Result:
         request = self._validated(kwargs, check=False)
         result = await _retry.acall(self.retry_policy, lambda: self.provider.agenerate(self.name, request))
-        if result.warnings:
-            log_dropped(self.id, result.warnings)
+        if known := result._known_warnings():  # what a call dropped is known without deriving
+            log_dropped(self.id, known)
         return _parsed(result, kwargs)
 
     def astream(self, **kwargs: Any) -> AsyncResultStream:

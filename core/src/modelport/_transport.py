@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import logging
 import time
+import weakref
 from collections.abc import AsyncGenerator, Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
@@ -39,6 +41,39 @@ _MAX_REDIRECTS = 5
 
 _log = logging.getLogger("modelport")
 _DEBUG = logging.DEBUG
+
+
+@lru_cache(maxsize=256)
+def _url(url: str) -> httpx.URL:
+    """The parsed URL (parsing is a good part of building a request; a model calls one or two)."""
+    return httpx.URL(url)
+
+
+_DEFAULTS: weakref.WeakKeyDictionary[Any, dict[tuple[tuple[str, str], ...], Any]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _client_defaults(
+    client: httpx.Client | httpx.AsyncClient, headers: dict[str, str]
+) -> tuple[httpx.Headers, dict[str, Any]]:
+    """The client's headers merged with ``headers``, and its timeout, as ``build_request`` makes them.
+
+    Only for the clients modelport creates (nobody else changes their headers or timeout); a few
+    entries per client (one per distinct header set: generate, stream, a changed key).
+    """
+    key = tuple(headers.items())
+    per_client = _DEFAULTS.get(client)
+    if per_client is None:
+        per_client = _DEFAULTS.setdefault(client, {})
+    cached = per_client.get(key)
+    if cached is None:
+        merged = httpx.Headers(client.headers)
+        merged.update(headers)
+        if len(per_client) >= 16:
+            per_client.clear()
+        cached = per_client[key] = (merged, client.timeout.as_dict())
+    return cached  # type: ignore[no-any-return]
 
 
 class Exchange:
@@ -82,7 +117,15 @@ class Exchange:
         self.auth: Any = auth if auth is not None else httpx.USE_CLIENT_DEFAULT
         if spec.stream:
             headers.setdefault("accept", "text/event-stream")
-        self.request = client.build_request(spec.method, provider.url(spec), content=body, headers=headers)
+        url = _url(provider.url(spec))
+        injected = client is config.http_client or client is config.async_http_client
+        if injected or client.cookies or client.params:
+            self.request = client.build_request(spec.method, url, content=body, headers=headers)
+        else:  # what build_request does, with the merged headers and the timeout cached (P2)
+            merged, timeout = _client_defaults(client, headers)
+            self.request = httpx.Request(
+                spec.method, url, content=body, headers=merged, extensions={"timeout": timeout}
+            )
 
     @property
     def name(self) -> str:

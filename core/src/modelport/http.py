@@ -541,7 +541,7 @@ class HttpProvider(Provider):
         except _DECODE_ERRORS as error:
             raise self._decode_error(error) from error
         if spec.warnings:
-            result = result.model_copy(update={"warnings": [*spec.warnings, *result.warnings]})
+            result = result._with_warnings_first(list(spec.warnings))
         return result
 
     def _decoded(self, step: Any, *args: Any) -> list[StreamEvent]:

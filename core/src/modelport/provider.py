@@ -8,6 +8,7 @@ bookkeeping are done by the core around it, identically for every provider.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -134,6 +135,10 @@ class ProviderConfig:
     deadline: float | None = DEFAULT_DEADLINE
     #: Follow same-origin redirects (never across origins: requests carry credentials).
     follow_redirects: bool = False
+    #: What the async client modelport builds runs on: ``"auto"`` (aiohttp when ``modelport[aiohttp]``
+    #: is installed, else httpx's own transport), ``"aiohttp"`` or ``"httpx"``. An injected
+    #: ``async_http_client`` or async ``transport`` is used as is, whatever this says.
+    async_transport: str = "auto"
 
     def __repr__(self) -> str:
         key = "set" if self.api_key is not None else "unset"
@@ -144,14 +149,61 @@ class ProviderConfig:
         )
 
 
+#: The values of ``async_transport`` (``get_model``'s keyword, :attr:`ProviderConfig.async_transport`).
+_ASYNC_TRANSPORTS = ("auto", "aiohttp", "httpx")
+
+
+@functools.lru_cache(maxsize=1)
+def _aiohttp_installed() -> bool:
+    """Whether ``modelport[aiohttp]`` (``httpx-aiohttp`` and ``aiohttp``) is installed; imports neither."""
+    import importlib.util
+
+    try:
+        return all(importlib.util.find_spec(name) is not None for name in ("aiohttp", "httpx_aiohttp"))
+    except (ImportError, ValueError):
+        return False
+
+
+def _aiohttp_client(choice: str, timeout: httpx.Timeout) -> httpx.AsyncClient | None:
+    """A new aiohttp-backed client; ``None`` (use httpx's) when ``"auto"`` finds aiohttp broken."""
+    try:
+        from ._aiohttp import async_client  # imports aiohttp: only now, for the first async client
+    except ImportError as error:
+        if choice == "aiohttp":
+            from .errors import ConfigurationError
+
+            raise ConfigurationError(
+                f"async_transport='aiohttp' cannot import aiohttp ({error}); "
+                "pip install 'modelport[aiohttp]', or pass async_transport='httpx'"
+            ) from None
+        import logging
+
+        logging.getLogger("modelport").warning(
+            "aiohttp is installed but cannot be imported (%s); async calls use httpx's transport", error
+        )
+        return None
+    return async_client(timeout)
+
+
+def _uses_aiohttp(choice: str) -> bool:
+    """Whether an async client modelport builds runs on aiohttp (``choice``: ``async_transport``)."""
+    if choice == "httpx":
+        return False
+    if choice == "aiohttp":
+        return True
+    return _aiohttp_installed()
+
+
 class HttpClients:
     """Lazily built, shared httpx clients (thread- and task-safe first use).
 
     An injected client is used as is and never closed by us. Otherwise one pooled sync client is
     created on first use, and one async client per event loop: a pooled connection belongs to the
-    loop that opened it. Each loop's client is closed when that loop shuts down (``asyncio.run``
-    finalises asynchronous generators before it closes the loop, and a sentinel generator of ours
-    closes the client then), so neither the client, its sockets nor the loop outlive the loop.
+    loop that opened it. The async client runs on aiohttp when ``modelport[aiohttp]`` is installed
+    (and neither ``async_transport="httpx"`` nor an async ``transport`` says otherwise). Each
+    loop's client is closed when that loop shuts down (``asyncio.run`` finalises asynchronous
+    generators before it closes the loop, and a sentinel generator of ours closes the client then),
+    so neither the client, its sockets nor the loop outlive the loop.
     After :meth:`close`, every call raises a ``ConfigurationError``.
     """
 
@@ -205,7 +257,11 @@ class HttpClients:
         transport = self._config.transport
         if transport is not None and not isinstance(transport, httpx.AsyncBaseTransport):
             raise InvalidRequestError("a sync transport cannot serve async calls")
-        client = httpx.AsyncClient(transport=transport, timeout=self._timeout())
+        client = None
+        if transport is None and _uses_aiohttp(self._config.async_transport):
+            client = _aiohttp_client(self._config.async_transport, self._timeout())
+        if client is None:
+            client = httpx.AsyncClient(transport=transport, timeout=self._timeout())
         sentinel = self._close_with_loop(id(loop), client)
         await sentinel.asend(None)  # started inside the loop: the loop will finalise it at shutdown
         with self._lock:

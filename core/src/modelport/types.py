@@ -8,8 +8,8 @@ Tags (``type``) are wire format and are never renamed.
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
-from typing import Annotated, Any, Literal, Union
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import (
     BaseModel,
@@ -18,13 +18,16 @@ from pydantic import (
     PlainSerializer,
     PlainValidator,
     PrivateAttr,
+    SerializerFunctionWrapHandler,
     computed_field,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
 __all__ = [
     "Citation",
+    "Derived",
     "EmbeddingResult",
     "FilePart",
     "FinishReason",
@@ -484,6 +487,13 @@ class Citation(_Frozen):
 
 _DERIVED_RESULT_KEYS = ("text", "tool_calls", "message", "reasoning_text")
 
+#: What :meth:`Result.deferred`'s function returns: the sources, the citations and the warnings
+#: found while deriving them (appended to the result's other warnings).
+Derived = tuple[list["Source"], list["Citation"], list["Warning"]]
+
+#: The fields a deferred result computes on first use.
+_DEFERRED_FIELDS = ("sources", "citations", "warnings")
+
 
 class Result(_Frozen):
     """What a generation produced: ordered content parts plus finish reason, usage and metadata."""
@@ -504,11 +514,119 @@ class Result(_Frozen):
     logprobs: list[TokenLogprob] | None = None
     """Per-token log probabilities of the answer, when requested and sent (provider-neutral)."""
     _parsed: Any = PrivateAttr(default=None)
+    # ``(derive, warnings known now)`` until the deferred fields are computed (see ``deferred``).
+    _deferred: tuple[Callable[[], Derived], list[Warning]] | None = PrivateAttr(default=None)
 
     @property
     def parsed(self) -> Any:
         """The answer validated into the Python type given as ``response_format`` (else ``None``)."""
         return self._parsed
+
+    @classmethod
+    def deferred(cls, derive: Callable[[], Derived], /, **fields: Any) -> Result:
+        """A result whose ``sources`` and ``citations`` are computed on first use.
+
+        ``derive()`` returns ``(sources, citations, warnings)``; its warnings follow those in
+        ``fields``. It runs at most once (its values are trusted: build them from validated data),
+        the first time ``sources``, ``citations`` or ``warnings`` is read or the result is compared,
+        copied, printed, pickled or serialized; a caller that only reads the text never pays for
+        it. Such a result is equal to, and dumps the same as, one built with the values up front.
+        """
+        if any(name in fields for name in ("sources", "citations")):
+            raise TypeError("a deferred result derives its sources and citations itself")
+        result = cls(**fields)
+        state = result.__dict__
+        known = state.pop("warnings")
+        del state["sources"], state["citations"]
+        result.__pydantic_fields_set__.update(_DEFERRED_FIELDS)
+        result._deferred = (derive, known)
+        return result
+
+    def _resolve(self) -> None:
+        """Compute the deferred fields now (nothing to do for an ordinary result)."""
+        private = self.__pydantic_private__
+        pending = private.get("_deferred") if private else None
+        if pending is None:
+            return
+        derive, known = pending
+        assert private is not None
+        sources, citations, warnings = derive()
+        computed = {"sources": sources, "citations": citations, "warnings": [*known, *warnings]}
+        state = self.__dict__
+        # Field order as declared (dumps and reprs list fields in ``__dict__`` order), swapped in
+        # whole so that a reader on another thread never sees a field missing.
+        ordered = {name: state[name] if name in state else computed[name] for name in type(self).model_fields}
+        object.__setattr__(self, "__dict__", ordered)
+        private["_deferred"] = None
+
+    def _known_warnings(self) -> list[Warning]:
+        """The warnings known without resolving (the request's and the decoder's, not derivations')."""
+        private = self.__pydantic_private__
+        pending = private.get("_deferred") if private else None
+        return pending[1] if pending is not None else self.warnings
+
+    def _with_warnings_first(self, warnings: list[Warning]) -> Result:
+        """A copy with ``warnings`` before the others, still deferred if this one is."""
+        private = self.__pydantic_private__
+        pending = private.get("_deferred") if private else None
+        if pending is None:
+            return self.model_copy(update={"warnings": [*warnings, *self.warnings]})
+        # Not ``model_copy``, which resolves first.
+        copy = type(self).__new__(type(self))
+        object.__setattr__(copy, "__dict__", dict(self.__dict__))
+        object.__setattr__(copy, "__pydantic_fields_set__", set(self.__pydantic_fields_set__))
+        object.__setattr__(copy, "__pydantic_extra__", None)
+        moved = (pending[0], [*warnings, *pending[1]])
+        object.__setattr__(copy, "__pydantic_private__", {**(private or {}), "_deferred": moved})
+        return copy
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> Any:
+            if name in _DEFERRED_FIELDS:
+                private = self.__pydantic_private__
+                if private and private.get("_deferred") is not None:
+                    self._resolve()
+                    return self.__dict__[name]
+            return super().__getattr__(name)
+
+    # Everything that reads the whole field set resolves first.
+
+    def __eq__(self, other: object) -> bool:
+        self._resolve()
+        if isinstance(other, Result):
+            other._resolve()
+        return super().__eq__(other)
+
+    def __repr_args__(self) -> Any:
+        self._resolve()
+        return super().__repr_args__()
+
+    def __iter__(self) -> Any:
+        self._resolve()
+        return super().__iter__()
+
+    def __copy__(self) -> Result:
+        self._resolve()
+        return super().__copy__()
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Result:
+        self._resolve()
+        return super().__deepcopy__(memo)
+
+    def __getstate__(self) -> dict[Any, Any]:
+        self._resolve()
+        return super().__getstate__()
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Result:
+        self._resolve()
+        return super().model_copy(update=update, deep=deep)
+
+    # No return annotation: pydantic would take it as the serialization schema.
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        self._resolve()
+        return handler(self)
 
     @model_validator(mode="before")
     @classmethod

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from modelport.errors import ProviderMetadataError, ProviderResponseError
 from modelport.types import (
     Citation,
+    Derived,
     FinishReason,
     Part,
     Result,
@@ -217,30 +218,39 @@ def _decode(response: object, provider: str, warnings: list[Warning], from_wire:
     replay, replay_warning = replay_metadata(raw_parts)
     if replay_warning is not None:
         warnings.append(replay_warning)
-    fields: dict[str, Any] = {}
     grounding = (candidate or {}).get("groundingMetadata")
-    if grounding is not None and not isinstance(grounding, dict):
+    validated: dict[str, Any] | None = None
+    if grounding is not None and (not isinstance(grounding, dict) or grounding):
         # As the stream does (S5): a non-object groundingMetadata is malformed, never ignored.
         from .grounding import validate_grounding_metadata
 
-        validate_grounding_metadata(grounding, provider=provider, from_wire=from_wire)
-    if isinstance(grounding, dict) and grounding:
-        validated, sources, citations, extra = grounding_fields(
-            grounding, text_of(raw_parts), provider=provider, from_wire=from_wire
-        )
+        validated = validate_grounding_metadata(grounding, provider=provider, from_wire=from_wire)
         google["groundingMetadata"] = validated
-        fields = {"grounding_metadata": validated, "sources": sources, "citations": citations}
-        warnings.extend(extra)
-    return Result(
-        content=content,
-        finish_reason=reason,
-        raw_finish_reason=raw_reason,
-        usage=usage_from(response.get("usageMetadata")),
-        warnings=warnings,
-        provider_metadata={"google": google} if google else {},
-        response_id=string_or_none(response.get("responseId")),
-        model_version=string_or_none(response.get("modelVersion")),
-        replay=replay,
-        logprobs=logprobs_from((candidate or {}).get("logprobsResult")),
+    fields = {
+        "content": content,
+        "finish_reason": reason,
+        "raw_finish_reason": raw_reason,
+        "usage": usage_from(response.get("usageMetadata")),
+        "warnings": warnings,
+        "provider_metadata": {"google": google} if google else {},
+        "response_id": string_or_none(response.get("responseId")),
+        "model_version": string_or_none(response.get("modelVersion")),
+        "replay": replay,
+        "logprobs": logprobs_from((candidate or {}).get("logprobsResult")),
+    }
+    if validated is None:
+        return Result(**fields)
+    # Sources and citations are derived on first use (P2): the metadata is validated already.
+    texts = text_of(raw_parts)
+    metadata: dict[str, Any] = validated
+    return Result.deferred(
+        lambda: guarded(provider, lambda: _citations(metadata, texts, provider)),
+        grounding_metadata=metadata,
         **fields,
     )
+
+
+def _citations(metadata: dict[str, Any], texts: list[str], provider: str) -> Derived:
+    from .grounding import citations_from_grounding
+
+    return citations_from_grounding(metadata, texts, provider=provider)

@@ -127,15 +127,6 @@ def _bad_str(obj: dict[str, Any], keys: tuple[str, ...]) -> str | None:
     return None
 
 
-def _bad_index(obj: dict[str, Any], keys: tuple[str, ...]) -> str | None:
-    """The first of ``keys`` present with a value that is not a non-negative integer."""
-    for key in keys:
-        value = obj.get(key)
-        if value is not None and not is_index(value):
-            return key
-    return None
-
-
 _SOURCE_KINDS = ("web", "retrievedContext", "image", "maps")
 _SOURCE_KEYS = ("uri", "title", "domain")
 _SEGMENT_INDICES = ("startIndex", "endIndex", "partIndex")
@@ -157,6 +148,25 @@ def _check_chunk(chunk: object, i: int, provider: str) -> None:
             raise _fail(provider, f"groundingChunks[{i}].{kind}.{bad} must be a string")
 
 
+def _indices(values: object) -> bool:
+    """A list of non-negative integers (the loop takes plain ints without a call: P2)."""
+    if not isinstance(values, list):
+        return False
+    for value in values:  # noqa: SIM110 (a loop, not all() over a generator: P2)
+        if (type(value) is not int or value < 0) and not is_index(value):
+            return False
+    return True
+
+
+def _numbers(values: object) -> bool:
+    if not isinstance(values, list):
+        return False
+    for value in values:  # noqa: SIM110
+        if type(value) is not float and not _is_number(value):
+            return False
+    return True
+
+
 def _check_support(support: object, i: int, provider: str) -> None:
     where = "groundingSupports[{}]"
     if not isinstance(support, dict):
@@ -165,19 +175,20 @@ def _check_support(support: object, i: int, provider: str) -> None:
     if segment is not None:
         if not isinstance(segment, dict):
             raise _fail(provider, f"{where.format(i)}.segment must be an object")
-        bad = _bad_index(segment, _SEGMENT_INDICES)
-        if bad is not None:
-            raise _fail(provider, f"{where.format(i)}.segment.{bad} must be a non-negative integer")
+        for key in _SEGMENT_INDICES:
+            value = segment.get(key)
+            if value is not None and (type(value) is not int or value < 0) and not is_index(value):
+                raise _fail(provider, f"{where.format(i)}.segment.{key} must be a non-negative integer")
         text = segment.get("text")
         if text is not None and not isinstance(text, str):
             raise _fail(provider, f"{where.format(i)}.segment.text must be a string")
     indices = support.get("groundingChunkIndices")
-    if indices is not None and not (isinstance(indices, list) and all(is_index(i) for i in indices)):
+    if indices is not None and not _indices(indices):
         raise _fail(
             provider, f"{where.format(i)}.groundingChunkIndices must be a list of non-negative integers"
         )
     scores = support.get("confidenceScores")
-    if scores is not None and not (isinstance(scores, list) and all(_is_number(s) for s in scores)):
+    if scores is not None and not _numbers(scores):
         raise _fail(provider, f"{where.format(i)}.confidenceScores must be a list of numbers")
 
 

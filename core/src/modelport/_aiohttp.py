@@ -1,0 +1,174 @@
+"""The aiohttp-backed async client modelport builds by default when ``modelport[aiohttp]`` is installed.
+
+Imported only when the first async client is created (never by ``import modelport`` or ``get_model``).
+It is ``httpx-aiohttp``'s transport under an ordinary :class:`httpx.AsyncClient`, with three
+guarantees of the core made explicit rather than left to the transport's defaults:
+
+- the aiohttp session never decompresses (``auto_decompress=False``): the core inflates gzip and
+  deflate itself, 64 KiB at a time, so a gzip bomb stops at the size limit;
+- every aiohttp exception becomes the httpx exception httpx's own transport would raise for the
+  same failure (a refused connection ``ConnectError``, a read stall ``ReadTimeout``, a malformed
+  answer or a dropped connection ``RemoteProtocolError``...), so the core maps it to the same typed
+  modelport error; ``httpx-aiohttp`` maps only some of them, some to a misleading class;
+- redirects are never followed by aiohttp (the core judges them: never across origins).
+
+Proxies from the environment work as with httpx: the client mounts a transport per proxy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import httpx
+from httpx_aiohttp import AiohttpTransport
+
+__all__ = ["AiohttpClient", "async_client"]
+
+# aiohttp's timeouts: ``ConnectionTimeoutError`` and ``SocketTimeoutError`` exist since 3.10.
+_CONNECT_TIMEOUT = getattr(aiohttp, "ConnectionTimeoutError", None)
+_READ_TIMEOUT = getattr(aiohttp, "SocketTimeoutError", None)
+_BAD_URL = tuple(
+    cls
+    for cls in (
+        aiohttp.InvalidURL,
+        getattr(aiohttp, "NonHttpUrlClientError", None),
+        getattr(aiohttp, "InvalidUrlClientError", None),
+    )
+    if cls is not None
+)
+
+
+def _httpx_error(error: BaseException, *, reading: bool) -> httpx.TransportError | None:
+    """The httpx exception httpx's own transport raises for the failure behind ``error`` (an aiohttp
+    exception, or httpx-aiohttp's mapping of one), else ``None`` (``reading``: the head has arrived)."""
+    if isinstance(error, httpx.TransportError):
+        cause = error.__cause__  # httpx-aiohttp's own mapping: judge the aiohttp exception again
+        if not isinstance(cause, (aiohttp.ClientError, asyncio.TimeoutError)):
+            return None
+        error = cause
+    if isinstance(error, ValueError) and not isinstance(error, aiohttp.ClientError):
+        # aiohttp refuses to write the request (a header with a line break...): never sent.
+        return None if reading else httpx.LocalProtocolError(str(error))
+    if not isinstance(error, (aiohttp.ClientError, asyncio.TimeoutError)):
+        return None
+    message = str(error) or type(error).__name__
+    kind: type[httpx.TransportError]
+    if _BAD_URL and isinstance(error, _BAD_URL):
+        kind = httpx.UnsupportedProtocol
+    elif isinstance(error, (aiohttp.ClientProxyConnectionError, aiohttp.ClientHttpProxyError)):
+        kind = httpx.ProxyError
+    elif _CONNECT_TIMEOUT is not None and isinstance(error, _CONNECT_TIMEOUT):
+        kind = httpx.ConnectTimeout
+    elif isinstance(error, (aiohttp.ServerTimeoutError, asyncio.TimeoutError)):
+        kind = httpx.ReadTimeout  # the socket read timeout (aiohttp's sock_read)
+    elif isinstance(error, aiohttp.ClientConnectorError):
+        kind = httpx.ConnectError
+    elif isinstance(error, (aiohttp.ServerDisconnectedError, aiohttp.ClientResponseError)):
+        kind = httpx.RemoteProtocolError  # no (complete) answer, or not HTTP
+    elif isinstance(error, aiohttp.ClientPayloadError):
+        kind = httpx.RemoteProtocolError  # the body ended early or is malformed (httpx says the same)
+    elif reading:
+        kind = httpx.ReadError
+    elif isinstance(error, aiohttp.ClientOSError):
+        kind = httpx.WriteError  # the connection broke while the request was sent
+    elif isinstance(error, aiohttp.ClientConnectionError):
+        kind = httpx.ConnectError
+    else:
+        kind = httpx.TransportError
+    return kind(message)
+
+
+_MAPPED = (httpx.TransportError, aiohttp.ClientError, asyncio.TimeoutError, ValueError)
+
+
+class _Body(httpx.AsyncByteStream):
+    """The response body, with aiohttp's exceptions mapped like the head's."""
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            async for chunk in self._inner:
+                yield chunk
+        except _MAPPED as error:
+            mapped = _httpx_error(error, reading=True)
+            if mapped is None:
+                raise
+            raise mapped from error
+
+    async def aclose(self) -> None:
+        try:
+            await self._inner.aclose()
+        except _MAPPED as error:
+            mapped = _httpx_error(error, reading=True)
+            if mapped is None:
+                raise
+            raise mapped from error
+
+
+class _Transport(AiohttpTransport):
+    """``httpx-aiohttp``'s transport on a session that never decompresses nor follows redirects."""
+
+    def _session(self) -> aiohttp.ClientSession:
+        limits = self.limits
+        connector = aiohttp.TCPConnector(
+            keepalive_timeout=limits.keepalive_expiry,
+            ssl=self.ssl_context,
+            local_addr=(self.local_address, 0) if self.local_address else None,
+            limit=limits.max_connections or 0,
+        )
+        return aiohttp.ClientSession(connector=connector, auto_decompress=False)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if not isinstance(self.client, aiohttp.ClientSession):
+            self.client = self._session()
+        try:
+            response = await super().handle_async_request(request)
+        except _MAPPED as error:
+            mapped = _httpx_error(error, reading=False)
+            if mapped is None:
+                raise
+            raise mapped from error
+        response.stream = _Body(response.stream)
+        return response
+
+
+class AiohttpClient(httpx.AsyncClient):
+    """An :class:`httpx.AsyncClient` whose transports (the direct one and any proxy's) run on aiohttp."""
+
+    def _init_transport(
+        self,
+        verify: Any = True,
+        cert: Any = None,
+        trust_env: bool = True,
+        http1: bool = True,
+        http2: bool = False,
+        limits: httpx.Limits = httpx._config.DEFAULT_LIMITS,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> httpx.AsyncBaseTransport:
+        if transport is not None:
+            return transport
+        return _Transport(verify=verify, cert=cert, trust_env=trust_env, limits=limits)
+
+    def _init_proxy_transport(
+        self,
+        proxy: httpx.Proxy,
+        verify: Any = True,
+        cert: Any = None,
+        trust_env: bool = True,
+        http1: bool = True,
+        http2: bool = False,
+        limits: httpx.Limits = httpx._config.DEFAULT_LIMITS,
+    ) -> httpx.AsyncBaseTransport:
+        return _Transport(verify=verify, cert=cert, trust_env=trust_env, limits=limits, proxy=proxy)
+
+
+def async_client(timeout: httpx.Timeout) -> httpx.AsyncClient:
+    """A new aiohttp-backed async client (one per event loop; the caller closes it with the loop)."""
+    return AiohttpClient(timeout=timeout)
