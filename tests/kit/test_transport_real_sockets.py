@@ -487,16 +487,27 @@ class RawServer:
         with connection:
             connection.settimeout(5)
             received = b""
-            while b"\r\n\r\n" not in received:
+            while b"\r\n\r\n" not in received or len(received) < _request_length(received):
                 data = connection.recv(65536)
                 if not data:
                     return
                 received += data
+            # The whole request is read: closing with unread bytes would send a reset, not the act.
             self.act(connection)
 
     def close(self) -> None:
         self.thread.join(5)
         self.listener.close()
+
+
+def _request_length(received: bytes) -> int:
+    """The length of the whole request once its head is in ``received`` (head plus content-length)."""
+    head, _, _ = received.partition(b"\r\n\r\n")
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(head) + 4 + int(value)
+    return len(head) + 4
 
 
 def _hang_up(connection: socket.socket) -> None:

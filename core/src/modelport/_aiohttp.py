@@ -169,6 +169,8 @@ class AiohttpClient(httpx.AsyncClient):
         return _Transport(verify=verify, cert=cert, trust_env=trust_env, limits=limits, proxy=proxy)
 
 
-def async_client(timeout: httpx.Timeout) -> httpx.AsyncClient:
-    """A new aiohttp-backed async client (one per event loop; the caller closes it with the loop)."""
-    return AiohttpClient(timeout=timeout)
+def async_client(timeout: httpx.Timeout) -> tuple[httpx.AsyncClient, httpx.AsyncBaseTransport]:
+    """A new aiohttp-backed async client (one per event loop; the caller closes it with the loop),
+    and its transport for URLs no proxy serves."""
+    transport = _Transport()
+    return AiohttpClient(transport=transport, timeout=timeout), transport

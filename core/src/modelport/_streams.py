@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Any
 from . import _retry
 from ._model import _OTEL, _traced, log_dropped
 from .errors import ModelportError, ProviderError, StreamInterruptedError
-from .events import ErrorEvent, FinishEvent, StreamAccumulator, StreamEvent, StreamStartEvent
+from .events import (
+    ErrorEvent,
+    FinishEvent,
+    StreamAccumulator,
+    StreamEvent,
+    StreamStartEvent,
+    TextDeltaEvent,
+)
 
 if TYPE_CHECKING:
     from ._model import Model
@@ -131,8 +138,13 @@ class ResultStream:
         while True:
             attempts.begin()
             events = model.provider.stream(model.name, self._request)
+            add = attempts.accumulator.add
             try:
                 for event in events:
+                    if type(event) is TextDeltaEvent and attempts.yielded:
+                        add(event)  # the hot path, once a frame: what attempts.feed does with it
+                        yield event
+                        continue
                     out, done = attempts.feed(event)
                     yield from out
                     if done:

@@ -83,6 +83,7 @@ class Exchange:
         "_secrets",
         "auth",
         "deadline_at",
+        "direct",
         "follow",
         "limits",
         "model",
@@ -119,6 +120,8 @@ class Exchange:
             headers.setdefault("accept", "text/event-stream")
         url = _url(provider.url(spec))
         injected = client is config.http_client or client is config.async_http_client
+        # Requests go straight to the transport of a client modelport built, unless an auth flow runs.
+        self.direct = None if injected or auth is not None else provider.http.direct(client)
         if injected or client.cookies or client.params:
             self.request = client.build_request(spec.method, url, content=body, headers=headers)
         else:  # what build_request does, with the merged headers and the timeout cached (P2)
@@ -189,7 +192,13 @@ class Exchange:
                 status_code=response.status_code,
             )
         request = response.request
-        return httpx.Request(request.method, target, headers=request.headers, content=request.content)
+        return httpx.Request(
+            request.method,
+            target,
+            headers=request.headers,
+            content=request.content,
+            extensions=request.extensions,  # the timeouts
+        )
 
     def error(self, response: httpx.Response, body: bytes) -> ProviderError:
         text = self.scrub(body.decode("utf-8", errors="replace"))
@@ -353,13 +362,42 @@ class _Body:
 # Sync ------------------------------------------------------------------------------------------
 
 
+def _send(exchange: Exchange, client: httpx.Client, request: httpx.Request) -> httpx.Response:
+    """``client.send(request, stream=True)``; straight to the client's transport when it allows.
+
+    ``Client.send`` runs auth flows, redirects and event hooks, and keeps cookies; on a client
+    modelport built with no auth flow to run, only the cookies are left to do: a client that holds
+    some sends through ``Client.send``, and a response that sets one is kept in the client's jar.
+    """
+    direct = exchange.direct
+    if direct is None or client.cookies:
+        return client.send(request, stream=True, auth=exchange.auth, follow_redirects=False)
+    response: httpx.Response = direct.handle_request(request)
+    response.request = request
+    if "set-cookie" in response.headers:
+        client.cookies.extract_cookies(response)
+    return response
+
+
+async def _asend(exchange: Exchange, client: httpx.AsyncClient, request: httpx.Request) -> httpx.Response:
+    """Async twin of :func:`_send`."""
+    direct = exchange.direct
+    if direct is None or client.cookies:
+        return await client.send(request, stream=True, auth=exchange.auth, follow_redirects=False)
+    response: httpx.Response = await direct.handle_async_request(request)
+    response.request = request
+    if "set-cookie" in response.headers:
+        client.cookies.extract_cookies(response)
+    return response
+
+
 def _open(exchange: Exchange, client: httpx.Client) -> httpx.Response:
     request, hops = exchange.request, 0
     debug = _log.isEnabledFor(_DEBUG)
     while True:
         started = time.perf_counter() if debug else 0.0
         try:
-            response = client.send(request, stream=True, auth=exchange.auth, follow_redirects=False)
+            response = _send(exchange, client, request)
         except httpx.HTTPError as error:
             exchange.sent(request)
             if debug:
@@ -443,14 +481,17 @@ def stream_frames(provider: HttpProvider, spec: HttpRequest, *, model: str | Non
     parser = exchange.parser()
     response = _open(exchange, client)
     limit, size, deadline_at = exchange.limits.max_stream_bytes, 0, exchange.deadline_at
+    # With no content-encoding the raw chunks are the body: no decoder and chunker layer a chunk.
+    plain = not response.is_stream_consumed and "content-encoding" not in response.headers
+    frames = parser._frames  # the kit reads its own parser through the fast entry
     try:
-        for chunk in _pieces(response):
+        for chunk in response.iter_raw() if plain else _pieces(response):
             if deadline_at is not None and time.monotonic() > deadline_at:
                 exchange.check_time()
             size += len(chunk)
             if size > limit:
                 raise exchange.too_large("the event stream", limit)
-            yield from parser.feed(chunk)
+            yield from frames(chunk)
             if parser.done:
                 return
         yield from parser.close()
@@ -469,7 +510,7 @@ async def _aopen(exchange: Exchange, client: httpx.AsyncClient) -> httpx.Respons
     while True:
         started = time.perf_counter() if debug else 0.0
         try:
-            response = await client.send(request, stream=True, auth=exchange.auth, follow_redirects=False)
+            response = await _asend(exchange, client, request)
         except httpx.HTTPError as error:
             exchange.sent(request)
             if debug:

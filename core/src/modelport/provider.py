@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import threading
+import urllib.request
+import weakref
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -164,7 +166,9 @@ def _aiohttp_installed() -> bool:
         return False
 
 
-def _aiohttp_client(choice: str, timeout: httpx.Timeout) -> httpx.AsyncClient | None:
+def _aiohttp_client(
+    choice: str, timeout: httpx.Timeout
+) -> tuple[httpx.AsyncClient, httpx.AsyncBaseTransport] | None:
     """A new aiohttp-backed client; ``None`` (use httpx's) when ``"auto"`` finds aiohttp broken."""
     try:
         from ._aiohttp import async_client  # imports aiohttp: only now, for the first async client
@@ -213,7 +217,20 @@ class HttpClients:
         self._sync: httpx.Client | None = config.http_client
         self._owns_sync = False
         self._async_by_loop: dict[int, tuple[httpx.AsyncClient, Any, Any]] = {}
+        self._direct: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
         self.closed = False
+
+    def _direct_for(self, client: Any, transport: Any) -> None:
+        # Proxies from the environment mount transports per URL pattern; without any, every URL
+        # goes to ``transport`` and the core may hand requests to it itself (see ``direct``).
+        if not urllib.request.getproxies():
+            self._direct[client] = transport
+
+    def direct(self, client: httpx.Client | httpx.AsyncClient) -> Any:
+        """The transport that serves every request of ``client``, when modelport built ``client``
+        (no event hooks, no mounts, no proxies): the core sends through it directly, skipping the
+        client's auth, redirect and hook machinery it does not use (P2, P4). ``None`` otherwise."""
+        return self._direct.get(client)
 
     def _timeout(self) -> httpx.Timeout:
         timeout = self._config.timeout
@@ -237,8 +254,10 @@ class HttpClients:
                     transport = self._config.transport
                     if transport is not None and not isinstance(transport, httpx.BaseTransport):
                         raise InvalidRequestError("an async transport cannot serve sync calls")
+                    transport = transport or httpx.HTTPTransport()  # what httpx.Client would make
                     self._sync = httpx.Client(transport=transport, timeout=self._timeout())
                     self._owns_sync = True
+                    self._direct_for(self._sync, transport)
                 client = self._sync
         return client
 
@@ -257,11 +276,14 @@ class HttpClients:
         transport = self._config.transport
         if transport is not None and not isinstance(transport, httpx.AsyncBaseTransport):
             raise InvalidRequestError("a sync transport cannot serve async calls")
-        client = None
+        built = None
         if transport is None and _uses_aiohttp(self._config.async_transport):
-            client = _aiohttp_client(self._config.async_transport, self._timeout())
-        if client is None:
-            client = httpx.AsyncClient(transport=transport, timeout=self._timeout())
+            built = _aiohttp_client(self._config.async_transport, self._timeout())
+        if built is None:
+            transport = transport or httpx.AsyncHTTPTransport()  # what httpx.AsyncClient would make
+            built = httpx.AsyncClient(transport=transport, timeout=self._timeout()), transport
+        client = built[0]
+        self._direct_for(client, built[1])
         sentinel = self._close_with_loop(id(loop), client)
         await sentinel.asend(None)  # started inside the loop: the loop will finalise it at shutdown
         with self._lock:

@@ -20,7 +20,7 @@ measurement (7.5 → 4.3 µs a frame); a differential fuzz gave the same frames 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .errors import ProviderError, ProviderResponseError
@@ -117,6 +117,39 @@ class SseParser:
                 yield frame
         if data and sum(map(len, data)) > self._max:  # a frame still open after this chunk
             raise self._too_large("a frame")
+
+    def _frames(self, chunk: bytes) -> Iterable[Any]:
+        """:meth:`feed`, for the stream readers: a chunk that is one whole plain event, as nearly
+        every chunk is (``data: {...}`` and a blank line, in LF or CRLF), is read without a generator
+        or a line loop; any other chunk goes to :meth:`feed`."""
+        end = len(chunk) - 1
+        first = chunk.find(b"\n")
+        if (
+            0 < first < end
+            and chunk[end] == 10  # the chunk ends its last line
+            and (first + 1 == end or (first + 2 == end and chunk[end - 1] == 13))  # then one blank line
+            and chunk.startswith(b"data: ")
+            and self._plain
+            and not self._buffer
+            and not self._data
+            and not self._first_line
+            and not self.done
+        ):
+            try:
+                value = chunk[6:first].decode("utf-8").rstrip("\r")
+            except UnicodeDecodeError:
+                return self.feed(chunk)  # raises at the bad line
+            if not value:
+                return ()
+            if value == DONE:
+                self.done = True
+                return ()
+            frame = self._parse(value)
+            if isinstance(frame, dict) and isinstance(frame.get("error"), dict):
+                self._raise_error(frame, value)
+            self.frames += 1
+            return (frame,)
+        return self.feed(chunk)
 
     def close(self) -> list[Any]:
         """Frames left at the end of the body; raises the error of a trailing bare JSON object."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 from modelport.errors import ProviderMetadataError, ProviderResponseError
@@ -31,6 +32,8 @@ from modelport.events import (
     ToolCallEvent,
     ToolCallStartEvent,
     ToolResultEvent,
+    reasoning_delta,
+    text_delta,
 )
 from modelport.types import FilePart, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
 
@@ -48,7 +51,7 @@ from ._decode import (
     text_of,
     usage_from,
 )
-from ._parts import PartMapper, answered_calls, is_text_chunk, signature_metadata
+from ._parts import _TEXT_KEYS, PartMapper, answered_calls, is_text_chunk, signature_metadata
 from ._replay import replay_metadata
 
 __all__ = ["StreamDecoder", "merge_frames"]
@@ -58,9 +61,15 @@ __all__ = ["StreamDecoder", "merge_frames"]
 #: answers carry a handful; a stream repeating a thousand per frame would otherwise grow without end.
 MAX_CITATION_SOURCES = 1_000
 
-_LAST_RESPONSE_KEYS = frozenset({"usageMetadata", "modelVersion", "promptFeedback"})
+_LAST_RESPONSE_KEYS = ("usageMetadata", "modelVersion", "promptFeedback")
 _LAST_CANDIDATE_KEYS = frozenset({"finishReason", *CANDIDATE_KEYS})
 _ACCUMULATED_KEYS = frozenset({"citationMetadata", "groundingMetadata", "logprobsResult"})
+#: A candidate with only these keys (nearly every frame) has nothing for :class:`_Frames` to keep.
+_PLAIN_CANDIDATE_KEYS = frozenset({"content", "index"})
+
+
+def _reraise(error: Exception) -> Any:
+    raise error
 
 
 def _kind(raw: dict[str, Any]) -> str:
@@ -79,13 +88,14 @@ class _Frames:
         self.logprobs: dict[str, list[Any]] | None = None  # logprobsResult lists, over all frames
 
     def add(self, frame: dict[str, Any], candidate: dict[str, Any] | None) -> None:
-        # Key-set intersections keep the per-frame cost flat when, as usual, nothing is there.
-        for key in frame.keys() & _LAST_RESPONSE_KEYS:
-            if frame[key] is not None:
-                self.response[key] = frame[key]
+        # Three lookups, and a key-set test for the candidate, keep the per-frame cost flat.
+        for key in _LAST_RESPONSE_KEYS:
+            value = frame.get(key)
+            if value is not None:
+                self.response[key] = value
         if "responseId" not in self.response and frame.get("responseId") is not None:
             self.response["responseId"] = frame["responseId"]
-        if candidate is None:
+        if candidate is None or candidate.keys() <= _PLAIN_CANDIDATE_KEYS:
             return
         for key in candidate.keys() & _LAST_CANDIDATE_KEYS:
             if candidate[key] not in (None, {}, []):
@@ -172,7 +182,8 @@ class StreamDecoder:
         self._raw: list[dict[str, Any]] = []
         self._chunks: dict[int, list[str]] = {}  # text chunks of merged raw text parts, joined once
         self._mapper = PartMapper()
-        self._open: tuple[str, str, dict[str, Any]] | None = None  # kind, event id, raw part
+        # kind, event id, raw part, its text chunks (the list in _chunks)
+        self._open: tuple[str, str, dict[str, Any], list[str]] | None = None
         # From the first function call on, events are held until the end of the stream: a call the
         # server answers later in the same turn (server-side MCP tools) is provider-executed.
         self._held: list[StreamEvent] | None = None
@@ -183,7 +194,10 @@ class StreamDecoder:
 
     def feed(self, frame: object) -> list[StreamEvent]:
         """The events for one parsed frame."""
-        return guarded(self.provider, lambda: self._feed(frame))
+        try:
+            return self._feed(frame)
+        except Exception as error:  # guarded() types it, or lets it through, as it always did
+            return guarded(self.provider, partial(_reraise, error))
 
     def _feed(self, frame: object) -> list[StreamEvent]:
         if not isinstance(frame, dict):
@@ -191,23 +205,45 @@ class StreamDecoder:
         events: list[StreamEvent] = []
         # Either field may first arrive in a later frame: send each as soon as it is new.
         response_id = string_or_none(frame.get("responseId")) if self._sent_id is None else None
-        version = string_or_none(frame.get("modelVersion"))
-        if version == self._sent_version:
+        version = frame.get("modelVersion")
+        if version == self._sent_version or not isinstance(version, str):
             version = None
         if response_id or version:
             self._sent_id = response_id or self._sent_id
             self._sent_version = version or self._sent_version
             events.append(ResponseMetadataEvent(response_id=response_id, model_version=version))
         candidate = first_candidate(frame)
-        for raw in candidate_parts(candidate):
-            self._part(raw, events if self._held is None else self._held)
+        if candidate is not None:
+            content = candidate.get("content")
+            parts = content.get("parts") if type(content) is dict else None
+            if type(parts) is not list or len(parts) != 1 or type(parts[0]) is not dict:
+                parts = candidate_parts(candidate)  # checks every part (the usual frame has one)
+            if parts:
+                for raw in parts:
+                    into = events if self._held is None else self._held  # a call starts holding
+                    text = raw.get("text")
+                    # The hot path, once a frame: more text of the part being streamed.
+                    if (
+                        self._open is not None
+                        and isinstance(text, str)
+                        and raw.keys() <= _TEXT_KEYS
+                        and "thoughtSignature" not in raw
+                        and self._open[0] == ("reasoning" if raw.get("thought") is True else "text")
+                    ):
+                        if text:
+                            kind, ident, _, chunks = self._open
+                            chunks.append(text)
+                            delta = text_delta if kind == "text" else reasoning_delta
+                            into.append(delta(ident, text))
+                        continue
+                    self._part(raw, into)
         self._state.add(frame, candidate)
         return events
 
     def _close(self, events: list[StreamEvent]) -> None:
         if self._open is None:
             return
-        kind, ident, raw = self._open
+        kind, ident, raw, _ = self._open
         self._open = None
         if kind == "text":
             events.append(TextEndEvent(id=ident))
@@ -226,19 +262,19 @@ class StreamDecoder:
             if self._open is not None and not signed and self._open[0] == kind:
                 if text:
                     ident = self._open[1]
-                    self._chunks[len(self._raw) - 1].append(text)
-                    delta = TextDeltaEvent if kind == "text" else ReasoningDeltaEvent
-                    events.append(delta(id=ident, delta=text))
+                    self._open[3].append(text)
+                    delta = text_delta if kind == "text" else reasoning_delta
+                    events.append(delta(ident, text))
                 return
             if not text and not signed:
                 return
             self._close(events)
             stored = dict(raw)
             self._raw.append(stored)
-            self._chunks[len(self._raw) - 1] = [text]
+            chunks = self._chunks[len(self._raw) - 1] = [text]
             self._mapper.position += 1
             ident = self._new_id()
-            self._open = (kind, ident, stored)
+            self._open = (kind, ident, stored, chunks)
             if kind == "text":
                 events.append(TextStartEvent(id=ident, provider_metadata=signature_metadata(raw)))
                 if text:
@@ -290,7 +326,7 @@ class StreamDecoder:
             if len(chunks) > 1:
                 joined = "".join(chunks)
                 self._raw[index]["text"] = joined
-                self._chunks[index] = [joined]
+                chunks[:] = [joined]  # in place: the open part's chunks are this list
         return self._raw
 
     def finish(self) -> list[StreamEvent]:

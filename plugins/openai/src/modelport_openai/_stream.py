@@ -22,6 +22,10 @@ from ._quirks import Quirks
 
 __all__ = ["ChatStream", "merge_frames"]
 
+#: A delta with only these keys carries nothing but (possibly) text: the common chunk.
+_PLAIN_DELTA_KEYS = frozenset({"content", "role"})
+text_delta = ev.text_delta
+
 
 class _Call:
     __slots__ = ("call_id", "id", "name", "pending", "started")
@@ -50,56 +54,70 @@ class ChatStream:
         self.tokens: list[TokenLogprob] = []
         self.meta: dict[str, Any] = {}
 
-    def feed(self, chunk: dict[str, Any]) -> Iterator[ev.StreamEvent]:
-        if chunk.get("id") and self.response_id is None:
+    def feed(self, chunk: dict[str, Any]) -> list[ev.StreamEvent]:
+        out: list[ev.StreamEvent] = []
+        if self.response_id is None and chunk.get("id"):
             self.response_id = chunk["id"]
-            yield ev.ResponseMetadataEvent(response_id=chunk["id"], model_version=chunk.get("model") or None)
+            out.append(
+                ev.ResponseMetadataEvent(response_id=chunk["id"], model_version=chunk.get("model") or None)
+            )
+        meta = self.meta
         for key in ("system_fingerprint", "service_tier"):
-            if chunk.get(key):
-                self.meta.setdefault(key, chunk[key])  # the first one sent, as merge_frames keeps it
-        self.usage = raw_usage(chunk) or self.usage
-        for choice in chunk.get("choices") or []:
+            if key not in meta and chunk.get(key):
+                meta[key] = chunk[key]  # the first one sent, as merge_frames keeps it
+        if chunk.get("usage") is not None or "x_groq" in chunk:
+            self.usage = raw_usage(chunk) or self.usage
+        for choice in chunk.get("choices") or ():
             if choice.get("index", 0) != 0:
                 continue
             delta = choice.get("delta") or {}
-            thought = reasoning_text(delta)
-            if thought:
-                yield from self._text("reasoning", thought)
-            if isinstance(delta.get("content"), str) and delta["content"]:
-                yield from self._text("text", delta["content"])
-            if isinstance(delta.get("refusal"), str) and delta["refusal"]:
-                self.refusal.append(delta["refusal"])
-                yield from self._text("refusal", delta["refusal"])
-            for position, call in enumerate(delta.get("tool_calls") or []):
-                yield from self._call(call, position)
+            content = delta.get("content")
+            if delta.keys() <= _PLAIN_DELTA_KEYS and self.open == "text" and type(content) is str:
+                # The hot path, once a chunk: more text of the text part being streamed.
+                if content:
+                    out.append(text_delta(f"text-{self.parts}", content))
+            else:
+                thought = reasoning_text(delta)
+                if thought:
+                    self._text(out, "reasoning", thought)
+                if isinstance(content, str) and content:
+                    self._text(out, "text", content)
+                if isinstance(delta.get("refusal"), str) and delta["refusal"]:
+                    self.refusal.append(delta["refusal"])
+                    self._text(out, "refusal", delta["refusal"])
+                for position, call in enumerate(delta.get("tool_calls") or []):
+                    self._call(out, call, position)
             self.reason = choice.get("finish_reason") or self.reason
-            self.tokens += logprobs(choice.get("logprobs"))
+            found = choice.get("logprobs")
+            if found is not None:
+                self.tokens += logprobs(found)
+        return out
 
-    def _text(self, kind: str, delta: str) -> Iterator[ev.StreamEvent]:
+    def _text(self, out: list[ev.StreamEvent], kind: str, delta: str) -> None:
         if self.open != kind:
-            yield from self._close()
+            self._close(out)
             self.parts += 1
             self.open = kind
             ident = f"{kind}-{self.parts}"
             if kind == "reasoning":
-                yield ev.ReasoningStartEvent(id=ident)
+                out.append(ev.ReasoningStartEvent(id=ident))
             else:
                 refusal = {self.provider: {"refusal": True}} if kind == "refusal" else None
-                yield ev.TextStartEvent(id=ident, provider_metadata=refusal)
+                out.append(ev.TextStartEvent(id=ident, provider_metadata=refusal))
         ident = f"{kind}-{self.parts}"
         if kind == "reasoning":
-            yield ev.ReasoningDeltaEvent(id=ident, delta=delta)
+            out.append(ev.reasoning_delta(ident, delta))
         else:
-            yield ev.TextDeltaEvent(id=ident, delta=delta)
+            out.append(ev.text_delta(ident, delta))
 
-    def _close(self) -> Iterator[ev.StreamEvent]:
+    def _close(self, out: list[ev.StreamEvent]) -> None:
         if self.open is None:
             return
         ident = f"{self.open}-{self.parts}"
-        yield ev.ReasoningEndEvent(id=ident) if self.open == "reasoning" else ev.TextEndEvent(id=ident)
+        out.append(ev.ReasoningEndEvent(id=ident) if self.open == "reasoning" else ev.TextEndEvent(id=ident))
         self.open = None
 
-    def _call(self, raw: dict[str, Any], position: int) -> Iterator[ev.StreamEvent]:
+    def _call(self, out: list[ev.StreamEvent], raw: dict[str, Any], position: int) -> None:
         index = raw.get("index", position)
         call = self.calls.get(index)
         if call is None:
@@ -111,23 +129,25 @@ class ChatStream:
         if isinstance(arguments, str) and arguments:
             call.pending.append(arguments)
         if not call.started and call.name:
-            yield from self._start(call)
+            self._start(out, call)
         if call.started and call.pending:
-            yield ev.ToolCallDeltaEvent(id=call.id, delta="".join(call.pending))
+            out.append(ev.ToolCallDeltaEvent(id=call.id, delta="".join(call.pending)))
             call.pending.clear()
 
-    def _start(self, call: _Call) -> Iterator[ev.StreamEvent]:
+    def _start(self, out: list[ev.StreamEvent], call: _Call) -> None:
         call.started = True
-        yield ev.ToolCallStartEvent(id=call.id, call_id=call.call_id or call.id, name=call.name)
+        out.append(ev.ToolCallStartEvent(id=call.id, call_id=call.call_id or call.id, name=call.name))
 
     def finish(self) -> Iterator[ev.StreamEvent]:
-        yield from self._close()
+        out: list[ev.StreamEvent] = []
+        self._close(out)
         for call in self.calls.values():
             if not call.started:
-                yield from self._start(call)
+                self._start(out, call)
                 if call.pending:
-                    yield ev.ToolCallDeltaEvent(id=call.id, delta="".join(call.pending))
-            yield ev.ToolCallEndEvent(id=call.id)
+                    out.append(ev.ToolCallDeltaEvent(id=call.id, delta="".join(call.pending)))
+            out.append(ev.ToolCallEndEvent(id=call.id))
+        yield from out
         refusal = "".join(self.refusal) or None
         reason = finish_reason(self.reason, calls=bool(self.calls), refused=bool(refusal))
         yield ev.FinishEvent(
