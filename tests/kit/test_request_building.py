@@ -7,8 +7,10 @@ still be sent.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import httpx
+import pytest
 
 import modelport
 
@@ -88,3 +90,57 @@ def test_async_requests_equal_the_sync_ones() -> None:
     a, b = sync.requests[0], async_.requests[0]
     assert (a.url, a.content, a.extensions) == (b.url, b.content, b.extensions)
     assert a.headers.multi_items() == b.headers.multi_items()
+
+
+class CountingSend:
+    """Counts ``httpx.Client.send`` calls (the path a request takes when it cannot go direct)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls = 0
+        send = httpx.Client.send
+
+        def counted(client: httpx.Client, *args: Any, **kwargs: Any) -> httpx.Response:
+            self.calls += 1
+            return send(client, *args, **kwargs)
+
+        monkeypatch.setattr(httpx.Client, "send", counted)
+
+
+def test_an_owned_client_sends_straight_to_its_transport(monkeypatch: pytest.MonkeyPatch) -> None:
+    sends, recorder = CountingSend(monkeypatch), Recorder()
+    model = modelport.get_model(
+        "google/gemini-2.5-flash", api_key="k-123", transport=httpx.MockTransport(recorder)
+    )
+    model.generate(prompt="one")
+    assert (sends.calls, len(recorder.requests)) == (0, 1)
+
+
+def test_an_auth_flow_goes_through_the_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Token(httpx.Auth):
+        def auth_flow(self, request: httpx.Request) -> Any:
+            request.headers["authorization"] = "Bearer fetched-token"
+            yield request
+
+    sends, recorder = CountingSend(monkeypatch), Recorder()
+    model = modelport.get_model(
+        "google/gemini-2.5-flash", api_key="k-123", transport=httpx.MockTransport(recorder)
+    )
+    monkeypatch.setattr(type(model.provider), "auth", lambda self: Token())
+    model.generate(prompt="one")
+    assert sends.calls == 1
+    assert recorder.requests[0].headers["authorization"] == "Bearer fetched-token"
+
+
+def test_a_proxy_in_the_environment_keeps_the_client_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Only https:// goes through the (unreachable) proxy; the model's http:// URL reaches the mock.
+    monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")
+    sends, recorder = CountingSend(monkeypatch), Recorder()
+    model = modelport.get_model(
+        "google/gemini-2.5-flash",
+        api_key="k-123",
+        base_url="http://models.invalid/v1beta",
+        transport=httpx.MockTransport(recorder),
+    )
+    assert model.generate(prompt="one").text == "Hi."
+    assert sends.calls == 1
+    assert model.provider.http.direct(model.provider.http.sync()) is None

@@ -13,17 +13,24 @@ guarantees of the core made explicit rather than left to the transport's default
 - redirects are never followed by aiohttp (the core judges them: never across origins).
 
 Proxies from the environment work as with httpx: the client mounts a transport per proxy.
+
+Without a proxy the core skips the httpx machinery on the hot path (P4a): it hands the request to
+:meth:`_Transport.areply`, which sends it on the aiohttp session itself and returns aiohttp's
+response as a :class:`Reply` (status, headers, ``read()`` chunk by chunk), with the same three
+guarantees and the same exception mapping; the core judges it with the same ``Exchange`` methods.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from functools import lru_cache
 from typing import Any
 
 import aiohttp
 import httpx
 from httpx_aiohttp import AiohttpTransport
+from httpx_aiohttp.transport import AiohttpResponseStream
 
 __all__ = ["AiohttpClient", "async_client"]
 
@@ -112,8 +119,110 @@ class _Body(httpx.AsyncByteStream):
             raise mapped from error
 
 
+class Reply:
+    """An aiohttp response as the core reads it, with no httpx object around it (P4a).
+
+    ``status_code``, ``request`` (the one it answers) and ``headers`` (an :class:`httpx.Headers`,
+    built only when asked: for an error, a redirect, a cookie or :func:`asend`'s answer) are what
+    :class:`~modelport._transport.Exchange` judges; ``raw`` is aiohttp's header view for the two
+    lookups of every call. ``read()`` is the next chunk of the body as received (``b""`` at its
+    end), with aiohttp's exceptions mapped like the transport's; the core sets ``inflater``.
+    """
+
+    __slots__ = ("_headers", "_response", "inflater", "raw", "request", "status_code")
+
+    def __init__(self, response: aiohttp.ClientResponse, request: httpx.Request) -> None:
+        self._response = response
+        self._headers: httpx.Headers | None = None
+        self.raw = response.headers
+        self.request = request
+        self.status_code = response.status
+        self.inflater: Any = None  # the core's bounded inflater, when the body is gzip or deflate
+
+    @property
+    def headers(self) -> httpx.Headers:
+        if self._headers is None:
+            self._headers = httpx.Headers(self._response.raw_headers)
+        return self._headers
+
+    async def read(self) -> bytes:
+        try:
+            return await self._response.content.readany()
+        except _MAPPED as error:
+            mapped = _httpx_error(error, reading=True)
+            if mapped is None:
+                raise
+            raise mapped from error
+
+    async def aclose(self) -> None:
+        """What ``async with`` does at the end of an aiohttp response (the connection goes back to
+        the pool only when the body was read to its end)."""
+        response = self._response
+        try:
+            response.release()
+            await response.wait_for_close()
+        except _MAPPED as error:
+            mapped = _httpx_error(error, reading=True)
+            if mapped is None:
+                raise
+            raise mapped from error
+
+    def as_httpx(self) -> httpx.Response:
+        """The :class:`httpx.Response` the transport itself makes of this response (for a body in an
+        encoding only httpx's decoders read: ``br``, ``zstd``, several...)."""
+        response = self._response
+        extensions = {"http_version": b"HTTP/1.1"}
+        if response.reason:
+            extensions["reason_phrase"] = response.reason.encode()
+        return httpx.Response(
+            status_code=response.status,
+            headers=response.raw_headers,
+            stream=_Body(AiohttpResponseStream(response)),
+            request=self.request,
+            extensions=extensions,
+        )
+
+
+@lru_cache(maxsize=64)
+def _timeout(connect: float | None, read: float | None, pool: float | None) -> aiohttp.ClientTimeout:
+    return aiohttp.ClientTimeout(sock_connect=connect, sock_read=read, connect=pool)
+
+
 class _Transport(AiohttpTransport):
     """``httpx-aiohttp``'s transport on a session that never decompresses nor follows redirects."""
+
+    async def areply(self, request: httpx.Request) -> Reply | None:
+        """Send ``request`` on the session itself and return the answer's head as a :class:`Reply`
+        (what :meth:`handle_async_request` sends, without building an :class:`httpx.Response`), or
+        ``None`` when this transport goes through a proxy (then the core uses the httpx path)."""
+        if self.proxy is not None:
+            return None
+        try:
+            body = request.content or None
+        except httpx.RequestNotRead:  # a streamed body: httpx-aiohttp's own path sends it
+            return None
+        session = self.client
+        if not isinstance(session, aiohttp.ClientSession):
+            session = self.client = self._session()
+        timeout = request.extensions.get("timeout", {})
+        try:
+            response = await session.request(
+                request.method,
+                str(request.url),
+                headers=request.headers,
+                data=body,
+                allow_redirects=False,
+                auto_decompress=False,
+                compress=False,
+                timeout=_timeout(timeout.get("connect"), timeout.get("read"), timeout.get("pool")),
+                server_hostname=request.extensions.get("sni_hostname"),
+            )
+        except _MAPPED as error:
+            mapped = _httpx_error(error, reading=False)
+            if mapped is None:
+                raise
+            raise mapped from error
+        return Reply(response, request)
 
     def _session(self) -> aiohttp.ClientSession:
         limits = self.limits

@@ -69,16 +69,27 @@ def build_request(kwargs: dict[str, Any]) -> Request:
     """Validate request keywords into a :class:`Request`, or raise :class:`InvalidRequestError`."""
     from pydantic import ValidationError
 
-    from .types import Request
-
     try:
-        return Request.model_validate(kwargs)
+        return _request_type().model_validate(kwargs)
     except ValidationError as error:
         problems = []
         for item in error.errors(include_url=False, include_input=False):
             where = ".".join(str(x) for x in item["loc"]) or "request"
             problems.append(f"{where}: {item['msg']}")
         raise InvalidRequestError("invalid request: " + "; ".join(problems)) from None
+
+
+_Request: Any = None
+
+
+def _request_type() -> type[Request]:
+    """:class:`~modelport.types.Request`, imported on first use (an import statement per call costs)."""
+    global _Request
+    if _Request is None:
+        from .types import Request
+
+        _Request = Request
+    return _Request  # type: ignore[no-any-return]
 
 
 def _canonical(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -193,16 +204,17 @@ class Model:
     def _validated(self, kwargs: dict[str, Any], *, check: bool) -> Request:
         """The validated request; ``check=False`` leaves the provider's own check to the call itself
         (an HTTP provider builds its request, and so rejects it, before any I/O)."""
-        from .provider_tools import validate_provider_tools
-        from .types import ProviderTool
-
         request = build_request(_canonical(kwargs))
         provider = self.provider
-        provider_tools = [t for t in request.tools or [] if isinstance(t, ProviderTool)]
-        if provider_tools:
-            validate_provider_tools(
-                provider_tools, namespace=provider.tool_namespace, backend=provider.backend
-            )
+        if request.tools:
+            from .provider_tools import validate_provider_tools
+            from .types import ProviderTool
+
+            provider_tools = [t for t in request.tools if isinstance(t, ProviderTool)]
+            if provider_tools:
+                validate_provider_tools(
+                    provider_tools, namespace=provider.tool_namespace, backend=provider.backend
+                )
         if check or not provider.checks_on_send:
             provider.check_request(self.name, request)
         return request

@@ -1,7 +1,9 @@
 """The I/O every HTTP provider shares: send, bounded reads, SSE frames, typed errors, scrubbing.
 
-Sync and async differ only in the three lines that touch the client; every decision (status, size
-bounds, deadline, redirects, error mapping, what to scrub) is a pure function shared by both.
+Sync and async differ only in the lines that touch the client (async reads a response through a
+small reply object: httpx's, or aiohttp's own on the aiohttp transport, with no httpx response
+built); every decision (status, size bounds, deadline, redirects, error mapping, what to scrub) is a
+pure function shared by all of them.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import time
 import weakref
 from collections.abc import AsyncGenerator, Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urljoin
 
 import httpx
@@ -33,7 +35,17 @@ from .wire import dumps, loads
 if TYPE_CHECKING:
     from .http import HttpProvider, HttpRequest, HttpResponse
 
-__all__ = ["Exchange", "asend", "asend_json", "astream_frames", "send", "send_json", "stream_frames"]
+__all__ = [
+    "Exchange",
+    "areceive_json",
+    "asend",
+    "asend_json",
+    "astream_frames",
+    "receive_json",
+    "send",
+    "send_json",
+    "stream_frames",
+]
 
 #: Request headers whose values are credentials: scrubbed from every message by value.
 CREDENTIAL_HEADERS = ("authorization", "x-goog-api-key", "api-key", "x-api-key", "proxy-authorization")
@@ -74,6 +86,18 @@ def _client_defaults(
             per_client.clear()
         cached = per_client[key] = (merged, client.timeout.as_dict())
     return cached  # type: ignore[no-any-return]
+
+
+class _Head(Protocol):
+    """What :class:`Exchange` judges of a response: an :class:`httpx.Response`, or the core's lighter
+    view of an aiohttp one (``modelport._aiohttp.Reply``)."""
+
+    @property
+    def status_code(self) -> int: ...
+    @property
+    def headers(self) -> httpx.Headers: ...
+    @property
+    def request(self) -> httpx.Request: ...
 
 
 class Exchange:
@@ -166,9 +190,9 @@ class Exchange:
                 provider=self.name,
             )
 
-    def redirect(self, response: httpx.Response, hops: int) -> httpx.Request | None:
+    def redirect(self, response: _Head, hops: int) -> httpx.Request | None:
         """The request to follow a redirect with, or ``None`` when ``response`` is no redirect."""
-        if not response.is_redirect:
+        if not (httpx.codes.is_redirect(response.status_code) and "location" in response.headers):
             return None
         location = response.headers.get("location", "")
         target = httpx.URL(urljoin(str(response.request.url), location))
@@ -200,7 +224,7 @@ class Exchange:
             extensions=request.extensions,  # the timeouts
         )
 
-    def error(self, response: httpx.Response, body: bytes) -> ProviderError:
+    def error(self, response: _Head, body: bytes) -> ProviderError:
         text = self.scrub(body.decode("utf-8", errors="replace"))
         headers = {k: self.scrub(v) for k, v in response.headers.items()}
         return self.provider.error_from_response(response.status_code, headers, text)
@@ -301,7 +325,11 @@ _PIECE = 64 * 1024
 
 def _encoding(response: httpx.Response) -> str | None:
     """The content-encoding we inflate ourselves (``gzip``/``deflate``), else ``None``."""
-    encoding = response.headers.get("content-encoding", "").strip().lower()
+    return _inflated_encoding(response.headers.get("content-encoding", ""))
+
+
+def _inflated_encoding(value: str) -> str | None:
+    encoding = value.strip().lower()
     return encoding if encoding in ("gzip", "x-gzip", "deflate") else None
 
 
@@ -319,16 +347,50 @@ def _inflated(response: httpx.Response, inflater: _Inflater) -> Iterator[bytes]:
         yield from inflater.feed(raw)
 
 
-async def _apieces(response: httpx.Response) -> AsyncGenerator[bytes, None]:
-    encoding = None if response.is_stream_consumed else _encoding(response)
-    if encoding is None:
-        async for chunk in response.aiter_bytes():
-            yield chunk
-        return
-    inflater = _Inflater(encoding)
-    async for raw in response.aiter_raw():
-        for piece in inflater.feed(raw):
-            yield piece
+class _AReply(_Head, Protocol):
+    """A response as the async functions read it: its head, and its body chunk by chunk."""
+
+    #: The core's bounded inflater for a gzip or deflate body (``read`` gives it the raw chunks).
+    inflater: _Inflater | None
+
+    async def read(self) -> bytes:
+        """The next chunk of the body, ``b""`` at its end."""
+
+    async def aclose(self) -> None: ...
+
+
+class _HttpxReply:
+    """An :class:`httpx.Response` as the async functions read it (see ``_aiohttp.Reply`` for aiohttp's).
+
+    ``read()`` takes each chunk from ``aiter_raw`` when the core inflates the body or it has no
+    content-encoding (as the sync ``stream_frames`` does), from ``aiter_bytes`` otherwise (an
+    encoding only httpx decodes, or a body a mock transport already holds): one generator layer
+    per chunk fewer than ``aiter_bytes``, and none of our own.
+    """
+
+    __slots__ = ("_next", "_source", "headers", "inflater", "request", "response", "status_code")
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.response = response
+        self.status_code = response.status_code
+        self.headers = response.headers
+        self.request = response.request
+        consumed = response.is_stream_consumed
+        encoding = None if consumed else _encoding(response)
+        self.inflater = None if encoding is None else _Inflater(encoding)
+        raw = encoding is not None or (not consumed and "content-encoding" not in response.headers)
+        self._source = response.aiter_raw() if raw else response.aiter_bytes()
+        self._next = self._source.__anext__
+
+    async def read(self) -> bytes:
+        try:
+            return await self._next()
+        except StopAsyncIteration:
+            return b""
+
+    async def aclose(self) -> None:
+        await self._source.aclose()  # type: ignore[attr-defined]  # httpx's are async generators
+        await self.response.aclose()
 
 
 class _Body:
@@ -379,16 +441,35 @@ def _send(exchange: Exchange, client: httpx.Client, request: httpx.Request) -> h
     return response
 
 
-async def _asend(exchange: Exchange, client: httpx.AsyncClient, request: httpx.Request) -> httpx.Response:
-    """Async twin of :func:`_send`."""
+async def _asend(exchange: Exchange, client: httpx.AsyncClient, request: httpx.Request) -> _AReply:
+    """Async twin of :func:`_send`, returning the response as the async functions read it.
+
+    On modelport's aiohttp transport the request goes to its aiohttp session itself and the answer
+    is read from aiohttp's response, with no httpx request/response machinery around it (P4a).
+    """
     direct = exchange.direct
     if direct is None or client.cookies:
-        return await client.send(request, stream=True, auth=exchange.auth, follow_redirects=False)
-    response: httpx.Response = await direct.handle_async_request(request)
-    response.request = request
-    if "set-cookie" in response.headers:
-        client.cookies.extract_cookies(response)
-    return response
+        response = await client.send(request, stream=True, auth=exchange.auth, follow_redirects=False)
+        return _HttpxReply(response)
+    areply = getattr(direct, "areply", None)  # modelport's aiohttp transport
+    reply = None if areply is None else await areply(request)
+    if reply is None:
+        response = await direct.handle_async_request(request)
+        response.request = request
+        if "set-cookie" in response.headers:
+            client.cookies.extract_cookies(response)
+        return _HttpxReply(response)
+    raw = reply.raw
+    if "set-cookie" in raw:
+        head = httpx.Response(reply.status_code, headers=reply.headers, request=request)
+        client.cookies.extract_cookies(head)
+    coding = raw.get("content-encoding")
+    if coding is not None:
+        encoding = _inflated_encoding(coding) if len(raw.getall("content-encoding")) == 1 else None
+        if encoding is None:  # an encoding only httpx's decoders read: read it through httpx
+            return _HttpxReply(reply.as_httpx())
+        reply.inflater = _Inflater(encoding)
+    return reply  # type: ignore[no-any-return]
 
 
 def _open(exchange: Exchange, client: httpx.Client) -> httpx.Response:
@@ -441,16 +522,26 @@ def send_json(
 
     ``allow_empty=True``: an empty (or all-whitespace) body is ``None`` rather than an error.
     """
+    exchange, body = _body(provider, spec, model)
+    if allow_empty and not body.strip():
+        return None
+    return exchange.json(body)
+
+
+def receive_json(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> tuple[Any, int]:
+    """:func:`send_json`, and the size in bytes of the body the answer was parsed from."""
+    exchange, body = _body(provider, spec, model)
+    return exchange.json(body), len(body)
+
+
+def _body(provider: HttpProvider, spec: HttpRequest, model: str | None) -> tuple[Exchange, bytes]:
     client = provider.http.sync()
     exchange = Exchange(provider, spec, client, model)
     response = _open(exchange, client)
     try:
-        body = _read(exchange, response, exchange.limits.max_response_bytes, truncate=False)
+        return exchange, _read(exchange, response, exchange.limits.max_response_bytes, truncate=False)
     finally:
         response.close()
-    if allow_empty and not body.strip():
-        return None
-    return exchange.json(body)
 
 
 def send(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> HttpResponse:
@@ -465,7 +556,7 @@ def send(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None)
     return _answer(exchange, response, body)
 
 
-def _answer(exchange: Exchange, response: httpx.Response, body: bytes) -> HttpResponse:
+def _answer(exchange: Exchange, response: _Head, body: bytes) -> HttpResponse:
     from .http import HttpResponse
 
     headers = {k: exchange.scrub(v) for k, v in response.headers.items()}
@@ -504,13 +595,13 @@ def stream_frames(provider: HttpProvider, spec: HttpRequest, *, model: str | Non
 # Async -----------------------------------------------------------------------------------------
 
 
-async def _aopen(exchange: Exchange, client: httpx.AsyncClient) -> httpx.Response:
+async def _aopen(exchange: Exchange, client: httpx.AsyncClient) -> _AReply:
     request, hops = exchange.request, 0
     debug = _log.isEnabledFor(_DEBUG)
     while True:
         started = time.perf_counter() if debug else 0.0
         try:
-            response = await _asend(exchange, client, request)
+            reply = await _asend(exchange, client, request)
         except httpx.HTTPError as error:
             exchange.sent(request)
             if debug:
@@ -518,34 +609,37 @@ async def _aopen(exchange: Exchange, client: httpx.AsyncClient) -> httpx.Respons
             raise exchange.transport_error(error, received=False) from None
         except httpx.InvalidURL as error:
             raise exchange.transport_error(error, received=False) from None
-        exchange.sent(response.request)
+        exchange.sent(reply.request)
         if debug:
-            exchange.logged(response.request, response.status_code, started, None)
+            exchange.logged(reply.request, reply.status_code, started, None)
+        if reply.status_code < 300:  # neither a redirect nor an error
+            return reply
         try:
-            follow = exchange.redirect(response, hops)
-            if follow is None and response.status_code >= 300:
-                body = await _aread(exchange, response, exchange.limits.max_error_body_bytes)
-                raise exchange.error(response, body)
+            follow = exchange.redirect(reply, hops)
+            if follow is None:
+                body = await _aread(exchange, reply, exchange.limits.max_error_body_bytes)
+                raise exchange.error(reply, body)
         except BaseException:
-            await response.aclose()
+            await reply.aclose()
             raise
-        if follow is None:
-            return response
-        await response.aclose()
+        await reply.aclose()
         request, hops = follow, hops + 1
 
 
-async def _aread(exchange: Exchange, response: httpx.Response, limit: int, *, truncate: bool = True) -> bytes:
+async def _aread(exchange: Exchange, reply: _AReply, limit: int, *, truncate: bool = True) -> bytes:
     body = _Body(exchange, limit, truncate=truncate)
-    pieces = _apieces(response)
+    read, inflater, add = reply.read, reply.inflater, body.add
     try:
-        async for chunk in pieces:
-            if not body.add(chunk):
-                break
+        if inflater is None:
+            while chunk := await read():
+                if not add(chunk):
+                    break
+        else:
+            while chunk := await read():
+                if not all(map(add, inflater.feed(chunk))):
+                    break
     except httpx.HTTPError as error:
         raise exchange.transport_error(error, received=False) from None
-    finally:
-        await pieces.aclose()
     return body.bytes()
 
 
@@ -553,28 +647,40 @@ async def asend_json(
     provider: HttpProvider, spec: HttpRequest, *, allow_empty: bool = False, model: str | None = None
 ) -> Any:
     """Async twin of :func:`send_json`."""
-    client = await provider.http.async_client()
-    exchange = Exchange(provider, spec, client, model)
-    response = await _aopen(exchange, client)
-    try:
-        body = await _aread(exchange, response, exchange.limits.max_response_bytes, truncate=False)
-    finally:
-        await response.aclose()
+    exchange, body = await _abody(provider, spec, model)
     if allow_empty and not body.strip():
         return None
     return exchange.json(body)
+
+
+async def areceive_json(
+    provider: HttpProvider, spec: HttpRequest, *, model: str | None = None
+) -> tuple[Any, int]:
+    """Async twin of :func:`receive_json`."""
+    exchange, body = await _abody(provider, spec, model)
+    return exchange.json(body), len(body)
+
+
+async def _abody(provider: HttpProvider, spec: HttpRequest, model: str | None) -> tuple[Exchange, bytes]:
+    client = await provider.http.async_client()
+    exchange = Exchange(provider, spec, client, model)
+    reply = await _aopen(exchange, client)
+    try:
+        return exchange, await _aread(exchange, reply, exchange.limits.max_response_bytes, truncate=False)
+    finally:
+        await reply.aclose()
 
 
 async def asend(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> HttpResponse:
     """Async twin of :func:`send`."""
     client = await provider.http.async_client()
     exchange = Exchange(provider, spec, client, model)
-    response = await _aopen(exchange, client)
+    reply = await _aopen(exchange, client)
     try:
-        body = await _aread(exchange, response, exchange.limits.max_response_bytes, truncate=False)
+        body = await _aread(exchange, reply, exchange.limits.max_response_bytes, truncate=False)
     finally:
-        await response.aclose()
-    return _answer(exchange, response, body)
+        await reply.aclose()
+    return _answer(exchange, reply, body)
 
 
 async def astream_frames(
@@ -584,24 +690,25 @@ async def astream_frames(
     client = await provider.http.async_client()
     exchange = Exchange(provider, spec, client, model)
     parser = exchange.parser()
-    response = await _aopen(exchange, client)
+    reply = await _aopen(exchange, client)
     limit, size, deadline_at = exchange.limits.max_stream_bytes, 0, exchange.deadline_at
-    pieces = _apieces(response)
+    read, inflater = reply.read, reply.inflater
+    frames = parser._frames  # the kit reads its own parser through the fast entry
     try:
-        async for chunk in pieces:
-            if deadline_at is not None and time.monotonic() > deadline_at:
-                exchange.check_time()
-            size += len(chunk)
-            if size > limit:
-                raise exchange.too_large("the event stream", limit)
-            for frame in parser.feed(chunk):
-                yield frame
-            if parser.done:
-                return
+        while chunk := await read():
+            for piece in (chunk,) if inflater is None else inflater.feed(chunk):
+                if deadline_at is not None and time.monotonic() > deadline_at:
+                    exchange.check_time()
+                size += len(piece)
+                if size > limit:
+                    raise exchange.too_large("the event stream", limit)
+                for frame in frames(piece):
+                    yield frame
+                if parser.done:
+                    return
         for frame in parser.close():
             yield frame
     except httpx.HTTPError as error:
         raise exchange.transport_error(error, received=parser.frames > 0) from None
     finally:
-        await pieces.aclose()
-        await response.aclose()
+        await reply.aclose()

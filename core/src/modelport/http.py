@@ -355,16 +355,16 @@ class HttpProvider(Provider):
         self.build_request(model_name, request, stream=False)
 
     def generate(self, model_name: str, request: Request) -> Result:
-        from ._transport import send_json
+        from ._transport import receive_json
 
         spec = self.build_request(model_name, request, stream=False)
-        return self._result(send_json(self, spec, model=model_name), spec)
+        return self._result(*receive_json(self, spec, model=model_name), spec)
 
     async def agenerate(self, model_name: str, request: Request) -> Result:
-        from ._transport import asend_json
+        from ._transport import areceive_json
 
         spec = self.build_request(model_name, request, stream=False)
-        return self._result(await asend_json(self, spec, model=model_name), spec)
+        return self._result(*await areceive_json(self, spec, model=model_name), spec)
 
     def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
         from ._transport import stream_frames
@@ -535,9 +535,12 @@ class HttpProvider(Provider):
 
         return StreamStartEvent(warnings=list(spec.warnings))
 
-    def _result(self, data: Any, spec: HttpRequest) -> Result:
+    def _result(self, data: Any, size: int, spec: HttpRequest) -> Result:
+        from .wire import decoding
+
         try:
-            result = self.decode_response(data, spec)
+            with decoding(size):
+                result = self.decode_response(data, spec)
         except _DECODE_ERRORS as error:
             raise self._decode_error(error) from error
         if spec.warnings:

@@ -343,6 +343,14 @@ class Request(_Frozen):
 
     @model_validator(mode="after")
     def _consistent(self) -> Request:
+        if self.tools or self.tool_choice is not None:
+            self._tools_consistent()
+        where = _too_deep_field(self)
+        if where is not None:
+            raise ValueError(f"{where} is nested deeper than {MAX_VALUE_DEPTH} levels")
+        return self
+
+    def _tools_consistent(self) -> None:
         names = [t.name for t in self.tools or []]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
@@ -359,10 +367,6 @@ class Request(_Frozen):
             raise ValueError(f"tool_choice names tools that are not in 'tools': {', '.join(missing)}")
         if choice in ("any", "required") and not self.tools:
             raise ValueError(f"tool_choice {choice!r} needs at least one tool")
-        where = _too_deep_field(self)
-        if where is not None:
-            raise ValueError(f"{where} is nested deeper than {MAX_VALUE_DEPTH} levels")
-        return self
 
 
 def _free_form_values(request: Request) -> Iterator[tuple[tuple[object, ...], Any]]:
@@ -419,9 +423,11 @@ class Usage(_Frozen):
             value = dict(value)
             alias = value.pop("cached_input_tokens")
             value.setdefault("cache_read_input_tokens", alias)
-        if isinstance(value, dict) and any(_unusable_count(v) for v in value.values()):
-            # A negative (or not exactly representable) count is no count: it is "not reported".
-            value = {k: (None if _unusable_count(v) else v) for k, v in value.items()}
+        if isinstance(value, dict):
+            for count in value.values():  # a loop, not any() over a generator: one runs per result
+                if count is not None and _unusable_count(count):
+                    # A negative (or not exactly representable) count is no count: "not reported".
+                    return {k: (None if _unusable_count(v) else v) for k, v in value.items()}
         return value
 
     @computed_field  # type: ignore[prop-decorator]

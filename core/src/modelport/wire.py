@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import json
 import re
+from contextvars import ContextVar, Token
+from types import TracebackType
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "dumps", "loads", "strict_loads"]
+__all__ = ["MAX_DEPTH", "REENCODED_RATIO", "decoding", "dumps", "loads", "source_bytes", "strict_loads"]
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
@@ -85,3 +87,43 @@ def _too_deep(value: Any, limit: int) -> bool:
             return True
         stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
     return False
+
+
+# The size of the text being decoded ----------------------------------------------------------------
+
+#: Any value inside data :func:`loads` parsed from ``n`` bytes re-encodes, as compact UTF-8 JSON
+#: (``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``), to at most
+#: ``REENCODED_RATIO * n`` bytes. Strings never grow (an escape the encoder writes is one the text
+#: had to carry too: a control character, a quote, a backslash), whitespace goes, literals stay; only
+#: a number can grow, at most 4.5 times (``1e15`` is written ``1000000000000000.0``).
+REENCODED_RATIO = 5
+
+_SOURCE_BYTES: ContextVar[int | None] = ContextVar("modelport_wire_source_bytes", default=None)
+
+
+def source_bytes() -> int | None:
+    """The size in bytes of the JSON text the data being decoded was parsed from, else ``None``.
+
+    Set by the core while a plugin's ``decode_response`` runs on a response body it parsed with
+    :func:`loads`. With :data:`REENCODED_RATIO` it bounds the encoded size of any part of that data
+    without encoding it: a bound on a part (such as the Gemini grounding metadata's) need not be
+    measured when ``REENCODED_RATIO * source_bytes()`` is within it.
+    """
+    return _SOURCE_BYTES.get()
+
+
+class decoding:
+    """``with decoding(n):`` makes :func:`source_bytes` return ``n`` inside the block."""
+
+    __slots__ = ("_size", "_token")
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+
+    def __enter__(self) -> None:
+        self._token: Token[int | None] = _SOURCE_BYTES.set(self._size)
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        _SOURCE_BYTES.reset(self._token)

@@ -24,6 +24,7 @@ from modelport.types import (
     Usage,
     Warning,
 )
+from modelport.wire import source_bytes
 
 from ._parts import PartMapper, answered_calls
 from ._replay import replay_metadata
@@ -224,7 +225,10 @@ def _decode(response: object, provider: str, warnings: list[Warning], from_wire:
         # As the stream does (S5): a non-object groundingMetadata is malformed, never ignored.
         from .grounding import validate_grounding_metadata
 
-        validated = validate_grounding_metadata(grounding, provider=provider, from_wire=from_wire)
+        size = source_bytes() if from_wire else None
+        validated = validate_grounding_metadata(
+            grounding, provider=provider, from_wire=from_wire, source_bytes=size
+        )
         google["groundingMetadata"] = validated
     fields = {
         "content": content,

@@ -9,11 +9,14 @@ other Python objects) and its compact UTF-8 JSON encoding at most :data:`MAX_MET
 from __future__ import annotations
 
 import json
+import marshal
 import math
+import struct
 from collections.abc import Callable
 from typing import Any, TypeGuard
 
 from modelport.errors import ProviderMetadataError
+from modelport.wire import REENCODED_RATIO
 
 __all__ = [
     "LIST_FIELDS",
@@ -216,7 +219,9 @@ def check_shape(metadata: object, *, provider: str) -> dict[str, Any]:
     return metadata
 
 
-def validate_grounding_metadata(raw: object, *, provider: str, from_wire: bool = False) -> dict[str, Any]:
+def validate_grounding_metadata(
+    raw: object, *, provider: str, from_wire: bool = False, source_bytes: int | None = None
+) -> dict[str, Any]:
     """Validate one candidate's ``groundingMetadata`` (S5) and return it unchanged.
 
     Checks the shape of the object and of ``groundingChunks``, ``groundingSupports``,
@@ -227,9 +232,40 @@ def validate_grounding_metadata(raw: object, *, provider: str, from_wire: bool =
     ``from_wire=True`` says the value was just parsed by the adapter's strict wire parser, which
     already guarantees JSON data (valid UTF-8, no NaN, bounded nesting): the walk that proves it is
     skipped (P6); shape and size are still checked, and measuring the size rejects infinities.
+    ``source_bytes`` (with ``from_wire``) is the size of the JSON text the value was parsed from
+    (:func:`modelport.wire.source_bytes`): when even :data:`~modelport.wire.REENCODED_RATIO` times
+    it is within the bound, the size is not measured, and infinities are looked for directly (P2).
     """
     metadata = check_shape(raw, provider=provider)
     if not from_wire:
         ensure_json(metadata, provider=provider)
+    elif (
+        source_bytes is not None
+        and source_bytes * REENCODED_RATIO <= MAX_METADATA_BYTES
+        and all_finite(metadata)
+    ):
+        return metadata
     check_size(metadata, provider=provider)
     return metadata
+
+
+_INFINITIES = (struct.pack("<d", math.inf), struct.pack("<d", -math.inf))
+#: Whether marshal writes a float as its 8 little-endian IEEE bytes (true since format version 2);
+#: if a Python ever changes that, every value is measured instead.
+_MARSHAL_FLOATS = _INFINITIES[0] in marshal.dumps([math.inf]) and _INFINITIES[1] in marshal.dumps([-math.inf])
+
+
+def all_finite(value: object) -> bool:
+    """Whether JSON data ``value`` holds no infinite number (what the strict parser lets through).
+
+    One C-speed serialisation (``marshal``, which writes each float as its IEEE bytes) and two byte
+    searches instead of a walk; bytes in a string that happen to look like an infinity only make it
+    answer ``False``, which sends the caller to the exact check.
+    """
+    if not _MARSHAL_FLOATS:
+        return False
+    try:
+        blob = marshal.dumps(value)  # type: ignore[arg-type]  # JSON data is marshallable
+    except ValueError:  # not JSON data
+        return False
+    return _INFINITIES[0] not in blob and _INFINITIES[1] not in blob

@@ -1,0 +1,144 @@
+"""S5 size bound without measuring (P2): a grounding metadata parsed from a body so small that even
+``REENCODED_RATIO`` times its size is within the bound cannot exceed it, so it is not encoded; an
+infinity (the one thing the strict parser lets through that measuring rejected) is still refused.
+
+Responses are the REAL recording used across the grounding tests (Firebase unary grounded search),
+served through ``httpx.MockTransport``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import modelport
+from modelport import wire
+from modelport.errors import ProviderMetadataError
+from modelport_google.grounding import MAX_METADATA_BYTES, _validate
+from modelport_google.grounding._validate import all_finite
+from modelport_google.tools import google_search
+
+from .test_grounding_corpus import FIREBASE, _read
+from .test_grounding_e2e import FIREBASE_JSON
+
+RAW = json.loads(_read(FIREBASE, FIREBASE_JSON))
+
+
+def model(body: bytes) -> modelport.Model:
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=body, headers={"content-type": "application/json"})
+
+    return modelport.get_model(
+        "google/gemini-2.5-flash", api_key="k", transport=httpx.MockTransport(answer), max_retries=0
+    )
+
+
+@pytest.fixture
+def measured(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes the exact check measured."""
+    sizes: list[int] = []
+    exact = _validate.check_size
+
+    def counted(value: object, *, provider: str) -> int:
+        sizes.append(size := exact(value, provider=provider))
+        return size
+
+    monkeypatch.setattr(_validate, "check_size", counted)
+    return sizes
+
+
+def test_a_small_body_is_not_measured_and_the_result_is_unchanged(measured: list[int]) -> None:
+    body = json.dumps(RAW).encode()
+    assert len(body) * wire.REENCODED_RATIO <= MAX_METADATA_BYTES
+    result = model(body).generate(prompt="weather?", tools=[google_search()])
+    assert measured == []
+    assert result.grounding_metadata == RAW["candidates"][0]["groundingMetadata"]
+
+
+def test_a_body_past_the_shortcut_is_measured_exactly(measured: list[int]) -> None:
+    raw = json.loads(json.dumps(RAW))
+    raw["candidates"][0]["groundingMetadata"]["futureField"] = "x" * 60_000  # body over 52,428 bytes
+    model(json.dumps(raw).encode()).generate(prompt="weather?", tools=[google_search()])
+    metadata = raw["candidates"][0]["groundingMetadata"]
+    assert measured == [len(json.dumps(metadata, ensure_ascii=False, separators=(",", ":")).encode())]
+
+
+@pytest.mark.parametrize("literal", ["1e999", "-1e999", "1E400", "1" + "0" * 400 + ".0"])
+def test_an_infinity_from_the_wire_is_still_refused(literal: str) -> None:
+    body = json.dumps(RAW).replace('"webSearchQueries"', f'"score": {literal}, "webSearchQueries"', 1)
+    with pytest.raises(ProviderMetadataError, match="out of range"):
+        model(body.encode()).generate(prompt="weather?", tools=[google_search()])
+
+
+def test_source_bytes_is_the_body_size_while_decoding_and_none_elsewhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from modelport_google import provider
+
+    seen: list[int | None] = []
+    decode = provider.GoogleProvider.decode_response
+
+    def spy(self: Any, data: Any, spec: Any) -> Any:
+        seen.append(wire.source_bytes())
+        return decode(self, data, spec)
+
+    monkeypatch.setattr(provider.GoogleProvider, "decode_response", spy)
+    body = json.dumps(RAW, indent=2).encode()
+    model(body).generate(prompt="weather?")
+    assert seen == [len(body)]
+    assert wire.source_bytes() is None
+
+
+def test_all_finite_finds_infinities_anywhere_and_errs_towards_measuring() -> None:
+    assert all_finite({"a": [1, 2.5, {"b": -0.0, "c": None, "d": True, "e": "x" * 300}]})
+    assert not all_finite({"a": [{"b": [float("inf")]}]})
+    assert not all_finite({"deep": {"x": -float("inf")}})
+    shared = float("inf")  # the same float object twice: marshal writes a reference the second time
+    assert not all_finite([shared, shared])
+    # A string never looks like one: 0xF0 leads a 4-byte UTF-8 sequence and 0x7F continues none
+    # (and a look-alike would only send the caller to the exact check).
+    assert all_finite({"s": "\x00\x00\x00\x00\x00\x00\xf0\x7f", "t": "𐀀\x7f"})
+    assert not all_finite({"x": object()})  # what marshal cannot write is never claimed finite
+
+
+JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**20), 10**20),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(),
+    st.sampled_from(["\x00", '"', "\\", "\n", "\x1f", "é", "😀"]),
+)
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=20,
+)
+NUMBER_TEXTS = st.sampled_from(
+    ["1e15", "-1e15", "1E15", "9e15", "1e0", "1e-5", "0.1", "-0", "1e308", "5e-324"]
+)
+
+
+def _reencoded(value: object) -> int:
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+
+
+@given(value=JSON_VALUES, ascii_only=st.booleans(), indent=st.sampled_from([None, 0, 2]))
+def test_a_parsed_value_re_encodes_within_the_ratio_of_its_text(
+    value: object, ascii_only: bool, indent: int | None
+) -> None:
+    text = json.dumps(value, ensure_ascii=ascii_only, indent=indent).encode()
+    assert _reencoded(wire.loads(text)) <= wire.REENCODED_RATIO * len(text)
+
+
+@given(numbers=st.lists(NUMBER_TEXTS, min_size=1, max_size=30))
+def test_numbers_written_shortest_stay_within_the_ratio(numbers: list[str]) -> None:
+    text = ("[" + ",".join(numbers) + "]").encode()
+    assert _reencoded(wire.loads(text)) <= wire.REENCODED_RATIO * len(text)
+    single = numbers[0].encode()
+    assert _reencoded(wire.loads(single)) <= wire.REENCODED_RATIO * len(single)
