@@ -361,7 +361,7 @@ class HttpProvider(Provider):
         return self._result(*receive_json(self, spec, model=model_name), spec)
 
     async def agenerate(self, model_name: str, request: Request) -> Result:
-        from ._transport import areceive_json
+        from ._atransport import areceive_json
 
         spec = self.build_request(model_name, request, stream=False)
         return self._result(*await areceive_json(self, spec, model=model_name), spec)
@@ -386,7 +386,7 @@ class HttpProvider(Provider):
         yield from self._decoded(decoder.finish)
 
     async def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:  # type: ignore[override]
-        from ._transport import astream_frames
+        from ._atransport import astream_frames
 
         spec = self.build_request(model_name, request, stream=True)
         decoder = self.stream_decoder(spec)
@@ -419,7 +419,7 @@ class HttpProvider(Provider):
         return self._embeddings(request, specs, responses)
 
     async def aembed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
-        from ._transport import asend_json
+        from ._atransport import asend_json
 
         specs = self._embed_specs(model_name, request)
         policy = self._retry_policy()
@@ -435,7 +435,7 @@ class HttpProvider(Provider):
         return self._count(send_json(self, spec, model=model_name), spec)
 
     async def acount_tokens(self, model_name: str, request: Request) -> TokenCount:
-        from ._transport import asend_json
+        from ._atransport import asend_json
 
         spec = self.count_tokens_request(model_name, request)
         return self._count(await asend_json(self, spec, model=model_name), spec)
@@ -460,7 +460,7 @@ class HttpProvider(Provider):
 
     async def acall_json(self, spec: HttpRequest, *, retry: bool = False) -> Any:
         """Async twin of :meth:`call_json`."""
-        from ._transport import asend_json
+        from ._atransport import asend_json
 
         spec = self._encoded(spec)
         if retry:
@@ -484,7 +484,7 @@ class HttpProvider(Provider):
 
     async def acall(self, spec: HttpRequest, *, retry: bool | None = None) -> HttpResponse:
         """Async twin of :meth:`call`."""
-        from ._transport import asend
+        from ._atransport import asend
 
         spec = self._encoded(spec)
         if _retried(spec, retry):

@@ -1,0 +1,227 @@
+"""The async half of the core's HTTP I/O (see :mod:`modelport._transport` for the shared decisions).
+
+A response is read through a small reply object: httpx's response (:class:`_HttpxReply`), or, on
+modelport's aiohttp transport, aiohttp's own (``_aiohttp.Reply``) with no httpx response built; the
+body is read with plain ``await read()`` loops, no generator layer per chunk of our own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncGenerator
+from typing import TYPE_CHECKING, Any, Protocol
+
+import httpx
+
+from ._transport import (
+    _DEBUG,
+    Exchange,
+    _answer,
+    _Body,
+    _encoding,
+    _Head,
+    _inflated_encoding,
+    _Inflater,
+    _log,
+)
+
+if TYPE_CHECKING:
+    from .http import HttpProvider, HttpRequest, HttpResponse
+
+__all__ = ["areceive_json", "asend", "asend_json", "astream_frames"]
+
+
+class _AReply(_Head, Protocol):
+    """A response as the async functions read it: its head, and its body chunk by chunk."""
+
+    #: The core's bounded inflater for a gzip or deflate body (``read`` gives it the raw chunks).
+    inflater: _Inflater | None
+
+    async def read(self) -> bytes:
+        """The next chunk of the body, ``b""`` at its end."""
+
+    async def aclose(self) -> None: ...
+
+
+class _HttpxReply:
+    """An :class:`httpx.Response` as the async functions read it (see ``_aiohttp.Reply`` for aiohttp's).
+
+    ``read()`` takes each chunk from ``aiter_raw`` when the core inflates the body or it has no
+    content-encoding (as the sync ``stream_frames`` does), from ``aiter_bytes`` otherwise (an
+    encoding only httpx decodes, or a body a mock transport already holds): one generator layer
+    per chunk fewer than ``aiter_bytes``, and none of our own.
+    """
+
+    __slots__ = ("_next", "_source", "headers", "inflater", "request", "response", "status_code")
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.response = response
+        self.status_code = response.status_code
+        self.headers = response.headers
+        self.request = response.request
+        consumed = response.is_stream_consumed
+        encoding = None if consumed else _encoding(response)
+        self.inflater = None if encoding is None else _Inflater(encoding)
+        raw = encoding is not None or (not consumed and "content-encoding" not in response.headers)
+        self._source = response.aiter_raw() if raw else response.aiter_bytes()
+        self._next = self._source.__anext__
+
+    async def read(self) -> bytes:
+        try:
+            return await self._next()
+        except StopAsyncIteration:
+            return b""
+
+    async def aclose(self) -> None:
+        await self._source.aclose()  # type: ignore[attr-defined]  # httpx's are async generators
+        await self.response.aclose()
+
+
+async def _asend(exchange: Exchange, client: httpx.AsyncClient, request: httpx.Request) -> _AReply:
+    """Async twin of :func:`_send`, returning the response as the async functions read it.
+
+    On modelport's aiohttp transport the request goes to its aiohttp session itself and the answer
+    is read from aiohttp's response, with no httpx request/response machinery around it (P4a).
+    """
+    direct = exchange.direct
+    if direct is None or client.cookies:
+        response = await client.send(request, stream=True, auth=exchange.auth, follow_redirects=False)
+        return _HttpxReply(response)
+    areply = getattr(direct, "areply", None)  # modelport's aiohttp transport
+    reply = None if areply is None else await areply(request)
+    if reply is None:
+        response = await direct.handle_async_request(request)
+        response.request = request
+        if "set-cookie" in response.headers:
+            client.cookies.extract_cookies(response)
+        return _HttpxReply(response)
+    raw = reply.raw
+    if "set-cookie" in raw:
+        head = httpx.Response(reply.status_code, headers=reply.headers, request=request)
+        client.cookies.extract_cookies(head)
+    coding = raw.get("content-encoding")
+    if coding is not None:
+        encoding = _inflated_encoding(coding) if len(raw.getall("content-encoding")) == 1 else None
+        if encoding is None:  # an encoding only httpx's decoders read: read it through httpx
+            return _HttpxReply(reply.as_httpx())
+        reply.inflater = _Inflater(encoding)
+    return reply  # type: ignore[no-any-return]
+
+
+async def _aopen(exchange: Exchange, client: httpx.AsyncClient) -> _AReply:
+    request, hops = exchange.request, 0
+    debug = _log.isEnabledFor(_DEBUG)
+    while True:
+        started = time.perf_counter() if debug else 0.0
+        try:
+            reply = await _asend(exchange, client, request)
+        except httpx.HTTPError as error:
+            exchange.sent(request)
+            if debug:
+                exchange.logged(request, None, started, error)
+            raise exchange.transport_error(error, received=False) from None
+        except httpx.InvalidURL as error:
+            raise exchange.transport_error(error, received=False) from None
+        exchange.sent(reply.request)
+        if debug:
+            exchange.logged(reply.request, reply.status_code, started, None)
+        if reply.status_code < 300:  # neither a redirect nor an error
+            return reply
+        try:
+            follow = exchange.redirect(reply, hops)
+            if follow is None:
+                body = await _aread(exchange, reply, exchange.limits.max_error_body_bytes)
+                raise exchange.error(reply, body)
+        except BaseException:
+            await reply.aclose()
+            raise
+        await reply.aclose()
+        request, hops = follow, hops + 1
+
+
+async def _aread(exchange: Exchange, reply: _AReply, limit: int, *, truncate: bool = True) -> bytes:
+    body = _Body(exchange, limit, truncate=truncate)
+    read, inflater, add = reply.read, reply.inflater, body.add
+    try:
+        if inflater is None:
+            while chunk := await read():
+                if not add(chunk):
+                    break
+        else:
+            while chunk := await read():
+                if not all(map(add, inflater.feed(chunk))):
+                    break
+    except httpx.HTTPError as error:
+        raise exchange.transport_error(error, received=False) from None
+    return body.bytes()
+
+
+async def asend_json(
+    provider: HttpProvider, spec: HttpRequest, *, allow_empty: bool = False, model: str | None = None
+) -> Any:
+    """Async twin of :func:`send_json`."""
+    exchange, body = await _abody(provider, spec, model)
+    if allow_empty and not body.strip():
+        return None
+    return exchange.json(body)
+
+
+async def areceive_json(
+    provider: HttpProvider, spec: HttpRequest, *, model: str | None = None
+) -> tuple[Any, int]:
+    """Async twin of :func:`receive_json`."""
+    exchange, body = await _abody(provider, spec, model)
+    return exchange.json(body), len(body)
+
+
+async def _abody(provider: HttpProvider, spec: HttpRequest, model: str | None) -> tuple[Exchange, bytes]:
+    client = await provider.http.async_client()
+    exchange = Exchange(provider, spec, client, model)
+    reply = await _aopen(exchange, client)
+    try:
+        return exchange, await _aread(exchange, reply, exchange.limits.max_response_bytes, truncate=False)
+    finally:
+        await reply.aclose()
+
+
+async def asend(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> HttpResponse:
+    """Async twin of :func:`send`."""
+    client = await provider.http.async_client()
+    exchange = Exchange(provider, spec, client, model)
+    reply = await _aopen(exchange, client)
+    try:
+        body = await _aread(exchange, reply, exchange.limits.max_response_bytes, truncate=False)
+    finally:
+        await reply.aclose()
+    return _answer(exchange, reply, body)
+
+
+async def astream_frames(
+    provider: HttpProvider, spec: HttpRequest, *, model: str | None = None
+) -> AsyncGenerator[Any, None]:
+    """Async twin of :func:`stream_frames`."""
+    client = await provider.http.async_client()
+    exchange = Exchange(provider, spec, client, model)
+    parser = exchange.parser()
+    reply = await _aopen(exchange, client)
+    limit, size, deadline_at = exchange.limits.max_stream_bytes, 0, exchange.deadline_at
+    read, inflater = reply.read, reply.inflater
+    frames = parser._frames  # the kit reads its own parser through the fast entry
+    try:
+        while chunk := await read():
+            for piece in (chunk,) if inflater is None else inflater.feed(chunk):
+                if deadline_at is not None and time.monotonic() > deadline_at:
+                    exchange.check_time()
+                size += len(piece)
+                if size > limit:
+                    raise exchange.too_large("the event stream", limit)
+                for frame in frames(piece):
+                    yield frame
+                if parser.done:
+                    return
+        for frame in parser.close():
+            yield frame
+    except httpx.HTTPError as error:
+        raise exchange.transport_error(error, received=parser.frames > 0) from None
+    finally:
+        await reply.aclose()
