@@ -99,6 +99,9 @@ def _figure(
 
 def _probe(*args: str) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_ROOT, os.environ.get("PYTHONPATH")]))}
+    # Imports are measured with bytecode caches, as an installed package has them (pip compiles on
+    # install): with PYTHONDONTWRITEBYTECODE set, a source checkout would be compiled in every probe.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     out = subprocess.run(
         [sys.executable, "-m", "bench.probe", *args], capture_output=True, text=True, env=env, timeout=300
     )
@@ -114,6 +117,8 @@ def _probe(*args: str) -> dict[str, Any]:
 def import_figures(base_url: str, repeats: int) -> list[Figure]:
     """P1 import time and P5 resident memory after import, from the same fresh interpreters."""
     samples: dict[str, list[dict[str, Any]]] = {"baseline": [], "modelport": []}
+    for side in samples:  # unmeasured: writes the bytecode caches a later probe reads
+        _probe("import", side, base_url)
     for i in range(repeats):
         order = ("baseline", "modelport") if i % 2 == 0 else ("modelport", "baseline")
         for side in order:
