@@ -52,6 +52,8 @@ class GoogleOptions(BaseModel):
 
     def wire(self) -> dict[str, Any]:
         """The options that were given, keyed by their wire names, in field order; ``extra_body`` last."""
+        if not self.model_fields_set:  # no options (most requests): nothing to serialize
+            return {}
         body = self.model_dump(
             by_alias=True,
             exclude_unset=True,
@@ -69,9 +71,11 @@ class GoogleOptions(BaseModel):
 
 def parse_options(provider_options: dict[str, dict[str, Any]] | None, *keys: str) -> GoogleOptions:
     """Merge the options under ``keys`` (later wins) and validate them strictly."""
+    if not provider_options or not any(provider_options.get(key) for key in keys):
+        return _NO_OPTIONS  # frozen, so one instance serves every request without options
     merged: dict[str, Any] = {}
     for key in keys:
-        merged.update((provider_options or {}).get(key) or {})
+        merged.update(provider_options.get(key) or {})
     try:
         return GoogleOptions.model_validate(merged)
     except ValidationError as error:
@@ -80,3 +84,6 @@ def parse_options(provider_options: dict[str, dict[str, Any]] | None, *keys: str
             for e in error.errors(include_url=False, include_input=False)
         )
         raise InvalidRequestError(f"invalid provider_options for Google: {problems}") from None
+
+
+_NO_OPTIONS = GoogleOptions()
