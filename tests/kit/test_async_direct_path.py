@@ -63,6 +63,36 @@ def test_the_aiohttp_client_sends_on_its_session_not_through_httpx(monkeypatch: 
         assert "".join(e.delta for e in events if e.type == "text-delta") == "hellohellohello"
 
 
+@pytest.mark.skipif(not HAS_AIOHTTP, reason="modelport[aiohttp] absent")
+def test_an_answered_aiohttp_call_builds_no_httpx_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    """P4a: the first hop goes from the exchange's parts to aiohttp; a redirect or an error (which
+    the core judges on an :class:`httpx.Request`) still gets one, built then."""
+    built: list[str] = []
+    init = httpx.Request.__init__
+
+    def counted(self: httpx.Request, method: str, url: Any, **kwargs: Any) -> None:
+        built.append(str(url))
+        init(self, method, url, **kwargs)
+
+    monkeypatch.setattr(httpx.Request, "__init__", counted)
+
+    def handler(r: Received) -> Reply:
+        if "missing" in r.path:
+            return Reply(404, {"content-type": "application/json"}, b'{"error": {"message": "no"}}')
+        return ok(r)
+
+    with Loopback(handler) as server:
+        m = model(server, "aiohttp")
+        assert generate(m, "aiohttp").text == "hello"
+        assert built == []
+        missing = modelport.get_model(
+            "google/missing", api_key=KEY, base_url=server.url, max_retries=0, async_transport="aiohttp"
+        )
+        with pytest.raises(modelport.ProviderError):
+            generate(missing, "aiohttp")
+    assert any("missing" in url for url in built)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_a_cookie_the_server_set_is_sent_back(mode: str) -> None:
     def handler(r: Received) -> Reply:

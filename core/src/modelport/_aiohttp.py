@@ -129,15 +129,20 @@ class Reply:
     end), with aiohttp's exceptions mapped like the transport's; the core sets ``inflater``.
     """
 
-    __slots__ = ("_headers", "_response", "inflater", "raw", "request", "status_code")
+    __slots__ = ("_headers", "_request", "_response", "inflater", "raw", "status_code")
 
-    def __init__(self, response: aiohttp.ClientResponse, request: httpx.Request) -> None:
+    def __init__(self, response: aiohttp.ClientResponse, request: httpx.Request | Any) -> None:
         self._response = response
         self._headers: httpx.Headers | None = None
+        self._request = request  # an httpx.Request, or what builds one on use (the core's exchange)
         self.raw = response.headers
-        self.request = request
         self.status_code = response.status
         self.inflater: Any = None  # the core's bounded inflater, when the body is gzip or deflate
+
+    @property
+    def request(self) -> httpx.Request:
+        request = self._request
+        return request if isinstance(request, httpx.Request) else request.request  # type: ignore[no-any-return]
 
     @property
     def headers(self) -> httpx.Headers:
@@ -201,21 +206,50 @@ class _Transport(AiohttpTransport):
             body = request.content or None
         except httpx.RequestNotRead:  # a streamed body: httpx-aiohttp's own path sends it
             return None
+        extensions = request.extensions
+        return await self._send(
+            request.method,
+            str(request.url),
+            request.headers,
+            body,
+            extensions.get("timeout", {}),
+            request,
+            extensions.get("sni_hostname"),
+        )
+
+    async def areply_lean(self, exchange: Any) -> Reply | None:
+        """:meth:`areply` for the core's exchange on a client modelport built, from its parts: no
+        :class:`httpx.Request` is built unless something asks the reply for it (a redirect, an
+        error, a cookie)."""
+        if self.proxy is not None:
+            return None
+        method, url, _, headers, body, timeout = exchange.lean
+        return await self._send(method, str(url), headers, body, timeout, exchange)
+
+    async def _send(
+        self,
+        method: str,
+        url: str,
+        headers: Any,
+        body: bytes | None,
+        timeout: Any,
+        request: Any,
+        server_hostname: str | None = None,
+    ) -> Reply:
         session = self.client
         if not isinstance(session, aiohttp.ClientSession):
             session = self.client = self._session()
-        timeout = request.extensions.get("timeout", {})
         try:
             response = await session.request(
-                request.method,
-                str(request.url),
-                headers=request.headers,
+                method,
+                url,
+                headers=headers,
                 data=body,
                 allow_redirects=False,
                 auto_decompress=False,
                 compress=False,
                 timeout=_timeout(timeout.get("connect"), timeout.get("read"), timeout.get("pool")),
-                server_hostname=request.extensions.get("sni_hostname"),
+                server_hostname=server_hostname,
             )
         except _MAPPED as error:
             mapped = _httpx_error(error, reading=False)

@@ -77,19 +77,28 @@ class _HttpxReply:
         await self.response.aclose()
 
 
-async def _asend(exchange: Exchange, client: httpx.AsyncClient, request: httpx.Request) -> _AReply:
-    """Async twin of :func:`_send`, returning the response as the async functions read it.
+async def _asend(exchange: Exchange, client: httpx.AsyncClient, request: httpx.Request | None) -> _AReply:
+    """Async twin of :func:`_send`, returning the response as the async functions read it
+    (``request`` ``None``: the exchange's own request, on the first hop).
 
     On modelport's aiohttp transport the request goes to its aiohttp session itself and the answer
-    is read from aiohttp's response, with no httpx request/response machinery around it (P4a).
+    is read from aiohttp's response, with no httpx request/response machinery around it (P4a); the
+    first hop needs no :class:`httpx.Request` at all.
     """
     direct = exchange.direct
     if direct is None or client.cookies:
+        request = request or exchange.request
         response = await client.send(request, stream=True, auth=exchange.auth, follow_redirects=False)
         return _HttpxReply(response)
-    areply = getattr(direct, "areply", None)  # modelport's aiohttp transport
-    reply = None if areply is None else await areply(request)
+    reply = None
+    if request is None and exchange.lean is not None and hasattr(direct, "areply_lean"):
+        reply = await direct.areply_lean(exchange)  # modelport's aiohttp transport
     if reply is None:
+        request = request or exchange.request
+        if hasattr(direct, "areply"):
+            reply = await direct.areply(request)
+    if reply is None:
+        assert request is not None
         response = await direct.handle_async_request(request)
         response.request = request
         if "set-cookie" in response.headers:
@@ -97,7 +106,7 @@ async def _asend(exchange: Exchange, client: httpx.AsyncClient, request: httpx.R
         return _HttpxReply(response)
     raw = reply.raw
     if "set-cookie" in raw:
-        head = httpx.Response(reply.status_code, headers=reply.headers, request=request)
+        head = httpx.Response(reply.status_code, headers=reply.headers, request=reply.request)
         client.cookies.extract_cookies(head)
     coding = raw.get("content-encoding")
     if coding is not None:
@@ -109,20 +118,22 @@ async def _asend(exchange: Exchange, client: httpx.AsyncClient, request: httpx.R
 
 
 async def _aopen(exchange: Exchange, client: httpx.AsyncClient) -> _AReply:
-    request, hops = exchange.request, 0
+    request: httpx.Request | None = None  # the exchange's own, built only where httpx needs it
+    hops = 0
     debug = _log.isEnabledFor(_DEBUG)
     while True:
         started = time.perf_counter() if debug else 0.0
         try:
             reply = await _asend(exchange, client, request)
         except httpx.HTTPError as error:
-            exchange.sent(request)
+            exchange.sent(request or exchange.request)
             if debug:
-                exchange.logged(request, None, started, error)
+                exchange.logged(request or exchange.request, None, started, error)
             raise exchange.transport_error(error, received=False) from None
         except httpx.InvalidURL as error:
             raise exchange.transport_error(error, received=False) from None
-        exchange.sent(reply.request)
+        if exchange.direct is None:  # an auth flow may have changed what was sent
+            exchange.sent(reply.request)
         if debug:
             exchange.logged(reply.request, reply.status_code, started, None)
         if reply.status_code < 300:  # neither a redirect nor an error

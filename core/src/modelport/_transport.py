@@ -57,8 +57,9 @@ _DEFAULTS: weakref.WeakKeyDictionary[Any, dict[tuple[tuple[str, str], ...], Any]
 
 def _client_defaults(
     client: httpx.Client | httpx.AsyncClient, headers: dict[str, str]
-) -> tuple[httpx.Headers, dict[str, Any]]:
-    """The client's headers merged with ``headers``, and its timeout, as ``build_request`` makes them.
+) -> tuple[httpx.Headers, dict[str, Any], dict[str, str]]:
+    """The client's headers merged with ``headers`` (as :class:`httpx.Headers` and as a plain dict),
+    and its timeout, as ``build_request`` makes them.
 
     Only for the clients modelport creates (nobody else changes their headers or timeout); a few
     entries per client (one per distinct header set: generate, stream, a changed key).
@@ -73,7 +74,7 @@ def _client_defaults(
         merged.update(headers)
         if len(per_client) >= 16:
             per_client.clear()
-        cached = per_client[key] = (merged, client.timeout.as_dict())
+        cached = per_client[key] = (merged, client.timeout.as_dict(), dict(merged.items()))
     return cached  # type: ignore[no-any-return]
 
 
@@ -93,15 +94,16 @@ class Exchange:
     """One HTTP exchange: the request to send and everything needed to judge the response."""
 
     __slots__ = (
+        "_request",
         "_secrets",
         "auth",
         "deadline_at",
         "direct",
         "follow",
+        "lean",
         "limits",
         "model",
         "provider",
-        "request",
         "sent_request",
         "spec",
     )
@@ -135,13 +137,28 @@ class Exchange:
         injected = client is config.http_client or client is config.async_http_client
         # Requests go straight to the transport of a client modelport built, unless an auth flow runs.
         self.direct = None if injected or auth is not None else provider.http.direct(client)
+        self._request: httpx.Request | None = None
+        #: ``(method, url, headers, plain headers, body, timeout)`` of a request on a client modelport
+        #: built: what ``build_request`` would make, from cached client defaults (P2), for a
+        #: transport that sends it without an :class:`httpx.Request` (aiohttp's session, P4a).
+        self.lean: tuple[str, httpx.URL, httpx.Headers, dict[str, str], bytes | None, Any] | None = None
         if injected or client.cookies or client.params:
-            self.request = client.build_request(spec.method, url, content=body, headers=headers)
-        else:  # what build_request does, with the merged headers and the timeout cached (P2)
-            merged, timeout = _client_defaults(client, headers)
-            self.request = httpx.Request(
-                spec.method, url, content=body, headers=merged, extensions={"timeout": timeout}
+            self._request = client.build_request(spec.method, url, content=body, headers=headers)
+        else:
+            merged, timeout, plain = _client_defaults(client, headers)
+            self.lean = (spec.method, url, merged, plain, body, timeout)
+
+    @property
+    def request(self) -> httpx.Request:
+        """The request as httpx sends it (built on first use: aiohttp's session needs none)."""
+        request = self._request
+        if request is None:
+            assert self.lean is not None
+            method, url, merged, _, body, timeout = self.lean
+            request = self._request = httpx.Request(
+                method, url, content=body, headers=merged, extensions={"timeout": timeout}
             )
+        return request
 
     @property
     def name(self) -> str:
