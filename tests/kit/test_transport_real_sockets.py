@@ -162,16 +162,19 @@ def test_a_stream_is_stopped_at_the_total_stream_limit(mode: str) -> None:
         b"data: "
         + json.dumps(ANSWER | {"candidates": [{"content": {"parts": [{"text": "x" * 1000}]}}]}).encode()
     )
-    frames = (frame + b"\n\n" for _ in range(10_000))
+    # Paced, so that reads stay small on every transport (a read can coalesce what is waiting).
+    frames = (time.sleep(0.0002) or frame + b"\n\n" for _ in range(10_000))
     with Loopback(lambda r: Reply(200, SSE, frames)) as server:
         m = model(server, mode, limits=Limits(max_stream_bytes=200_000))
         with pytest.raises(ProviderResponseError) as info:
             stream(m, mode)
     assert "the event stream is larger than 200000 bytes" in str(info.value)
-    # What arrived before the limit is handed back whole (how much depends on the socket's chunking).
+    # What arrived before the chunk that crossed the limit is handed back whole. How much that is
+    # depends on the chunking: httpx reads at most 64 KiB at a time, aiohttp hands over what its
+    # buffer holds (128 KiB before it pauses reading), so 63 or more of the ~185 frames came first.
     partial = info.value.partial
     assert partial is not None and set(partial.text) == {"x"}
-    assert 100_000 <= len(partial.text) <= 200_000 and len(partial.text) % 1000 == 0
+    assert 60_000 <= len(partial.text) <= 200_000 and len(partial.text) % 1000 == 0
 
 
 @pytest.mark.parametrize("mode", MODES)
