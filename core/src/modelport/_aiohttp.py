@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 import aiohttp
 import httpx
@@ -91,6 +91,14 @@ def _httpx_error(error: BaseException, *, reading: bool) -> httpx.TransportError
 _MAPPED = (httpx.TransportError, aiohttp.ClientError, asyncio.TimeoutError, ValueError)
 
 
+def _raise_mapped(error: BaseException, *, reading: bool) -> NoReturn:
+    """Raise the httpx exception for ``error`` (from it), or ``error`` itself when it has none."""
+    mapped = _httpx_error(error, reading=reading)
+    if mapped is None:
+        raise error
+    raise mapped from error
+
+
 class _Body(httpx.AsyncByteStream):
     """The response body, with aiohttp's exceptions mapped like the head's."""
 
@@ -104,19 +112,13 @@ class _Body(httpx.AsyncByteStream):
             async for chunk in self._inner:
                 yield chunk
         except _MAPPED as error:
-            mapped = _httpx_error(error, reading=True)
-            if mapped is None:
-                raise
-            raise mapped from error
+            _raise_mapped(error, reading=True)
 
     async def aclose(self) -> None:
         try:
             await self._inner.aclose()
         except _MAPPED as error:
-            mapped = _httpx_error(error, reading=True)
-            if mapped is None:
-                raise
-            raise mapped from error
+            _raise_mapped(error, reading=True)
 
 
 class Reply:
@@ -154,10 +156,7 @@ class Reply:
         try:
             return await self._response.content.readany()
         except _MAPPED as error:
-            mapped = _httpx_error(error, reading=True)
-            if mapped is None:
-                raise
-            raise mapped from error
+            _raise_mapped(error, reading=True)
 
     async def aclose(self) -> None:
         """What ``async with`` does at the end of an aiohttp response (the connection goes back to
@@ -167,10 +166,7 @@ class Reply:
             response.release()
             await response.wait_for_close()
         except _MAPPED as error:
-            mapped = _httpx_error(error, reading=True)
-            if mapped is None:
-                raise
-            raise mapped from error
+            _raise_mapped(error, reading=True)
 
     def as_httpx(self) -> httpx.Response:
         """The :class:`httpx.Response` the transport itself makes of this response (for a body in an
@@ -252,10 +248,7 @@ class _Transport(AiohttpTransport):
                 server_hostname=server_hostname,
             )
         except _MAPPED as error:
-            mapped = _httpx_error(error, reading=False)
-            if mapped is None:
-                raise
-            raise mapped from error
+            _raise_mapped(error, reading=False)
         return Reply(response, request)
 
     def _session(self) -> aiohttp.ClientSession:
@@ -274,10 +267,7 @@ class _Transport(AiohttpTransport):
         try:
             response = await super().handle_async_request(request)
         except _MAPPED as error:
-            mapped = _httpx_error(error, reading=False)
-            if mapped is None:
-                raise
-            raise mapped from error
+            _raise_mapped(error, reading=False)
         response.stream = _Body(response.stream)
         return response
 
