@@ -1,0 +1,225 @@
+"""The contract's building blocks: content parts, messages and tool definitions (public through
+:mod:`modelport.types`), and the frozen base every contract class shares.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    field_validator,
+    model_validator,
+)
+
+#: Provider-specific data keyed by provider id, e.g. ``{"google": {"thoughtSignature": "..."}}``.
+ProviderMetadata = dict[str, dict[str, Any]]
+
+#: Largest integer a JSON number carries exactly (2**53 - 1).
+MAX_SAFE_INTEGER = 9_007_199_254_740_991
+
+#: Deepest nesting of a free-form value in a request (tool arguments and outputs, provider metadata,
+#: JSON schemas, provider options): the nesting the strict wire parser accepts (128 levels).
+MAX_VALUE_DEPTH = 128
+
+
+def _too_deep(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests dicts/lists/tuples deeper than ``limit`` (iterative: no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list, tuple)))
+    return False
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _decode_bytes(value: Any) -> bytes:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    if isinstance(value, str):
+        try:
+            return base64.b64decode(value, validate=True)
+        except ValueError as error:
+            raise ValueError("file data must be bytes or a base64 string") from error
+    raise ValueError("file data must be bytes or a base64 string")
+
+
+#: Bytes in memory, base64 text in JSON.
+Base64Bytes = Annotated[
+    bytes,
+    PlainValidator(_decode_bytes),
+    PlainSerializer(lambda b: base64.b64encode(b).decode("ascii"), return_type=str, when_used="json"),
+]
+
+
+# --------------------------------------------------------------------------- parts
+
+
+class TextPart(_Frozen):
+    """Visible text."""
+
+    type: Literal["text"] = "text"
+    text: str
+    provider_metadata: ProviderMetadata | None = None
+
+
+class FilePart(_Frozen):
+    """A file given inline (``data``) or by reference (``uri``), with its media type."""
+
+    type: Literal["file"] = "file"
+    media_type: str
+    data: Base64Bytes | None = None
+    uri: str | None = None
+    provider_metadata: ProviderMetadata | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> FilePart:
+        if (self.data is None) == (self.uri is None):
+            raise ValueError("a file part needs exactly one of 'data' or 'uri'")
+        return self
+
+
+class ReasoningPart(_Frozen):
+    """The model's reasoning (thought summary), with the provider's opaque signature if any."""
+
+    type: Literal["reasoning"] = "reasoning"
+    text: str
+    signature: str | None = None
+    provider_metadata: ProviderMetadata | None = None
+
+
+class ToolCallPart(_Frozen):
+    """A call of a tool; ``provider_executed`` is true when the provider ran it itself."""
+
+    type: Literal["tool-call"] = "tool-call"
+    id: str
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    provider_executed: bool = False
+    provider_metadata: ProviderMetadata | None = None
+
+
+class ToolResultPart(_Frozen):
+    """The result of a tool call, matched to it by ``call_id``."""
+
+    type: Literal["tool-result"] = "tool-result"
+    call_id: str
+    name: str
+    output: Any = None
+    is_error: bool = False
+    provider_executed: bool = False
+    provider_metadata: ProviderMetadata | None = None
+
+
+Part = Annotated[
+    Union[TextPart, FilePart, ReasoningPart, ToolCallPart, ToolResultPart],
+    Field(discriminator="type"),
+]
+
+
+class Message(_Frozen):
+    """One turn of a conversation.
+
+    ``content`` is a string (shorthand for one text part) or a list of parts. ``provider_metadata``
+    carries what a provider needs to replay this turn exactly (e.g. raw parts with signatures).
+    """
+
+    role: Literal["system", "user", "assistant", "tool"]
+    content: list[Part]
+    provider_metadata: ProviderMetadata | None = None
+
+    @field_validator("content", mode="before")
+    @classmethod
+    def _string_content(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [{"type": "text", "text": value}]
+        return value
+
+    @property
+    def text(self) -> str:
+        """The message's visible text, joined."""
+        return "".join(p.text for p in self.content if isinstance(p, TextPart))
+
+
+# --------------------------------------------------------------------------- tools
+
+
+class FunctionTool(_Frozen):
+    """A tool the caller runs: the model emits calls, the application executes them."""
+
+    type: Literal["function"] = "function"
+    name: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+    description: str | None = None
+    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
+
+    @field_validator("parameters")
+    @classmethod
+    def _object_schema(cls, value: dict[str, Any]) -> dict[str, Any]:
+        # A JSON schema describing the arguments object: checked where a wrong shape is certain.
+        kind = value.get("type", "object")
+        if kind != "object":
+            raise ValueError(f"must be a JSON schema of type 'object', got type {kind!r}")
+        properties = value.get("properties", {})
+        if not isinstance(properties, dict) or not all(
+            isinstance(schema, (dict, bool)) for schema in properties.values()
+        ):
+            raise ValueError("'properties' must map each argument name to its JSON schema (an object)")
+        required = value.get("required", [])
+        if not isinstance(required, list) or not all(isinstance(name, str) for name in required):
+            raise ValueError("'required' must be a list of argument names")
+        return value
+
+
+class ProviderTool(_Frozen):
+    """A tool the provider runs itself, e.g. ``{"type": "provider", "id": "google.google_search"}``.
+
+    ``args`` are validated against the tool's registered spec before any request is sent.
+    """
+
+    type: Literal["provider"] = "provider"
+    id: str
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_name(cls, value: Any) -> Any:
+        if isinstance(value, dict) and "name" not in value and isinstance(value.get("id"), str):
+            value = {**value, "name": value["id"].split(".", 1)[-1]}
+        return value
+
+
+Tool = Annotated[Union[FunctionTool, ProviderTool], Field(discriminator="type")]
+
+
+class SpecificToolChoice(_Frozen):
+    """Force a call of one named tool."""
+
+    type: Literal["tool"] = "tool"
+    name: str
+
+
+class ToolSubsetChoice(_Frozen):
+    """Force a call of one of a named subset of tools."""
+
+    type: Literal["tools"] = "tools"
+    names: list[str] = Field(min_length=1)
+
+
+ToolChoice = Union[Literal["auto", "any", "required", "none"], SpecificToolChoice, ToolSubsetChoice]
