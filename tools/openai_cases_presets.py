@@ -1,12 +1,12 @@
 # ruff: noqa: E501  (a data table: long descriptions and corpus file names read better unwrapped)
 """The OpenAI-compatible presets' conformance cases (groq, deepseek, openrouter, xai, mistral,
-together, ollama, openai-compatible); shared names and the ``openai`` cases live in openai_cases."""
+together, ollama, openai-compatible); shared names live in openai_case_data."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from openai_cases import (
+from openai_case_data import (
     ADAPTED,
     GROQ_PROMPT,
     GROQ_TOOL,

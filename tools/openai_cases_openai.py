@@ -1,0 +1,559 @@
+# ruff: noqa: E501  (a data table: long descriptions and corpus file names read better unwrapped)
+"""The ``openai`` provider's conformance cases: which recording, which canonical request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openai_case_data import (
+    ADAPTED,
+    CAPITAL,
+    CITY_SCHEMA,
+    COUNTRY,
+    DRAGONS,
+    EMPTY,
+    IMAGE,
+    MULTIPLY,
+    OT,
+    PE,
+    POPULATION,
+    RECONSTRUCTED,
+    WEATHER,
+    F,
+    L,
+    P,
+    T,
+    V,
+    _call,
+    _result,
+)
+from openai_corpus import chunks, raw_json, vcr
+
+
+def openai_cases() -> list[dict[str, Any]]:
+    stream_tool = P + "test_openai__test_run_stream_sync_streams_real_model.yaml"
+    native = P + "test_openai__test_openai_native_output.yaml"
+    return [
+        {
+            "name": "generate-text-system",
+            "description": "System instructions and a question; plain text answer with full usage details.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {"system": "You are a helpful assistant.", "prompt": "What is the capital of France?"},
+            "response": vcr(P + "test_openai__test_openai_instructions.yaml"),
+            "source": P + "test_openai__test_openai_instructions.yaml",
+            "source_args": {"note": ADAPTED},
+        },
+        {
+            "name": "generate-length-truncation",
+            "description": "max_output_tokens 3 cuts the story: finish_reason length.",
+            "method": "generate",
+            "model": "gpt-4o-mini-2024-07-18",
+            "request": {"prompt": "Please tell me a story", "max_output_tokens": 3},
+            "response": vcr(
+                F + "packages__lmi__tests__cassettes__TestLiteLLMModel.test_max_token_truncation.yaml"
+            ),
+            "source": F + "packages__lmi__tests__cassettes__TestLiteLLMModel.test_max_token_truncation.yaml",
+            "source_args": {"note": "gzip body decompressed"},
+        },
+        {
+            "name": "generate-logprobs",
+            "description": "logprobs with 5 alternatives, asked through provider_options: Result.logprobs.",
+            "method": "generate",
+            "model": "gpt-4o-mini-2024-07-18",
+            "request": {
+                "system": "Respond with single words.",
+                "prompt": "What is the meaning of the universe?",
+                "max_output_tokens": 56,
+                "temperature": 0,
+                "provider_options": {"openai": {"logprobs": True, "top_logprobs": 5}},
+            },
+            "response": vcr(
+                F + "packages__lmi__tests__cassettes__TestLiteLLMModel.test_call[OpenAI-model-1].yaml"
+            ),
+            "source": F + "packages__lmi__tests__cassettes__TestLiteLLMModel.test_call[OpenAI-model-1].yaml",
+            "source_args": {"interaction": 0, "note": "gzip body decompressed"},
+        },
+        {
+            "name": "generate-reasoning-max-completion-tokens",
+            "description": "A reasoning model: max_completion_tokens instead of max_tokens; reasoning tokens counted.",
+            "method": "generate",
+            "model": "o3-mini",
+            "features": ["reasoning"],
+            "request": {"prompt": "hello", "max_output_tokens": 100},
+            "response": vcr(P + "test_openai__test_max_completion_tokens[o3-mini].yaml"),
+            "source": P + "test_openai__test_max_completion_tokens[o3-mini].yaml",
+        },
+        {
+            "name": "generate-reasoning-effort-high",
+            "description": "reasoning.effort high on a reasoning model: reasoning_effort; 1792 reasoning tokens.",
+            "method": "generate",
+            "model": "o3-mini",
+            "features": ["reasoning"],
+            "request": {
+                "prompt": "Considering the way to cross the street, analogously, how do I cross the river?",
+                "reasoning": {"effort": "high"},
+            },
+            "response": vcr(P + "test_openai__test_openai_model_thinking_part.yaml", 1),
+            "source": P + "test_openai__test_openai_model_thinking_part.yaml",
+            "source_args": {
+                "interaction": 1,
+                "note": "the earlier turns of the recorded conversation are left out of the request",
+            },
+        },
+        {
+            "name": "generate-json-schema-tool-call",
+            "description": "json_schema response format plus a tool: the model calls the tool first (content null).",
+            "method": "generate",
+            "model": "gpt-4o",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "What is the largest city in the user country?",
+                "tools": [COUNTRY],
+                "tool_choice": "auto",
+                "response_format": CITY_SCHEMA,
+            },
+            "response": vcr(native, 0),
+            "source": native,
+            "source_args": {"interaction": 0, "note": ADAPTED},
+        },
+        {
+            "name": "generate-json-schema-after-tool-result",
+            "description": "The tool round trip (call id kept, tool result as a tool message), then the schema JSON.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "features": ["function_tools"],
+            "request": {
+                "messages": [
+                    {"role": "user", "content": "What is the largest city in the user country?"},
+                    {
+                        "role": "assistant",
+                        "content": [_call("call_PkRGedQNRFUzJp2R7dO7avWR", "get_user_country", {})],
+                    },
+                    {
+                        "role": "tool",
+                        "content": [_result("call_PkRGedQNRFUzJp2R7dO7avWR", "get_user_country", "Mexico")],
+                    },
+                ],
+                "tools": [COUNTRY],
+                "tool_choice": "auto",
+                "response_format": CITY_SCHEMA,
+            },
+            "response": vcr(native, 1),
+            "source": native,
+            "source_args": {"interaction": 1, "note": ADAPTED},
+        },
+        {
+            "name": "generate-image-url-after-tool",
+            "description": "A user message with text and an https image_url after a tool round trip.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "features": ["function_tools"],
+            "request": {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": "What food is in the image you can get from the get_image tool?",
+                    },
+                    {
+                        "role": "assistant",
+                        "content": [_call("call_4hrT4QP9jfojtK69vGiFCFjG", "get_image", {})],
+                    },
+                    {
+                        "role": "tool",
+                        "content": [_result("call_4hrT4QP9jfojtK69vGiFCFjG", "get_image", "See file bd38f5")],
+                    },
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "text", "text": "This is file bd38f5:"},
+                            {"type": "file", "media_type": "image/jpeg", "uri": IMAGE},
+                        ],
+                    },
+                ],
+                "tools": [{"type": "function", "name": "get_image", "description": "", "parameters": EMPTY}],
+                "tool_choice": "auto",
+            },
+            "response": vcr(P + "test_openai__test_image_url_tool_response.yaml", 1),
+            "source": P + "test_openai__test_image_url_tool_response.yaml",
+            "source_args": {"interaction": 1, "note": ADAPTED},
+        },
+        {
+            "name": "generate-prompt-cache-read",
+            "description": "The second call of a cached prompt: cached_tokens 4012 (cache_write_tokens 0).",
+            "method": "generate",
+            "model": "gpt-5.6-sol",
+            "request": {"prompt": "Reference catalogue for the prompt cache test corpus. Reply OK."},
+            "response": vcr(P + "test_openai_prompt_cache__test_openai_chat_prompt_cache_e2e.yaml", 1),
+            "source": P + "test_openai_prompt_cache__test_openai_chat_prompt_cache_e2e.yaml",
+            "source_args": {
+                "interaction": 1,
+                "note": "the recorded 4020-token prompt is shortened in the request",
+            },
+        },
+        {
+            "name": "generate-tool-choice-required",
+            "description": "tool_choice required on gpt-5-mini (a reasoning model): one call, reasoning tokens 64.",
+            "method": "generate",
+            "model": "gpt-5-mini",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "What's the weather in Paris?",
+                "tools": [
+                    {
+                        "type": "function",
+                        "name": "get_weather",
+                        "description": "Get weather for a city",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"city": {"type": "string"}},
+                            "required": ["city"],
+                            "additionalProperties": False,
+                        },
+                    }
+                ],
+                "tool_choice": "required",
+            },
+            "response": vcr(P + "test_tool_choice_matrix__test_tool_choice_matrix[required-openai].yaml"),
+            "source": P + "test_tool_choice_matrix__test_tool_choice_matrix[required-openai].yaml",
+            "source_args": {
+                "note": "the recorded tool had strict: true, which the canonical tool does not carry"
+            },
+        },
+        {
+            "name": "generate-tool-call-chain",
+            "description": "Two tools offered; the first of a chain of calls (gzip-recorded body).",
+            "method": "generate",
+            "model": "gpt-4o-mini",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "Can the country of Crumpet have dragons? Answer with only YES or NO",
+                "tools": [POPULATION, DRAGONS],
+            },
+            "response": vcr(L + "test_tools__test_tool_use_chain_of_two_calls.yaml", 0),
+            "source": L + "test_tools__test_tool_use_chain_of_two_calls.yaml",
+            "source_args": {"interaction": 0, "note": "gzip body decompressed"},
+        },
+        {
+            "name": "generate-refusal",
+            "description": "A refusal (message.refusal, content null) under a strict json_schema: content-filter.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {
+                "prompt": "Best ways to make a bomb",
+                "response_format": {
+                    "type": "json_schema",
+                    "name": "StructuredAnswer",
+                    "schema": {
+                        "type": "object",
+                        "properties": {
+                            "rating": {"title": "Rating", "type": "integer"},
+                            "joke": {"title": "Joke", "type": "string"},
+                        },
+                        "required": ["rating", "joke"],
+                        "title": "StructuredAnswer",
+                        "additionalProperties": False,
+                    },
+                    "strict": True,
+                },
+            },
+            "response": vcr(T + "test_chat_parse__test_parsed_refused_completion.yaml", 0),
+            "source": T + "test_chat_parse__test_parsed_refused_completion.yaml",
+            "source_args": {"interaction": 0, "note": "gzip body decompressed"},
+        },
+        {
+            "name": "generate-cached-tokens-length",
+            "description": "cached_tokens 2816 and finish_reason length (max_output_tokens 1).",
+            "method": "generate",
+            "model": "gpt-4o-mini",
+            "request": {"prompt": "Reply with OK.", "max_output_tokens": 1},
+            "response": raw_json(
+                V + "openai__src__chat____fixtures____openai-chat-cached-input-tokens-11178.json", capture=1
+            ),
+            "source": V + "openai__src__chat____fixtures____openai-chat-cached-input-tokens-11178.json",
+            "source_args": {
+                "commit": "28676ac30caff639c78a90463e83313ecb567c98",
+                "note": RECONSTRUCTED + " (second captured body)",
+            },
+        },
+        {
+            "name": "generate-text-annotations",
+            "description": "A gpt-4.1-nano body with service_tier, annotations [] and refusal null.",
+            "method": "generate",
+            "model": "gpt-4.1-nano",
+            "request": {"prompt": "Invent a new holiday and describe its traditions."},
+            "response": raw_json(V + "openai__src__chat____fixtures____openai-text.json"),
+            "source": V + "openai__src__chat____fixtures____openai-text.json",
+            "source_args": {"note": RECONSTRUCTED},
+        },
+        {
+            "name": "stream-tool-call-fragments",
+            "description": "A tool call whose arguments arrive over several deltas; include_usage chunk with choices [].",
+            "method": "stream",
+            "model": "gpt-4o-mini",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "What is the capital of the UK? Use the tool, then answer.",
+                "tools": [CAPITAL],
+                "tool_choice": "auto",
+            },
+            "response": vcr(stream_tool, 0),
+            "source": stream_tool,
+            "source_args": {
+                "interaction": 0,
+                "note": "the recorded tool had strict: true, which the canonical tool does not carry",
+            },
+        },
+        {
+            "name": "stream-text-after-tool-result",
+            "description": "The turn after the tool result, streamed: text, then a usage-only chunk.",
+            "method": "stream",
+            "model": "gpt-4o-mini",
+            "features": ["function_tools"],
+            "request": {
+                "messages": [
+                    {"role": "user", "content": "What is the capital of the UK? Use the tool, then answer."},
+                    {
+                        "role": "assistant",
+                        "content": [_call("call_ZR5UUuTt3pf61kjwAJIYdVMj", "get_capital", {"country": "UK"})],
+                    },
+                    {
+                        "role": "tool",
+                        "content": [_result("call_ZR5UUuTt3pf61kjwAJIYdVMj", "get_capital", "London")],
+                    },
+                ],
+                "tools": [CAPITAL],
+                "tool_choice": "auto",
+            },
+            "response": vcr(stream_tool, 1),
+            "source": stream_tool,
+            "source_args": {
+                "interaction": 1,
+                "note": "the recorded tool had strict: true, which the canonical tool does not carry",
+            },
+        },
+        {
+            "name": "stream-parallel-tool-calls",
+            "description": "Two parallel calls streamed with index 0 and 1.",
+            "method": "stream",
+            "model": "gpt-4o-mini",
+            "features": ["function_tools"],
+            "request": {
+                "system": "You're a helpful assistant.",
+                "prompt": "What's the weather in Seattle and San Francisco today?",
+                "tools": [WEATHER],
+                "tool_choice": "auto",
+            },
+            "response": vcr(OT + "test_chat_completion_multiple_tools_streaming_with_content.yaml"),
+            "source": OT + "test_chat_completion_multiple_tools_streaming_with_content.yaml",
+        },
+        {
+            "name": "stream-multiple-choices-first-read",
+            "description": "Chunks of two choices interleaved (n=2): only choice 0 is read.",
+            "method": "stream",
+            "model": "gpt-4o-mini",
+            "request": {
+                "system": "You're a helpful assistant.",
+                "prompt": "What's the weather in Seattle and San Francisco today?",
+            },
+            "response": vcr(OT + "test_chat_completion_multiple_choices_streaming.yaml"),
+            "source": OT + "test_chat_completion_multiple_choices_streaming.yaml",
+            "source_args": {"note": "the recording asked for n: 2, which is not a canonical setting"},
+        },
+        {
+            "name": "stream-no-usage",
+            "description": "A stream that carries no usage anywhere: every count stays None.",
+            "method": "stream",
+            "model": "gpt-4",
+            "request": {"prompt": "Say this is a test"},
+            "response": vcr(OT + "test_chat_completion_streaming_not_complete.yaml"),
+            "source": OT + "test_chat_completion_streaming_not_complete.yaml",
+            "source_args": {"note": "the recording sent no stream_options; modelport always asks for usage"},
+        },
+        {
+            "name": "stream-tool-call-twelve-deltas",
+            "description": "Arguments over 12 deltas; cf-ray era recording with an empty-choices usage chunk.",
+            "method": "stream",
+            "model": "gpt-4o-mini",
+            "features": ["function_tools"],
+            "request": {"prompt": "What is 1231 * 2331?", "tools": [MULTIPLY]},
+            "response": vcr(L + "test_tools__test_tool_use_basic.yaml", 0),
+            "source": L + "test_tools__test_tool_use_basic.yaml",
+            "source_args": {"interaction": 0},
+        },
+        {
+            "name": "stream-no-finish-reason",
+            "description": "A tool call with id '0' repeated in a second delta; no chunk has a finish_reason.",
+            "method": "stream",
+            "model": "gpt-4.1-mini",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "What is the current llm version?",
+                "tools": [
+                    {
+                        "type": "function",
+                        "name": "llm_version",
+                        "description": "Return the installed version of llm",
+                        "parameters": {"type": "object", "properties": {}},
+                    }
+                ],
+            },
+            "response": vcr(L + "test_tools_streaming__test_tools_streaming_variant_a.yaml", 0),
+            "source": L + "test_tools_streaming__test_tools_streaming_variant_a.yaml",
+            "source_args": {
+                "interaction": 0,
+                "note": "an OpenRouter capture filed under an api.openai.com URI",
+            },
+        },
+        {
+            "name": "stream-text-no-done",
+            "description": "303 text chunks with an obfuscation field, a usage-only chunk, and no [DONE] line.",
+            "method": "stream",
+            "model": "gpt-4.1-nano",
+            "request": {"prompt": "Invent a new holiday and describe its traditions."},
+            "response": chunks(V + "openai__src__chat____fixtures____openai-text.chunks.txt"),
+            "source": V + "openai__src__chat____fixtures____openai-text.chunks.txt",
+            "source_args": {"note": RECONSTRUCTED},
+        },
+        {
+            "name": "error-invalid-api-key",
+            "description": "401 invalid_api_key: ProviderAuthError with the request id.",
+            "method": "generate",
+            "model": "gpt-4o-mini",
+            "request": {"prompt": "Hello!"},
+            "response": vcr(F + "tests__cassettes__test_fallbacks_working[False].yaml"),
+            "source": F + "tests__cassettes__test_fallbacks_working[False].yaml",
+            "source_args": {"note": "the recorded tools are left out of the request"},
+        },
+        {
+            "name": "error-model-not-found",
+            "description": "404 model_not_found: ProviderRequestError.",
+            "method": "generate",
+            "model": "gpt-5.2-proo",
+            "request": {"prompt": "hello"},
+            "response": vcr(PE + "test_model_name_suggestions__test_model_name_suggestion[openai-chat].yaml"),
+            "source": PE + "test_model_name_suggestions__test_model_name_suggestion[openai-chat].yaml",
+        },
+        {
+            "name": "error-developer-role-rejected",
+            "description": "o1-mini rejects the developer role: 400 unsupported_value.",
+            "method": "generate",
+            "model": "o1-mini",
+            "request": {"system": "You are a helpful assistant.", "prompt": "Hello"},
+            "response": vcr(P + "test_openai__test_openai_o1_mini_system_role[developer].yaml"),
+            "source": P + "test_openai__test_openai_o1_mini_system_role[developer].yaml",
+        },
+        {
+            "name": "error-legacy-max-tokens",
+            "description": "400 unsupported_parameter for max_tokens, sent through the extra_body escape hatch.",
+            "method": "generate",
+            "model": "o3-mini",
+            "request": {
+                "prompt": "Hello",
+                "provider_options": {"openai": {"extra_body": {"max_tokens": 100}}},
+            },
+            "response": raw_json(
+                V + "openai__src__chat____fixtures____reasoning-model-legacy-parameter-error.json", status=400
+            ),
+            "source": V + "openai__src__chat____fixtures____reasoning-model-legacy-parameter-error.json",
+            "source_args": {"note": RECONSTRUCTED + "; the status (400) is the one the body's type implies"},
+        },
+        {
+            "name": "embed-single-base64",
+            "description": "One value, encoding_format base64: the float32 bytes are decoded.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {
+                "values": ["Hello, world!"],
+                "provider_options": {"openai": {"encoding_format": "base64"}},
+            },
+            "response": vcr(PE + "test_embeddings__TestOpenAI.test_query.yaml"),
+            "source": PE + "test_embeddings__TestOpenAI.test_query.yaml",
+        },
+        {
+            "name": "embed-batch-base64",
+            "description": "Two values in one request, base64; usage prompt_tokens 2.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {
+                "values": ["hello", "world"],
+                "provider_options": {"openai": {"encoding_format": "base64"}},
+            },
+            "response": vcr(PE + "test_embeddings__TestOpenAI.test_documents.yaml"),
+            "source": PE + "test_embeddings__TestOpenAI.test_documents.yaml",
+        },
+        {
+            "name": "embed-dimensions-base64",
+            "description": "output_dimensionality 128 as dimensions, base64.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {
+                "values": ["Hello, world!"],
+                "output_dimensionality": 128,
+                "provider_options": {"openai": {"encoding_format": "base64"}},
+            },
+            "response": vcr(PE + "test_embeddings__TestOpenAI.test_instrumentation.yaml"),
+            "source": PE + "test_embeddings__TestOpenAI.test_instrumentation.yaml",
+        },
+        {
+            "name": "embed-single-string-dimensions",
+            "description": "A single string input (not a list) with dimensions 512, floats.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {
+                "values": "This is a test for embeddings with dimensions",
+                "output_dimensionality": 512,
+            },
+            "response": vcr(OT + "test_embeddings_with_dimensions.yaml"),
+            "source": OT + "test_embeddings_with_dimensions.yaml",
+        },
+        {
+            "name": "embed-batch-floats",
+            "description": "Three values, 1536 floats each, in input order.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {
+                "values": [
+                    "This is the first test string for embeddings",
+                    "This is the second test string for embeddings",
+                    "This is the third test string for embeddings",
+                ]
+            },
+            "response": vcr(OT + "test_embeddings_with_batch_input.yaml"),
+            "source": OT + "test_embeddings_with_batch_input.yaml",
+        },
+        {
+            "name": "embed-error-model-not-found",
+            "description": "Embeddings 404 model_not_found.",
+            "method": "embed",
+            "model": "nonexistent",
+            "features": ["embed"],
+            "request": {
+                "values": ["Hello, world!"],
+                "provider_options": {"openai": {"encoding_format": "base64"}},
+            },
+            "response": vcr(PE + "test_embeddings__TestOpenAI.test_embed_error.yaml"),
+            "source": PE + "test_embeddings__TestOpenAI.test_embed_error.yaml",
+        },
+        {
+            "name": "embed-error-token-limit",
+            "description": "Embeddings 400 max_tokens_per_request.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {"values": ["a very long document", "another one"]},
+            "response": raw_json(
+                V + "openai__src__embedding____fixtures____issue-10082-token-limit-error.json", status=400
+            ),
+            "source": V + "openai__src__embedding____fixtures____issue-10082-token-limit-error.json",
+            "source_args": {
+                "commit": "318a6ffd9150d77bfb6fce8ce6c9d7f33e8bfe4f",
+                "note": RECONSTRUCTED + "; the status (400) is the one the body's type implies",
+            },
+        },
+    ]
