@@ -23,6 +23,8 @@ __all__ = [
     "FilePart",
     "FinishReason",
     "FunctionTool",
+    "MAX_SAFE_INTEGER",
+    "MAX_VALUE_DEPTH",
     "Message",
     "Part",
     "ProviderMetadata",
@@ -33,11 +35,15 @@ __all__ = [
     "ResponseFormat",
     "Result",
     "Source",
+    "SpecificToolChoice",
     "TextPart",
+    "TokenLogprob",
     "Tool",
     "ToolCallPart",
     "ToolChoice",
     "ToolResultPart",
+    "ToolSubsetChoice",
+    "TopLogprob",
     "Usage",
     "Warning",
 ]
@@ -45,9 +51,7 @@ __all__ = [
 # Re-exported from the modules that define them, by concept: parts, messages and tools in
 # ``_content``, what a generation produced in ``_results``.
 from ._content import (
-    MAX_SAFE_INTEGER as MAX_SAFE_INTEGER,
-)
-from ._content import (
+    MAX_SAFE_INTEGER,
     MAX_VALUE_DEPTH,
     FilePart,
     FunctionTool,
@@ -73,14 +77,10 @@ from ._results import (
     FinishReason,
     Result,
     Source,
+    TokenLogprob,
+    TopLogprob,
     Usage,
     Warning,
-)
-from ._results import (
-    TokenLogprob as TokenLogprob,
-)
-from ._results import (
-    TopLogprob as TopLogprob,
 )
 
 # --------------------------------------------------------------------------- request
