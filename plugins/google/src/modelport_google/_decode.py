@@ -40,6 +40,8 @@ __all__ = [
     "string_or_none",
     "first_candidate",
     "guarded",
+    "MALFORMED",
+    "malformed",
     "logprobs_from",
     "text_of",
     "usage_from",
@@ -54,16 +56,25 @@ _CONTENT_FILTER = frozenset(
 CANDIDATE_KEYS = ("safetyRatings", "citationMetadata", "finishMessage", "urlContextMetadata", "avgLogprobs")
 
 
+#: What decoding code raises on a shape it did not expect (made a typed error by :func:`guarded`).
+MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+
+
+def malformed(provider: str, error: Exception) -> ProviderResponseError:
+    """The typed error (Q1) for a bare ``error`` raised by decoding code."""
+    return ProviderResponseError(
+        f"malformed Gemini response: {type(error).__name__}: {error}", provider=provider
+    )
+
+
 def guarded(provider: str, decode: Callable[[], T]) -> T:
     """Run ``decode``; a shape it cannot handle becomes :class:`ProviderResponseError` (Q1)."""
     try:
         return decode()
     except (ProviderResponseError, ProviderMetadataError):
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        raise ProviderResponseError(
-            f"malformed Gemini response: {type(error).__name__}: {error}", provider=provider
-        ) from None
+    except MALFORMED as error:
+        raise malformed(provider, error) from None
 
 
 def finish_reason(raw: str | None, has_function_calls: bool) -> FinishReason:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from functools import partial
 from typing import Any
 
 from modelport.errors import ProviderMetadataError, ProviderResponseError
@@ -39,6 +38,7 @@ from modelport.types import FilePart, ReasoningPart, TextPart, ToolCallPart, Too
 
 from ._decode import (
     CANDIDATE_KEYS,
+    MALFORMED,
     blocked_reason,
     candidate_metadata,
     candidate_parts,
@@ -47,6 +47,7 @@ from ._decode import (
     grounding_fields,
     guarded,
     logprobs_from,
+    malformed,
     string_or_none,
     text_of,
     usage_from,
@@ -66,10 +67,6 @@ _LAST_CANDIDATE_KEYS = frozenset({"finishReason", *CANDIDATE_KEYS})
 _ACCUMULATED_KEYS = frozenset({"citationMetadata", "groundingMetadata", "logprobsResult"})
 #: A candidate with only these keys (nearly every frame) has nothing for :class:`_Frames` to keep.
 _PLAIN_CANDIDATE_KEYS = frozenset({"content", "index"})
-
-
-def _reraise(error: Exception) -> Any:
-    raise error
 
 
 def _kind(raw: dict[str, Any]) -> str:
@@ -194,10 +191,12 @@ class StreamDecoder:
 
     def feed(self, frame: object) -> list[StreamEvent]:
         """The events for one parsed frame."""
-        try:
+        try:  # guarded(), without a closure for every frame
             return self._feed(frame)
-        except Exception as error:  # guarded() types it, or lets it through, as it always did
-            return guarded(self.provider, partial(_reraise, error))
+        except (ProviderResponseError, ProviderMetadataError):
+            raise
+        except MALFORMED as error:
+            raise malformed(self.provider, error) from None
 
     def _feed(self, frame: object) -> list[StreamEvent]:
         if not isinstance(frame, dict):
@@ -226,9 +225,9 @@ class StreamDecoder:
                     if (
                         self._open is not None
                         and isinstance(text, str)
-                        and raw.keys() <= _TEXT_KEYS
+                        and raw.keys() <= _TEXT_KEYS  # with the str test: is_text_chunk(raw)
                         and "thoughtSignature" not in raw
-                        and self._open[0] == ("reasoning" if raw.get("thought") is True else "text")
+                        and self._open[0] == _kind(raw)
                     ):
                         if text:
                             kind, ident, _, chunks = self._open
@@ -258,14 +257,8 @@ class StreamDecoder:
 
     def _part(self, raw: dict[str, Any], events: list[StreamEvent]) -> None:
         if is_text_chunk(raw):
+            # More text of the open part never gets here: ``_feed`` takes it on its hot path.
             kind, text, signed = _kind(raw), raw["text"], "thoughtSignature" in raw
-            if self._open is not None and not signed and self._open[0] == kind:
-                if text:
-                    ident = self._open[1]
-                    self._open[3].append(text)
-                    delta = text_delta if kind == "text" else reasoning_delta
-                    events.append(delta(ident, text))
-                return
             if not text and not signed:
                 return
             self._close(events)
