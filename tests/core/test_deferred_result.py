@@ -156,3 +156,38 @@ def test_threads_reading_at_once_all_see_the_whole_result() -> None:
         for thread in threads:
             thread.join()
         assert seen == [(CITATIONS, FIELDS["content"], [DROPPED, DERIVED_WARNING])] * 4
+
+
+# --------------------------------------------------------------------------- Result.trusted
+
+
+def test_a_trusted_result_is_the_validated_one() -> None:
+    fields = {**FIELDS, "warnings": [DROPPED], "provider_metadata": {"google": {"modelVersion": "x"}}}
+    trusted, validated = Result.trusted(**fields), Result(**fields)
+    assert trusted == validated
+    assert trusted.model_dump() == validated.model_dump()
+    assert trusted.model_dump_json() == validated.model_dump_json()
+    assert repr(trusted) == repr(validated)
+    assert list(trusted.__dict__) == list(validated.__dict__)  # field order (dumps, reprs)
+    assert trusted.model_fields_set == validated.model_fields_set == set(fields)
+    assert pickle.loads(pickle.dumps(trusted)) == validated
+    assert Result.model_validate_json(trusted.model_dump_json()) == trusted
+    assert hash(trusted.usage) == hash(validated.usage)
+
+
+def test_a_trusted_result_fills_defaults_with_fresh_values() -> None:
+    first, second = Result.trusted(), Result.trusted()
+    assert first == Result()
+    assert first.content is not second.content and first.warnings is not second.warnings
+    assert first.usage == Usage() and first.model_fields_set == set()
+
+
+def test_a_trusted_result_refuses_a_name_that_is_no_field() -> None:
+    with pytest.raises(TypeError, match="Result has no field colour, text"):
+        Result.trusted(text="derived", colour="blue", finish_reason="stop")
+
+
+def test_a_trusted_result_is_as_frozen_as_a_validated_one() -> None:
+    result = Result.trusted(**FIELDS)
+    with pytest.raises(ValueError, match="frozen"):
+        result.finish_reason = "length"  # type: ignore[misc]

@@ -139,6 +139,34 @@ async def test_async_twins(scripted: testing.Script, sleeps: list[float]) -> Non
 
 
 @pytest.mark.asyncio
+async def test_async_generate_retries_are_capped_and_raise_the_last_error(
+    scripted: testing.Script, sleeps: list[float]
+) -> None:
+    # agenerate makes its first attempt itself and hands a failure to the retry loop (P4): the
+    # attempts, the waits and the error raised are those of the sync path.
+    last = rate_limited(3.5)
+    scripted.results += [overloaded(), rate_limited(2.0), last, testing.text_result("never")]
+    model = modelport.get_model("scripted/m", script=scripted, max_retries=2)
+    with pytest.raises(ProviderRateLimitError) as info:
+        await model.agenerate(prompt="x")
+    assert info.value is last
+    assert len(scripted.requests) == 3
+    assert len(sleeps) == 2 and 0.25 <= sleeps[0] <= 0.5 and sleeps[1] == 2.0
+
+
+@pytest.mark.asyncio
+async def test_async_generate_raises_a_non_retryable_error_at_once(
+    scripted: testing.Script, sleeps: list[float]
+) -> None:
+    quota = ProviderQuotaError("quota", provider="scripted", status_code=429)
+    scripted.results += [quota, testing.text_result("never")]
+    with pytest.raises(ProviderQuotaError) as info:
+        await modelport.get_model("scripted/m", script=scripted).agenerate(prompt="x")
+    assert info.value is quota
+    assert (len(scripted.requests), sleeps) == (1, [])
+
+
+@pytest.mark.asyncio
 async def test_async_stream_error_carries_partial(scripted: testing.Script, sleeps: list[float]) -> None:
     scripted.streams.append(
         [StreamStartEvent(), TextStartEvent(id="0"), TextDeltaEvent(id="0", delta="half"), overloaded()]

@@ -23,7 +23,7 @@ guarantees and the same exception mapping; the core judges it with the same ``Ex
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from functools import lru_cache
 from typing import Any, NoReturn
 
@@ -213,14 +213,15 @@ class _Transport(AiohttpTransport):
             extensions.get("sni_hostname"),
         )
 
-    async def areply_lean(self, exchange: Any) -> Reply | None:
-        """:meth:`areply` for the core's exchange on a client modelport built, from its parts: no
-        :class:`httpx.Request` is built unless something asks the reply for it (a redirect, an
-        error, a cookie)."""
+    def areply_lean(self, exchange: Any) -> Awaitable[Reply] | None:
+        """:meth:`areply` for the core's exchange on a client modelport built, from its parts, as the
+        awaitable that sends it (the core awaits it: no coroutine layer of ours in between), or
+        ``None`` through a proxy. No :class:`httpx.Request` is built unless something asks the
+        reply for it (a redirect, an error, a cookie)."""
         if self.proxy is not None:
             return None
         method, url, _, headers, body, timeout = exchange.lean
-        return await self._send(method, str(url), headers, body, timeout, exchange)
+        return self._send(method, str(url), headers, body, timeout, exchange)
 
     async def _send(
         self,

@@ -8,7 +8,7 @@ body is read with plain ``await read()`` loops, no generator layer per chunk of 
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
@@ -77,33 +77,42 @@ class _HttpxReply:
         await self.response.aclose()
 
 
+def _lean_send(exchange: Exchange, client: httpx.AsyncClient) -> Awaitable[Any] | None:
+    """The first hop sent on modelport's aiohttp transport from the exchange's parts (no
+    :class:`httpx.Request` built, no coroutine of ours around the transport's: P4a), as the
+    transport's awaitable; ``None`` where :func:`_asend` must send it."""
+    direct = exchange.direct
+    if direct is None or exchange.lean is None or client.cookies:
+        return None
+    areply_lean = getattr(direct, "areply_lean", None)
+    return None if areply_lean is None else areply_lean(exchange)  # type: ignore[no-any-return]
+
+
 async def _asend(exchange: Exchange, client: httpx.AsyncClient, request: httpx.Request | None) -> _AReply:
     """Async twin of :func:`_send`, returning the response as the async functions read it
     (``request`` ``None``: the exchange's own request, on the first hop).
 
     On modelport's aiohttp transport the request goes to its aiohttp session itself and the answer
-    is read from aiohttp's response, with no httpx request/response machinery around it (P4a); the
-    first hop needs no :class:`httpx.Request` at all.
+    is read from aiohttp's response, with no httpx request/response machinery around it (P4a).
     """
     direct = exchange.direct
+    request = request or exchange.request
     if direct is None or client.cookies:
-        request = request or exchange.request
         response = await client.send(request, stream=True, auth=exchange.auth, follow_redirects=False)
         return _HttpxReply(response)
-    reply = None
-    if request is None and exchange.lean is not None and hasattr(direct, "areply_lean"):
-        reply = await direct.areply_lean(exchange)  # modelport's aiohttp transport
+    reply = await direct.areply(request) if hasattr(direct, "areply") else None
     if reply is None:
-        request = request or exchange.request
-        if hasattr(direct, "areply"):
-            reply = await direct.areply(request)
-    if reply is None:
-        assert request is not None
         response = await direct.handle_async_request(request)
         response.request = request
         if "set-cookie" in response.headers:
             client.cookies.extract_cookies(response)
         return _HttpxReply(response)
+    return _read_as_sent(reply, client)
+
+
+def _read_as_sent(reply: Any, client: httpx.AsyncClient) -> _AReply:
+    """An aiohttp reply (``_aiohttp.Reply``) as the core reads it: its cookies kept in the client's
+    jar, and its body inflated by the core, or read through httpx for an encoding only httpx reads."""
     raw = reply.raw
     if "set-cookie" in raw:
         head = httpx.Response(reply.status_code, headers=reply.headers, request=reply.request)
@@ -124,7 +133,11 @@ async def _aopen(exchange: Exchange, client: httpx.AsyncClient) -> _AReply:
     while True:
         started = time.perf_counter() if debug else 0.0
         try:
-            reply = await _asend(exchange, client, request)
+            lean = _lean_send(exchange, client) if request is None else None
+            if lean is not None:
+                reply = _read_as_sent(await lean, client)
+            else:
+                reply = await _asend(exchange, client, request)
         except httpx.HTTPError as error:
             exchange.sent(request or exchange.request)
             if debug:
@@ -186,7 +199,7 @@ async def areceive_json(
 
 
 async def _abody(provider: HttpProvider, spec: HttpRequest, model: str | None) -> tuple[Exchange, bytes]:
-    client = await provider.http.async_client()
+    client = provider.http.loop_client() or await provider.http.async_client()
     exchange = Exchange(provider, spec, client, model)
     reply = await _aopen(exchange, client)
     try:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from functools import partial
 from sys import modules as _modules
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from . import _retry
-from .errors import InvalidRequestError
+from .errors import InvalidRequestError, ModelportError
 from .provider import EmbedRequest, Provider, TokenCount
 
 if TYPE_CHECKING:
@@ -300,7 +302,12 @@ class Model:
 
     async def _agenerate(self, kwargs: dict[str, Any]) -> Result:
         request = self._validated(kwargs, check=False)
-        result = await _retry.acall(self.retry_policy, lambda: self.provider.agenerate(self.name, request))
+        provider, name, started = self.provider, self.name, monotonic()
+        try:  # the first attempt made here, the retries by _retry (P4)
+            result = await provider.agenerate(name, request)
+        except ModelportError as error:
+            retry = partial(provider.agenerate, name, request)
+            result = await _retry.aretry(self.retry_policy, retry, error, started)
         if known := result._known_warnings():  # what a call dropped is known without deriving
             log_dropped(self.id, known)
         return _parsed(result, kwargs)

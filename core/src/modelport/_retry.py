@@ -112,14 +112,30 @@ def call(policy: RetryPolicy, attempt_once: Callable[[], T]) -> T:
 
 async def acall(policy: RetryPolicy, attempt_once: Callable[[], Awaitable[T]]) -> T:
     """Async twin of :func:`call`."""
-    attempt, started = 0, time.monotonic()
+    started = time.monotonic()
+    try:
+        return await attempt_once()
+    except ModelportError as error:
+        return await aretry(policy, attempt_once, error, started)
+
+
+async def aretry(
+    policy: RetryPolicy, attempt_once: Callable[[], Awaitable[T]], error: ModelportError, started: float
+) -> T:
+    """:func:`acall` after its first attempt (begun at ``started``) failed with ``error``.
+
+    A caller on the hot path makes the first attempt itself (no closure and no extra coroutine per
+    call, P4) and hands a failure here.
+    """
+    attempt = 0
     while True:
+        delay = policy.delay(error, attempt, started)
+        if delay is None:
+            raise error
+        attempt += 1
+        retrying(error, delay, attempt)
+        await async_sleep(delay)
         try:
             return await attempt_once()
-        except ModelportError as error:
-            delay = policy.delay(error, attempt, started)
-            if delay is None:
-                raise
-            attempt += 1
-            retrying(error, delay, attempt)
-            await async_sleep(delay)
+        except ModelportError as again:
+            error = again

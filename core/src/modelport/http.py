@@ -361,10 +361,11 @@ class HttpProvider(Provider):
         return self._result(*receive_json(self, spec, model=model_name), spec)
 
     async def agenerate(self, model_name: str, request: Request) -> Result:
-        from ._atransport import areceive_json
+        from ._atransport import _abody
 
         spec = self.build_request(model_name, request, stream=False)
-        return self._result(*await areceive_json(self, spec, model=model_name), spec)
+        exchange, body = await _abody(self, spec, model_name)  # areceive_json's steps, one coroutine less
+        return self._result(exchange.json(body), len(body), spec)
 
     def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
         from ._transport import stream_frames

@@ -12,7 +12,7 @@ import functools
 import threading
 import urllib.request
 import weakref
-from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -198,6 +198,11 @@ def _uses_aiohttp(choice: str) -> bool:
     return _aiohttp_installed()
 
 
+#: ``asyncio.get_running_loop``, once the first async client is made (``import modelport`` does not
+#: import asyncio).
+_running_loop: Callable[[], Any] | None = None
+
+
 class HttpClients:
     """Lazily built, shared httpx clients (thread- and task-safe first use).
 
@@ -261,6 +266,20 @@ class HttpClients:
                 client = self._sync
         return client
 
+    def loop_client(self) -> httpx.AsyncClient | None:
+        """The asynchronous client already made for the running event loop, else ``None`` (then
+        :meth:`async_client` makes it): no coroutine per call once it exists (P4)."""
+        if self.closed:
+            return None
+        injected = self._config.async_http_client
+        if injected is not None:
+            return injected
+        if _running_loop is None:  # no async client made yet (asyncio is imported on first use)
+            return None
+        loop = _running_loop()
+        entry = self._async_by_loop.get(id(loop))
+        return entry[0] if entry is not None and entry[1] is loop else None
+
     async def async_client(self) -> httpx.AsyncClient:
         """The asynchronous client for the running event loop."""
         self._check_open()
@@ -269,7 +288,9 @@ class HttpClients:
             return injected
         import asyncio
 
-        loop = asyncio.get_running_loop()
+        global _running_loop
+        _running_loop = asyncio.get_running_loop
+        loop = _running_loop()
         entry = self._async_by_loop.get(id(loop))
         if entry is not None and entry[1] is loop:
             return entry[0]

@@ -58,6 +58,10 @@ def loads(data: bytes | str) -> Any:
 strict_loads = loads  # the name the Google plugin used before the kit
 
 
+#: One encoder for every body: ``json.dumps`` with options would build a new one per call.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def dumps(value: Any) -> bytes:
     """A request body as compact UTF-8 JSON; a value JSON cannot carry is an ``InvalidRequestError``.
 
@@ -65,7 +69,7 @@ def dumps(value: Any) -> bytes:
     request, instead of escaping from the HTTP client as bare errors.
     """
     try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        return _ENCODER.encode(value).encode("utf-8")
     except (TypeError, ValueError, RecursionError) as error:  # UnicodeEncodeError is a ValueError
         from .errors import InvalidRequestError
 

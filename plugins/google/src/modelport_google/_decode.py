@@ -254,7 +254,7 @@ def _decode(response: object, provider: str, warnings: list[Warning], from_wire:
         "logprobs": logprobs_from((candidate or {}).get("logprobsResult")),
     }
     if validated is None:
-        return Result(**fields)
+        return Result.trusted(**fields)  # every value above has its field's type already (P4)
     # Sources and citations are derived on first use (P2): the metadata is validated already.
     texts = text_of(raw_parts)
     metadata: dict[str, Any] = validated
