@@ -277,3 +277,62 @@ def test_accumulation_is_total(frames: list[Any]) -> None:
         return
     result = acc.result()
     assert result is None or validate_grounding_metadata(result, provider="google") == result
+
+
+# --------------------------------------------------------------------------- the fast path of S5's shape
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-3, max_value=3),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.text(max_size=3),
+    st.lists(st.integers(min_value=-1, max_value=2), max_size=2),
+    st.dictionaries(st.sampled_from(["startIndex", "x"]), st.integers(-1, 2), max_size=1),
+)
+_SEGMENTS = st.one_of(
+    _VALUES,
+    st.dictionaries(
+        st.sampled_from(["startIndex", "endIndex", "partIndex", "text", "other"]), _VALUES, max_size=4
+    ),
+)
+_SUPPORTS = st.one_of(
+    _VALUES,
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "segment": _SEGMENTS,
+            "groundingChunkIndices": st.one_of(_VALUES, st.lists(_VALUES, max_size=3)),
+            "confidenceScores": st.one_of(_VALUES, st.lists(_VALUES, max_size=3)),
+        },
+    ),
+)
+
+
+@given(st.lists(_SUPPORTS, min_size=1, max_size=3))
+def test_the_fast_shape_pass_never_accepts_a_support_the_full_check_refuses(supports: list[Any]) -> None:
+    from modelport_google.grounding._validate import plainly_fine
+
+    metadata = {"groundingSupports": supports}
+    try:
+        validate_grounding_metadata(copy.deepcopy(metadata), provider="google", from_wire=False)
+        refused = False
+    except ProviderMetadataError:
+        refused = True
+    if plainly_fine(supports):
+        assert not refused
+
+
+def test_a_support_the_fast_pass_declines_is_judged_and_named() -> None:
+    # An int subclass the fast pass does not take is still an index; a bool is not.
+    class Index(int):
+        pass
+
+    fine = {"segment": {"startIndex": Index(2), "endIndex": 5}, "groundingChunkIndices": [Index(0)]}
+    assert validate_grounding_metadata({"groundingSupports": [fine]}, provider="google", from_wire=True)
+    bad = {"segment": {"startIndex": 0, "endIndex": True}}
+    with pytest.raises(ProviderMetadataError) as info:
+        validate_grounding_metadata({"groundingSupports": [fine, bad]}, provider="google", from_wire=True)
+    assert str(info.value) == (
+        "google: invalid groundingMetadata: groundingSupports[1].segment.endIndex must be a non-negative integer"
+    )

@@ -69,11 +69,13 @@ def log_dropped(model_id: str, warnings: Sequence[Warning]) -> None:
 
 def build_request(kwargs: dict[str, Any]) -> Request:
     """Validate request keywords into a :class:`Request`, or raise :class:`InvalidRequestError`."""
-    from pydantic import ValidationError
-
     try:
         return _request_type().model_validate(kwargs)
-    except ValidationError as error:
+    except Exception as error:
+        from pydantic import ValidationError  # imported here: the statement costs on every call
+
+        if not isinstance(error, ValidationError):
+            raise
         problems = []
         for item in error.errors(include_url=False, include_input=False):
             where = ".".join(str(x) for x in item["loc"]) or "request"

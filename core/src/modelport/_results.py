@@ -155,33 +155,6 @@ class Result(_Frozen):
         return self._parsed
 
     @classmethod
-    def trusted(cls, **fields: Any) -> Result:
-        """A result built from ``fields`` as given, without validating them (P4).
-
-        For a decoder whose values already have the field types (parts, :class:`Usage` and
-        :class:`Warning` objects it built, JSON data it parsed): the result is equal to, and dumps
-        the same as, ``Result(**fields)``, in a fraction of the time. The lists and dicts given
-        become the result's own (not copied). A name that is no field is a ``TypeError``; a value of
-        the wrong type is not caught here but by the conformance suite's round-trip check (C5).
-        """
-        template = cls.__dict__.get("_TEMPLATE") or _template(cls)
-        defaults, factories = template
-        state = dict(defaults)  # every field, in declared order
-        state.update(fields)
-        if len(state) != len(defaults):
-            unknown = ", ".join(sorted(fields.keys() - defaults.keys()))
-            raise TypeError(f"{cls.__name__} has no field {unknown}")
-        for name, factory in factories:
-            if name not in fields:
-                state[name] = factory()
-        result = cls.__new__(cls)
-        object.__setattr__(result, "__dict__", state)
-        object.__setattr__(result, "__pydantic_fields_set__", set(fields))
-        object.__setattr__(result, "__pydantic_extra__", None)
-        object.__setattr__(result, "__pydantic_private__", {"_parsed": None, "_deferred": None})
-        return result
-
-    @classmethod
     def deferred(cls, derive: Callable[[], Derived], /, **fields: Any) -> Result:
         """A result whose ``sources`` and ``citations`` are computed on first use.
 
@@ -314,22 +287,6 @@ class Result(_Frozen):
     def message(self) -> Message:
         """The assistant message to append to the history for the next turn."""
         return Message(role="assistant", content=list(self.content), provider_metadata=self.replay)
-
-
-def _template(cls: type[Result]) -> tuple[dict[str, Any], list[tuple[str, Callable[[], Any]]]]:
-    """What :meth:`Result.trusted` fills a field it is not given with: every field in declared order
-    with its default, and the fields whose default is made by a factory; kept on the class."""
-    defaults = {name: info.default for name, info in cls.model_fields.items()}
-    factories = [
-        (name, info.default_factory)
-        for name, info in cls.model_fields.items()
-        if info.default_factory is not None
-    ]
-    private = set(cls.__private_attributes__)
-    if private != {"_parsed", "_deferred"}:  # trusted() sets exactly these
-        raise TypeError(f"{cls.__name__} declares private attributes trusted() does not set: {private}")
-    cls._TEMPLATE = (defaults, factories)  # type: ignore[attr-defined]
-    return defaults, factories  # type: ignore[return-value]
 
 
 class EmbeddingResult(_Frozen):

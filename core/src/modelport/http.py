@@ -57,6 +57,7 @@ from .errors import (
     ProviderResponseError,
 )
 from .provider import EmbedRequest, Provider, Secret, TokenCount
+from .wire import decoding, dumps
 
 if TYPE_CHECKING:
     from .events import StreamEvent
@@ -500,8 +501,6 @@ class HttpProvider(Provider):
 
     def _encoded(self, spec: HttpRequest) -> HttpRequest:
         """``spec`` with its JSON body encoded (and so checked) once, before any attempt."""
-        from .wire import dumps
-
         if spec.body is None or isinstance(spec.body, bytes):
             return spec
         return _with_body(spec, dumps(spec.body))
@@ -517,8 +516,6 @@ class HttpProvider(Provider):
         )
 
     def _embed_specs(self, model_name: str, request: EmbedRequest) -> list[HttpRequest]:
-        from .wire import dumps
-
         specs = list(self.embed_requests(model_name, request))
         # Every body is encoded (and so checked) before the first is sent.
         return [
@@ -537,8 +534,6 @@ class HttpProvider(Provider):
         return StreamStartEvent(warnings=list(spec.warnings))
 
     def _result(self, data: Any, size: int, spec: HttpRequest) -> Result:
-        from .wire import decoding
-
         try:
             with decoding(size):
                 result = self.decode_response(data, spec)

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from modelport.errors import ProviderMetadataError, ProviderResponseError
 from modelport.types import (
+    MAX_SAFE_INTEGER,
     Citation,
     Derived,
     FinishReason,
@@ -28,6 +29,7 @@ from modelport.wire import source_bytes
 
 from ._parts import PartMapper, answered_calls
 from ._replay import replay_metadata
+from .grounding import validate_grounding_metadata
 
 __all__ = [
     "CANDIDATE_KEYS",
@@ -91,15 +93,19 @@ def finish_reason(raw: str | None, has_function_calls: bool) -> FinishReason:
 
 
 def _count(meta: dict[str, Any], key: str) -> int | None:
+    """A count as :class:`Usage` keeps it: a JSON integer from 0 to ``MAX_SAFE_INTEGER``, else ``None``
+    (not reported), as Usage's own validation would make it."""
     value = meta.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if type(value) is int or (isinstance(value, int) and not isinstance(value, bool)):
+        return value if 0 <= value <= MAX_SAFE_INTEGER else None
+    return None
 
 
 def usage_from(meta: object) -> Usage:
     """``usageMetadata`` → :class:`Usage`; absent counts stay ``None`` (G6, G15)."""
     if not isinstance(meta, dict):
         return Usage()
-    return Usage(
+    return Usage.trusted(  # each count checked by _count (P4)
         input_tokens=_count(meta, "promptTokenCount"),
         output_tokens=_count(meta, "candidatesTokenCount"),
         reasoning_tokens=_count(meta, "thoughtsTokenCount"),
@@ -234,8 +240,6 @@ def _decode(response: object, provider: str, warnings: list[Warning], from_wire:
     validated: dict[str, Any] | None = None
     if grounding is not None and (not isinstance(grounding, dict) or grounding):
         # As the stream does (S5): a non-object groundingMetadata is malformed, never ignored.
-        from .grounding import validate_grounding_metadata
-
         size = source_bytes() if from_wire else None
         validated = validate_grounding_metadata(
             grounding, provider=provider, from_wire=from_wire, source_bytes=size

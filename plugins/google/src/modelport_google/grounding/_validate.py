@@ -195,6 +195,44 @@ def _check_support(support: object, i: int, provider: str) -> None:
         raise _fail(provider, f"{where.format(i)}.confidenceScores must be a list of numbers")
 
 
+def plainly_fine(supports: list[Any]) -> bool:
+    """Whether every support is plainly well formed, as parsed JSON makes it (exact ``int``,
+    ``float``, ``str``, ``dict`` and ``list``): one loop and no call per value (P4).
+
+    ``False`` only means "judge each one": :func:`_check_support` decides (int subclasses, ``None``
+    values and unknown segment fields included) and says what is wrong. Never ``True`` for a
+    support :func:`_check_support` would refuse.
+    """
+    for support in supports:
+        if type(support) is not dict:
+            return False
+        segment = support.get("segment")
+        if segment is not None:
+            if type(segment) is not dict:
+                return False
+            for value in segment.values():  # indices (non-negative ints) and the text (a string)
+                kind = type(value)
+                if (kind is not int or value < 0) and kind is not str:
+                    return False
+            if type(segment.get("text", "")) is not str:
+                return False
+        indices = support.get("groundingChunkIndices")
+        if indices is not None:
+            if type(indices) is not list:
+                return False
+            for value in indices:
+                if type(value) is not int or value < 0:
+                    return False
+        scores = support.get("confidenceScores")
+        if scores is not None:
+            if type(scores) is not list:
+                return False
+            for value in scores:
+                if type(value) is not float:
+                    return False
+    return True
+
+
 def check_shape(metadata: object, *, provider: str) -> dict[str, Any]:
     """Shape of the envelope and of the stable list fields; returns ``metadata`` as a dict."""
     if not isinstance(metadata, dict):
@@ -205,8 +243,10 @@ def check_shape(metadata: object, *, provider: str) -> dict[str, Any]:
             raise _fail(provider, f"{key} must be a list")
     for i, chunk in enumerate(metadata.get("groundingChunks") or ()):
         _check_chunk(chunk, i, provider)
-    for i, support in enumerate(metadata.get("groundingSupports") or ()):
-        _check_support(support, i, provider)
+    supports = metadata.get("groundingSupports")
+    if supports and not plainly_fine(supports):
+        for i, support in enumerate(supports):
+            _check_support(support, i, provider)
     for key in ("webSearchQueries", "imageSearchQueries"):
         if not all(isinstance(q, str) for q in metadata.get(key) or ()):
             raise _fail(provider, f"{key} must be a list of strings")
