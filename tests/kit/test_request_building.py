@@ -144,3 +144,29 @@ def test_a_proxy_in_the_environment_keeps_the_client_path(monkeypatch: pytest.Mo
     assert model.generate(prompt="one").text == "Hi."
     assert sends.calls == 1
     assert model.provider.http.direct(model.provider.http.sync()) is None
+
+
+@pytest.mark.parametrize("method", ["POST", "GET", "PUT", "PATCH", "DELETE"])
+@pytest.mark.parametrize("body", [None, b"", b"{}", b'{"contents":[]}' * 40])
+@pytest.mark.parametrize(
+    "extra", [{}, {"Host": "elsewhere.example"}, {"content-length": "5"}, {"Transfer-Encoding": "chunked"}]
+)
+def test_the_core_assembles_the_request_httpx_would(
+    method: str, body: bytes | None, extra: dict[str, str]
+) -> None:
+    from modelport._transport import _assembled
+
+    url = httpx.URL(URL)
+    merged = httpx.Headers(
+        {"Accept": "*/*", "content-type": "application/json", "x-goog-api-key": "k", **extra}
+    )
+    expected = httpx.Request(method, url, content=body, headers=merged, extensions={"timeout": {"read": 2.0}})
+    made = _assembled(method, url, merged, body, {"read": 2.0})
+    assert made.headers.raw == expected.headers.raw  # names as written, in the same order
+    assert (made.method, made.url, made.content, made.extensions) == (
+        expected.method,
+        expected.url,
+        expected.content,
+        expected.extensions,
+    )
+    assert type(made.stream) is type(expected.stream) and list(made.stream) == list(expected.stream)  # type: ignore[call-overload]

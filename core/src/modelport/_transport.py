@@ -78,6 +78,38 @@ def _client_defaults(
     return cached  # type: ignore[no-any-return]
 
 
+#: Headers ``httpx.Request`` fills in itself (or leaves out) when they are given: a request with any
+#: of them is built by httpx's own constructor, not by :func:`_assembled`.
+_AUTO_HEADERS = frozenset({"host", "content-length", "transfer-encoding"})
+_BODY_METHODS = ("POST", "PUT", "PATCH")
+
+
+def _assembled(
+    method: str, url: httpx.URL, merged: httpx.Headers, body: bytes | None, timeout: Any
+) -> httpx.Request:
+    """``httpx.Request(method, url, content=body, headers=merged, extensions=...)``, the same request
+    (headers in the same order), with the headers httpx would add given up front (a third of the
+    time: P2, P4).
+
+    httpx adds ``Content-Length`` (at the end, or ``0`` at the front for a body method without a
+    body) and ``Host`` (first); given a stream, it adds nothing, and ``read()`` loads the body as
+    ``content=`` does. Headers that change what httpx adds take httpx's own constructor.
+    """
+    if not url.host or _AUTO_HEADERS.intersection(merged.keys()):
+        return httpx.Request(method, url, content=body, headers=merged, extensions={"timeout": timeout})
+    front = [(b"Host", url.netloc)]
+    if not body and method in _BODY_METHODS:
+        front.append((b"Content-Length", b"0"))
+    raw = front + merged.raw
+    if body:
+        raw.append((b"Content-Length", str(len(body)).encode("ascii")))
+    request = httpx.Request(
+        method, url, headers=raw, extensions={"timeout": timeout}, stream=httpx.ByteStream(body or b"")
+    )
+    request.read()
+    return request
+
+
 class _Head(Protocol):
     """What :class:`Exchange` judges of a response: an :class:`httpx.Response`, or the core's lighter
     view of an aiohttp one (``modelport._aiohttp.Reply``)."""
@@ -155,9 +187,7 @@ class Exchange:
         if request is None:
             assert self.lean is not None
             method, url, merged, _, body, timeout = self.lean
-            request = self._request = httpx.Request(
-                method, url, content=body, headers=merged, extensions={"timeout": timeout}
-            )
+            request = self._request = _assembled(method, url, merged, body, timeout)
         return request
 
     @property
