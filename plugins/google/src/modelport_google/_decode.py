@@ -233,14 +233,14 @@ def _decode(response: object, provider: str, warnings: list[Warning], from_wire:
     else:
         reason = finish_reason(raw_reason, has_calls) if raw_reason is not None else "other"
     google = candidate_metadata(candidate or {}, response)
-    replay, replay_warning = replay_metadata(raw_parts)
+    size = source_bytes() if from_wire else None
+    replay, replay_warning = replay_metadata(raw_parts, source_bytes=size)
     if replay_warning is not None:
         warnings.append(replay_warning)
     grounding = (candidate or {}).get("groundingMetadata")
     validated: dict[str, Any] | None = None
     if grounding is not None and (not isinstance(grounding, dict) or grounding):
         # As the stream does (S5): a non-object groundingMetadata is malformed, never ignored.
-        size = source_bytes() if from_wire else None
         validated = validate_grounding_metadata(
             grounding, provider=provider, from_wire=from_wire, source_bytes=size
         )

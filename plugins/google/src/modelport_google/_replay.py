@@ -16,6 +16,7 @@ from typing import Any
 
 from modelport.errors import InvalidRequestError
 from modelport.types import Message, Part, ProviderMetadata, ReasoningPart, TextPart, ToolCallPart, Warning
+from modelport.wire import REENCODED_RATIO
 
 from ._parts import PartMapper, answered_calls
 
@@ -45,20 +46,28 @@ def _size_bound(value: Any) -> int:
     return 32  # numbers, booleans, null
 
 
-def _over_bound(parts: list[Any]) -> str | None:
+def _over_bound(parts: list[Any], source_bytes: int | None = None) -> str | None:
     if len(parts) > MAX_REPLAY_PARTS:
         return f"{len(parts)} raw parts (at most {MAX_REPLAY_PARTS})"
+    if source_bytes is not None and source_bytes * REENCODED_RATIO <= MAX_REPLAY_BYTES:
+        return None  # parsed from a text too small for its parts to reach the bound (P4)
     # The exact size is computed only when the cheap bound cannot rule the limit out.
     if _size_bound(parts) > MAX_REPLAY_BYTES and _size(parts) > MAX_REPLAY_BYTES:
         return f"more than {MAX_REPLAY_BYTES} bytes of raw parts"
     return None
 
 
-def replay_metadata(parts: list[dict[str, Any]]) -> tuple[ProviderMetadata | None, Warning | None]:
-    """What a result stores for exact replay, or a warning when the turn is over the bound."""
+def replay_metadata(
+    parts: list[dict[str, Any]], *, source_bytes: int | None = None
+) -> tuple[ProviderMetadata | None, Warning | None]:
+    """What a result stores for exact replay, or a warning when the turn is over the bound.
+
+    ``source_bytes``: the size of the JSON text ``parts`` were parsed from, when they all come from
+    one (:func:`modelport.wire.source_bytes`; a stream's parts come from many frames, so not there).
+    """
     if not parts:
         return None, None
-    problem = _over_bound(parts)
+    problem = _over_bound(parts, source_bytes)
     if problem:
         return None, Warning(
             type="other",
