@@ -75,6 +75,23 @@ def test_an_infinity_from_the_wire_is_still_refused(literal: str) -> None:
         model(body.encode()).generate(prompt="weather?", tools=[google_search()])
 
 
+@pytest.mark.parametrize(
+    "where",
+    [
+        '"confidenceScores": [1e999]',  # a known field the fast pass reads
+        '"futureScore": -1e999, "confidenceScores": [0.5]',  # an unknown field of a support
+        '"confidenceScores": [0.5], "segment": {"endIndex": 3, "weight": 1E400}',  # of a segment
+    ],
+)
+def test_an_infinity_in_a_support_is_refused(where: str) -> None:
+    raw = json.loads(json.dumps(RAW))
+    metadata = raw["candidates"][0]["groundingMetadata"]
+    metadata["groundingSupports"] = [{"groundingChunkIndices": [0]}, {"marker": True}]
+    body = json.dumps(raw).replace('"marker": true', where, 1)
+    with pytest.raises(ProviderMetadataError, match="out of range"):
+        model(body.encode()).generate(prompt="weather?", tools=[google_search()])
+
+
 def test_source_bytes_is_the_body_size_while_decoding_and_none_elsewhere(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -195,16 +195,21 @@ def _check_support(support: object, i: int, provider: str) -> None:
         raise _fail(provider, f"{where.format(i)}.confidenceScores must be a list of numbers")
 
 
+_SUPPORT_KEYS = frozenset({"segment", "groundingChunkIndices", "confidenceScores"})
+_INFINITY = math.inf
+
+
 def plainly_fine(supports: list[Any]) -> bool:
-    """Whether every support is plainly well formed, as parsed JSON makes it (exact ``int``,
-    ``float``, ``str``, ``dict`` and ``list``): one loop and no call per value (P4).
+    """Whether every support is plainly well formed and plainly JSON: only the three known fields,
+    as parsed JSON makes them (exact ``int``, ``str``, ``dict`` and ``list``, finite ``float``), in
+    one loop with no call per value (P4).
 
     ``False`` only means "judge each one": :func:`_check_support` decides (int subclasses, ``None``
-    values and unknown segment fields included) and says what is wrong. Never ``True`` for a
-    support :func:`_check_support` would refuse.
+    values, unknown fields included) and says what is wrong. Never ``True`` for a support
+    :func:`_check_support` would refuse, nor for one holding an infinity.
     """
     for support in supports:
-        if type(support) is not dict:
+        if type(support) is not dict or not support.keys() <= _SUPPORT_KEYS:
             return False
         segment = support.get("segment")
         if segment is not None:
@@ -228,13 +233,14 @@ def plainly_fine(supports: list[Any]) -> bool:
             if type(scores) is not list:
                 return False
             for value in scores:
-                if type(value) is not float:
+                if type(value) is not float or not -_INFINITY < value < _INFINITY:
                     return False
     return True
 
 
-def check_shape(metadata: object, *, provider: str) -> dict[str, Any]:
-    """Shape of the envelope and of the stable list fields; returns ``metadata`` as a dict."""
+def _shape(metadata: object, provider: str) -> bool:
+    """:func:`check_shape`'s checks; ``True`` when every support was found plainly JSON with finite
+    numbers (:func:`plainly_fine`), so a search for infinities can leave the supports out."""
     if not isinstance(metadata, dict):
         raise _fail(provider, f"expected a JSON object, got {type(metadata).__name__}")
     for key in LIST_FIELDS:
@@ -244,8 +250,9 @@ def check_shape(metadata: object, *, provider: str) -> dict[str, Any]:
     for i, chunk in enumerate(metadata.get("groundingChunks") or ()):
         _check_chunk(chunk, i, provider)
     supports = metadata.get("groundingSupports")
-    if supports and not plainly_fine(supports):
-        for i, support in enumerate(supports):
+    plain = not supports or plainly_fine(supports)
+    if not plain:
+        for i, support in enumerate(supports or ()):
             _check_support(support, i, provider)
     for key in ("webSearchQueries", "imageSearchQueries"):
         if not all(isinstance(q, str) for q in metadata.get(key) or ()):
@@ -256,7 +263,13 @@ def check_shape(metadata: object, *, provider: str) -> dict[str, Any]:
             raise _fail(provider, "searchEntryPoint must be an object")
         # S12: provider HTML, kept as an opaque string and never interpreted.
         _check_optional(entry, "renderedContent", _is_str, "a string", "searchEntryPoint", provider)
-    return metadata
+    return plain
+
+
+def check_shape(metadata: object, *, provider: str) -> dict[str, Any]:
+    """Shape of the envelope and of the stable list fields; returns ``metadata`` as a dict."""
+    _shape(metadata, provider)
+    return metadata  # type: ignore[return-value]  # _shape raised unless it is a dict
 
 
 def validate_grounding_metadata(
@@ -276,15 +289,15 @@ def validate_grounding_metadata(
     (:func:`modelport.wire.source_bytes`): when even :data:`~modelport.wire.REENCODED_RATIO` times
     it is within the bound, the size is not measured, and infinities are looked for directly (P2).
     """
-    metadata = check_shape(raw, provider=provider)
+    plain_supports = _shape(raw, provider)
+    metadata: dict[str, Any] = raw  # type: ignore[assignment]  # _shape raised unless it is a dict
     if not from_wire:
         ensure_json(metadata, provider=provider)
-    elif (
-        source_bytes is not None
-        and source_bytes * REENCODED_RATIO <= MAX_METADATA_BYTES
-        and all_finite(metadata)
-    ):
-        return metadata
+    elif source_bytes is not None and source_bytes * REENCODED_RATIO <= MAX_METADATA_BYTES:
+        # Supports found plainly JSON hold no infinity: the search leaves them out (P4).
+        rest = [v for k, v in metadata.items() if k != "groundingSupports"] if plain_supports else metadata
+        if all_finite(rest):
+            return metadata
     check_size(metadata, provider=provider)
     return metadata
 
