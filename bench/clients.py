@@ -221,13 +221,14 @@ async def _google_genai(base_url: str) -> AsyncIterator[OneCall]:
         client.close()
 
 
-async def _timed_gather(one: OneCall, calls: int) -> float:
-    start = time.perf_counter()
+async def _timed_gather(one: OneCall, calls: int) -> tuple[float, float]:
+    """Wall-clock and client CPU seconds of ``calls`` concurrent calls."""
+    start, cpu = time.perf_counter(), time.process_time()
     texts = await asyncio.gather(*(one() for _ in range(calls)))
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     if len(texts) != calls or not all(texts):
         raise RuntimeError("a concurrent call returned no text")
-    return elapsed
+    return elapsed, cpu
 
 
 def _installed(*names: str) -> bool:
@@ -249,7 +250,7 @@ def genai_available() -> bool:
     return _installed("google.genai")
 
 
-async def _concurrent(base_url: str, calls: int, rounds: int) -> dict[str, list[float]]:
+async def _concurrent(base_url: str, calls: int, rounds: int) -> dict[str, list[tuple[float, float]]]:
     kinds = [
         kind
         for kind in ASYNC_KINDS
@@ -268,15 +269,16 @@ async def _concurrent(base_url: str, calls: int, rounds: int) -> dict[str, list[
         sides = {kind: await stack.enter_async_context(factories[kind]()) for kind in kinds}
         for one in sides.values():  # fill every connection pool first
             await _timed_gather(one, calls)
-        times: dict[str, list[float]] = {kind: [] for kind in kinds}
+        times: dict[str, list[tuple[float, float]]] = {kind: [] for kind in kinds}
         for r in range(rounds):
             for kind in kinds[r % len(kinds) :] + kinds[: r % len(kinds)]:
                 times[kind].append(await _timed_gather(sides[kind], calls))
         return times
 
 
-def concurrent_times(base_url: str, calls: int, rounds: int) -> dict[str, list[float]]:
-    """Seconds for ``rounds`` batches of ``calls`` concurrent calls on each side, after a warm-up.
+def concurrent_times(base_url: str, calls: int, rounds: int) -> dict[str, list[tuple[float, float]]]:
+    """``(wall-clock, client CPU)`` seconds of ``rounds`` batches of ``calls`` concurrent calls on each
+    side, after a warm-up.
 
     All sides share one event loop and take turns batch by batch (the order rotates each round),
     so they see the same machine load; the warm-up fills the connection pools. The aiohttp sides

@@ -485,12 +485,17 @@ def async_figures(base_url: str, calls: int, rounds: int) -> list[Figure]:
     vs raw httpx, P4a modelport's default transport (aiohttp, when ``modelport[aiohttp]`` is
     installed) vs raw aiohttp, and google-genai's default async client as a reference (P4g) when it
     is installed."""
-    times = concurrent_times(base_url, calls, rounds)
+    measured = concurrent_times(base_url, calls, rounds)
+    times = {kind: [wall for wall, _ in batches] for kind, batches in measured.items()}
+    cpu = {kind: [spent for _, spent in batches] for kind, batches in measured.items()}
     raw = times["raw-httpx"]
     ms = {k: statistics.median(v) * 1e3 for k, v in times.items()}
 
     def ratios(kind: str) -> list[float]:
         return [t / b for t, b in zip(times[kind], raw)]
+
+    def cpu_ratio(kind: str, baseline: str) -> float:
+        return statistics.median(c / b for c, b in zip(cpu[kind], cpu[baseline]) if b > 0)
 
     title = f"{calls} concurrent async calls"
     p4 = _figure(
@@ -502,6 +507,7 @@ def async_figures(base_url: str, calls: int, rounds: int) -> list[Figure]:
         ratios("modelport-httpx"),
         1.0,
         rounds=rounds,
+        cpu_ratio=cpu_ratio("modelport-httpx", "raw-httpx"),
     )
     genai = [_genai_figure(base_url, title, times)] if "google-genai" in times else []
     if "raw-aiohttp" not in times:
@@ -517,6 +523,7 @@ def async_figures(base_url: str, calls: int, rounds: int) -> list[Figure]:
         [t / b for t, b in zip(times["modelport-aiohttp"], times["raw-aiohttp"])],
         1.5,
         rounds=rounds,
+        cpu_ratio=cpu_ratio("modelport-aiohttp", "raw-aiohttp"),
         baseline_kind="raw-aiohttp",
         raw_httpx_ms=ms["raw-httpx"],
         vs_raw_httpx=statistics.median(ratios("modelport-aiohttp")),
