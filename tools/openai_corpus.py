@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import corpus_attribution
 import yaml
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "openai"  # vendored, see its MANIFEST
@@ -43,30 +44,11 @@ SSE_TYPE = "text/event-stream"
 REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")
 
 
-def _original_path(saved_name: str) -> str:
-    """Undo the corpus naming (``/`` saved as ``__``); ``__fixtures__`` is a real directory name."""
-    protected = saved_name.replace("____fixtures____", "/\0fixtures\0/")
-    return protected.replace("__", "/").replace("\0", "__")
-
-
 def attribution(
     saved: str, *, commit: str | None = None, interaction: int | None = None, note: str = ""
 ) -> dict[str, Any]:
     """Where a recording came from: repository, commit, original path, license (from the MANIFEST)."""
-    folder, name = saved.split("/", 1)
-    repo, default_commit, license_ = SOURCES[folder]
-    source: dict[str, Any] = {
-        "repo": repo,
-        "commit": commit or default_commit,
-        "path": _original_path(name),
-        "license": license_,
-        "corpus_file": saved,
-    }
-    if interaction is not None:
-        source["interaction"] = interaction
-    if note:
-        source["note"] = note
-    return source
+    return corpus_attribution.attribution(SOURCES, saved, commit=commit, interaction=interaction, note=note)
 
 
 def vcr(saved: str, index: int = 0) -> Recorded:
