@@ -1,11 +1,15 @@
 """A real HTTP/1.1 server on 127.0.0.1 for tests where the transport matters (sockets, keep-alive,
 gzip, redirects, slow bodies). It runs in a thread, answers every request with a handler, records
 what it received, and is stopped by the test (a context manager). It never listens beyond loopback.
+
+:class:`RawServer` is the raw-socket counterpart, for answers no HTTP server would send (a reset,
+a stall, a malformed head): it reads one whole request and hands the connection to the test.
 """
 
 from __future__ import annotations
 
 import http.server
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -57,7 +61,9 @@ class Loopback:
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 length = int(self.headers.get("content-length") or 0)
                 body = self.rfile.read(length) if length else b""
-                received = Received(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                received = Received(
+                    self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body
+                )
                 outer.received.append(received)
                 reply = outer.handler(received)
                 self.send_response(reply.status)
@@ -109,3 +115,45 @@ class Loopback:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
+
+
+class RawServer:
+    """A loopback socket server that reads one request and then does ``act`` with the connection."""
+
+    def __init__(self, act: Callable[[socket.socket], None]) -> None:
+        self.act = act
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(5)
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/v1beta"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        try:
+            connection, _ = self.listener.accept()
+        except OSError:
+            return
+        with connection:
+            connection.settimeout(5)
+            received = b""
+            while b"\r\n\r\n" not in received or len(received) < request_length(received):
+                data = connection.recv(65536)
+                if not data:
+                    return
+                received += data
+            # The whole request is read: closing with unread bytes would send a reset, not the act.
+            self.act(connection)
+
+    def close(self) -> None:
+        self.thread.join(5)
+        self.listener.close()
+
+
+def request_length(received: bytes) -> int:
+    """The length of the whole request once its head is in ``received`` (head plus content-length)."""
+    head, _, _ = received.partition(b"\r\n\r\n")
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(head) + 4 + int(value)
+    return len(head) + 4

@@ -21,7 +21,6 @@ import socket
 import struct
 import subprocess
 import sys
-import threading
 import time
 import tracemalloc
 from collections.abc import Callable, Iterator
@@ -38,7 +37,7 @@ from modelport.errors import (
     ProviderResponseError,
 )
 from modelport.http import Limits
-from tests.loopback import Loopback, Received, Reply
+from tests.loopback import Loopback, RawServer, Received, Reply
 
 KEY = "mp-kit-test-key-4d1c9a"
 ANSWER = {
@@ -469,48 +468,6 @@ def test_a_call_held_back_by_the_decoder_is_in_the_partial_when_the_stream_break
 
 
 # Issue 15: the aiohttp transport by default, and the same typed errors on it ------------------------
-
-
-class RawServer:
-    """A loopback socket server that reads one request and then does ``act`` with the connection."""
-
-    def __init__(self, act: Callable[[socket.socket], None]) -> None:
-        self.act = act
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.listener.settimeout(5)
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/v1beta"
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self) -> None:
-        try:
-            connection, _ = self.listener.accept()
-        except OSError:
-            return
-        with connection:
-            connection.settimeout(5)
-            received = b""
-            while b"\r\n\r\n" not in received or len(received) < _request_length(received):
-                data = connection.recv(65536)
-                if not data:
-                    return
-                received += data
-            # The whole request is read: closing with unread bytes would send a reset, not the act.
-            self.act(connection)
-
-    def close(self) -> None:
-        self.thread.join(5)
-        self.listener.close()
-
-
-def _request_length(received: bytes) -> int:
-    """The length of the whole request once its head is in ``received`` (head plus content-length)."""
-    head, _, _ = received.partition(b"\r\n\r\n")
-    for line in head.split(b"\r\n")[1:]:
-        name, _, value = line.partition(b":")
-        if name.strip().lower() == b"content-length":
-            return len(head) + 4 + int(value)
-    return len(head) + 4
 
 
 def _hang_up(connection: socket.socket) -> None:

@@ -31,6 +31,7 @@ from modelport.errors import (
     StreamInterruptedError,
 )
 from modelport.types import TextPart, Usage
+from tests.loopback import RawServer
 
 from .conftest import Counting, frame, google, json_response, sse_response, text_frame
 
@@ -239,8 +240,9 @@ def test_a_stall_before_any_frame_is_retried_then_reported(asynchronous: bool, s
     assert len(sleeps) == 2 and 0.25 <= sleeps[0] <= 0.5 and 0.5 <= sleeps[1] <= 1.0
 
 
-class StallingServer:
-    """A loopback HTTP server that sends the headers and ``first`` frame, then stalls until released.
+class StallingServer(RawServer):
+    """A loopback HTTP server that reads the request, sends the headers and ``first`` frame, then
+    stalls until released.
 
     Bounded in time: it never waits more than five seconds, and the test releases it at once.
     """
@@ -248,30 +250,17 @@ class StallingServer:
     def __init__(self, first: bytes) -> None:
         self.first = first
         self.release = threading.Event()
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.listener.settimeout(5)
+        super().__init__(self._stall)
         self.port = self.listener.getsockname()[1]
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
 
-    def _serve(self) -> None:
-        try:
-            connection, _ = self.listener.accept()
-        except OSError:
-            return
-        with connection:
-            connection.settimeout(5)
-            received = b""
-            while b"\r\n\r\n" not in received:
-                received += connection.recv(65536)
-            head = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
-            connection.sendall(head + b"%x\r\n%s\r\n" % (len(self.first), self.first))
-            self.release.wait(5)
+    def _stall(self, connection: socket.socket) -> None:
+        head = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
+        connection.sendall(head + b"%x\r\n%s\r\n" % (len(self.first), self.first))
+        self.release.wait(5)
 
     def close(self) -> None:
         self.release.set()
-        self.thread.join(5)
-        self.listener.close()
+        super().close()
 
 
 @pytest.mark.parametrize(
