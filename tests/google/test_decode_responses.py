@@ -337,3 +337,18 @@ def test_result_json_round_trip_keeps_replay() -> None:
     again = Result.model_validate_json(result.model_dump_json())
     assert again == result
     assert again.message.provider_metadata == result.replay
+
+
+@pytest.mark.parametrize(
+    "count", [0, 7, 2**53 - 1, -1, 2**53, 2**64, True, 3.0, "12", None, [1], {"n": 1}]
+)
+def test_a_usage_count_is_kept_exactly_as_usage_validation_keeps_it(count: object) -> None:
+    # usage_from builds Usage without running its validation: every count must come out as
+    # validating {"output_tokens": count} would make it (an unusable count is "not reported").
+    from modelport_google._decode import usage_from
+
+    usage = usage_from({"candidatesTokenCount": count, "promptTokenCount": 5})
+    expected = Usage(input_tokens=5, output_tokens=count if type(count) is int else None)
+    assert usage == expected
+    assert usage.output_tokens == expected.output_tokens
+    assert usage.model_dump() == expected.model_dump()
