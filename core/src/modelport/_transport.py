@@ -12,7 +12,7 @@ import time
 import weakref
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from urllib.parse import urljoin
 
 import httpx
@@ -55,10 +55,18 @@ _DEFAULTS: weakref.WeakKeyDictionary[Any, dict[tuple[tuple[str, str], ...], Any]
 )
 
 
+class _Merged(NamedTuple):
+    """The client's headers merged with a call's: as httpx keeps them, and as the raw pairs
+    :func:`_assembled` starts from (``None`` when they hold a header httpx would add itself)."""
+
+    headers: httpx.Headers
+    raw: list[tuple[bytes, bytes]] | None
+
+
 def _client_defaults(
     client: httpx.Client | httpx.AsyncClient, headers: dict[str, str]
-) -> tuple[httpx.Headers, dict[str, Any], dict[str, str]]:
-    """The client's headers merged with ``headers`` (as :class:`httpx.Headers` and as a plain dict),
+) -> tuple[_Merged, dict[str, Any], dict[str, str]]:
+    """The client's headers merged with ``headers`` (as :class:`_Merged` and as a plain dict),
     and its timeout, as ``build_request`` makes them.
 
     Only for the clients modelport creates (nobody else changes their headers or timeout); a few
@@ -74,7 +82,8 @@ def _client_defaults(
         merged.update(headers)
         if len(per_client) >= 16:
             per_client.clear()
-        cached = per_client[key] = (merged, client.timeout.as_dict(), dict(merged.items()))
+        raw = None if _AUTO_HEADERS.intersection(merged.keys()) else merged.raw
+        cached = per_client[key] = (_Merged(merged, raw), client.timeout.as_dict(), dict(merged.items()))
     return cached  # type: ignore[no-any-return]
 
 
@@ -85,18 +94,20 @@ _BODY_METHODS = ("POST", "PUT", "PATCH")
 
 
 def _assembled(
-    method: str, url: httpx.URL, merged: httpx.Headers, body: bytes | None, timeout: Any
+    method: str, url: httpx.URL, merged: _Merged, body: bytes | None, timeout: Any
 ) -> httpx.Request:
-    """``httpx.Request(method, url, content=body, headers=merged, extensions=...)``, the same request
-    (headers in the same order), with the headers httpx would add given up front (a third of the
-    time: P2, P4).
+    """``httpx.Request(method, url, content=body, headers=merged.headers, extensions=...)``, the same
+    request (headers in the same order), with the headers httpx would add given up front (a third
+    of the time: P2, P4).
 
     httpx adds ``Content-Length`` (at the end, or ``0`` at the front for a body method without a
     body) and ``Host`` (first); given a stream, it adds nothing, and ``read()`` loads the body as
     ``content=`` does. Headers that change what httpx adds take httpx's own constructor.
     """
-    if not url.host or _AUTO_HEADERS.intersection(merged.keys()):
-        return httpx.Request(method, url, content=body, headers=merged, extensions={"timeout": timeout})
+    if merged.raw is None or not url.host:
+        return httpx.Request(
+            method, url, content=body, headers=merged.headers, extensions={"timeout": timeout}
+        )
     front = [(b"Host", url.netloc)]
     if not body and method in _BODY_METHODS:
         front.append((b"Content-Length", b"0"))
@@ -173,7 +184,7 @@ class Exchange:
         #: ``(method, url, headers, plain headers, body, timeout)`` of a request on a client modelport
         #: built: what ``build_request`` would make, from cached client defaults (P2), for a
         #: transport that sends it without an :class:`httpx.Request` (aiohttp's session, P4a).
-        self.lean: tuple[str, httpx.URL, httpx.Headers, dict[str, str], bytes | None, Any] | None = None
+        self.lean: tuple[str, httpx.URL, _Merged, dict[str, str], bytes | None, Any] | None = None
         if injected or client.cookies or client.params:
             self._request = client.build_request(spec.method, url, content=body, headers=headers)
         else:
