@@ -283,17 +283,14 @@ class HttpClients:
     async def async_client(self) -> httpx.AsyncClient:
         """The asynchronous client for the running event loop."""
         self._check_open()
-        injected = self._config.async_http_client
-        if injected is not None:
-            return injected
         import asyncio
 
         global _running_loop
         _running_loop = asyncio.get_running_loop
+        made = self.loop_client()  # the injected client, or this loop's, when there is one
+        if made is not None:
+            return made
         loop = _running_loop()
-        entry = self._async_by_loop.get(id(loop))
-        if entry is not None and entry[1] is loop:
-            return entry[0]
         transport = self._config.transport
         if transport is not None and not isinstance(transport, httpx.AsyncBaseTransport):
             raise InvalidRequestError("a sync transport cannot serve async calls")
