@@ -184,7 +184,7 @@ async def asend_json(
     provider: HttpProvider, spec: HttpRequest, *, allow_empty: bool = False, model: str | None = None
 ) -> Any:
     """Async twin of :func:`send_json`."""
-    exchange, body = await _abody(provider, spec, model)
+    exchange, _, body = await _abody(provider, spec, model)
     if allow_empty and not body.strip():
         return None
     return exchange.json(body)
@@ -194,30 +194,30 @@ async def areceive_json(
     provider: HttpProvider, spec: HttpRequest, *, model: str | None = None
 ) -> tuple[Any, int]:
     """Async twin of :func:`receive_json`."""
-    exchange, body = await _abody(provider, spec, model)
+    exchange, _, body = await _abody(provider, spec, model)
     return exchange.json(body), len(body)
 
 
-async def _abody(provider: HttpProvider, spec: HttpRequest, model: str | None) -> tuple[Exchange, bytes]:
+async def _abody(
+    provider: HttpProvider, spec: HttpRequest, model: str | None
+) -> tuple[Exchange, _AReply, bytes]:
+    """Async twin of ``_body``: the exchange, the (closed) reply and the whole body."""
     client = provider.http.loop_client() or await provider.http.async_client()
     exchange = Exchange(provider, spec, client, model)
     reply = await _aopen(exchange, client)
     try:
-        return exchange, await _aread(exchange, reply, exchange.limits.max_response_bytes, truncate=False)
+        return (
+            exchange,
+            reply,
+            await _aread(exchange, reply, exchange.limits.max_response_bytes, truncate=False),
+        )
     finally:
         await reply.aclose()
 
 
 async def asend(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> HttpResponse:
     """Async twin of :func:`send`."""
-    client = await provider.http.async_client()
-    exchange = Exchange(provider, spec, client, model)
-    reply = await _aopen(exchange, client)
-    try:
-        body = await _aread(exchange, reply, exchange.limits.max_response_bytes, truncate=False)
-    finally:
-        await reply.aclose()
-    return _answer(exchange, reply, body)
+    return _answer(*await _abody(provider, spec, model))
 
 
 async def astream_frames(

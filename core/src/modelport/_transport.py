@@ -497,7 +497,7 @@ def send_json(
 
     ``allow_empty=True``: an empty (or all-whitespace) body is ``None`` rather than an error.
     """
-    exchange, body = _body(provider, spec, model)
+    exchange, _, body = _body(provider, spec, model)
     if allow_empty and not body.strip():
         return None
     return exchange.json(body)
@@ -505,30 +505,30 @@ def send_json(
 
 def receive_json(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> tuple[Any, int]:
     """:func:`send_json`, and the size in bytes of the body the answer was parsed from."""
-    exchange, body = _body(provider, spec, model)
+    exchange, _, body = _body(provider, spec, model)
     return exchange.json(body), len(body)
 
 
-def _body(provider: HttpProvider, spec: HttpRequest, model: str | None) -> tuple[Exchange, bytes]:
+def _body(
+    provider: HttpProvider, spec: HttpRequest, model: str | None
+) -> tuple[Exchange, httpx.Response, bytes]:
+    """Send ``spec`` and read the whole answer: the exchange, the (closed) response and its body."""
     client = provider.http.sync()
     exchange = Exchange(provider, spec, client, model)
     response = _open(exchange, client)
     try:
-        return exchange, _read(exchange, response, exchange.limits.max_response_bytes, truncate=False)
+        return (
+            exchange,
+            response,
+            _read(exchange, response, exchange.limits.max_response_bytes, truncate=False),
+        )
     finally:
         response.close()
 
 
 def send(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> HttpResponse:
     """Send ``spec`` and return its status, headers (scrubbed) and body (parsed when it is JSON)."""
-    client = provider.http.sync()
-    exchange = Exchange(provider, spec, client, model)
-    response = _open(exchange, client)
-    try:
-        body = _read(exchange, response, exchange.limits.max_response_bytes, truncate=False)
-    finally:
-        response.close()
-    return _answer(exchange, response, body)
+    return _answer(*_body(provider, spec, model))
 
 
 def _answer(exchange: Exchange, response: _Head, body: bytes) -> HttpResponse:
