@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import (
     BaseModel,
@@ -20,6 +20,8 @@ from pydantic import (
 
 if TYPE_CHECKING:
     from typing_extensions import Self
+
+_M = TypeVar("_M", bound=BaseModel)
 
 #: Provider-specific data keyed by provider id, e.g. ``{"google": {"thoughtSignature": "..."}}``.
 ProviderMetadata = dict[str, dict[str, Any]]
@@ -74,12 +76,26 @@ class _Frozen(BaseModel):
         for name, factory in factories:
             if name not in fields:
                 state[name] = factory()
-        made = cls.__new__(cls)
-        object.__setattr__(made, "__dict__", state)
-        object.__setattr__(made, "__pydantic_fields_set__", set(fields))
-        object.__setattr__(made, "__pydantic_extra__", None)
-        object.__setattr__(made, "__pydantic_private__", dict(private) if private is not None else None)
-        return made
+        return built(cls, state, set(fields), dict(private) if private is not None else None)
+
+
+_new = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
+
+def built(cls: type[_M], state: dict[str, Any], fields_set: set[str], private: dict[str, Any] | None) -> _M:
+    """An instance of pydantic model ``cls`` with its state set as given, nothing validated: what
+    :meth:`_Frozen.trusted` and the events' delta builders finish with (``state`` holds every field,
+    in declared order)."""
+    made = _new(cls)
+    _set_dict(made, state)
+    _set_fields(made, fields_set)
+    _set_extra(made, None)
+    _set_private(made, private)
+    return made
 
 
 _Template = tuple[dict[str, Any], list[tuple[str, Callable[[], Any]]], dict[str, Any] | None]

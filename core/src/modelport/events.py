@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from ._content import built
 from .types import (
     Citation,
     FilePart,
@@ -225,12 +226,6 @@ _EVENT_ADAPTER: TypeAdapter[StreamEvent] = TypeAdapter(StreamEvent)
 # values validation changes nothing, so these build the same object the constructor makes (equal,
 # same ``model_fields_set``, same dump) directly; anything else goes through the constructor.
 
-_new = object.__new__
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
-
 
 def text_delta(id: str, delta: str) -> TextDeltaEvent:
     """``TextDeltaEvent(id=id, delta=delta)``, built without validation when both are ``str``.
@@ -239,27 +234,22 @@ def text_delta(id: str, delta: str) -> TextDeltaEvent:
     """
     if type(id) is not str or type(delta) is not str:
         return TextDeltaEvent(id=id, delta=delta)
-    event = _new(TextDeltaEvent)
-    _set_dict(event, {"type": "text-delta", "id": id, "delta": delta, "provider_metadata": None})
-    _set_fields(event, {"id", "delta"})
-    _set_extra(event, None)
-    _set_private(event, None)
-    return event
+    state = {"type": "text-delta", "id": id, "delta": delta, "provider_metadata": None}
+    return built(TextDeltaEvent, state, {"id", "delta"}, None)
 
 
 def reasoning_delta(id: str, delta: str) -> ReasoningDeltaEvent:
     """``ReasoningDeltaEvent(id=id, delta=delta)``, built without validation when both are ``str``."""
     if type(id) is not str or type(delta) is not str:
         return ReasoningDeltaEvent(id=id, delta=delta)
-    event = _new(ReasoningDeltaEvent)
-    _set_dict(
-        event,
-        {"type": "reasoning-delta", "id": id, "delta": delta, "signature": None, "provider_metadata": None},
-    )
-    _set_fields(event, {"id", "delta"})
-    _set_extra(event, None)
-    _set_private(event, None)
-    return event
+    state = {
+        "type": "reasoning-delta",
+        "id": id,
+        "delta": delta,
+        "signature": None,
+        "provider_metadata": None,
+    }
+    return built(ReasoningDeltaEvent, state, {"id", "delta"}, None)
 
 
 def parse_event(data: str | bytes | dict[str, Any]) -> StreamEvent:
