@@ -28,7 +28,7 @@ from ._transport import (
 if TYPE_CHECKING:
     from .http import HttpProvider, HttpRequest, HttpResponse
 
-__all__ = ["areceive_json", "asend", "asend_json", "astream_frames"]
+__all__ = ["asend", "asend_json", "astream_frames"]
 
 
 class _AReply(_Head, Protocol):
@@ -188,14 +188,6 @@ async def asend_json(
     if allow_empty and not body.strip():
         return None
     return exchange.json(body)
-
-
-async def areceive_json(
-    provider: HttpProvider, spec: HttpRequest, *, model: str | None = None
-) -> tuple[Any, int]:
-    """Async twin of :func:`receive_json`."""
-    exchange, _, body = await _abody(provider, spec, model)
-    return exchange.json(body), len(body)
 
 
 async def _abody(
