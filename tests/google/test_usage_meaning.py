@@ -51,7 +51,8 @@ def test_streamed_usage_equals_the_whole_decode_with_a_tool_use_prompt() -> None
     body, frames = recorded("mock-responses__googleai__streaming-success-url-context.txt")
     _events, streamed = run_stream(body)
     whole = decode_response(merge_frames(frames)).usage
-    assert streamed.usage == whole == Usage(
+    assert streamed.usage == whole
+    assert whole == Usage(
         input_tokens=438 + 619,
         output_tokens=81 + 39,
         reasoning_tokens=39,

@@ -8,9 +8,10 @@ it out, so it is added), cache reads and writes and reasoning are parts of those
 
 from __future__ import annotations
 
-from modelport.types import Usage
 from modelport_openai._decode import usage
 from modelport_openai.presets import DeepSeekProvider, TogetherProvider
+
+from modelport.types import Usage
 
 from . import corpus, replay
 
@@ -54,7 +55,9 @@ def test_together_top_level_cached_tokens() -> None:
 
 
 def test_deepseek_cache_hits_and_misses_make_the_prompt() -> None:
-    [interaction] = corpus.interactions(V + "deepseek__src__chat____fixtures____deepseek-tool-call.chunks.txt")
+    [interaction] = corpus.interactions(
+        V + "deepseek__src__chat____fixtures____deepseek-tool-call.chunks.txt"
+    )
     [last] = [c for c in corpus.sse_payloads(interaction.body) if c.get("usage")]
     raw = last["usage"]
     assert (raw["prompt_cache_hit_tokens"], raw["prompt_cache_miss_tokens"]) == (320, 19)
