@@ -179,6 +179,19 @@ def openai_cases() -> list[dict[str, Any]]:
             "source_args": {"interaction": 1, "note": ADAPTED},
         },
         {
+            "name": "generate-prompt-cache-write",
+            "description": "The first call of a cached prompt: cache_write_tokens 4012 (cached_tokens 0).",
+            "method": "generate",
+            "model": "gpt-5.6-sol",
+            "request": {"prompt": "Reference catalogue for the prompt cache test corpus. Reply OK."},
+            "response": vcr(P + "test_openai_prompt_cache__test_openai_chat_prompt_cache_e2e.yaml", 0),
+            "source": P + "test_openai_prompt_cache__test_openai_chat_prompt_cache_e2e.yaml",
+            "source_args": {
+                "interaction": 0,
+                "note": "the recorded 4020-token prompt is shortened in the request",
+            },
+        },
+        {
             "name": "generate-prompt-cache-read",
             "description": "The second call of a cached prompt: cached_tokens 4012 (cache_write_tokens 0).",
             "method": "generate",

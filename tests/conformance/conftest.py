@@ -79,6 +79,8 @@ VARIANT_IDS = (
     "example-noauth",
     "example-auth",
     "example-features",
+    "example-usagebug",
+    "example-streamusage",
 )
 
 
@@ -113,6 +115,8 @@ def variants_installed(example_installed: Path) -> Iterator[Path]:
         cases / "features",
         {"stream-basic": "features: [reasoning]\n", "generate-basic": "config: {max_retries: 0}\n"},
     )
+    _copy_cases(cases / "usagebug")
+    _copy_cases(cases / "streamusage")
     write_distribution(site, "modelport-variants", dict.fromkeys(VARIANT_IDS, "modelport_variants"))
     sys.modules.pop("modelport_variants", None)
     yield site

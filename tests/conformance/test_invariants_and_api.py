@@ -22,6 +22,7 @@ from modelport_conformance.cases import Suite
 from modelport_conformance.invariants import (
     check_provider_executed,
     check_round_trip,
+    check_stream_usage,
     check_stream_well_formed,
     check_usage,
 )
@@ -106,6 +107,51 @@ def test_negative_usage_is_reported():
     assert check_usage(result, events) == [
         "result.usage.output_tokens is negative (-1)",
         "events[0].usage.total_tokens is negative (-2)",
+    ]
+
+
+def test_usage_parts_beyond_their_wholes_are_reported():
+    # Gemini's shape as 2.0 decoded it: thoughts outside output, tool-use prompt outside input.
+    gemini_2_0 = Usage(
+        input_tokens=21, output_tokens=96, reasoning_tokens=86, total_tokens=363, tool_use_prompt_tokens=160
+    )
+    cache = Usage(input_tokens=100, cache_read_input_tokens=60, cache_write_input_tokens=50)
+    assert check_usage(Result(usage=gemini_2_0), [FinishEvent(finish_reason="stop", usage=cache)]) == [
+        "result.usage: tool_use_prompt_tokens (160) exceeds input_tokens (21), which includes it",
+        "result.usage.total_tokens (363) is not input_tokens + output_tokens (21 + 96)",
+        "events[0].usage: cache_read_input_tokens (60) + cache_write_input_tokens (50) exceeds "
+        "input_tokens (100), which includes it",
+    ]
+    over = Usage(input_tokens=5, output_tokens=3, reasoning_tokens=4)
+    assert check_usage(Result(usage=over)) == [
+        "result.usage: reasoning_tokens (4) exceeds output_tokens (3), which includes it"
+    ]
+
+
+def test_usage_that_holds_the_contract_passes():
+    # Reported zeros, absent counts (no relation to check) and parts equal to their wholes.
+    usages = [
+        Usage(
+            input_tokens=4020,
+            output_tokens=4,
+            total_tokens=4024,
+            cache_read_input_tokens=0,
+            cache_write_input_tokens=4012,
+            reasoning_tokens=0,
+        ),
+        Usage(output_tokens=2, reasoning_tokens=2),
+        Usage(cache_read_input_tokens=7, total_tokens=9),
+        Usage(),
+    ]
+    assert check_usage(None, [FinishEvent(finish_reason="stop", usage=u) for u in usages]) == []
+
+
+def test_stream_usage_differing_from_the_whole_decode_is_reported():
+    decoded = Usage(input_tokens=438, output_tokens=120, reasoning_tokens=39, total_tokens=558)
+    assert check_stream_usage(decoded, decoded) == []
+    assert check_stream_usage(Usage(input_tokens=438, output_tokens=81, total_tokens=558), decoded) == [
+        "usage.output_tokens of the stream is 81, of the same answer decoded whole 120",
+        "usage.reasoning_tokens of the stream is None, of the same answer decoded whole 39",
     ]
 
 

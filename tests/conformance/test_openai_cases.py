@@ -12,7 +12,7 @@ from modelport_conformance.report import run_conformance
 
 CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
-    "openai": 33,
+    "openai": 34,
     "openai-compatible": 5,
     "groq": 6,
     "deepseek": 4,
@@ -77,7 +77,7 @@ def test_the_suites_are_discovered_and_pass() -> None:
     assert {p: len(s.cases) for p, s in suites.items()} == COUNTS
     report = run_conformance(list(COUNTS), strict=True)
     failures = {
-        (p.provider, c.case): c.message for p in report.providers for c in p.cases if c.status != "pass"
+        (p.provider_id, c.case): c.message for p in report.providers for c in p.cases if c.status != "pass"
     }
     assert failures == {}
     merged = [

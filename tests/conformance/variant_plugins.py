@@ -7,6 +7,7 @@ The Example provider class is taken from the Example plugin's own hook, whatever
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from typing import Any
 import modelport_example._plugin as example
 
 from modelport import hookimpl
+from modelport.events import FinishEvent
+from modelport.types import Usage
 
 
 def _example_provider() -> Any:
@@ -60,13 +63,63 @@ class Features(Example):  # declares no reasoning (as the Example does); one cas
     id = "example-features"
 
 
+class _FinishUsage:
+    """A stream decoder whose finish event's usage goes through ``change``."""
+
+    def __init__(self, decoder: Any, change: Callable[[Usage], Usage]) -> None:
+        self.decoder, self.change = decoder, change
+
+    def _changed(self, events: Iterable[Any]) -> Iterator[Any]:
+        for event in events:
+            if isinstance(event, FinishEvent):
+                event = event.model_copy(update={"usage": self.change(event.usage)})
+            yield event
+
+    def feed(self, frame: Any) -> Iterator[Any]:
+        return self._changed(self.decoder.feed(frame))
+
+    def finish(self) -> list[Any]:
+        return list(self._changed(self.decoder.finish()))
+
+
+def _counted_outside(usage: Usage) -> Usage:
+    """Parts counted beside their wholes, as a decoder written for contract 2.0 might."""
+    assert usage.input_tokens is not None and usage.output_tokens is not None
+    return Usage(
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        reasoning_tokens=usage.output_tokens + 1,
+        cache_read_input_tokens=usage.input_tokens,
+        cache_write_input_tokens=1,
+        total_tokens=usage.input_tokens + usage.output_tokens + 1,
+    )
+
+
+class UsageBug(Example):  # reports reasoning and cache counts outside the totals that include them
+    id = "example-usagebug"
+
+    def decode_response(self, data: Any, spec: Any) -> Any:
+        result = super().decode_response(data, spec)
+        return result.model_copy(update={"usage": _counted_outside(result.usage)})
+
+    def stream_decoder(self, spec: Any) -> Any:
+        return _FinishUsage(super().stream_decoder(spec), _counted_outside)
+
+
+class StreamUsageBug(Example):  # its stream loses the usage the whole answer reports
+    id = "example-streamusage"
+
+    def stream_decoder(self, spec: Any) -> Any:
+        return _FinishUsage(super().stream_decoder(spec), lambda usage: Usage())
+
+
 def merge_frames(frames: list[Any]) -> Any:
     return {"output": frames[0]["missing"]}
 
 
 @hookimpl
 def modelport_register_providers(register: Any) -> None:
-    for provider in (MergeBug, DecodeBug, Crash, NoAuth, Authenticated, Features):
+    for provider in (MergeBug, DecodeBug, Crash, NoAuth, Authenticated, Features, UsageBug, StreamUsageBug):
         register(provider)
 
 
@@ -79,3 +132,5 @@ def modelport_conformance_suites(register: Any) -> None:
     register("example-noauth", CASES / "auth")
     register("example-auth", CASES / "auth")
     register("example-features", CASES / "features", options={"max_retries": 3})
+    register("example-usagebug", CASES / "usagebug", merge_frames=example.merge_frames)
+    register("example-streamusage", CASES / "streamusage", merge_frames=example.merge_frames)

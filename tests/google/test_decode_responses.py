@@ -53,9 +53,10 @@ def test_plain_text_through_the_provider() -> None:
 
 def test_cached_content_usage() -> None:
     result = decode_response(c.cassette(c.PYDANTIC, CACHED)[1].json())
+    # candidatesTokenCount 2 + thoughtsTokenCount 42: reasoning is billed as output (contract 2.1).
     assert result.usage == Usage(
         input_tokens=3520,
-        output_tokens=2,
+        output_tokens=44,
         reasoning_tokens=42,
         total_tokens=3564,
         cache_read_input_tokens=3512,
@@ -105,7 +106,8 @@ def test_max_tokens_with_no_parts() -> None:
     result = decode_response(c.cassette(c.PYDANTIC, MAX_TOKENS)[0].json())
     assert result.content == []
     assert result.finish_reason == "length"
-    assert result.usage == Usage(input_tokens=15, reasoning_tokens=2, total_tokens=17)
+    # No candidatesTokenCount: the output billed is the 2 thought tokens alone.
+    assert result.usage == Usage(input_tokens=15, output_tokens=2, reasoning_tokens=2, total_tokens=17)
     assert result.replay is None
 
 

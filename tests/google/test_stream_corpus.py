@@ -129,7 +129,10 @@ def test_accumulated_stream_equals_decode_of_merged_frames(key: str) -> None:
     with_usage = [f["usageMetadata"] for f in frames if "usageMetadata" in f]
     if with_usage:
         assert streamed.usage.total_tokens == with_usage[-1].get("totalTokenCount")
-        assert streamed.usage.input_tokens == with_usage[-1].get("promptTokenCount")
+        last = with_usage[-1]
+        # Input is billed as the prompt plus the tool-use prompt (contract 2.1).
+        billed = [last.get(k) for k in ("promptTokenCount", "toolUsePromptTokenCount") if k in last]
+        assert streamed.usage.input_tokens == (sum(billed) if billed else None)
 
 
 @pytest.mark.parametrize("key", ["thinking-25", "code-3", VERCEL_CHUNKS[0]])
@@ -214,7 +217,7 @@ def test_code_execution_stream_ids_and_usage_from_last_frame() -> None:
     assert [p.name for p in calls] == ["code_execution"] * len(calls)
     assert [p.call_id for p in results] == [p.id for p in calls]
     assert all(p.provider_executed for p in calls + results)
-    assert result.usage.input_tokens == 147
+    assert result.usage.input_tokens == 147 + 360  # promptTokenCount + toolUsePromptTokenCount
     assert result.usage.tool_use_prompt_tokens == 360
     assert result.replay["google"]["parts"][-1]["text"] == ""
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from modelport import ProviderAuthError
-from tests.openai import fakes
+from tests.openai import corpus, fakes
 
 from .conftest import Otel
 
@@ -46,6 +46,22 @@ def test_provider_name_and_server(
     assert attributes["gen_ai.request.max_tokens"] == 5
     assert attributes["gen_ai.response.finish_reasons"] == ("stop",)
     assert attributes["gen_ai.response.id"] == "chatcmpl-1"
+
+
+def test_usage_attributes_of_a_prompt_cache_write(otel: Otel) -> None:
+    # The recorded first call of a cached prompt: 4012 of its 4020 input tokens written to the cache.
+    name = "pydantic__pydantic-ai/tests__models__cassettes__test_openai_prompt_cache__test_openai_chat_prompt_cache_e2e.yaml"
+    write = corpus.cassette(name)[0]
+    model, _ = fakes.model([fakes.response(200, write.body)], "openai/gpt-5.6-sol")
+    model.generate(prompt="Hi")
+    attributes = dict(otel.span().attributes or {})
+    assert {k: v for k, v in attributes.items() if k.startswith("gen_ai.usage.")} == {
+        "gen_ai.usage.input_tokens": 4020,
+        "gen_ai.usage.output_tokens": 4,
+        "gen_ai.usage.cache_read.input_tokens": 0,
+        "gen_ai.usage.cache_creation.input_tokens": 4012,
+        "gen_ai.usage.reasoning.output_tokens": 0,
+    }
 
 
 def test_no_credential_in_a_failed_span(otel: Otel) -> None:

@@ -25,6 +25,7 @@ from modelport.types import EmbeddingResult, Result, ToolCallPart, ToolResultPar
 __all__ = [
     "check_provider_executed",
     "check_round_trip",
+    "check_stream_usage",
     "check_stream_well_formed",
     "check_usage",
 ]
@@ -74,18 +75,40 @@ def check_stream_well_formed(events: Sequence[StreamEvent], *, finished: bool = 
     return problems
 
 
+#: The parts of each whole, as the contract defines them (docs/usage.md).
+USAGE_SUBSETS = (
+    (("cache_read_input_tokens", "cache_write_input_tokens"), "input_tokens"),
+    (("tool_use_prompt_tokens",), "input_tokens"),
+    (("reasoning_tokens",), "output_tokens"),
+)
+
+
 def _usage_problems(usage: Usage, where: str) -> list[str]:
-    return [
+    counts = usage.model_dump(exclude={"cached_input_tokens"})
+    problems = [
         f"{where}.{name} is negative ({value})"
-        for name, value in usage.model_dump(exclude={"cached_input_tokens"}).items()
+        for name, value in counts.items()
         if isinstance(value, int) and value < 0
     ]
+    for parts, whole in USAGE_SUBSETS:
+        reported = {name: counts[name] for name in parts if counts.get(name) is not None}
+        if reported and counts.get(whole) is not None and sum(reported.values()) > counts[whole]:
+            named = " + ".join(f"{name} ({value})" for name, value in reported.items())
+            problems.append(f"{where}: {named} exceeds {whole} ({counts[whole]}), which includes it")
+    given, produced, total = usage.input_tokens, usage.output_tokens, usage.total_tokens
+    if given is not None and produced is not None and total is not None and given + produced != total:
+        problems.append(
+            f"{where}.total_tokens ({total}) is not input_tokens + output_tokens ({given} + {produced})"
+        )
+    return problems
 
 
 def check_usage(
     result: Result | None = None, events: Iterable[StreamEvent] = (), embedding: EmbeddingResult | None = None
 ) -> list[str]:
-    """Every token count is absent or non-negative."""
+    """Every token count is absent or non-negative, and the counts relate as the contract says:
+    cache reads + cache writes, and tool-use prompts, within ``input_tokens``; reasoning within
+    ``output_tokens``; ``total_tokens`` = input + output when all three are reported."""
     problems: list[str] = []
     if result is not None:
         problems += _usage_problems(result.usage, "result.usage")
@@ -95,6 +118,17 @@ def check_usage(
     if embedding is not None:
         problems += _usage_problems(embedding.usage, "embedding.usage")
     return problems
+
+
+def check_stream_usage(streamed: Usage, decoded: Usage) -> list[str]:
+    """The usage of a streamed answer equals that of the same answer decoded whole, count by count."""
+    got = streamed.model_dump(exclude={"cached_input_tokens"})
+    want = decoded.model_dump(exclude={"cached_input_tokens"})
+    return [
+        f"usage.{name} of the stream is {got[name]}, of the same answer decoded whole {want[name]}"
+        for name in want
+        if got[name] != want[name]
+    ]
 
 
 def check_round_trip(values: Iterable[Any]) -> list[str]:

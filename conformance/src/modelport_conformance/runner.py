@@ -7,11 +7,13 @@ Every case gets these checks, each ``pass``, ``fail`` or ``skip`` with a message
 - ``request``: every request matched a recorded interaction (JSON bodies structurally, credential
   headers present), each interaction was played exactly once;
 - ``expected``: the canonical output equals ``expected.json``;
-- ``invariants``: usage non-negative, JSON round-trip, provider-executed parts marked, and for
-  streams, well-formedness (K4);
+- ``invariants``: usage non-negative with its parts within their wholes and total = input +
+  output, JSON round-trip, provider-executed parts marked, and for streams, well-formedness (K4);
 - ``chunked``: streams decode identically when the body arrives 1 and 7 bytes at a time;
 - ``merged``: the accumulated stream equals the non-streaming decode of the frames merged by the
-  suite's ``merge_frames`` (skipped when the plugin gives none);
+  suite's ``merge_frames`` (skipped when the plugin gives none), its usage field by field
+  (:func:`~modelport_conformance.invariants.check_stream_usage`): a recorded stream is the only
+  recording of its answer, so its own frames, merged, are the "same answer decoded whole";
 - ``async``: the async API (``agenerate``/``astream``/``aembed``, body in 7-byte chunks) gives the
   same output and requests (skipped when the provider implements no async method).
 
@@ -35,6 +37,7 @@ import httpx
 import modelport
 from modelport import plugins
 from modelport.events import accumulate
+from modelport.types import Usage
 
 from . import invariants
 from .cases import Case, Suite
@@ -211,15 +214,17 @@ def _merged(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     except Exception as error:
         raised = describe_exception(error)
         return CheckOutcome("merged", "fail", f"decoding the merged frames raised {raised}")
-    differences = diff_json(canonical(direct), canonical(accumulate(run.events)), "$.result")
-    if not differences:
-        return CheckOutcome("merged", "pass")
-    return CheckOutcome(
-        "merged",
-        "fail",
-        "accumulated stream (got) differs from the merged-frames decode (expected):\n"
-        + format_differences(differences),
-    )
+    streamed = accumulate(run.events)
+    problems = invariants.check_stream_usage(streamed.usage, direct.usage)
+    # Usage is named by its invariant above; the diff covers everything else.
+    got, expected = (canonical(r.model_copy(update={"usage": Usage()})) for r in (streamed, direct))
+    differences = diff_json(expected, got, "$.result")
+    if differences:
+        problems.append(
+            "accumulated stream (got) differs from the merged-frames decode (expected):\n"
+            + format_differences(differences)
+        )
+    return _check("merged", problems)
 
 
 _ASYNC_METHODS = {

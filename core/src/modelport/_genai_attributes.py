@@ -168,6 +168,7 @@ def usage_attributes(usage: Any) -> dict[str, Any]:
         ("input_tokens", "gen_ai.usage.input_tokens"),
         ("output_tokens", "gen_ai.usage.output_tokens"),
         ("cache_read_input_tokens", "gen_ai.usage.cache_read.input_tokens"),
+        ("cache_write_input_tokens", "gen_ai.usage.cache_creation.input_tokens"),
         ("reasoning_tokens", "gen_ai.usage.reasoning.output_tokens"),
     ):
         value = getattr(usage, name, None)

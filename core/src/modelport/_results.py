@@ -33,14 +33,27 @@ FinishReason = Literal["stop", "length", "tool-calls", "content-filter", "error"
 
 
 class Usage(_Frozen):
-    """Token counts. A count the provider did not report stays ``None``, never zero."""
+    """Token counts, with one meaning on every provider (contract 2.1; see docs/usage.md).
+
+    ``input_tokens`` and ``output_tokens`` are the whole bill of each side; the other input and
+    output counts are parts of them, never added on top. A count the provider did not report stays
+    ``None``, never zero; a reported zero stays ``0``.
+    """
 
     input_tokens: int | None = None
+    """Every input token billed: the prompt, cache reads, cache writes and tool-use prompts."""
     output_tokens: int | None = None
+    """Every output token billed: the answer, reasoning included."""
     reasoning_tokens: int | None = None
+    """The part of :attr:`output_tokens` spent on reasoning (thinking)."""
     total_tokens: int | None = None
+    """:attr:`input_tokens` + :attr:`output_tokens`."""
     cache_read_input_tokens: int | None = None
+    """The part of :attr:`input_tokens` read from a prompt cache."""
+    cache_write_input_tokens: int | None = None
+    """The part of :attr:`input_tokens` written to a prompt cache (new in contract 2.1)."""
     tool_use_prompt_tokens: int | None = None
+    """The part of :attr:`input_tokens` the provider added for its own tools' results (Gemini)."""
 
     @model_validator(mode="before")
     @classmethod

@@ -38,7 +38,7 @@ __all__ = [
 
 #: The version of the provider contract (this module, :mod:`modelport.http`, the events). A plugin
 #: built against another major version is refused at registration with a clear message.
-CONTRACT_VERSION = "2.0"
+CONTRACT_VERSION = "2.1"
 
 #: Default timeouts: connect quickly, allow long generations between bytes.
 DEFAULT_TIMEOUT = httpx.Timeout(connect=10.0, read=120.0, write=30.0, pool=10.0)

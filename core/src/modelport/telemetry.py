@@ -16,8 +16,9 @@ Span attributes (when known): ``gen_ai.operation.name`` (``chat`` or ``embedding
 parameters (``gen_ai.request.max_tokens``, ``temperature``, ``top_p``, ``top_k``, ``stop_sequences``,
 ``seed``, ``presence_penalty``, ``frequency_penalty``), ``gen_ai.request.stream``,
 ``gen_ai.output.type``, ``gen_ai.response.model``, ``gen_ai.response.id``,
-``gen_ai.response.finish_reasons``, ``gen_ai.usage.input_tokens`` / ``output_tokens`` (and
-``cache_read.input_tokens``, ``reasoning.output_tokens``), ``server.address`` / ``server.port``,
+``gen_ai.response.finish_reasons``, ``gen_ai.usage.input_tokens`` / ``output_tokens`` (every token
+billed, as :class:`~modelport.types.Usage` counts them; and ``cache_read.input_tokens``,
+``cache_creation.input_tokens``, ``reasoning.output_tokens``), ``server.address`` / ``server.port``,
 ``error.type`` on failure (with the span status set to error), and modelport's own:
 ``modelport.provider`` (the provider id), ``modelport.provider_tools`` (the ids of the provider
 tools requested, e.g. ``google.google_search``), ``modelport.search_queries`` (how many web searches

@@ -101,17 +101,31 @@ def _count(meta: dict[str, Any], key: str) -> int | None:
     return None
 
 
+def _sum(*counts: int | None) -> int | None:
+    """The sum of the reported counts (``None`` when none was reported, as Usage keeps it)."""
+    reported = [count for count in counts if count is not None]
+    total = sum(reported)
+    return total if reported and total <= MAX_SAFE_INTEGER else None
+
+
 def usage_from(meta: object) -> Usage:
-    """``usageMetadata`` → :class:`Usage`; absent counts stay ``None`` (G6, G15)."""
+    """``usageMetadata`` → :class:`Usage`; absent counts stay ``None`` (G6, G15).
+
+    Gemini bills ``promptTokenCount`` (cached content included) plus ``toolUsePromptTokenCount``
+    as input, ``candidatesTokenCount`` plus ``thoughtsTokenCount`` as output; its
+    ``totalTokenCount`` is the sum of all four, so it equals input + output.
+    """
     if not isinstance(meta, dict):
         return Usage()
-    return Usage.trusted(  # each count checked by _count (P4)
-        input_tokens=_count(meta, "promptTokenCount"),
-        output_tokens=_count(meta, "candidatesTokenCount"),
-        reasoning_tokens=_count(meta, "thoughtsTokenCount"),
+    tool_use = _count(meta, "toolUsePromptTokenCount")
+    thoughts = _count(meta, "thoughtsTokenCount")
+    return Usage.trusted(  # each count checked by _count or _sum (P4)
+        input_tokens=_sum(_count(meta, "promptTokenCount"), tool_use),
+        output_tokens=_sum(_count(meta, "candidatesTokenCount"), thoughts),
+        reasoning_tokens=thoughts,
         total_tokens=_count(meta, "totalTokenCount"),
         cache_read_input_tokens=_count(meta, "cachedContentTokenCount"),
-        tool_use_prompt_tokens=_count(meta, "toolUsePromptTokenCount"),
+        tool_use_prompt_tokens=tool_use,
     )
 
 

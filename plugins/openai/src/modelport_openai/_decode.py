@@ -2,8 +2,9 @@
 
 Reads what servers send besides OpenAI's own fields: reasoning text as ``reasoning_content``
 (DeepSeek, xAI, Z.ai) or ``reasoning`` (Groq, OpenRouter, Ollama), a ``refusal`` instead of content,
-usage under ``x_groq.usage``, cache hits as ``prompt_cache_hit_tokens``, a choice with no ``message``
-(Azure's content filter), the legacy ``function_call``.
+usage under ``x_groq.usage``, cache hits as ``prompt_cache_hit_tokens`` (DeepSeek) or a top-level
+``cached_tokens`` (Together), a choice with no ``message`` (Azure's content filter), the legacy
+``function_call``.
 """
 
 from __future__ import annotations
@@ -50,25 +51,43 @@ def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _detail(raw: dict[str, Any], details: str, key: str) -> int | None:
+    found = raw.get(details)
+    return _count(found.get(key)) if isinstance(found, dict) else None
+
+
+def _first(*counts: int | None) -> int | None:
+    return next((count for count in counts if count is not None), None)
+
+
 def usage(raw: Any, quirks: Quirks) -> Usage:
-    """Token counts, whatever the server calls them; a count it did not send stays ``None``."""
+    """Token counts, whatever the server calls them; a count it did not send stays ``None``.
+
+    ``prompt_tokens`` already holds the cache reads and writes, ``completion_tokens`` the reasoning
+    (except where ``quirks.completion_excludes_reasoning``: xAI). Cache reads are
+    ``prompt_tokens_details.cached_tokens``, Together's top-level ``cached_tokens`` or DeepSeek's
+    ``prompt_cache_hit_tokens`` (its ``prompt_tokens`` = hits + ``prompt_cache_miss_tokens``).
+    """
     if not isinstance(raw, dict):
         return Usage()
-    prompt = raw.get("prompt_tokens_details")
-    completion = raw.get("completion_tokens_details")
-    cached = _count(prompt.get("cached_tokens")) if isinstance(prompt, dict) else None
-    if cached is None:
-        cached = _count(raw.get("prompt_cache_hit_tokens"))
-    reasoning = _count(completion.get("reasoning_tokens")) if isinstance(completion, dict) else None
+    hits = _count(raw.get("prompt_cache_hit_tokens"))
+    misses = _count(raw.get("prompt_cache_miss_tokens"))
+    prompt = _count(raw.get("prompt_tokens"))
+    if prompt is None and hits is not None and misses is not None:
+        prompt = hits + misses
+    reasoning = _detail(raw, "completion_tokens_details", "reasoning_tokens")
     output = _count(raw.get("completion_tokens"))
     if quirks.completion_excludes_reasoning and output is not None and reasoning:
         output += reasoning
     return Usage(
-        input_tokens=_count(raw.get("prompt_tokens")),
+        input_tokens=prompt,
         output_tokens=output,
         reasoning_tokens=reasoning,
         total_tokens=_count(raw.get("total_tokens")),
-        cache_read_input_tokens=cached,
+        cache_read_input_tokens=_first(
+            _detail(raw, "prompt_tokens_details", "cached_tokens"), _count(raw.get("cached_tokens")), hits
+        ),
+        cache_write_input_tokens=_detail(raw, "prompt_tokens_details", "cache_write_tokens"),
     )
 
 

@@ -81,7 +81,7 @@ class XaiProvider(ChatCompletionsProvider):
 
 
 class TogetherProvider(ChatCompletionsProvider):
-    """Together AI; accepts ``top_k``."""
+    """Together AI; accepts ``top_k``, reports cache hits as a top-level ``cached_tokens``."""
 
     id: ClassVar[str] = "together"
     display_name: ClassVar[str] = "Together AI"
