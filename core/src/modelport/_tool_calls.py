@@ -12,9 +12,12 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
-from collections.abc import Awaitable, Coroutine, Sequence
+from collections.abc import Awaitable, Coroutine, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from contextvars import copy_context
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .approval import ALLOW, Approval, ApproveHook, Refusal, decision
@@ -129,14 +132,12 @@ def run_round(round_: Round, timeout: float | None) -> bool:
         return True
     if timeout is not None and timeout <= 0:
         return False
-    pool = ThreadPoolExecutor(
-        max_workers=min(MAX_THREADS, len(round_.jobs)), thread_name_prefix="modelport-tool"
-    )
-    futures = {pool.submit(_call, round_.calls[i], fn, args): i for i, fn, args in round_.jobs}
-    try:
+    with _threads(len(round_.jobs)) as pool:
+        futures = {
+            pool.submit(copy_context().run, _call, round_.calls[i], fn, args): i
+            for i, fn, args in round_.jobs
+        }
         done, pending = wait(futures, timeout=timeout)
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
     for future in done:
         round_.results[futures[future]] = future.result()
     return not pending
@@ -144,18 +145,33 @@ def run_round(round_: Round, timeout: float | None) -> bool:
 
 async def arun_round(round_: Round, timeout: float | None) -> bool:
     """Async twin of :func:`run_round`: async tools as tasks (cancelled when the time is up), sync
-    tools in threads."""
+    tools in worker threads of the round's own (so no event loop waits for them at its close)."""
     if not round_.jobs:
         return True
     if timeout is not None and timeout <= 0:
         return False
-    tasks = {asyncio.ensure_future(_acall(round_.calls[i], fn, args)): i for i, fn, args in round_.jobs}
-    done, pending = await asyncio.wait(tasks, timeout=timeout)
+    with _threads(sum(not fn.is_async for _, fn, _ in round_.jobs)) as pool:
+        tasks = {
+            asyncio.ensure_future(_acall(round_.calls[i], fn, args, pool)): i for i, fn, args in round_.jobs
+        }
+        done, pending = await asyncio.wait(tasks, timeout=timeout)
     for task in pending:
         task.cancel()
     for task in done:
         round_.results[tasks[task]] = task.result()
     return not pending
+
+
+@contextmanager
+def _threads(count: int) -> Iterator[ThreadPoolExecutor]:
+    """Worker threads for ``count`` sync calls, let go without waiting for them at the end."""
+    pool = ThreadPoolExecutor(
+        max_workers=max(1, min(MAX_THREADS, count)), thread_name_prefix="modelport-tool"
+    )
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _call(call: ToolCallPart, function: PythonTool, args: dict[str, Any]) -> ToolResultPart:
@@ -166,12 +182,15 @@ def _call(call: ToolCallPart, function: PythonTool, args: dict[str, Any]) -> Too
     return result(call, output)
 
 
-async def _acall(call: ToolCallPart, function: PythonTool, args: dict[str, Any]) -> ToolResultPart:
+async def _acall(
+    call: ToolCallPart, function: PythonTool, args: dict[str, Any], pool: ThreadPoolExecutor
+) -> ToolResultPart:
     try:
         if function.is_async:
             output = await function.fn(**args)
         else:
-            output = await asyncio.to_thread(function.fn, **args)
+            work = partial(copy_context().run, function.fn, **args)
+            output = await asyncio.get_running_loop().run_in_executor(pool, work)
     except Exception as error:
         return error_result(call, _describe(error))
     return result(call, output)
