@@ -314,6 +314,15 @@ def test_an_async_tool_past_the_deadline_is_cancelled() -> None:
     assert cancelled.is_set()
 
 
+def test_the_time_a_hook_takes_to_decide_is_not_counted() -> None:
+    def approve(call: ToolCallPart) -> bool:
+        time.sleep(0.7)  # a person reading the call
+        return True
+
+    run = deadline_model(0.5).run(prompt=PROMPT, tools=tools(123124, True), approve=approve)
+    assert (run.text, [r.output for s in run.steps for r in s.tool_results]) == ("YES", [123124, True])
+
+
 def test_tools_within_the_deadline_finish_the_run() -> None:
     run = deadline_model(5.0).run(prompt=PROMPT, tools=tools(123124, True))
     assert (run.text, len(run.steps)) == ("YES", 3)

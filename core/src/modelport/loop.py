@@ -10,10 +10,11 @@ sees. Provider-executed calls (search, code execution) are never run locally. Ea
 with ``result.message``, which carries what the provider needs replayed (thought signatures), so
 every provider's multi-step rules hold.
 
-A step, the model call and the tools it asked for, is bounded by the model's ``deadline``: when
-it passes while tools run, :class:`~modelport.errors.DeadlineExceededError` is raised (a sync
-tool's thread cannot be stopped and runs on in the background). Any error that ends a run carries
-the steps finished before it in ``error.steps``.
+A step, the model call and the tools it asked for, is bounded by the model's ``deadline`` (the
+time an ``approve`` hook takes to decide is not counted): when it passes while tools run,
+:class:`~modelport.errors.DeadlineExceededError` is raised (a sync tool's thread cannot be stopped
+and runs on in the background). Any error that ends a run carries the steps finished before it in
+``error.steps``.
 """
 
 from __future__ import annotations
@@ -194,9 +195,10 @@ def _request(kwargs: dict[str, Any]) -> Request:
 def _tools(conversation: _Conversation, result: Result) -> Round:
     """Ask about, then run, the calls of ``result`` (sync)."""
     functions, calls = conversation.functions, conversation.calls(result)
+    timeout = conversation.remaining()  # taken before the hook: a person's time to decide is not counted
     decisions = [ask(conversation.approve, c) if asks(functions, c) else ALLOW for c in calls]
     round_ = plan(functions, calls, decisions)
-    if not run_round(round_, conversation.remaining()):
+    if not run_round(round_, timeout):
         raise conversation.timed_out(result, round_)
     return round_
 
@@ -204,9 +206,10 @@ def _tools(conversation: _Conversation, result: Result) -> Round:
 async def _atools(conversation: _Conversation, result: Result) -> Round:
     """Async twin of :func:`_tools`."""
     functions, calls = conversation.functions, conversation.calls(result)
+    timeout = conversation.remaining()
     decisions = [await aask(conversation.approve, c) if asks(functions, c) else ALLOW for c in calls]
     round_ = plan(functions, calls, decisions)
-    if not await arun_round(round_, conversation.remaining()):
+    if not await arun_round(round_, timeout):
         raise conversation.timed_out(result, round_)
     return round_
 
