@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from .errors import InvalidRequestError
 
@@ -92,11 +92,13 @@ def _arguments_model(fn: Callable[..., Any], name: str) -> Any:
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             raise InvalidRequestError(f"tool {name!r}: *args and **kwargs cannot be described to a model")
         annotation = hints.get(parameter.name, Any)
-        default = ... if parameter.default is parameter.empty else parameter.default
         # The parameter's name is the field's alias, never its attribute name: pydantic reserves
         # names (``model_config``, ``model_fields``, ``schema``, ``copy``...) and treats a leading
         # underscore as private, which would drop the parameter from the schema.
-        fields[f"p{index}"] = (Annotated[annotation, Field(alias=parameter.name)], default)
+        if parameter.default is parameter.empty:
+            fields[f"p{index}"] = (annotation, Field(alias=parameter.name))
+        else:
+            fields[f"p{index}"] = (annotation, Field(parameter.default, alias=parameter.name))
     return create_model(f"{name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
 
 
