@@ -7,6 +7,7 @@ import importlib
 import modelport
 
 EXPECTED_CORE = {
+    "Approval",
     "AsyncResultStream",
     "Capabilities",
     "Citation",
@@ -36,6 +37,7 @@ EXPECTED_CORE = {
     "ProviderToolError",
     "ProviderToolSpec",
     "ReasoningPart",
+    "Refusal",
     "Request",
     "Result",
     "ResultStream",

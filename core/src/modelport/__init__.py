@@ -46,6 +46,8 @@ _logging.getLogger("modelport").addHandler(_logging.NullHandler())
 _LAZY = {
     "OutputValidationError": ".outputs",
     "RunResult": ".loop",
+    "Approval": ".approval",
+    "Refusal": ".approval",
     "tool": ".functions",
     "AsyncResultStream": "._streams",
     "ResultStream": "._streams",
@@ -75,6 +77,7 @@ _LAZY = {
 
 if TYPE_CHECKING:
     from ._streams import AsyncResultStream, ResultStream
+    from .approval import Approval, Refusal
     from .citations import CitedText, check_markers, cite
     from .events import StreamAccumulator, StreamEvent, accumulate
     from .functions import tool
@@ -118,6 +121,7 @@ def __dir__() -> list[str]:
 __version__ = "0.1.0"
 
 __all__ = [
+    "Approval",
     "AsyncResultStream",
     "Capabilities",
     "Citation",
@@ -147,6 +151,7 @@ __all__ = [
     "ProviderToolError",
     "ProviderToolSpec",
     "ReasoningPart",
+    "Refusal",
     "Request",
     "Result",
     "ResultStream",

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ._streams import AsyncResultStream, ResultStream
+    from .approval import ApproveHook
     from .loop import RunResult, RunStream, Step
     from .outputs import OutputType
     from .types import EmbeddingResult, Request, Result, Warning
@@ -354,30 +355,46 @@ class Model:
     # The tool loop -------------------------------------------------------------------------------
 
     def run(
-        self, *, max_steps: int = 8, stop_when: Callable[[Step], bool] | None = None, **kwargs: Any
+        self,
+        *,
+        max_steps: int = 8,
+        stop_when: Callable[[Step], bool] | None = None,
+        approve: ApproveHook | None = None,
+        **kwargs: Any,
     ) -> RunResult:
         """Call the model, run the function tools it asks for, repeat until it answers (see
         :mod:`modelport.loop`). Keywords are those of :meth:`generate`; ``tools`` may hold
-        :func:`modelport.tool` functions."""
+        :func:`modelport.tool` functions; ``approve`` allows, refuses or edits each call before it
+        runs (see :mod:`modelport.approval`)."""
         from .loop import run
 
-        return run(self, max_steps=max_steps, stop_when=stop_when, **kwargs)
+        return run(self, max_steps=max_steps, stop_when=stop_when, approve=approve, **kwargs)
 
     async def arun(
-        self, *, max_steps: int = 8, stop_when: Callable[[Step], bool] | None = None, **kwargs: Any
+        self,
+        *,
+        max_steps: int = 8,
+        stop_when: Callable[[Step], bool] | None = None,
+        approve: ApproveHook | None = None,
+        **kwargs: Any,
     ) -> RunResult:
         """Async twin of :meth:`run`."""
         from .loop import arun
 
-        return await arun(self, max_steps=max_steps, stop_when=stop_when, **kwargs)
+        return await arun(self, max_steps=max_steps, stop_when=stop_when, approve=approve, **kwargs)
 
     def run_stream(
-        self, *, max_steps: int = 8, stop_when: Callable[[Step], bool] | None = None, **kwargs: Any
+        self,
+        *,
+        max_steps: int = 8,
+        stop_when: Callable[[Step], bool] | None = None,
+        approve: ApproveHook | None = None,
+        **kwargs: Any,
     ) -> RunStream:
         """The events of every step of :meth:`run`, as they arrive."""
         from .loop import run_stream
 
-        return run_stream(self, max_steps=max_steps, stop_when=stop_when, **kwargs)
+        return run_stream(self, max_steps=max_steps, stop_when=stop_when, approve=approve, **kwargs)
 
     def close(self) -> None:
         """Close the HTTP clients the provider created."""

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    from .loop import Step
     from .types import Result
 
 __all__ = [
@@ -124,6 +125,9 @@ class ModelportError(Exception):
     """Base class of every error raised by modelport."""
 
     retryable: ClassVar[bool] = False
+    #: When the error ended a tool loop (``model.run``, ``arun``, ``run_stream``): the steps that
+    #: finished before it; ``None`` otherwise.
+    steps: list[Step] | None = None
 
 
 class ConfigurationError(ModelportError):

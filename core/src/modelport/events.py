@@ -160,7 +160,8 @@ class ToolCallEvent(_Event):
 
 
 class ToolResultEvent(_Event):
-    """A complete tool result (provider-executed tools)."""
+    """A complete tool result: a provider-executed tool's, inside a model's stream, or, between the
+    steps of ``model.run_stream``, a function call's the loop ran (``provider_executed`` false)."""
 
     type: Literal["tool-result"] = "tool-result"
     part: ToolResultPart

@@ -62,7 +62,8 @@ class PythonTool:
                 for e in error.errors(include_url=False, include_input=False)
             )
             raise ToolArgumentsError(f"invalid arguments for tool {self.name!r}: {problems}") from None
-        return {name: getattr(validated, name) for name in type(validated).model_fields}
+        fields = type(validated).model_fields
+        return {field.alias or name: getattr(validated, name) for name, field in fields.items()}
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
@@ -79,7 +80,7 @@ def _first_paragraph(fn: Callable[..., Any]) -> str | None:
 def _arguments_model(fn: Callable[..., Any], name: str) -> Any:
     from typing import get_type_hints
 
-    from pydantic import ConfigDict, create_model
+    from pydantic import ConfigDict, Field, create_model
 
     signature = inspect.signature(fn)
     try:
@@ -87,12 +88,17 @@ def _arguments_model(fn: Callable[..., Any], name: str) -> Any:
     except Exception as error:  # an unresolvable annotation
         raise InvalidRequestError(f"tool {name!r}: cannot read its type hints ({error})") from None
     fields: dict[str, Any] = {}
-    for parameter in signature.parameters.values():
+    for index, parameter in enumerate(signature.parameters.values()):
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             raise InvalidRequestError(f"tool {name!r}: *args and **kwargs cannot be described to a model")
         annotation = hints.get(parameter.name, Any)
-        default = ... if parameter.default is parameter.empty else parameter.default
-        fields[parameter.name] = (annotation, default)
+        # The parameter's name is the field's alias, never its attribute name: pydantic reserves
+        # names (``model_config``, ``model_fields``, ``schema``, ``copy``...) and treats a leading
+        # underscore as private, which would drop the parameter from the schema.
+        if parameter.default is parameter.empty:
+            fields[f"p{index}"] = (annotation, Field(alias=parameter.name))
+        else:
+            fields[f"p{index}"] = (annotation, Field(parameter.default, alias=parameter.name))
     return create_model(f"{name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
 
 

@@ -2,26 +2,37 @@
 
 ``model.run(prompt=..., tools=[get_weather], max_steps=8)`` (``arun`` for async, ``run_stream`` for
 events) repeats until the model answers without asking for a tool, ``max_steps`` model calls were
-made, or ``stop_when(step)`` says so. Calls the model asked for together run in parallel (threads in
-sync code, tasks in async code). A tool that raises, or arguments that do not validate, become an
-error tool result the model sees. Provider-executed calls (search, code execution) are never run
-locally. Each turn is appended with ``result.message``, which carries what the provider needs
-replayed (thought signatures), so every provider's multi-step rules hold.
+made, or ``stop_when(step)`` says so. ``approve=hook`` lets the caller allow, refuse or edit each
+call before it runs (see :mod:`modelport.approval`). Calls the model asked for together run in
+parallel (threads in sync code, tasks in async code). A tool that raises, arguments that do not
+validate, a refused call or an output a request cannot carry become an error tool result the model
+sees. Provider-executed calls (search, code execution) are never run locally. Each turn is appended
+with ``result.message``, which carries what the provider needs replayed (thought signatures), so
+every provider's multi-step rules hold.
+
+A step, the model call and the tools it asked for, is bounded by the model's ``deadline`` (the
+time an ``approve`` hook takes to decide is not counted): when it passes while tools run,
+:class:`~modelport.errors.DeadlineExceededError` is raised (a sync tool's thread cannot be stopped
+and runs on in the background). Any error that ends a run carries the steps finished before it in
+``error.steps``.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from .errors import InvalidRequestError
-from .functions import PythonTool, ToolArgumentsError
+from ._tool_calls import Round, aask, arun_round, ask, asks, plan, run_round
+from .approval import ALLOW
+from .errors import DeadlineExceededError, InvalidRequestError, ModelportError
+from .functions import PythonTool
 
 if TYPE_CHECKING:
     from ._model import Model
+    from .approval import ApproveHook
     from .events import StreamEvent
     from .types import Message, Request, Result, ToolCallPart, ToolResultPart, Usage
 
@@ -32,11 +43,17 @@ StopReason = Literal["answer", "max-steps", "stopped"]
 
 @dataclass(frozen=True)
 class Step:
-    """One model call of a run: what was asked, what came back, and the tool results sent next."""
+    """One model call of a run: what was asked, what came back, and the tool results sent next.
+
+    ``tool_calls`` are the function calls the loop answered, in the model's order and as they ran
+    (with the arguments an approval hook gave in place of the model's); ``tool_results`` holds the
+    result of each, in the same order.
+    """
 
     request: Request
     result: Result
     tool_results: list[ToolResultPart] = field(default_factory=list)
+    tool_calls: list[ToolCallPart] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -76,13 +93,21 @@ class RunResult:
 
 
 class _Conversation:
-    """What sync, async and streaming runs share: the history, the tools and the stop rules."""
+    """What sync, async and streaming runs share: the history, the tools, the stop rules and the
+    step's deadline."""
 
     def __init__(
-        self, kwargs: dict[str, Any], max_steps: int, stop_when: Callable[[Step], bool] | None
+        self,
+        model: Model,
+        kwargs: dict[str, Any],
+        max_steps: int,
+        stop_when: Callable[[Step], bool] | None,
+        approve: ApproveHook | None,
     ) -> None:
         if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1:
             raise InvalidRequestError("max_steps must be a positive integer")
+        if approve is not None and not callable(approve):
+            raise InvalidRequestError(f"approve must be a callable, got {type(approve).__name__}")
         from .types import Message
 
         kwargs = dict(kwargs)
@@ -98,20 +123,42 @@ class _Conversation:
         self.kwargs = kwargs
         self.max_steps = max_steps
         self.stop_when = stop_when
+        self.approve = approve
+        self.provider = model.provider.id
+        self.deadline = model.provider.config.deadline
+        self.started = 0.0
         self.steps: list[Step] = []
 
-    def request_kwargs(self) -> dict[str, Any]:
-        return {**self.kwargs, "messages": list(self.messages)}
+    def begin(self) -> tuple[dict[str, Any], Request]:
+        """A step starts: its keywords for the model call, and its canonical request."""
+        self.started = time.monotonic()
+        kwargs = {**self.kwargs, "messages": list(self.messages)}
+        return kwargs, _request(kwargs)
 
     def calls(self, result: Result) -> list[ToolCallPart]:
-        """The calls to run locally: function calls of this run's tools (never provider-executed)."""
+        """The calls to answer locally: every call the provider did not execute itself."""
         return [c for c in result.tool_calls if not c.provider_executed]
 
-    def record(self, request: Request, result: Result, results: list[ToolResultPart]) -> StopReason | None:
+    def remaining(self) -> float | None:
+        """Seconds left of the step's deadline (``None`` without one)."""
+        return None if self.deadline is None else self.started + self.deadline - time.monotonic()
+
+    def timed_out(self, result: Result, round_: Round) -> DeadlineExceededError:
+        """The error of a step whose tools did not finish within the deadline."""
+        still = ", ".join(repr(name) for name in round_.pending())
+        return DeadlineExceededError(
+            f"step {len(self.steps) + 1} did not finish within its deadline of {self.deadline:g} s: "
+            f"tool {still} still running (a sync tool's thread cannot be stopped; it runs on)",
+            provider=self.provider,
+            partial=result,
+        )
+
+    def record(self, request: Request, result: Result, round_: Round) -> StopReason | None:
         """Append the step; the stop reason, or ``None`` to go on."""
         from .types import Message
 
-        step = Step(request, result, results)
+        results = round_.finished()
+        step = Step(request, result, results, list(round_.calls))
         self.steps.append(step)
         self.messages.append(result.message)
         if not results:
@@ -126,14 +173,15 @@ class _Conversation:
     def finished(self, reason: StopReason) -> RunResult:
         return RunResult(list(self.steps), list(self.messages), reason)
 
-    def prepare(self, call: ToolCallPart) -> tuple[PythonTool, dict[str, Any]] | ToolResultPart:
-        function = self.functions.get(call.name)
-        if function is None:
-            return _error(call, f"no tool named {call.name!r} is available")
+    @contextmanager
+    def keeping_steps(self) -> Iterator[None]:
+        """An error that ends the run leaves with the steps finished before it (``error.steps``)."""
         try:
-            return function, function.arguments(call.args)
-        except ToolArgumentsError as error:
-            return _error(call, str(error))
+            yield
+        except ModelportError as error:
+            if error.steps is None:
+                error.steps = list(self.steps)
+            raise
 
 
 def _request(kwargs: dict[str, Any]) -> Request:
@@ -144,96 +192,86 @@ def _request(kwargs: dict[str, Any]) -> Request:
     return build_request(_canonical(kwargs))
 
 
-def _result(call: ToolCallPart, output: Any) -> ToolResultPart:
-    from .types import ToolResultPart
-
-    try:
-        from pydantic import TypeAdapter
-
-        value = TypeAdapter(Any).dump_python(output, mode="json")
-    except Exception:  # an output JSON cannot carry: its text
-        value = str(output)
-    return ToolResultPart(call_id=call.id, name=call.name, output=value)
-
-
-def _error(call: ToolCallPart, message: str) -> ToolResultPart:
-    from .types import ToolResultPart
-
-    return ToolResultPart(call_id=call.id, name=call.name, output=message, is_error=True)
+def _tools(conversation: _Conversation, result: Result) -> Round:
+    """Ask about, then run, the calls of ``result`` (sync)."""
+    functions, calls = conversation.functions, conversation.calls(result)
+    timeout = conversation.remaining()  # taken before the hook: a person's time to decide is not counted
+    decisions = [ask(conversation.approve, c) if asks(functions, c) else ALLOW for c in calls]
+    round_ = plan(functions, calls, decisions)
+    if not run_round(round_, timeout):
+        raise conversation.timed_out(result, round_)
+    return round_
 
 
-def _run_sync(conversation: _Conversation, call: ToolCallPart) -> ToolResultPart:
-    prepared = conversation.prepare(call)
-    if not isinstance(prepared, tuple):
-        return prepared
-    function, args = prepared
-    try:
-        output = asyncio.run(function.fn(**args)) if function.is_async else function.fn(**args)
-    except Exception as error:
-        return _error(call, f"{type(error).__name__}: {error}")
-    return _result(call, output)
-
-
-async def _run_async(conversation: _Conversation, call: ToolCallPart) -> ToolResultPart:
-    prepared = conversation.prepare(call)
-    if not isinstance(prepared, tuple):
-        return prepared
-    function, args = prepared
-    try:
-        if function.is_async:
-            output = await function.fn(**args)
-        else:
-            output = await asyncio.to_thread(function.fn, **args)
-    except Exception as error:
-        return _error(call, f"{type(error).__name__}: {error}")
-    return _result(call, output)
-
-
-def _run_calls(conversation: _Conversation, calls: Sequence[ToolCallPart]) -> list[ToolResultPart]:
-    if len(calls) <= 1:
-        return [_run_sync(conversation, c) for c in calls]
-    with ThreadPoolExecutor(max_workers=min(8, len(calls))) as pool:
-        return list(pool.map(lambda c: _run_sync(conversation, c), calls))
+async def _atools(conversation: _Conversation, result: Result) -> Round:
+    """Async twin of :func:`_tools`."""
+    functions, calls = conversation.functions, conversation.calls(result)
+    timeout = conversation.remaining()
+    decisions = [await aask(conversation.approve, c) if asks(functions, c) else ALLOW for c in calls]
+    round_ = plan(functions, calls, decisions)
+    if not await arun_round(round_, timeout):
+        raise conversation.timed_out(result, round_)
+    return round_
 
 
 def run(
-    model: Model, *, max_steps: int = 8, stop_when: Callable[[Step], bool] | None = None, **kwargs: Any
+    model: Model,
+    *,
+    max_steps: int = 8,
+    stop_when: Callable[[Step], bool] | None = None,
+    approve: ApproveHook | None = None,
+    **kwargs: Any,
 ) -> RunResult:
     """Run the tool loop (see the module documentation)."""
-    conversation = _Conversation(kwargs, max_steps, stop_when)
-    while True:
-        request_kwargs = conversation.request_kwargs()
-        request = _request(request_kwargs)
-        result = model.generate(**request_kwargs)
-        reason = conversation.record(request, result, _run_calls(conversation, conversation.calls(result)))
-        if reason is not None:
-            return conversation.finished(reason)
+    conversation = _Conversation(model, kwargs, max_steps, stop_when, approve)
+    with conversation.keeping_steps():
+        while True:
+            request_kwargs, request = conversation.begin()
+            result = model.generate(**request_kwargs)
+            reason = conversation.record(request, result, _tools(conversation, result))
+            if reason is not None:
+                return conversation.finished(reason)
 
 
 async def arun(
-    model: Model, *, max_steps: int = 8, stop_when: Callable[[Step], bool] | None = None, **kwargs: Any
+    model: Model,
+    *,
+    max_steps: int = 8,
+    stop_when: Callable[[Step], bool] | None = None,
+    approve: ApproveHook | None = None,
+    **kwargs: Any,
 ) -> RunResult:
-    """Async twin of :func:`run`; calls asked for together run as concurrent tasks."""
-    conversation = _Conversation(kwargs, max_steps, stop_when)
-    while True:
-        request_kwargs = conversation.request_kwargs()
-        request = _request(request_kwargs)
-        result = await model.agenerate(**request_kwargs)
-        calls = conversation.calls(result)
-        results = list(await asyncio.gather(*(_run_async(conversation, c) for c in calls)))
-        reason = conversation.record(request, result, results)
-        if reason is not None:
-            return conversation.finished(reason)
+    """Async twin of :func:`run`; calls asked for together run as concurrent tasks, and an async
+    ``approve`` hook is awaited."""
+    conversation = _Conversation(model, kwargs, max_steps, stop_when, approve)
+    with conversation.keeping_steps():
+        while True:
+            request_kwargs, request = conversation.begin()
+            result = await model.agenerate(**request_kwargs)
+            reason = conversation.record(request, result, await _atools(conversation, result))
+            if reason is not None:
+                return conversation.finished(reason)
 
 
 class RunStream:
-    """The events of every step of a run, as they arrive; :meth:`result` gives the :class:`RunResult`."""
+    """The events of every step of a run, as they arrive; :meth:`result` gives the :class:`RunResult`.
+
+    Each step's model events come as the model sends them (from ``stream-start`` to ``finish``);
+    then, before the next step's ``stream-start``, one ``tool-result`` event for each function call
+    the loop answered, in the model's order: the parts of :attr:`Step.tool_results`. They are not
+    part of any step's :attr:`Step.result` (the model did not send them).
+    """
 
     def __init__(
-        self, model: Model, max_steps: int, stop_when: Callable[[Step], bool] | None, kwargs: dict[str, Any]
+        self,
+        model: Model,
+        max_steps: int,
+        stop_when: Callable[[Step], bool] | None,
+        kwargs: dict[str, Any],
+        approve: ApproveHook | None = None,
     ):
         self._model = model
-        self._conversation = _Conversation(kwargs, max_steps, stop_when)
+        self._conversation = _Conversation(model, kwargs, max_steps, stop_when, approve)
         self._iterator: Iterator[StreamEvent] | None = None
         self._result: RunResult | None = None
 
@@ -243,19 +281,21 @@ class RunStream:
         return self._iterator
 
     def _run(self) -> Iterator[StreamEvent]:
+        from .events import ToolResultEvent
+
         conversation = self._conversation
-        while True:
-            request_kwargs = conversation.request_kwargs()
-            request = _request(request_kwargs)
-            with self._model.stream(**request_kwargs) as stream:
-                yield from stream
-                result = stream.result()
-            reason = conversation.record(
-                request, result, _run_calls(conversation, conversation.calls(result))
-            )
-            if reason is not None:
-                self._result = conversation.finished(reason)
-                return
+        with conversation.keeping_steps():
+            while True:
+                request_kwargs, request = conversation.begin()
+                with self._model.stream(**request_kwargs) as stream:
+                    yield from stream
+                    result = stream.result()
+                reason = conversation.record(request, result, _tools(conversation, result))
+                for part in conversation.steps[-1].tool_results:
+                    yield ToolResultEvent(part=part)
+                if reason is not None:
+                    self._result = conversation.finished(reason)
+                    return
 
     def result(self) -> RunResult:
         """Consume what is left and return the run's result."""
@@ -266,7 +306,12 @@ class RunStream:
 
 
 def run_stream(
-    model: Model, *, max_steps: int = 8, stop_when: Callable[[Step], bool] | None = None, **kwargs: Any
+    model: Model,
+    *,
+    max_steps: int = 8,
+    stop_when: Callable[[Step], bool] | None = None,
+    approve: ApproveHook | None = None,
+    **kwargs: Any,
 ) -> RunStream:
     """The streaming variant of :func:`run`."""
-    return RunStream(model, max_steps, stop_when, kwargs)
+    return RunStream(model, max_steps, stop_when, kwargs, approve)
