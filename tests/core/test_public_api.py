@@ -21,6 +21,7 @@ EXPECTED_CORE = {
     "MissingCredentialsError",
     "Model",
     "ModelportError",
+    "OutputRefusedError",
     "OutputValidationError",
     "Provider",
     "ProviderAuthError",
