@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 from ._results import is_refusal
@@ -81,11 +83,12 @@ class OutputType:
         self.type = tp
         self.name = _name(tp)
         with _schema_errors(tp):
-            self.adapter: TypeAdapter[Any] = TypeAdapter(tp)
+            adapted = portable(tp)
+            self.adapter: TypeAdapter[Any] = TypeAdapter(adapted)
             schema = self.adapter.json_schema()
             self.wrapped = not _is_object(schema)
             if self.wrapped:
-                self._wrapper: TypeAdapter[Any] = TypeAdapter(_wrapper(tp))
+                self._wrapper: TypeAdapter[Any] = TypeAdapter(_wrapper(adapted))
                 schema = self._wrapper.json_schema()
         self.schema: dict[str, Any] = schema
 
@@ -197,6 +200,53 @@ def _wrapper(tp: Any) -> Any:
     from typing_extensions import TypedDict
 
     return TypedDict("Response", {_ENVELOPE: tp})  # type: ignore[operator]
+
+
+def portable(tp: Any) -> Any:
+    """``tp`` with every ``typing.TypedDict`` in it made a ``typing_extensions.TypedDict``, which is
+    what pydantic adapts on Python below 3.12 (same keys, types, optionality and docstring);
+    ``tp`` itself on 3.12 and later, and for a type without one."""
+    if sys.version_info >= (3, 12):
+        return tp
+    return _portable(tp, set())
+
+
+def _portable(tp: Any, seen: set[Any]) -> Any:
+    import typing
+    from typing import Annotated, Literal, Union, get_args, get_origin, is_typeddict
+
+    import typing_extensions
+
+    qualifiers = {typing_extensions.Required, typing_extensions.NotRequired}
+    qualifiers |= {getattr(typing, name) for name in ("Required", "NotRequired") if hasattr(typing, name)}
+
+    if isinstance(tp, type) and is_typeddict(tp) and type(tp).__module__ == "typing":
+        if tp in seen:
+            raise InvalidRequestError(
+                f"response_format {_name(tp)}: a recursive typing.TypedDict needs typing_extensions.TypedDict "
+                "on Python below 3.12 (from typing_extensions import TypedDict)"
+            )
+        hints = typing_extensions.get_type_hints(tp, include_extras=True)
+        fields = {}
+        for key, hint in hints.items():
+            while get_origin(hint) in qualifiers:
+                hint = get_args(hint)[0]
+            hint = _portable(hint, seen | {tp})
+            fields[key] = hint if key in tp.__required_keys__ else typing_extensions.NotRequired[hint]
+        converted: Any = typing_extensions.TypedDict(tp.__name__, fields)  # type: ignore[operator]
+        converted.__doc__, converted.__module__, converted.__qualname__ = tp.__doc__, tp.__module__, tp.__qualname__
+        return converted
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is None or not args or origin is Literal:
+        return tp
+    converted_args = tuple(_portable(arg, seen) for arg in args)
+    if all(new is old for new, old in zip(converted_args, args)):
+        return tp
+    if origin is Annotated:
+        return Annotated[(converted_args[0], *tp.__metadata__)]
+    if origin is Union or isinstance(tp, types.UnionType):
+        return Union[converted_args]
+    return origin[converted_args]
 
 
 @contextlib.contextmanager
