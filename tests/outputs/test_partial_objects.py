@@ -46,7 +46,13 @@ def test_a_stream_offers_the_object_while_it_arrives() -> None:
     stream = model.stream(prompt="?", response_format=Person)
     events = list(stream)
     partials = [e.value for e in events if isinstance(e, PartialObjectEvent)]
-    assert partials == [{}, {"name": "A"}, {"name": "Ada"}, {"name": "Ada", "age": 3}, {"name": "Ada", "age": 36}]
+    assert partials == [
+        {},
+        {"name": "A"},
+        {"name": "Ada"},
+        {"name": "Ada", "age": 3},
+        {"name": "Ada", "age": 36},
+    ]
     # Each comes right after the text delta that changed it.
     kinds = [e.type for e in events]
     assert kinds[kinds.index("partial-object") - 1] == "text-delta"
@@ -72,7 +78,11 @@ def test_the_async_stream_offers_the_same() -> None:
     model, _ = fakes.model([fakes.sse(_chunks(*PIECES))])
 
     async def main() -> list[Any]:
-        return [e.value async for e in model.astream(prompt="?", response_format=Person) if e.type == "partial-object"]
+        return [
+            e.value
+            async for e in model.astream(prompt="?", response_format=Person)
+            if e.type == "partial-object"
+        ]
 
     assert asyncio.run(main())[-1] == {"name": "Ada", "age": 36}
 

@@ -72,7 +72,9 @@ def test_a_type_pydantic_cannot_adapt_is_a_typed_error_before_any_io() -> None:
         pass
 
     fake = Fake(completion({"content": "{}"}))
-    with pytest.raises(InvalidRequestError, match="response_format list: Unable to generate pydantic-core schema"):
+    with pytest.raises(
+        InvalidRequestError, match="response_format list: Unable to generate pydantic-core schema"
+    ):
         fake.model().generate(prompt="?", response_format=list[Opaque])
     if sys.version_info < (3, 12):  # a recursive one is not converted
         with pytest.raises(InvalidRequestError, match="recursive typing.TypedDict needs typing_extensions"):

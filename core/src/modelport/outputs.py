@@ -217,33 +217,41 @@ def _portable(tp: Any, seen: set[Any]) -> Any:
 
     import typing_extensions
 
-    qualifiers = {typing_extensions.Required, typing_extensions.NotRequired}
+    make_typeddict: Any = typing_extensions.TypedDict
+    annotated: Any = Annotated
+    qualifiers: set[Any] = {typing_extensions.Required, typing_extensions.NotRequired}
     qualifiers |= {getattr(typing, name) for name in ("Required", "NotRequired") if hasattr(typing, name)}
 
     if isinstance(tp, type) and is_typeddict(tp) and type(tp).__module__ == "typing":
         if tp in seen:
             raise InvalidRequestError(
-                f"response_format {_name(tp)}: a recursive typing.TypedDict needs typing_extensions.TypedDict "
-                "on Python below 3.12 (from typing_extensions import TypedDict)"
+                f"response_format {_name(tp)}: a recursive typing.TypedDict needs "
+                "typing_extensions.TypedDict on Python below 3.12 (from typing_extensions import TypedDict)"
             )
         hints = typing_extensions.get_type_hints(tp, include_extras=True)
+        required: frozenset[str] = tp.__required_keys__  # type: ignore[attr-defined]
         fields = {}
         for key, hint in hints.items():
             while get_origin(hint) in qualifiers:
                 hint = get_args(hint)[0]
             hint = _portable(hint, seen | {tp})
-            fields[key] = hint if key in tp.__required_keys__ else typing_extensions.NotRequired[hint]
-        converted: Any = typing_extensions.TypedDict(tp.__name__, fields)  # type: ignore[operator]
-        converted.__doc__, converted.__module__, converted.__qualname__ = tp.__doc__, tp.__module__, tp.__qualname__
+            fields[key] = hint if key in required else typing_extensions.NotRequired[hint]
+        converted = make_typeddict(tp.__name__, fields)
+        converted.__doc__, converted.__module__, converted.__qualname__ = (
+            tp.__doc__,
+            tp.__module__,
+            tp.__qualname__,
+        )
         return converted
     origin, args = get_origin(tp), get_args(tp)
     if origin is None or not args or origin is Literal:
         return tp
     converted_args = tuple(_portable(arg, seen) for arg in args)
-    if all(new is old for new, old in zip(converted_args, args)):
+    if all(new is old for new, old in zip(converted_args, args, strict=True)):
         return tp
     if origin is Annotated:
-        return Annotated[(converted_args[0], *tp.__metadata__)]
+        parameters = (converted_args[0], *tp.__metadata__)
+        return annotated[parameters]
     if origin is Union or isinstance(tp, types.UnionType):
         return Union[converted_args]
     return origin[converted_args]
