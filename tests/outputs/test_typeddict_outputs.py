@@ -80,5 +80,7 @@ def test_a_type_pydantic_cannot_adapt_is_a_typed_error_before_any_io() -> None:
         with pytest.raises(InvalidRequestError, match="recursive typing.TypedDict needs typing_extensions"):
             fake.model().generate(prompt="?", response_format=Tree)
     else:
-        assert output_type(Tree).schema["properties"]["children"]["items"] == {"$ref": "#/$defs/Tree"}
+        assert output_type(Tree).schema["$defs"]["Tree"]["properties"]["children"]["items"] == {
+            "$ref": "#/$defs/Tree"
+        }
     assert fake.requests == []
