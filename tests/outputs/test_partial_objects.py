@@ -23,19 +23,8 @@ class Person(BaseModel):
 
 
 def _chunks(*pieces: str) -> list[dict[str, Any]]:
-    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        return {
-            "id": "chatcmpl-3",
-            "object": "chat.completion.chunk",
-            "model": "gpt-4o-mini",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-        }
-
-    return [
-        chunk({"role": "assistant", "content": ""}),
-        *(chunk({"content": piece}) for piece in pieces),
-        chunk({}, "stop"),
-    ]
+    first = fakes.chunk({"role": "assistant", "content": ""})
+    return [first, *(fakes.chunk({"content": piece}) for piece in pieces), fakes.chunk({}, "stop")]
 
 
 PIECES = ('{"na', 'me": "A', 'da", ', '"age": 3', "6}")

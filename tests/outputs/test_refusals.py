@@ -66,19 +66,11 @@ def _completion(message: dict[str, object]) -> dict[str, object]:
 
 
 def _refusal_chunks() -> list[dict[str, object]]:
-    def chunk(delta: dict[str, object], finish: str | None = None) -> dict[str, object]:
-        return {
-            "id": "chatcmpl-2",
-            "object": "chat.completion.chunk",
-            "model": "gpt-4o-2024-08-06",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-        }
-
     return [
-        chunk({"role": "assistant", "content": None, "refusal": ""}),
-        chunk({"refusal": "I'm sorry, "}),
-        chunk({"refusal": "I can't help."}),
-        chunk({}, "stop"),
+        fakes.chunk({"role": "assistant", "content": None, "refusal": ""}, model="gpt-4o-2024-08-06"),
+        fakes.chunk({"refusal": "I'm sorry, "}, model="gpt-4o-2024-08-06"),
+        fakes.chunk({"refusal": "I can't help."}, model="gpt-4o-2024-08-06"),
+        fakes.chunk({}, "stop", model="gpt-4o-2024-08-06"),
     ]
 
 
