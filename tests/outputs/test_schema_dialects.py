@@ -218,6 +218,17 @@ def test_the_google_plugin_sends_the_gemini_dialect_and_its_warnings() -> None:
     ]
 
 
+class Chain(BaseModel):
+    value: int
+    next: Chain  # required all the way: no answer could ever end
+
+
+def test_gemini_takes_recursion_an_optional_property_breaks_and_refuses_the_rest() -> None:
+    assert gemini_schema(output_type(Node).schema).schema["$defs"]["Node"]["required"] == ["value"]
+    with pytest.raises(InvalidRequestError, match="through required properties alone"):
+        gemini_schema(output_type(Chain).schema)
+
+
 # --------------------------------------------------------------------------- Anthropic
 
 
@@ -255,5 +266,7 @@ def test_anthropic_strict_closes_objects_and_drops_bounds_with_a_warning() -> No
 
 def test_anthropic_strict_refuses_a_recursive_schema() -> None:
     assert anthropic_tool_schema(output_type(Node).schema).schema["$defs"]["Node"]["type"] == "object"
-    with pytest.raises(InvalidRequestError, match="recursive schema"):
+    with pytest.raises(
+        InvalidRequestError, match=r"cannot express a schema that refers to itself \(#/\$defs/Node\)"
+    ):
         anthropic_tool_schema(output_type(Node).schema, strict=True)

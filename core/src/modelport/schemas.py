@@ -10,7 +10,9 @@ dialect when it builds the request body:
 - :func:`gemini_schema`: Gemini's ``responseJsonSchema`` subset (``$defs``, ``$ref``, ``type``,
   ``format``, ``title``, ``description``, ``enum``, ``items``, ``prefixItems``, ``minItems``,
   ``maxItems``, ``minimum``, ``maximum``, ``anyOf``, ``oneOf``, ``properties``,
-  ``additionalProperties``, ``required``, ``propertyOrdering``), with no keyword beside a ``$ref``.
+  ``additionalProperties``, ``required``, ``propertyOrdering``), with no keyword beside a ``$ref``;
+  a recursive schema only where an optional property breaks the cycle (Gemini unrolls the
+  recursion to a limited depth and needs a way to stop).
 - :func:`anthropic_tool_schema`: Anthropic's tool ``input_schema`` (an object root); with
   ``strict=True`` the subset its strict tool use and JSON outputs take (closed objects, no
   numeric or length bounds, ``minItems`` 0 or 1, no recursion).
@@ -77,7 +79,7 @@ class _Dialect:
     all_required: bool = False
     const_as_enum: bool = False
     max_min_items: int | None = None
-    recursion: bool = True
+    recursion: str = "any"  # "optional": only through an optional property; "none": never
 
 
 _OPENAI = _Dialect(
@@ -98,6 +100,7 @@ _GEMINI = _Dialect(
                "additionalProperties", "required", "propertyOrdering"})
     | _ANNOTATIONS,
     const_as_enum=True,
+    recursion="optional",
 )  # fmt: skip
 _ANTHROPIC = _Dialect(
     "Anthropic tool input_schema",
@@ -113,7 +116,7 @@ _ANTHROPIC_STRICT = _Dialect(
     object_root=True,
     closed=True,
     max_min_items=1,
-    recursion=False,
+    recursion="none",
 )  # fmt: skip
 
 
@@ -167,8 +170,8 @@ class _Compiler:
                 f"{self.setting}: {dialect.name} needs an object at the schema's root, not {found}; wrap it "
                 "in an object (a Python type as response_format is wrapped and unwrapped for you)"
             )
-        if not dialect.recursion:
-            self.refuse_recursion(out)
+        if dialect.recursion != "any":
+            self.refuse_recursion(out, through_required=dialect.recursion == "optional")
         return CompiledSchema(out, self.warnings())
 
     def resolved_root(self, root: dict[str, Any]) -> dict[str, Any]:
@@ -270,35 +273,41 @@ class _Compiler:
         if "type" not in out:
             out["type"] = "object"
 
-    def refuse_recursion(self, out: dict[str, Any]) -> None:
+    def refuse_recursion(self, out: dict[str, Any], *, through_required: bool) -> None:
+        """Raise for a cycle of references (only one through required properties alone, when
+        ``through_required``: a cycle an optional property breaks can be unrolled)."""
         defs = {
-            f"#/{key}/{name}": s
+            f"#/{key}/{name}": schema
             for key in ("$defs", "definitions")
-            for name, s in (out.get(key) or {}).items()
+            for name, schema in (out.get(key) or {}).items()
         }
 
         def refs(node: Any) -> set[str]:
-            if isinstance(node, dict):
-                found = {node["$ref"]} if isinstance(node.get("$ref"), str) else set()
-                for key, value in node.items():
-                    if key in _MAP and isinstance(value, dict):
-                        found |= set().union(*(refs(s) for s in value.values()))
-                    elif key in _LIST and isinstance(value, list):
-                        found |= set().union(*(refs(s) for s in value))
-                    elif key in _ONE:
-                        found |= refs(value)
-                return found
-            return set()
+            if not isinstance(node, dict):
+                return set()
+            found = {node["$ref"]} if isinstance(node.get("$ref"), str) else set()
+            for key, value in node.items():
+                if key in _MAP and isinstance(value, dict):
+                    if key == "properties" and through_required:
+                        required = node.get("required") or []
+                        value = {name: s for name, s in value.items() if name in required}
+                    found |= set().union(*(refs(s) for s in value.values()))
+                elif key in _LIST and isinstance(value, list):
+                    found |= set().union(*(refs(s) for s in value))
+                elif key in _ONE:
+                    found |= refs(value)
+            return found
 
-        edges = {name: refs(s) for name, s in defs.items()}
+        edges = {name: refs(schema) for name, schema in defs.items()}
         for start in edges:
             seen, todo = set(), list(edges[start])
             while todo:
                 ref = todo.pop()
                 if ref == start:
+                    how = "through required properties alone " if through_required else ""
                     raise InvalidRequestError(
-                        f"{self.setting}: {self.dialect.name} cannot express a recursive schema ({start} "
-                        "refers to itself)"
+                        f"{self.setting}: {self.dialect.name} cannot express a schema that refers to itself "
+                        f"{how}({start}){'; make a property on the way optional' if through_required else ''}"
                     )
                 if ref not in seen:
                     seen.add(ref)
