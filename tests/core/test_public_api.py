@@ -22,6 +22,7 @@ EXPECTED_CORE = {
     "MissingCredentialsError",
     "Model",
     "ModelportError",
+    "OutputRefusedError",
     "OutputValidationError",
     "Provider",
     "ProviderAuthError",

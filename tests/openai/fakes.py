@@ -92,3 +92,13 @@ def completion(content: str | None = "Hi", **message: Any) -> dict[str, Any]:
         ],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }
+
+
+def chunk(delta: dict[str, Any], finish: str | None = None, model: str = "gpt-4o-mini") -> dict[str, Any]:
+    """One ``chat.completion.chunk`` frame of a stream (first choice)."""
+    return {
+        "id": "chatcmpl-stream",
+        "object": "chat.completion.chunk",
+        "model": model,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }

@@ -134,7 +134,11 @@ def test_refusal_and_content_filter() -> None:
         "content-filter",
         "stop",
     )
-    assert result.content[0].provider_metadata == {"openai": {"refusal": True}}
+    assert result.content[0].provider_metadata == {
+        "openai": {"refusal": True},
+        "modelport": {"refusal": True},
+    }
+    assert result.refusal == "I'm very sorry, but I can't assist with that request."
     name = "traceloop__openllmetry/packages__opentelemetry-instrumentation-openai__tests__traces__cassettes__test_azure__test_chat_content_filtering.yaml"
     result = replay.generate(
         replay.model("openai-compatible", "m", corpus.cassette(name)[0], "https://a.test/openai"), prompt="Hi"

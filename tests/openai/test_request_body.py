@@ -116,9 +116,10 @@ def test_response_formats() -> None:
     body, _ = sent(
         prompt="Hi", response_format={"type": "json_schema", "schema": schema, "strict": True, "name": "A"}
     )
+    strict = {**schema, "additionalProperties": False, "required": ["a"]}  # strict mode's dialect
     assert body["response_format"] == {
         "type": "json_schema",
-        "json_schema": {"name": "A", "schema": schema, "strict": True},
+        "json_schema": {"name": "A", "schema": strict, "strict": True},
     }
 
 

@@ -130,6 +130,14 @@ class Citation(_Frozen):
         return self
 
 
+def is_refusal(metadata: ProviderMetadata | None) -> bool:
+    """Whether a text part's metadata marks it as the model's refusal (the ``modelport`` namespace)."""
+    return bool(metadata) and (metadata or {}).get("modelport", {}).get("refusal") is True
+
+
+#: What a plugin puts on a text part that holds a refusal (see :attr:`Result.refusal`).
+REFUSAL_METADATA: ProviderMetadata = {"modelport": {"refusal": True}}
+
 _DERIVED_RESULT_KEYS = ("text", "tool_calls", "message", "reasoning_text")
 
 #: What :meth:`Result.deferred`'s function returns: the sources, the citations and the warnings
@@ -285,6 +293,17 @@ class Result(_Frozen):
     def text(self) -> str:
         """Visible (non-reasoning) text of all text parts, joined."""
         return "".join(p.text for p in self.content if isinstance(p, TextPart))
+
+    @property
+    def refusal(self) -> str | None:
+        """The model's refusal to answer (e.g. OpenAI's ``refusal``), else ``None``.
+
+        A refusal is a text part marked ``provider_metadata["modelport"]["refusal"]``; its words are
+        also in :attr:`text`. With a Python type as ``response_format`` a refusal raises
+        :class:`~modelport.errors.OutputRefusedError` instead of a parse error.
+        """
+        found = [p.text for p in self.content if isinstance(p, TextPart) and is_refusal(p.provider_metadata)]
+        return "".join(found) if found else None
 
     @property
     def reasoning_text(self) -> str:

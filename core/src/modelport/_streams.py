@@ -17,6 +17,7 @@ from .events import (
     StreamStartEvent,
     TextDeltaEvent,
 )
+from .outputs import PartialObjects
 
 if TYPE_CHECKING:
     from ._model import Model
@@ -49,8 +50,9 @@ class _Attempts:
     stream that stopped without a ``finish`` event.
     """
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, output: OutputType | None) -> None:
         self.model = model
+        self.partial = PartialObjects(output) if output is not None else None
         self.accumulator = StreamAccumulator()
         self.attempt = 0
         self.held: StreamEvent | None = None
@@ -77,6 +79,8 @@ class _Attempts:
             raise self._error_event(event)
         self.accumulator.add(event)
         out.append(event)
+        if self.partial is not None and (found := self.partial.feed(event)) is not None:
+            out.append(found)  # the typed output so far, right after the text that changed it
         return out, isinstance(event, FinishEvent)
 
     def failed(self, error: ModelportError) -> float:
@@ -121,7 +125,7 @@ class ResultStream:
         self._model = model
         self._request = request
         self._output = output
-        self._attempts = _Attempts(model)
+        self._attempts = _Attempts(model, output)
         self.accumulator = self._attempts.accumulator
         self._iterator: Iterator[StreamEvent] | None = None
 
@@ -141,7 +145,7 @@ class ResultStream:
             add = attempts.accumulator.add
             try:
                 for event in events:
-                    if type(event) is TextDeltaEvent and attempts.yielded:
+                    if type(event) is TextDeltaEvent and attempts.yielded and attempts.partial is None:
                         add(event)  # the hot path, once a frame: what attempts.feed does with it
                         yield event
                         continue
@@ -194,7 +198,7 @@ class AsyncResultStream:
         self._model = model
         self._request = request
         self._output = output
-        self._attempts = _Attempts(model)
+        self._attempts = _Attempts(model, output)
         self.accumulator = self._attempts.accumulator
         self._iterator: AsyncIterator[StreamEvent] | None = None
 

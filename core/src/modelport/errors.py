@@ -10,6 +10,7 @@ The hierarchy::
     │   └── MissingCredentialsError       (names the environment variables to set)
     ├── InvalidRequestError               (request validation, raised before any HTTP request)
     │   └── ProviderToolError             (provider-tool validation, T2)
+    ├── OutputRefusedError                (the model refused to give the typed output asked for)
     └── ProviderError                     (anything the provider said or did)
         ├── ProviderOverloadedError       (retryable)
         ├── ProviderRateLimitError        (retryable, carries ``retry_after`` seconds)
@@ -43,6 +44,7 @@ __all__ = [
     "InvalidRequestError",
     "MissingCredentialsError",
     "ModelportError",
+    "OutputRefusedError",
     "ProviderAuthError",
     "ProviderError",
     "ProviderMetadataError",
@@ -184,6 +186,19 @@ class ProviderToolError(InvalidRequestError):
     def __init__(self, message: str, *, tool_id: str | None = None) -> None:
         self.tool_id = tool_id
         super().__init__(message)
+
+
+class OutputRefusedError(ModelportError):
+    """The model refused to answer in the requested output type (e.g. OpenAI's ``refusal``).
+
+    ``refusal`` is the model's explanation (also :attr:`Result.refusal <modelport.types.Result.refusal>`);
+    ``result`` is the whole result, usage included, so nothing received is lost.
+    """
+
+    def __init__(self, message: str, *, refusal: str, result: Result) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+        self.result = result
 
 
 class ProviderError(ModelportError):

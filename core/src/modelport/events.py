@@ -33,6 +33,7 @@ __all__ = [
     "ErrorEvent",
     "FileEvent",
     "FinishEvent",
+    "PartialObjectEvent",
     "ReasoningDeltaEvent",
     "ReasoningEndEvent",
     "ReasoningStartEvent",
@@ -190,6 +191,19 @@ class FinishEvent(_Event):
     logprobs: list[TokenLogprob] | None = None
 
 
+class PartialObjectEvent(_Event):
+    """The typed output so far: emitted by the core (never a plugin) while the answer's JSON arrives,
+    when ``response_format`` is a Python type.
+
+    ``value`` is the best-effort parse of the JSON text received so far (plain JSON values, not
+    validated): complete members as they are, an unfinished string cut where the text ends. One is
+    emitted after each text delta that changes it; the validated instance is on the final result.
+    """
+
+    type: Literal["partial-object"] = "partial-object"
+    value: Any
+
+
 class ErrorEvent(_Event):
     """The stream failed; ``error`` describes it (class name, message, status)."""
 
@@ -214,6 +228,7 @@ StreamEvent = Annotated[
         ToolResultEvent,
         FileEvent,
         FinishEvent,
+        PartialObjectEvent,
         ErrorEvent,
     ],
     Field(discriminator="type"),

@@ -29,6 +29,7 @@ __all__ = [
     "Part",
     "ProviderMetadata",
     "ProviderTool",
+    "REFUSAL_METADATA",
     "ReasoningConfig",
     "ReasoningPart",
     "Request",
@@ -71,6 +72,7 @@ from ._content import (
     _too_deep,
 )
 from ._results import (
+    REFUSAL_METADATA,
     Citation,
     Derived,
     EmbeddingResult,

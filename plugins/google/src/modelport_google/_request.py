@@ -11,6 +11,7 @@ import base64
 from typing import Any
 
 from modelport.errors import InvalidRequestError
+from modelport.schemas import gemini_schema
 from modelport.types import (
     MAX_SAFE_INTEGER,
     FilePart,
@@ -201,21 +202,25 @@ def _generation_config(request: Request, options: GoogleOptions, model_name: str
         if options.response_logprobs is not True:
             raise InvalidRequestError("provider_options logprobs needs response_logprobs=True")
         config["logprobs"] = options.logprobs
-    _apply_response_format(config, request)
     thinking = _explicit_thinking(thinking_config(request.reasoning, model_name), options, model_name)
     if thinking is not None:
         config["thinkingConfig"] = thinking
     return config
 
 
-def _apply_response_format(config: dict[str, Any], request: Request) -> None:
-    # G8: name, description and strict have no Gemini equivalent and are not sent.
+def _apply_response_format(config: dict[str, Any], request: Request) -> list[Warning]:
+    # G8: name, description and strict have no Gemini equivalent and are not sent. Applied last,
+    # over a generation_config given in provider_options. The schema goes in Gemini's dialect.
     fmt = request.response_format
+    warnings: list[Warning] = []
     if fmt is None or fmt.type == "text":
-        return
+        return warnings
     config["responseMimeType"] = "application/json"
-    if fmt.type == "json_schema":
-        config["responseJsonSchema"] = fmt.json_schema
+    if fmt.type == "json_schema" and fmt.json_schema is not None:
+        compiled = gemini_schema(fmt.json_schema)
+        config["responseJsonSchema"] = compiled.schema
+        warnings += compiled.warnings
+    return warnings
 
 
 def _tools(request: Request, backend: str) -> list[dict[str, Any]] | None:
@@ -505,7 +510,7 @@ def build_body(
         check_labels(body["labels"])
     if request.response_format is not None and request.response_format.type != "text":
         generation = dict(body.get("generationConfig") or {})
-        _apply_response_format(generation, request)
+        warnings += _apply_response_format(generation, request)
         body["generationConfig"] = generation
     _check_thinking(body.get("generationConfig"), model)
     _check_candidates(body.get("generationConfig"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from modelport.types import (
+    REFUSAL_METADATA,
     FinishReason,
     Part,
     ReasoningPart,
@@ -147,6 +148,11 @@ def tool_call(call_id: str, name: str, arguments: str) -> tuple[ToolCallPart, Wa
     return part, Warning(type="other", setting="tool_calls", details=details)
 
 
+def refusal_metadata(provider: str) -> dict[str, dict[str, Any]]:
+    """A refusal part's metadata: the provider's own marker and the core's (``Result.refusal``)."""
+    return {provider: {"refusal": True}, **REFUSAL_METADATA}
+
+
 def metadata(data: dict[str, Any], provider: str, refusal: str | None) -> dict[str, dict[str, Any]]:
     """``Result.provider_metadata``: the refusal text and the server's fingerprint and tier."""
     found = {k: data[k] for k in ("system_fingerprint", "service_tier") if data.get(k)}
@@ -169,7 +175,7 @@ def decode_completion(data: Any, *, quirks: Quirks, provider: str) -> Result:
         content.append(TextPart(text=text))
     refusal = message.get("refusal") if isinstance(message.get("refusal"), str) else None
     if refusal:
-        content.append(TextPart(text=refusal, provider_metadata={provider: {"refusal": True}}))
+        content.append(TextPart(text=refusal, provider_metadata=refusal_metadata(provider)))
     calls = list(message.get("tool_calls") or [])
     legacy = message.get("function_call")
     if isinstance(legacy, dict):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from modelport.errors import InvalidRequestError
+from modelport.schemas import openai_strict_schema
 from modelport.types import (
     FunctionTool,
     ReasoningConfig,
@@ -72,7 +73,7 @@ def build_body(
         if getattr(request, setting) is not None:
             body[setting] = getattr(request, setting)
     if request.response_format is not None and request.response_format.type != "text":
-        body["response_format"] = _response_format(request.response_format)
+        body["response_format"] = _response_format(request.response_format, warnings)
     _tools(request, body)
     if request.reasoning is not None:
         warnings += _reasoning(request.reasoning, body, model_name, quirks, provider, reasoning_model)
@@ -94,10 +95,15 @@ def build_body(
     return body, warnings
 
 
-def _response_format(fmt: ResponseFormat) -> dict[str, Any]:
+def _response_format(fmt: ResponseFormat, warnings: list[Warning]) -> dict[str, Any]:
     if fmt.type == "json":
         return {"type": "json_object"}
-    schema: dict[str, Any] = {"name": fmt.name or "response", "schema": fmt.json_schema}
+    wire_schema = fmt.json_schema
+    if fmt.strict and wire_schema is not None:  # strict mode takes only its own dialect
+        compiled = openai_strict_schema(wire_schema)
+        wire_schema = compiled.schema
+        warnings += compiled.warnings
+    schema: dict[str, Any] = {"name": fmt.name or "response", "schema": wire_schema}
     if fmt.description is not None:
         schema["description"] = fmt.description
     if fmt.strict is not None:

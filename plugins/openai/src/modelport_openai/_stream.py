@@ -17,7 +17,15 @@ from typing import Any
 from modelport import events as ev
 from modelport.types import TokenLogprob
 
-from ._decode import finish_reason, logprobs, metadata, raw_usage, reasoning_text, usage
+from ._decode import (
+    finish_reason,
+    logprobs,
+    metadata,
+    raw_usage,
+    reasoning_text,
+    refusal_metadata,
+    usage,
+)
 from ._quirks import Quirks
 
 __all__ = ["ChatStream", "merge_frames"]
@@ -102,7 +110,7 @@ class ChatStream:
             if kind == "reasoning":
                 out.append(ev.ReasoningStartEvent(id=ident))
             else:
-                refusal = {self.provider: {"refusal": True}} if kind == "refusal" else None
+                refusal = refusal_metadata(self.provider) if kind == "refusal" else None
                 out.append(ev.TextStartEvent(id=ident, provider_metadata=refusal))
         ident = f"{kind}-{self.parts}"
         if kind == "reasoning":
