@@ -17,6 +17,7 @@ from urllib.parse import urljoin
 
 import httpx
 
+from ._http_errors import error_message, stream_error
 from .errors import (
     ConfigurationError,
     DeadlineExceededError,
@@ -276,8 +277,13 @@ class Exchange:
         headers = {k: self.scrub(v) for k, v in response.headers.items()}
         return self.provider.error_from_response(response.status_code, headers, text)
 
-    def stream_error(self, status: int, text: str) -> ProviderError:
-        return self.provider.error_from_response(status, {}, text)
+    def stream_error(self, status: int | None, text: str) -> ProviderError:
+        """An error object inside the stream: the provider maps one that carries its own status; one
+        without is typed by its error type through the core's table (docs/errors.md), status ``None``."""
+        if status is not None:
+            return self.provider.error_from_response(status, {}, text)
+        _, _, found = error_message(text)
+        return stream_error(found if isinstance(found, dict) else {}, provider=self.name, body=text)
 
     def transport_error(self, error: Exception, received: bool) -> ProviderError | ConfigurationError:
         """A typed error for what httpx raised; only failures before any data are retryable."""

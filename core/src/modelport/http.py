@@ -48,7 +48,16 @@ import httpx
 
 from . import _retry
 from ._http_auth import HeaderAuth, check_header_value
-from ._http_errors import TRANSIENT_STATUSES, error_message, parse_retry_after, status_error
+from ._http_errors import (
+    ERROR_TYPES,
+    TRANSIENT_STATUSES,
+    error_class,
+    error_message,
+    own_status,
+    parse_retry_after,
+    status_error,
+    stream_error,
+)
 from .errors import (
     ConfigurationError,
     MissingCredentialsError,
@@ -74,10 +83,14 @@ __all__ = [
     "Limits",
     "StreamDecoder",
     "check_header_value",
+    "ERROR_TYPES",
     "TRANSIENT_STATUSES",
+    "error_class",
     "error_message",
+    "own_status",
     "parse_retry_after",
     "status_error",
+    "stream_error",
 ]
 
 
@@ -279,7 +292,8 @@ class HttpProvider(Provider):
         raise self._unsupported("count_tokens")
 
     def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
-        """The typed error for a non-2xx response (or an in-stream error object, with ``headers={}``).
+        """The typed error for a non-2xx response (or an in-stream error object that carries its own
+        status, with ``headers={}``; one without a status is typed by the core, see ``stream_error``).
 
         ``body`` and ``headers`` are already scrubbed of credentials. The default reads the common
         ``{"error": {"message", "type"}}`` shape and classifies by status.
