@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from urllib.parse import urljoin
@@ -546,8 +546,14 @@ def _answer(exchange: Exchange, response: _Head, body: bytes) -> HttpResponse:
     return HttpResponse(response.status_code, headers, data, body)
 
 
-def stream_frames(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> Iterator[Any]:
-    """Send ``spec`` and yield each parsed SSE frame."""
+def stream_frames(
+    provider: HttpProvider,
+    spec: HttpRequest,
+    *,
+    model: str | None = None,
+    ended: Callable[[], object] | None = None,
+) -> Iterator[Any]:
+    """Send ``spec`` and yield each parsed SSE frame; ``ended()`` is called when ``[DONE]`` came."""
     client = provider.http.sync()
     exchange = Exchange(provider, spec, client, model)
     parser = exchange.parser()
@@ -563,8 +569,11 @@ def stream_frames(provider: HttpProvider, spec: HttpRequest, *, model: str | Non
                 raise exchange.too_large("the event stream", limit)
             yield from frames(chunk)
             if parser.done:
-                return
-        yield from parser.close()
+                break
+        else:
+            yield from parser.close()
+        if parser.done and ended is not None:
+            ended()
     except httpx.HTTPError as error:
         raise exchange.transport_error(error, received=parser.frames > 0) from None
     finally:

@@ -235,6 +235,10 @@ class StreamDecoder(Protocol):
     # Optional: ``flush()`` returns events the decoder held back (e.g. until it knew whether a call
     # was answered by the server); the core calls it when the stream breaks, before raising, so the
     # error's ``partial`` keeps them.
+    # Optional: ``done()`` is called when the body ended with the ``data: [DONE]`` marker, before
+    # ``finish``: a decoder for a protocol that sends it can tell a complete stream from one the
+    # server cut cleanly (whose ``finish`` then sends no ``finish`` event, so the core raises
+    # ``StreamInterruptedError`` with what arrived).
 
 
 class HttpProvider(Provider):
@@ -390,7 +394,7 @@ class HttpProvider(Provider):
         feed = decoder.feed
         yield self._start(spec)
         try:
-            for frame in stream_frames(self, spec, model=model_name):
+            for frame in stream_frames(self, spec, model=model_name, ended=getattr(decoder, "done", None)):
                 try:
                     events = feed(frame)
                 except _DECODE_ERRORS as error:
@@ -408,7 +412,7 @@ class HttpProvider(Provider):
         decoder = self.stream_decoder(spec)
         feed = decoder.feed
         yield self._start(spec)
-        frames = astream_frames(self, spec, model=model_name)
+        frames = astream_frames(self, spec, model=model_name, ended=getattr(decoder, "done", None))
         try:
             async for frame in frames:
                 try:
