@@ -108,6 +108,10 @@ ERROR_TYPES: Mapping[str, type[ProviderError]] = MappingProxyType(
                 "invalid_api_key",
                 "UNAUTHENTICATED",
                 "PERMISSION_DENIED",
+                # google.rpc.ErrorInfo reasons Google sends with a 400 for a bad credential
+                "API_KEY_INVALID",
+                "API_KEY_SERVICE_BLOCKED",
+                "ACCESS_TOKEN_EXPIRED",
             ),
             ProviderAuthError,
         ),
@@ -135,8 +139,9 @@ def error_class(
 
     With an HTTP status the status decides: :data:`TRANSIENT_STATUSES` are overloads, 429 a rate
     limit (a quota error when ``quota`` or a kind says so), 401 and 403 auth errors, anything else a
-    request error. Without one the first of ``kinds`` (the error's type, status or code strings)
-    found in :data:`ERROR_TYPES` decides, and an error of no known type is a plain :class:`ProviderError`.
+    request error (an auth error when a kind says the credential is bad, as Google's 400s do).
+    Without one the first of ``kinds`` (the error's type, status or code strings) found in
+    :data:`ERROR_TYPES` decides, and an error of no known type is a plain :class:`ProviderError`.
     """
     known = [ERROR_TYPES[k] for k in kinds if isinstance(k, str) and k in ERROR_TYPES]
     if status is None:
@@ -145,7 +150,7 @@ def error_class(
         return ProviderOverloadedError
     if status == 429:
         return ProviderQuotaError if quota or ProviderQuotaError in known else ProviderRateLimitError
-    if status in (401, 403):
+    if status in (401, 403) or ProviderAuthError in known:
         return ProviderAuthError
     return ProviderRequestError
 
@@ -162,21 +167,22 @@ def status_error(
     details: Any = None,
     kinds: Iterable[object] = (),
     retry_after: float | None = None,
+    request_id: str | None = None,
 ) -> ProviderError:
     """The typed error a status (or, without one, an error type) means, for plugins that read their
     own error shape: the class is :func:`error_class` of ``status`` and ``kinds`` (default:
     ``provider_status``).
 
     A rate limit's delay is ``retry_after`` when given, else ``retry-after-ms``/``retry-after``.
-    ``message`` defaults to ``HTTP <status> error``; the request id comes from ``x-request-id`` (or
-    ``request-id``).
+    ``message`` defaults to ``HTTP <status> error``; the request id is ``request_id`` when given, else
+    the ``x-request-id`` (or ``request-id``) header.
     """
     cls = error_class(status, kinds or (provider_status,), quota=quota)
     common: dict[str, Any] = {
         "provider": provider,
         "status_code": status,
         "provider_status": provider_status,
-        "request_id": headers.get("x-request-id") or headers.get("request-id"),
+        "request_id": request_id or headers.get("x-request-id") or headers.get("request-id"),
         "body": body,
         "details": details,
     }
