@@ -20,6 +20,7 @@ from modelport.events import (
     ReasoningDeltaEvent,
     ReasoningEndEvent,
     ReasoningStartEvent,
+    StreamAccumulator,
     StreamEvent,
     StreamStartEvent,
     TextDeltaEvent,
@@ -30,7 +31,6 @@ from modelport.events import (
     ToolCallStartEvent,
     accumulate,
     parse_event,
-    tool_call_part,
 )
 from modelport.http import ERROR_TYPES, error_class, error_message, own_status
 from modelport.types import EmbeddingResult, Result, ToolCallPart, ToolResultPart, Usage
@@ -189,15 +189,15 @@ def check_provider_executed(content: Sequence[Any], request: dict[str, Any]) -> 
 
 
 def check_whole_tool_calls(events: Sequence[StreamEvent]) -> list[str]:
-    """Every ``tool-call-end`` carries ``part``, the call its start and deltas give (id, name, args
-    parsed as the core parses them), which is also the call in the accumulated result."""
+    """Every ``tool-call-end`` carries ``part``, the call its start and deltas give (assembled by a
+    fresh accumulator, as the core assembles it), which is also the call in the accumulated result."""
     problems: list[str] = []
-    opened: dict[str, tuple[ToolCallStartEvent, list[str]]] = {}
+    opened: dict[str, tuple[ToolCallStartEvent, list[ToolCallDeltaEvent]]] = {}
     for index, event in enumerate(events):
         if isinstance(event, ToolCallStartEvent):
             opened[event.id] = (event, [])
         elif isinstance(event, ToolCallDeltaEvent) and event.id in opened:
-            opened[event.id][1].append(event.delta)
+            opened[event.id][1].append(event)
         elif isinstance(event, ToolCallEndEvent):
             where = f"event {index}: tool-call-end {event.id!r}"
             if event.part is None:
@@ -206,27 +206,21 @@ def check_whole_tool_calls(events: Sequence[StreamEvent]) -> list[str]:
             if event.id not in opened:
                 continue  # reported by the well-formedness check
             start, deltas = opened.pop(event.id)
-            metadata = _merged(start.provider_metadata, event.provider_metadata)
-            built = tool_call_part(start.call_id, start.name, "".join(deltas), metadata)[0]
-            if event.part != built:
-                problems.append(
-                    f"{where} carries {_short(event.part)}, but its start and deltas give {_short(built)}"
-                )
+            alone = StreamAccumulator()
+            alone.add(start)
+            for delta in deltas:
+                alone.add(delta)
+            built = alone.add(event.model_copy(update={"part": None}))
+            assert isinstance(built, ToolCallEndEvent)
+            if event.part != built.part:
+                given, assembled = _short(event.part), _short(built.part)
+                problems.append(f"{where} carries {given}, but its start and deltas give {assembled}")
     if not problems and any(isinstance(e, ToolCallEndEvent) for e in events):
         calls = [p for p in accumulate(events).content if p.type == "tool-call"]
         for event in events:
             if isinstance(event, ToolCallEndEvent) and event.part not in calls:
                 problems.append(f"tool-call-end {event.id!r}: its part is not in the accumulated result")
     return problems
-
-
-def _merged(first: Any, extra: Any) -> Any:
-    if not extra:
-        return first
-    merged = {k: dict(v) for k, v in (first or {}).items()}
-    for provider, values in extra.items():
-        merged.setdefault(provider, {}).update(values)
-    return merged
 
 
 def _short(part: Any) -> str:
