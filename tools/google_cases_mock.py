@@ -442,7 +442,11 @@ def _partial_args_frames() -> list[dict[str, Any]]:
     sig = "CiQBjz1rX2Zv6mVv0QmKx4r0dQ1c3m1pZ1cpR0tQb2NrZXQ="
     return [
         frame({**_call_piece([], more=True, name="fetchWeather"), "thoughtSignature": sig}),
-        frame(_call_piece([{"jsonPath": "$.location.city", "stringValue": "San ", "willContinue": True}], more=True)),
+        frame(
+            _call_piece(
+                [{"jsonPath": "$.location.city", "stringValue": "San ", "willContinue": True}], more=True
+            )
+        ),
         frame(_call_piece([{"jsonPath": "$.location.city", "stringValue": "Francisco"}], more=True)),
         frame(_call_piece([{"jsonPath": "$.location.country", "stringValue": "US"}], more=True)),
         frame(_call_piece([{"jsonPath": "$.date", "stringValue": "2025-06-01"}], more=False)),
