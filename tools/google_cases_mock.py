@@ -415,5 +415,69 @@ def _mock_vertex_cases() -> list[dict[str, Any]]:
     ]
 
 
+# --------------------------------------------------------------------------- streamed call arguments
+
+PARTIAL_ARGS_DOCS = [
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/Content#FunctionCall",
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/Content#PartialArg",
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/ToolConfig#FunctionCallingConfig",
+]
+
+
+def _call_piece(entries: list[dict[str, Any]], *, more: bool, **call: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {**call, "partialArgs": entries}
+    if more:
+        body["willContinue"] = True
+    return {"functionCall": body}
+
+
+def _partial_args_frames() -> list[dict[str, Any]]:
+    """A Gemini 3 call whose arguments stream: name and signature first, a string in two pieces,
+    a nested object, then the end of the call and the finish."""
+
+    def frame(part: dict[str, Any], **extra: Any) -> dict[str, Any]:
+        candidate = {"content": {"role": "model", "parts": [part]}, "index": 0, **extra}
+        return {"candidates": [candidate], "modelVersion": "gemini-3-pro-preview", "responseId": "pArGs-9xQ"}
+
+    sig = "CiQBjz1rX2Zv6mVv0QmKx4r0dQ1c3m1pZ1cpR0tQb2NrZXQ="
+    return [
+        frame({**_call_piece([], more=True, name="fetchWeather"), "thoughtSignature": sig}),
+        frame(
+            _call_piece(
+                [{"jsonPath": "$.location.city", "stringValue": "San ", "willContinue": True}], more=True
+            )
+        ),
+        frame(_call_piece([{"jsonPath": "$.location.city", "stringValue": "Francisco"}], more=True)),
+        frame(_call_piece([{"jsonPath": "$.location.country", "stringValue": "US"}], more=True)),
+        frame(_call_piece([{"jsonPath": "$.date", "stringValue": "2025-06-01"}], more=False)),
+        {
+            **frame({"text": ""}, finishReason="STOP"),
+            "usageMetadata": {"promptTokenCount": 61, "candidatesTokenCount": 24, "totalTokenCount": 85},
+        },
+    ]
+
+
+def _partial_args_case() -> dict[str, Any]:
+    return {
+        "name": "stream-partial-args-gemini3",
+        "description": "Gemini 3 with streamFunctionCallArguments (Vertex AI): one call arrives as functionCall pieces with partialArgs (jsonPath + stringValue, a string continued by willContinue) → tool-call-start, one JSON-text delta per piece, tool-call-end with the whole call; merged into one functionCall part for replay.",
+        "method": "stream",
+        "model": "gemini-3-pro-preview",
+        "requirements": ["C4", "G12"],
+        "features": ["tools"],
+        "request": {
+            "prompt": "What will the weather be in San Francisco on June 1st 2025?",
+            "tools": [WEATHER_TOOL],
+            "provider_options": {
+                "google": {"tool_config": {"functionCallingConfig": {"streamFunctionCallArguments": True}}}
+            },
+        },
+        "response": mock_sse(_partial_args_frames()),
+        "source": documented(
+            NO_RECORDING.format(what="streamed function-call arguments (partialArgs)"), PARTIAL_ARGS_DOCS
+        ),
+    }
+
+
 MOCK_CASES = _mock_cases()
-MOCK_VERTEX_CASES = _mock_vertex_cases()
+MOCK_VERTEX_CASES = [*_mock_vertex_cases(), _partial_args_case()]

@@ -5,29 +5,45 @@ Each function returns a list of readable problems (empty when the invariant hold
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from modelport.errors import (
+    ProviderError,
+    ProviderQuotaError,
+    ProviderRateLimitError,
+    StreamInterruptedError,
+)
 from modelport.events import (
     FinishEvent,
     ReasoningDeltaEvent,
     ReasoningEndEvent,
     ReasoningStartEvent,
+    StreamAccumulator,
     StreamEvent,
     StreamStartEvent,
     TextDeltaEvent,
     TextEndEvent,
     TextStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    accumulate,
     parse_event,
 )
+from modelport.http import ERROR_TYPES, error_class, error_message, own_status
 from modelport.types import EmbeddingResult, Result, ToolCallPart, ToolResultPart, Usage
 
 __all__ = [
     "check_provider_executed",
     "check_round_trip",
+    "check_stream_error",
     "check_stream_usage",
     "check_stream_well_formed",
     "check_usage",
+    "check_whole_tool_calls",
+    "stream_error_object",
 ]
 
 _STARTS = {TextStartEvent: "text", ReasoningStartEvent: "reasoning"}
@@ -169,4 +185,96 @@ def check_provider_executed(content: Sequence[Any], request: dict[str, Any]) -> 
             problems.append(f"{where} is a function tool the application runs, yet marked provider_executed")
         if isinstance(part, ToolResultPart) and part.provider_executed and part.call_id not in executed_calls:
             problems.append(f"{where} answers call {part.call_id!r}, which is no provider-executed call")
+    return problems
+
+
+def check_whole_tool_calls(events: Sequence[StreamEvent]) -> list[str]:
+    """Every ``tool-call-end`` carries ``part``, the call its start and deltas give (assembled by a
+    fresh accumulator, as the core assembles it), which is also the call in the accumulated result."""
+    problems: list[str] = []
+    opened: dict[str, tuple[ToolCallStartEvent, list[ToolCallDeltaEvent]]] = {}
+    for index, event in enumerate(events):
+        if isinstance(event, ToolCallStartEvent):
+            opened[event.id] = (event, [])
+        elif isinstance(event, ToolCallDeltaEvent) and event.id in opened:
+            opened[event.id][1].append(event)
+        elif isinstance(event, ToolCallEndEvent):
+            where = f"event {index}: tool-call-end {event.id!r}"
+            if event.part is None:
+                problems.append(f"{where} carries no part (the whole call)")
+                continue
+            if event.id not in opened:
+                continue  # reported by the well-formedness check
+            start, deltas = opened.pop(event.id)
+            alone = StreamAccumulator()
+            alone.add(start)
+            for delta in deltas:
+                alone.add(delta)
+            built = alone.add(event.model_copy(update={"part": None}))
+            assert isinstance(built, ToolCallEndEvent)
+            if event.part != built.part:
+                given, assembled = _short(event.part), _short(built.part)
+                problems.append(f"{where} carries {given}, but its start and deltas give {assembled}")
+    if not problems and any(isinstance(e, ToolCallEndEvent) for e in events):
+        calls = [p for p in accumulate(events).content if p.type == "tool-call"]
+        for event in events:
+            if isinstance(event, ToolCallEndEvent) and event.part not in calls:
+                problems.append(f"tool-call-end {event.id!r}: its part is not in the accumulated result")
+    return problems
+
+
+def _short(part: Any) -> str:
+    return str(part.model_dump_json(exclude_defaults=True))[:300]
+
+
+def stream_error_object(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The error object a recorded SSE body carries (a ``data:`` frame with an ``error`` object, an
+    ``event: error``, or a bare JSON error body), else ``None``."""
+    for entry in entries:
+        data = entry.get("data") if "data" in entry else entry.get("raw")
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except ValueError:
+                continue
+        if isinstance(data, list) and len(data) == 1:
+            data = data[0]
+        if not isinstance(data, dict):
+            continue
+        if isinstance(data.get("error"), dict) or entry.get("event") == "error":
+            found = error_message(json.dumps(data))[2]
+            return found if isinstance(found, dict) else data
+    return None
+
+
+def check_stream_error(
+    error: BaseException, error_object: Mapping[str, Any] | None, events: Sequence[StreamEvent]
+) -> list[str]:
+    """A stream that ended in an error maps per the documented table (docs/errors.md).
+
+    With an error object in the body: the class :func:`modelport.http.error_class` gives for its own
+    status and its type strings (a 429 may be a quota error), ``status_code`` that status or ``None``,
+    never an invented one. Without one (the transport broke or the body was cut): no status, and not
+    a class of the type table. Either way ``partial`` is set once an event had arrived.
+    """
+    if not isinstance(error, ProviderError):
+        return []
+    problems: list[str] = []
+    name = type(error).__name__
+    if error_object is not None:
+        status = own_status(error_object)
+        kinds = [error_object.get(key) for key in ("status", "type", "code")]
+        expected = error_class(status, kinds)
+        allowed = {expected, ProviderQuotaError} if expected is ProviderRateLimitError else {expected}
+        if type(error) not in allowed:
+            wanted = " or ".join(sorted(c.__name__ for c in allowed))
+            problems.append(f"the stream's error object maps to {wanted}, but {name} was raised")
+        if error.status_code != status:
+            problems.append(f"status_code is {error.status_code}, but the error object carries {status}")
+    elif type(error) in {*ERROR_TYPES.values(), ProviderError}:
+        problems.append(f"{name} says the provider reported an error, but the stream carried no error object")
+    elif isinstance(error, StreamInterruptedError) and error.status_code is not None:
+        problems.append(f"StreamInterruptedError with status {error.status_code}: a broken stream has none")
+    if len(events) > 1 and error.partial is None:
+        problems.append(f"{name} has no partial, though {len(events)} events had arrived")
     return problems

@@ -163,6 +163,12 @@ def _invariants(case: Case, run: Execution) -> CheckOutcome:
         problems += invariants.check_stream_well_formed(run.events, finished=run.error is None)
     content = run.result.content if run.result else (accumulate(run.events).content if run.events else [])
     problems += invariants.check_provider_executed(content, case.request)
+    if case.is_stream:
+        problems += invariants.check_whole_tool_calls(run.events)
+        entries = _sse_entries(case)
+        if run.error is not None and entries is not None:
+            error_object = invariants.stream_error_object(entries)
+            problems += invariants.check_stream_error(run.error, error_object, run.events)
     return _check("invariants", problems)
 
 
@@ -183,11 +189,19 @@ def _chunked(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     return _check("chunked", problems)
 
 
-def _stream_frames(case: Case) -> list[Any] | None:
+def _sse_entries(case: Case) -> list[dict[str, Any]] | None:
+    """The entries of the case's one SSE body (``None`` when it has none, or several)."""
     streams = [i for i in case.cassette.interactions if "sse" in (i.response.get("body") or {})]
     if len(streams) != 1:
         return None
-    entries = streams[0].response["body"]["sse"]
+    entries: list[dict[str, Any]] = streams[0].response["body"]["sse"]
+    return entries
+
+
+def _stream_frames(case: Case) -> list[Any] | None:
+    entries = _sse_entries(case)
+    if entries is None:
+        return None
     return [e["data"] for e in entries if isinstance(e.get("data"), (dict, list))]
 
 

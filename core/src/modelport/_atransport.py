@@ -8,7 +8,7 @@ body is read with plain ``await read()`` loops, no generator layer per chunk of 
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncGenerator, Awaitable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
@@ -213,7 +213,11 @@ async def asend(provider: HttpProvider, spec: HttpRequest, *, model: str | None 
 
 
 async def astream_frames(
-    provider: HttpProvider, spec: HttpRequest, *, model: str | None = None
+    provider: HttpProvider,
+    spec: HttpRequest,
+    *,
+    model: str | None = None,
+    ended: Callable[[], object] | None = None,
 ) -> AsyncGenerator[Any, None]:
     """Async twin of :func:`stream_frames`."""
     client = await provider.http.async_client()
@@ -234,9 +238,14 @@ async def astream_frames(
                 for frame in frames(piece):
                     yield frame
                 if parser.done:
-                    return
-        for frame in parser.close():
-            yield frame
+                    break
+            if parser.done:
+                break
+        else:
+            for frame in parser.close():
+                yield frame
+        if parser.done and ended is not None:
+            ended()
     except httpx.HTTPError as error:
         raise exchange.transport_error(error, received=parser.frames > 0) from None
     finally:

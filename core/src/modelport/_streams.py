@@ -7,6 +7,7 @@ from sys import modules as _modules
 from typing import TYPE_CHECKING, Any
 
 from . import _retry
+from ._http_errors import stream_error
 from ._model import _OTEL, _traced, log_dropped
 from .errors import ModelportError, ProviderError, StreamInterruptedError
 from .events import (
@@ -77,8 +78,7 @@ class _Attempts:
         self.yielded = True
         if isinstance(event, ErrorEvent):
             raise self._error_event(event)
-        self.accumulator.add(event)
-        out.append(event)
+        out.append(self.accumulator.add(event))  # a tool-call-end comes back with its whole call
         if self.partial is not None and (found := self.partial.feed(event)) is not None:
             out.append(found)  # the typed output so far, right after the text that changed it
         return out, isinstance(event, FinishEvent)
@@ -103,14 +103,10 @@ class _Attempts:
         return _unfinished(self.model, self.accumulator)
 
     def _error_event(self, event: ErrorEvent) -> ProviderError:
-        message = str(event.error.get("message") or "the provider reported an error in the stream")
-        status = event.error.get("status_code")
-        return StreamInterruptedError(
-            message,
-            provider=self.model.provider.id,
-            status_code=status if isinstance(status, int) else None,
-            partial=self.accumulator.snapshot(),
-        )
+        """A decoder's ``error`` event, typed by the same table as an error object in an SSE body."""
+        error = stream_error(event.error, provider=self.model.provider.id)
+        error.partial = self.accumulator.snapshot()
+        return error
 
 
 class ResultStream:

@@ -10,13 +10,14 @@ from __future__ import annotations
 import logging
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from urllib.parse import urljoin
 
 import httpx
 
+from ._http_errors import error_message, stream_error
 from .errors import (
     ConfigurationError,
     DeadlineExceededError,
@@ -276,8 +277,13 @@ class Exchange:
         headers = {k: self.scrub(v) for k, v in response.headers.items()}
         return self.provider.error_from_response(response.status_code, headers, text)
 
-    def stream_error(self, status: int, text: str) -> ProviderError:
-        return self.provider.error_from_response(status, {}, text)
+    def stream_error(self, status: int | None, text: str) -> ProviderError:
+        """An error object inside the stream: the provider maps one that carries its own status; one
+        without is typed by its error type through the core's table (docs/errors.md), status ``None``."""
+        if status is not None:
+            return self.provider.error_from_response(status, {}, text)
+        _, _, found = error_message(text)
+        return stream_error(found if isinstance(found, dict) else {}, provider=self.name, body=text)
 
     def transport_error(self, error: Exception, received: bool) -> ProviderError | ConfigurationError:
         """A typed error for what httpx raised; only failures before any data are retryable."""
@@ -540,8 +546,14 @@ def _answer(exchange: Exchange, response: _Head, body: bytes) -> HttpResponse:
     return HttpResponse(response.status_code, headers, data, body)
 
 
-def stream_frames(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> Iterator[Any]:
-    """Send ``spec`` and yield each parsed SSE frame."""
+def stream_frames(
+    provider: HttpProvider,
+    spec: HttpRequest,
+    *,
+    model: str | None = None,
+    ended: Callable[[], object] | None = None,
+) -> Iterator[Any]:
+    """Send ``spec`` and yield each parsed SSE frame; ``ended()`` is called when ``[DONE]`` came."""
     client = provider.http.sync()
     exchange = Exchange(provider, spec, client, model)
     parser = exchange.parser()
@@ -557,8 +569,11 @@ def stream_frames(provider: HttpProvider, spec: HttpRequest, *, model: str | Non
                 raise exchange.too_large("the event stream", limit)
             yield from frames(chunk)
             if parser.done:
-                return
-        yield from parser.close()
+                break
+        else:
+            yield from parser.close()
+        if parser.done and ended is not None:
+            ended()
     except httpx.HTTPError as error:
         raise exchange.transport_error(error, received=parser.frames > 0) from None
     finally:

@@ -18,7 +18,7 @@ The hierarchy::
         ├── ProviderAuthError             (invalid or missing credentials)
         ├── ProviderRequestError          (any other rejected request)
         ├── ProviderResponseError         (malformed or undecodable response)
-        ├── StreamInterruptedError        (the stream broke; carries what had arrived)
+        ├── StreamInterruptedError        (the transport broke mid-stream; carries what had arrived)
         ├── DeadlineExceededError         (the call's total deadline passed; not retried)
         └── ProviderMetadataError         (provider metadata failed validation or size bounds)
 
@@ -286,7 +286,9 @@ class ProviderResponseError(ProviderError):
 
 
 class StreamInterruptedError(ProviderError):
-    """The stream broke before it finished; ``partial`` holds everything that had arrived."""
+    """The transport broke: the connection failed mid-stream, or the stream ended without its end
+    (no ``finish``); ``partial`` holds everything that had arrived. An error the provider reports
+    inside the stream is raised as the class its type maps to instead (docs/errors.md)."""
 
 
 class DeadlineExceededError(ProviderError):

@@ -53,6 +53,7 @@ __all__ = [
     "parse_event",
     "reasoning_delta",
     "text_delta",
+    "tool_call_part",
 ]
 
 
@@ -146,11 +147,18 @@ class ToolCallDeltaEvent(_Event):
 
 
 class ToolCallEndEvent(_Event):
-    """The call ``id`` is complete; the accumulator parses its argument text into ``args``."""
+    """The call ``id`` is complete; ``part`` is the whole call (id, name, parsed ``args``).
+
+    A decoder sends it without ``part``; the core's stream fills it in from the start and delta
+    events (:meth:`StreamAccumulator.add` returns the completed event), so a consumer of
+    ``model.stream`` gets every call whole. Arguments that are no JSON object leave ``args`` empty
+    and keep their text in ``provider_metadata["modelport"]["raw_args"]`` (with a warning on the result).
+    """
 
     type: Literal["tool-call-end"] = "tool-call-end"
     id: str
     provider_metadata: ProviderMetadata | None = None
+    part: ToolCallPart | None = None
 
 
 class ToolCallEvent(_Event):
@@ -320,15 +328,16 @@ class StreamAccumulator:
         """Whether a ``finish`` event has been seen."""
         return self._finish is not None
 
-    def add(self, event: StreamEvent) -> None:
-        """Fold one event in."""
+    def add(self, event: StreamEvent) -> StreamEvent:
+        """Fold one event in; returns it as a consumer should see it: a ``tool-call-end`` without
+        its ``part`` comes back with the whole call, every other event as it is."""
         self.events += 1
         if type(event) is TextDeltaEvent:  # the hot path, once a frame: skip the match below
             part = self._open[event.id]
             part.chunks.append(event.delta)
             if event.provider_metadata:
                 part.metadata = _merge_metadata(part.metadata, event.provider_metadata)
-            return
+            return event
         match event:
             case StreamStartEvent():
                 self._warnings.extend(event.warnings)
@@ -360,19 +369,30 @@ class StreamAccumulator:
             case ToolCallDeltaEvent():
                 self._open[event.id].chunks.append(event.delta)
             case ToolCallEndEvent():
-                part = self._open.pop(event.id)
-                part.metadata = _merge_metadata(part.metadata, event.provider_metadata)
-                closed = _close(part)
-                if isinstance(closed, tuple):
-                    closed, warning = closed
-                    self._warnings.append(warning)
-                self._slots[part.index] = closed
+                return self._end_call(event)
             case ToolCallEvent() | ToolResultEvent() | FileEvent():
                 self._slots.append(event.part)
             case FinishEvent():
                 self._finish = event
             case ErrorEvent():
                 pass
+        return event
+
+    def _end_call(self, event: ToolCallEndEvent) -> ToolCallEndEvent:
+        part = self._open.pop(event.id)
+        if event.part is not None:  # the whole call as the decoder (or a stored stream) gave it
+            self._slots[part.index] = call = event.part
+            raw = (call.provider_metadata or {}).get("modelport", {}).get("raw_args")
+            if isinstance(raw, str):  # the warning the call had when it was first assembled
+                warning = tool_call_part(call.id, call.name, raw)[1]
+                self._warnings += [warning] if warning is not None else []
+            return event
+        part.metadata = _merge_metadata(part.metadata, event.provider_metadata)
+        call, warning = tool_call_part(part.call_id, part.name, "".join(part.chunks), part.metadata)
+        if warning is not None:
+            self._warnings.append(warning)
+        self._slots[part.index] = call
+        return ToolCallEndEvent(id=event.id, provider_metadata=event.provider_metadata, part=call)
 
     def snapshot(self) -> Result:
         """The result so far; open parts are included with the text received."""
@@ -408,33 +428,42 @@ class StreamAccumulator:
 
 
 def _closed(part: _OpenPart) -> Part:
-    closed = _close(part)
-    return closed[0] if isinstance(closed, tuple) else closed
-
-
-def _close(part: _OpenPart) -> Part | tuple[Part, Warning]:
     text = "".join(part.chunks)
     if part.kind == "text":
         return TextPart(text=text, provider_metadata=part.metadata)
     if part.kind == "reasoning":
         return ReasoningPart(text=text, signature=part.signature, provider_metadata=part.metadata)
+    return tool_call_part(part.call_id, part.name, text, part.metadata)[0]
+
+
+def tool_call_part(
+    call_id: str, name: str, arguments: str | dict[str, Any], metadata: ProviderMetadata | None = None
+) -> tuple[ToolCallPart, Warning | None]:
+    """A function call from its arguments, as every decoder and the stream build it (one form).
+
+    ``arguments`` is the call's JSON text (empty text is no arguments) or an already decoded JSON
+    object. Text that is not a JSON object leaves ``args`` empty and is kept in
+    ``provider_metadata["modelport"]["raw_args"]``; the warning returned then says so.
+    """
+    if isinstance(arguments, dict):
+        return ToolCallPart(id=call_id, name=name, args=arguments, provider_metadata=metadata), None
     from .wire import loads
 
     problem: str | None
     try:
-        args = loads(text) if text.strip() else {}
+        args = loads(arguments) if arguments.strip() else {}
     except ValueError as error:
         args = None
         problem = f"not JSON ({error})"
     else:
         problem = None if isinstance(args, dict) else f"a JSON {type(args).__name__}, not an object"
     if problem is None:
-        return ToolCallPart(id=part.call_id, name=part.name, args=args, provider_metadata=part.metadata)
+        return ToolCallPart(id=call_id, name=name, args=args, provider_metadata=metadata), None
     # Nothing received is dropped: the raw text stays on the part for the caller to repair.
-    metadata = _merge_metadata(part.metadata, {"modelport": {"raw_args": text}})
-    call = ToolCallPart(id=part.call_id, name=part.name, args={}, provider_metadata=metadata)
+    kept = _merge_metadata(metadata, {"modelport": {"raw_args": arguments}})
+    call = ToolCallPart(id=call_id, name=name, args={}, provider_metadata=kept)
     details = (
-        f"the arguments of tool call {part.call_id!r} ({part.name}) are {problem}; "
+        f"the arguments of tool call {call_id!r} ({name}) are {problem}; "
         "args is empty and the text is in provider_metadata['modelport']['raw_args']"
     )
     return call, Warning(type="other", setting="tool_calls", details=details)

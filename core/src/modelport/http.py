@@ -48,7 +48,16 @@ import httpx
 
 from . import _retry
 from ._http_auth import HeaderAuth, check_header_value
-from ._http_errors import TRANSIENT_STATUSES, error_message, parse_retry_after, status_error
+from ._http_errors import (
+    ERROR_TYPES,
+    TRANSIENT_STATUSES,
+    error_class,
+    error_message,
+    own_status,
+    parse_retry_after,
+    status_error,
+    stream_error,
+)
 from .errors import (
     ConfigurationError,
     MissingCredentialsError,
@@ -74,10 +83,14 @@ __all__ = [
     "Limits",
     "StreamDecoder",
     "check_header_value",
+    "ERROR_TYPES",
     "TRANSIENT_STATUSES",
+    "error_class",
     "error_message",
+    "own_status",
     "parse_retry_after",
     "status_error",
+    "stream_error",
 ]
 
 
@@ -222,6 +235,10 @@ class StreamDecoder(Protocol):
     # Optional: ``flush()`` returns events the decoder held back (e.g. until it knew whether a call
     # was answered by the server); the core calls it when the stream breaks, before raising, so the
     # error's ``partial`` keeps them.
+    # Optional: ``done()`` is called when the body ended with the ``data: [DONE]`` marker, before
+    # ``finish``: a decoder for a protocol that sends it can tell a complete stream from one the
+    # server cut cleanly (whose ``finish`` then sends no ``finish`` event, so the core raises
+    # ``StreamInterruptedError`` with what arrived).
 
 
 class HttpProvider(Provider):
@@ -279,7 +296,8 @@ class HttpProvider(Provider):
         raise self._unsupported("count_tokens")
 
     def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
-        """The typed error for a non-2xx response (or an in-stream error object, with ``headers={}``).
+        """The typed error for a non-2xx response (or an in-stream error object that carries its own
+        status, with ``headers={}``; one without a status is typed by the core, see ``stream_error``).
 
         ``body`` and ``headers`` are already scrubbed of credentials. The default reads the common
         ``{"error": {"message", "type"}}`` shape and classifies by status.
@@ -376,7 +394,7 @@ class HttpProvider(Provider):
         feed = decoder.feed
         yield self._start(spec)
         try:
-            for frame in stream_frames(self, spec, model=model_name):
+            for frame in stream_frames(self, spec, model=model_name, ended=getattr(decoder, "done", None)):
                 try:
                     events = feed(frame)
                 except _DECODE_ERRORS as error:
@@ -394,7 +412,7 @@ class HttpProvider(Provider):
         decoder = self.stream_decoder(spec)
         feed = decoder.feed
         yield self._start(spec)
-        frames = astream_frames(self, spec, model=model_name)
+        frames = astream_frames(self, spec, model=model_name, ended=getattr(decoder, "done", None))
         try:
             async for frame in frames:
                 try:

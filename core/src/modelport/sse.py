@@ -43,7 +43,8 @@ class SseParser:
     """Bytes of an SSE body → parsed JSON frames; error objects become the provider's typed errors.
 
     ``on_error(status, text)`` maps an error object's JSON text to a :class:`ProviderError` (status is
-    the object's integer ``code`` when it has one, else 500). ``scrub`` removes credentials from any
+    the HTTP status the object carries itself, :func:`~modelport.http.own_status`, else ``None``:
+    never an invented one). ``scrub`` removes credentials from any
     text that goes into an error. ``frames`` counts the frames yielded; ``done`` is true once the
     ``[DONE]`` sentinel arrived.
     """
@@ -52,7 +53,7 @@ class SseParser:
         self,
         *,
         provider: str,
-        on_error: Callable[[int, str], ProviderError],
+        on_error: Callable[[int | None, str], ProviderError],
         scrub: Callable[[str], str] = _keep,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
     ) -> None:
@@ -265,10 +266,11 @@ class SseParser:
         )
 
     def _raise_error(self, frame: Any, text: str) -> None:
+        from ._http_errors import own_status
+
         error = frame.get("error") if isinstance(frame, dict) else None
-        code = error.get("code") if isinstance(error, dict) else None
-        status = code if isinstance(code, int) and not isinstance(code, bool) and 300 <= code <= 599 else 500
-        raise self._on_error(status, self._scrub(text))
+        error = error if isinstance(error, dict) else frame if isinstance(frame, dict) else {}
+        raise self._on_error(own_status(error), self._scrub(text))
 
     def _too_large(self, what: str) -> ProviderResponseError:
         self._buffer.clear()

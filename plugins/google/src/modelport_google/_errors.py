@@ -11,15 +11,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from modelport.errors import (
-    ProviderAuthError,
-    ProviderError,
-    ProviderOverloadedError,
-    ProviderQuotaError,
-    ProviderRateLimitError,
-    ProviderRequestError,
-)
+from modelport.errors import ProviderError
 from modelport.http import parse_retry_after as http_retry_after
+from modelport.http import status_error
 from modelport.wire import loads as strict_loads
 
 __all__ = ["error_from_response", "parse_error_body", "parse_retry_after", "parse_duration"]
@@ -27,10 +21,6 @@ __all__ = ["error_from_response", "parse_error_body", "parse_retry_after", "pars
 _RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
 _ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s*$")
-#: 503 UNAVAILABLE (G18) and the server-side failures Google documents as worth retrying:
-#: 500 INTERNAL, 502 and 504 DEADLINE_EXCEEDED.
-_TRANSIENT = frozenset({500, 502, 503, 504})
-_AUTH_REASONS = frozenset({"API_KEY_INVALID", "API_KEY_SERVICE_BLOCKED", "ACCESS_TOKEN_EXPIRED"})
 
 
 def parse_error_body(body: bytes | str) -> dict[str, Any] | None:
@@ -85,28 +75,27 @@ def error_from_response(
     *,
     provider: str,
 ) -> ProviderError:
-    """The typed error for a non-2xx response."""
+    """The typed error for a non-2xx response (or an in-stream error object with its ``code``),
+    classed by the core's mapping (:func:`modelport.http.error_class`): a 429 is a rate limit when
+    Google gave a delay (``Retry-After`` or ``RetryInfo``) and a quota error when it gave none; an
+    ``ErrorInfo`` reason such as ``API_KEY_INVALID`` makes a 400 an auth error."""
     error = parse_error_body(body) or {}
     message = error.get("message") if isinstance(error.get("message"), str) else None
     provider_status = error.get("status") if isinstance(error.get("status"), str) else None
-    text = message or f"HTTP {status} error"
-    common: dict[str, Any] = {
-        "provider": provider,
-        "status_code": status,
-        "provider_status": provider_status,
-        "request_id": headers.get("x-request-id") or headers.get("x-goog-request-id"),
-        "body": body,
-        "details": error.get("details"),
-    }
-    if status in _TRANSIENT:
-        return ProviderOverloadedError(text, **common)
-    if status == 429:
-        delay = parse_retry_after(headers.get("retry-after"))
-        if delay is None:
-            delay = _retry_delay(error)
-        if delay is not None:
-            return ProviderRateLimitError(text, retry_after=delay, **common)
-        return ProviderQuotaError(text, **common)
-    if status in (401, 403) or _reasons(error) & _AUTH_REASONS:
-        return ProviderAuthError(text, **common)
-    return ProviderRequestError(text, **common)
+    delay = parse_retry_after(headers.get("retry-after"))
+    if delay is None:
+        delay = _retry_delay(error)
+    text = body if isinstance(body, str) else body.decode("utf-8", errors="replace")
+    return status_error(
+        status,
+        headers,
+        text,
+        provider=provider,
+        message=message,
+        provider_status=provider_status,
+        quota=delay is None,
+        details=error.get("details"),
+        kinds=[provider_status, *sorted(_reasons(error))],
+        retry_after=delay,
+        request_id=headers.get("x-request-id") or headers.get("x-goog-request-id"),
+    )

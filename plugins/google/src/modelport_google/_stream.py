@@ -52,6 +52,7 @@ from ._decode import (
     text_of,
     usage_from,
 )
+from ._partial_args import StreamedCall, is_fragment
 from ._parts import _TEXT_KEYS, PartMapper, answered_calls, is_text_chunk, signature_metadata
 from ._replay import replay_metadata
 
@@ -145,9 +146,20 @@ def _merge_frames(frames: Iterable[dict[str, Any]], provider: str) -> dict[str, 
     state = _Frames(provider)
     parts: list[dict[str, Any]] = []
     open_text = False
+    streamed: StreamedCall | None = None  # a call whose arguments stream (partialArgs), at parts[-1]
     for frame in frames:
         candidate = first_candidate(frame)
         for raw in candidate_parts(candidate):
+            if is_fragment(raw):
+                if streamed is None:
+                    streamed = StreamedCall(raw)
+                    parts.append({})
+                streamed.add(raw)
+                parts[-1] = streamed.raw_part()
+                streamed = None if streamed.done else streamed
+                open_text = False
+                continue
+            streamed = None  # any other part ends a streamed call
             if is_text_chunk(raw):
                 signed = "thoughtSignature" in raw
                 if open_text and not signed and _kind(parts[-1]) == _kind(raw):
@@ -184,7 +196,9 @@ class StreamDecoder:
         # From the first function call on, events are held until the end of the stream: a call the
         # server answers later in the same turn (server-side MCP tools) is provider-executed.
         self._held: list[StreamEvent] | None = None
-        self._held_calls: dict[int, tuple[int, ToolCallPart]] = {}  # held index → (raw position, call)
+        # held index of a call's start → (raw position, call, how many events it has)
+        self._held_calls: dict[int, tuple[int, ToolCallPart, int]] = {}
+        self._streamed: tuple[StreamedCall, str, int] | None = None  # partialArgs call: ident, start
         self._next_id = 0
         self._sent_id: str | None = None  # responseId: the first one wins, as in merge_frames
         self._sent_version: str | None = None  # modelVersion: the latest one wins
@@ -256,6 +270,11 @@ class StreamDecoder:
         return str(self._next_id - 1)
 
     def _part(self, raw: dict[str, Any], events: list[StreamEvent]) -> None:
+        if is_fragment(raw):
+            self._fragment(raw, events)
+            return
+        if self._streamed is not None:
+            self._end_streamed()  # any other part ends a call whose arguments streamed
         if is_text_chunk(raw):
             # More text of the open part never gets here: ``_feed`` takes it on its hot path.
             kind, text, signed = _kind(raw), raw["text"], "thoughtSignature" in raw
@@ -286,7 +305,7 @@ class StreamDecoder:
             case ToolCallPart() if not part.provider_executed:
                 # A function call arrives whole; it is sent as the start/delta/end triple every
                 # provider uses for calls whose arguments stream in fragments.
-                self._held_calls[len(events)] = (len(self._raw) - 1, part)
+                self._held_calls[len(events)] = (len(self._raw) - 1, part, 3)
                 ident = self._new_id()
                 metadata = part.provider_metadata
                 events.append(
@@ -312,6 +331,44 @@ class StreamDecoder:
                 events.append(FileEvent(part=part))  # e.g. a generated image (responseModalities)
             case _:
                 pass  # unknown parts are kept for replay only
+
+    def _fragment(self, raw: dict[str, Any], events: list[StreamEvent]) -> None:
+        """A piece of a call whose arguments stream: start it, then one delta per piece (held, as
+        every call is, until the stream shows whether the server answered it)."""
+        if self._streamed is None:
+            self._close(events)
+            if self._held is None:
+                self._held = []  # from the first call on, events are held (see __init__)
+            held = self._held
+            call = StreamedCall(raw)
+            ident = self._new_id()
+            wire_id = call.id or f"call-{len(self._raw)}"  # the raw position the whole call will have
+            metadata = signature_metadata(raw)
+            self._streamed = (call, ident, len(held))
+            held.append(
+                ToolCallStartEvent(id=ident, call_id=wire_id, name=call.name, provider_metadata=metadata)
+            )
+        call, ident, _ = self._streamed
+        text = call.add(raw)
+        if text:
+            (self._held or []).append(ToolCallDeltaEvent(id=ident, delta=text))
+        if call.done:
+            self._end_streamed()
+
+    def _end_streamed(self) -> None:
+        assert self._streamed is not None and self._held is not None
+        (call, ident, start), held = self._streamed, self._held
+        self._streamed = None
+        text = call.close()
+        if text:
+            held.append(ToolCallDeltaEvent(id=ident, delta=text))
+        self._raw.append(call.raw_part())
+        part = self._mapper.map(self._raw[-1])
+        assert isinstance(part, ToolCallPart)
+        self._held_calls[start] = (len(self._raw) - 1, part, len(held) + 1 - start)
+        # The whole call goes on the end: the arguments object decides should the pieces' order
+        # (document order, as sent) ever not give it as text.
+        held.append(ToolCallEndEvent(id=ident, part=part))
 
     def raw_parts(self) -> list[dict[str, Any]]:
         """The merged raw parts so far (text chunks joined)."""
@@ -351,21 +408,23 @@ class StreamDecoder:
             call = self._held_calls.get(index)
             if call is not None and call[0] in answered:
                 events.append(ToolCallEvent(part=call[1].model_copy(update={"provider_executed": True})))
-                skip = 2
+                skip = call[2] - 1
             else:
                 events.append(event)
         return events
 
     def _finish(self) -> list[StreamEvent]:
         events: list[StreamEvent] = []
+        state = self._state
+        raw_reason = string_or_none(state.candidate.get("finishReason"))
+        blocked = blocked_reason(state.response) if raw_reason is None else None
+        if self._streamed is not None and (raw_reason or blocked):
+            self._end_streamed()  # a call still streaming when the stream was cut stays open
         self._close(events if self._held is None else self._held)
         raw_parts = self.raw_parts()
         answered = answered_calls(raw_parts)
         events.extend(self._release(answered))
-        has_calls = any(position not in answered for position, _ in self._held_calls.values())
-        state = self._state
-        raw_reason = string_or_none(state.candidate.get("finishReason"))
-        blocked = blocked_reason(state.response) if raw_reason is None else None
+        has_calls = any(position not in answered for position, _, _ in self._held_calls.values())
         if raw_reason is None and blocked is None:
             return events
         reason = "content-filter" if blocked is not None else finish_reason(raw_reason, has_calls)

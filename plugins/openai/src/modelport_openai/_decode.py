@@ -9,8 +9,10 @@ usage under ``x_groq.usage``, cache hits as ``prompt_cache_hit_tokens`` (DeepSee
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from modelport.events import tool_call_part
 from modelport.types import (
     REFUSAL_METADATA,
     FinishReason,
@@ -24,7 +26,6 @@ from modelport.types import (
     Usage,
     Warning,
 )
-from modelport.wire import loads
 
 from ._quirks import Quirks
 
@@ -127,25 +128,17 @@ def logprobs(raw: Any) -> list[TokenLogprob]:
     ]
 
 
-def tool_call(call_id: str, name: str, arguments: str) -> tuple[ToolCallPart, Warning | None]:
-    """A call from its argument text; text that is no JSON object is kept, as the stream does."""
-    problem: str | None
-    try:
-        args = loads(arguments) if arguments.strip() else {}
-    except ValueError as error:
-        args, problem = None, f"not JSON ({error})"
-    else:
-        problem = None if isinstance(args, dict) else f"a JSON {type(args).__name__}, not an object"
-    if problem is None:
-        return ToolCallPart(id=call_id, name=name, args=args), None
-    part = ToolCallPart(
-        id=call_id, name=name, args={}, provider_metadata={"modelport": {"raw_args": arguments}}
-    )
-    details = (
-        f"the arguments of tool call {call_id!r} ({name}) are {problem}; "
-        "args is empty and the text is in provider_metadata['modelport']['raw_args']"
-    )
-    return part, Warning(type="other", setting="tool_calls", details=details)
+def argument_text(value: Any) -> str:
+    """A call's ``arguments`` as JSON text: a string as sent, an object some servers send decoded as
+    its JSON text (so it becomes the call's ``args``, streamed or not), nothing as ``""``."""
+    if value is None or isinstance(value, str):
+        return value or ""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def tool_call(call_id: str, name: str, arguments: Any) -> tuple[ToolCallPart, Warning | None]:
+    """A call from its arguments (:func:`argument_text`), built as the core builds a streamed one."""
+    return tool_call_part(call_id, name, argument_text(arguments))
 
 
 def refusal_metadata(provider: str) -> dict[str, dict[str, Any]]:
@@ -182,7 +175,7 @@ def decode_completion(data: Any, *, quirks: Quirks, provider: str) -> Result:
         calls.append({"id": "function_call", "function": legacy})
     for call in calls:
         function = call["function"]
-        part, warning = tool_call(call["id"], function["name"], function.get("arguments") or "")
+        part, warning = tool_call(call["id"], function["name"], function.get("arguments"))
         content.append(part)
         if warning is not None:
             warnings.append(warning)

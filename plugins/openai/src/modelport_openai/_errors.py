@@ -2,7 +2,9 @@
 
 OpenAI answers ``{"error": {"message", "type", "param", "code"}}``; OpenRouter puts the HTTP status
 in ``code`` (a number) and the upstream's text in ``metadata.raw``; Groq's in-stream error carries
-its own ``status_code``. The status decides the class (the kit's :func:`~modelport.http.status_error`):
+its own ``status_code`` (the core reads it: an in-stream error arrives here with that status, and
+one without a status is typed by the core's table). The status decides the class (the kit's
+:func:`~modelport.http.status_error`):
 ``insufficient_quota`` is a quota error (never retried); any other 429 is a rate limit whose delay
 comes from ``retry-after-ms`` or ``retry-after``.
 """
@@ -18,14 +20,6 @@ from modelport.http import error_message, status_error
 __all__ = ["error_from_response"]
 
 
-def _status(status: int, headers: Mapping[str, str], error: dict[str, Any]) -> int:
-    """An in-stream error (no headers) reports its own status when it has one."""
-    own = error.get("status_code")
-    if not headers and isinstance(own, int) and not isinstance(own, bool) and 400 <= own <= 599:
-        return own
-    return status
-
-
 def error_from_response(
     status: int, headers: Mapping[str, str], body: str, *, provider: str
 ) -> ProviderError:
@@ -39,7 +33,7 @@ def error_from_response(
     if isinstance(raw, str) and raw and raw not in (message or ""):
         message = f"{message or 'error'}: {raw}"
     return status_error(
-        _status(status, headers, error),
+        status,
         headers,
         body,
         provider=provider,

@@ -3,8 +3,13 @@
 Handles what real servers send: an empty ``id`` and ``model`` on Azure's first chunk, usage on the
 last chunk with ``choices: []`` or on the finish chunk (DeepSeek, Groq under ``x_groq``, OpenRouter),
 reasoning deltas under either name, refusal deltas, a tool call's id and name repeated in later
-deltas (with ``name: ""`` on Mistral) that must not restart it, the whole call in one delta,
-no ``finish_reason`` at all, and choices other than the first (``n > 1``), which are not read.
+deltas (with ``name: ""`` on Mistral) that must not restart it, the whole call in one delta, its
+arguments sent as a JSON object rather than text (taken as the arguments, as the unary decoder takes
+them), a delta at a call's index with another call id (a new call, never merged into the first),
+no ``finish_reason`` but a ``[DONE]``, and choices other than the first (``n > 1``), which are not
+read. A stream that ends with neither a ``finish_reason`` nor ``[DONE]`` (the server cut it
+cleanly), or with no chunk at all, gets no ``finish`` event: the core raises
+``StreamInterruptedError`` with what had arrived, as for Gemini (Q3).
 In-stream errors (``event: error``, a chunk with an ``error`` object) are raised by the core's SSE
 parser before they reach the decoder; the stream's ``partial`` keeps what had arrived.
 """
@@ -18,6 +23,7 @@ from modelport import events as ev
 from modelport.types import TokenLogprob
 
 from ._decode import (
+    argument_text,
     finish_reason,
     logprobs,
     metadata,
@@ -55,15 +61,23 @@ class ChatStream:
         self.response_id: str | None = None
         self.open: str | None = None  # "reasoning", "text" or "refusal": the part being streamed
         self.parts = 0
-        self.calls: dict[int, _Call] = {}
+        self.calls: dict[int, _Call] = {}  # the call at each index now
+        self.all_calls: list[_Call] = []  # every call, in the order they began
+        self.chunks = 0
+        self.ended = False  # the server sent its end marker ([DONE])
         self.reason: str | None = None
         self.usage: Any = None
         self.refusal: list[str] = []
         self.tokens: list[TokenLogprob] = []
         self.meta: dict[str, Any] = {}
 
+    def done(self) -> None:
+        """The stream ended with ``[DONE]`` (the core calls this; see ``StreamDecoder``)."""
+        self.ended = True
+
     def feed(self, chunk: dict[str, Any]) -> list[ev.StreamEvent]:
         out: list[ev.StreamEvent] = []
+        self.chunks += 1
         if self.response_id is None and chunk.get("id"):
             self.response_id = chunk["id"]
             out.append(
@@ -128,13 +142,15 @@ class ChatStream:
     def _call(self, out: list[ev.StreamEvent], raw: dict[str, Any], position: int) -> None:
         index = raw.get("index", position)
         call = self.calls.get(index)
-        if call is None:
-            call = self.calls[index] = _Call(f"call-{index}")
+        if call is None or another_call(call.call_id, raw):
+            ident = f"call-{index}" if call is None else f"call-{index}-{len(self.all_calls)}"
+            call = self.calls[index] = _Call(ident)
+            self.all_calls.append(call)
         function = raw.get("function") or {}
         call.call_id = call.call_id or raw.get("id") or ""
         call.name = call.name or function.get("name") or ""
-        arguments = function.get("arguments")
-        if isinstance(arguments, str) and arguments:
+        arguments = argument_text(function.get("arguments"))
+        if arguments:
             call.pending.append(arguments)
         if not call.started and call.name:
             self._start(out, call)
@@ -147,9 +163,11 @@ class ChatStream:
         out.append(ev.ToolCallStartEvent(id=call.id, call_id=call.call_id or call.id, name=call.name))
 
     def finish(self) -> Iterator[ev.StreamEvent]:
+        if self.reason is None and not (self.ended and self.chunks):
+            return  # cut short: no finish event, so the core raises with what arrived
         out: list[ev.StreamEvent] = []
         self._close(out)
-        for call in self.calls.values():
+        for call in self.all_calls:
             if not call.started:
                 self._start(out, call)
                 if call.pending:
@@ -157,7 +175,7 @@ class ChatStream:
             out.append(ev.ToolCallEndEvent(id=call.id))
         yield from out
         refusal = "".join(self.refusal) or None
-        reason = finish_reason(self.reason, calls=bool(self.calls), refused=bool(refusal))
+        reason = finish_reason(self.reason, calls=bool(self.all_calls), refused=bool(refusal))
         yield ev.FinishEvent(
             finish_reason=reason,
             raw_finish_reason=self.reason,
@@ -167,12 +185,20 @@ class ChatStream:
         )
 
 
+def another_call(call_id: str, raw: dict[str, Any]) -> bool:
+    """Whether a tool-call delta at the index of the call ``call_id`` names another call: a new call
+    that reuses the index (merging it into the first would corrupt both)."""
+    new = raw.get("id")
+    return bool(call_id) and isinstance(new, str) and bool(new) and new != call_id
+
+
 def merge_frames(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     """Stream chunks → the ``chat.completion`` body a non-streamed call returns (first choice)."""
     message: dict[str, Any] = {"role": "assistant", "content": None}
     choice: dict[str, Any] = {"index": 0, "message": message, "finish_reason": None}
     merged: dict[str, Any] = {"choices": [choice]}
-    calls: dict[int, dict[str, Any]] = {}
+    calls: dict[int, dict[str, Any]] = {}  # the call at each index now
+    every: list[tuple[int, dict[str, Any]]] = []  # (index, call) of every call, in the order they began
     tokens: list[Any] = []
     for chunk in chunks:
         for key in ("id", "model", "system_fingerprint", "service_tier"):
@@ -193,20 +219,25 @@ def merge_frames(chunks: list[dict[str, Any]]) -> dict[str, Any]:
                     message[key] = (message.get(key) or "") + value
             for position, call in enumerate(delta.get("tool_calls") or []):
                 function = call.get("function") or {}
-                into = calls.setdefault(
-                    call.get("index", position),
-                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
-                )
+                index = call.get("index", position)
+                into = calls.get(index)
+                if into is None or another_call(into["id"], call):
+                    into = calls[index] = {
+                        "id": "",
+                        "type": "function",
+                        "function": {"name": "", "arguments": ""},
+                    }
+                    every.append((index, into))
                 into["id"] = into["id"] or call.get("id") or ""
                 into["function"]["name"] = into["function"]["name"] or function.get("name") or ""
-                into["function"]["arguments"] += function.get("arguments") or ""
+                into["function"]["arguments"] += argument_text(function.get("arguments"))
             choice["finish_reason"] = raw.get("finish_reason") or choice["finish_reason"]
             if isinstance(raw.get("logprobs"), dict):
                 tokens += raw["logprobs"].get("content") or []
-    for index, call in calls.items():
+    for index, call in every:
         call["id"] = call["id"] or f"call-{index}"
-    if calls:
-        message["tool_calls"] = [calls[i] for i in sorted(calls)]
+    if every:
+        message["tool_calls"] = [call for _, call in every]
     if tokens:
         choice["logprobs"] = {"content": tokens}
     return merged
