@@ -28,6 +28,7 @@ from .errors import (
     scrub,
 )
 from .http import HeaderAuth
+from .secrets import CREDENTIAL_HEADERS
 from .sse import SseParser
 from .wire import dumps, loads
 
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Exchange", "receive_json", "send", "send_json", "stream_frames"]
 
-#: Request headers whose values are credentials: scrubbed from every message by value.
-CREDENTIAL_HEADERS = ("authorization", "x-goog-api-key", "api-key", "x-api-key", "proxy-authorization")
 _MAX_REDIRECTS = 5
 
 _log = logging.getLogger("modelport")
@@ -274,10 +273,14 @@ class Exchange:
     def error(self, response: _Head, body: bytes) -> ProviderError:
         text = self.scrub(body.decode("utf-8", errors="replace"))
         headers = {k: self.scrub(v) for k, v in response.headers.items()}
-        return self.provider.error_from_response(response.status_code, headers, text)
+        # The plugin decodes the body; what it decoded is scrubbed again by value (a key the server
+        # echoed in an encoding the raw text did not show).
+        return self.provider.error_from_response(response.status_code, headers, text)._scrubbed(
+            self.secrets()
+        )
 
     def stream_error(self, status: int, text: str) -> ProviderError:
-        return self.provider.error_from_response(status, {}, text)
+        return self.provider.error_from_response(status, {}, text)._scrubbed(self.secrets())
 
     def transport_error(self, error: Exception, received: bool) -> ProviderError | ConfigurationError:
         """A typed error for what httpx raised; only failures before any data are retryable."""
