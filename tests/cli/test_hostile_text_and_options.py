@@ -10,14 +10,12 @@ from typing import Any
 
 import httpx
 import pytest
-from click.testing import CliRunner
 
-import modelport
-from modelport.cli import main
 from modelport.cli.terminal import safe, visible
 from modelport.wire import MAX_DEPTH
 
-KEY = "test-key-not-a-secret"
+from ..hardening.test_terminal_safety import _run_cli
+
 GOOGLE = "google/gemini-2.5-flash"
 #: "Pay $1 to [RLO]1234[PDF]" shows "4321" on a bidi terminal; the isolates, marks, zero-width
 #: characters, BOM and a tag character hide or reorder the rest.
@@ -31,16 +29,7 @@ SHOWN = (
 def _run(
     monkeypatch: pytest.MonkeyPatch, args: list[str], handler: Callable[[httpx.Request], httpx.Response]
 ) -> Any:
-    real_get_model = modelport.get_model
-
-    def get_model(model_id: str, **options: Any) -> modelport.Model:
-        options.setdefault("transport", httpx.MockTransport(handler))
-        options.setdefault("max_retries", 0)
-        return real_get_model(model_id, **options)
-
-    monkeypatch.setenv("GOOGLE_API_KEY", KEY)
-    monkeypatch.setattr(modelport, "get_model", get_model)
-    return CliRunner().invoke(main, args, color=True)
+    return _run_cli(monkeypatch, args, handler, color=True)
 
 
 def _answer(text: str) -> dict[str, Any]:
