@@ -81,6 +81,8 @@ VARIANT_IDS = (
     "example-features",
     "example-usagebug",
     "example-streamusage",
+    "example-hang",
+    "example-hog",
 )
 
 

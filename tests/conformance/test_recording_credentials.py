@@ -256,7 +256,7 @@ def test_scrubber_findings_name_a_known_value_left_in_any_form():
     assert scrubber.text(f"a={quote(PLAIN, safe='')} b={PLAIN}") == "a=REDACTED b=REDACTED"
     findings = scrubber.findings(f"body:\n  string: {quote_plus(PLAIN)}\n")
     assert [f.describe("cassette.yaml") for f in findings] == [
-        "cassette.yaml: the recording's credential (pl+i…)"
+        "cassette.yaml:2: the recording's credential (pl%2…)"
     ]
 
 

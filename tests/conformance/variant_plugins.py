@@ -113,13 +113,42 @@ class StreamUsageBug(Example):  # its stream loses the usage the whole answer re
         return _FinishUsage(super().stream_decoder(spec), lambda usage: Usage())
 
 
+class Hang(Example):  # a decoder that never returns
+    id = "example-hang"
+
+    def decode_response(self, data: Any, spec: Any) -> Any:
+        while True:
+            pass
+
+
+class Hog(Example):  # a decoder that allocates without end
+    id = "example-hog"
+
+    def decode_response(self, data: Any, spec: Any) -> Any:
+        held = []
+        while True:
+            held.append(b"x" * (1 << 20))
+
+
 def merge_frames(frames: list[Any]) -> Any:
     return {"output": frames[0]["missing"]}
 
 
 @hookimpl
 def modelport_register_providers(register: Any) -> None:
-    for provider in (MergeBug, DecodeBug, Crash, NoAuth, Authenticated, Features, UsageBug, StreamUsageBug):
+    providers = (
+        MergeBug,
+        DecodeBug,
+        Crash,
+        NoAuth,
+        Authenticated,
+        Features,
+        UsageBug,
+        StreamUsageBug,
+        Hang,
+        Hog,
+    )
+    for provider in providers:
         register(provider)
 
 
@@ -134,3 +163,5 @@ def modelport_conformance_suites(register: Any) -> None:
     register("example-features", CASES / "features", options={"max_retries": 3})
     register("example-usagebug", CASES / "usagebug", merge_frames=example.merge_frames)
     register("example-streamusage", CASES / "streamusage", merge_frames=example.merge_frames)
+    register("example-hang", cases)
+    register("example-hog", cases)

@@ -26,8 +26,9 @@ from typing import Any, ClassVar
 
 import pytest
 
+from .bounds import BOUND_CHECKS, bounded_case
 from .cases import Case, Suite, discover_suites, load_cases
-from .runner import CaseOutcome, run_case
+from .runner import CaseOutcome
 
 __all__ = ["STANDARD_TESTS", "ProviderConformanceTests"]
 
@@ -110,13 +111,16 @@ class ProviderConformanceTests:
                 case = Case.load(case.location)
             suite = self.conformance_suite()
             regenerate = record_mode == "regenerate"
-            self._outcomes[key] = run_case(suite, case, regenerate=regenerate, models=self.models)
+            self._outcomes[key] = bounded_case(suite, case, regenerate=regenerate, models=self.models)
         return self._outcomes[key]
 
     def _check(self, case: Case, name: str, record_mode: str) -> None:
         outcome = self._outcome(case, record_mode)
         if outcome.status == "skip":
             pytest.skip(outcome.message)
+        for check in outcome.checks:
+            if check.name in BOUND_CHECKS:  # the case was stopped: every one of its checks fails
+                pytest.fail(f"{self.provider_id}/{case.name} [{check.name}]\n{check.message}", pytrace=False)
         for check in outcome.checks:
             if check.name == name:
                 if check.status == "fail":

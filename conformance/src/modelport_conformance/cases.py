@@ -38,12 +38,35 @@ from .cassette import Cassette, load_cassette
 #: libyaml's safe loader when available (cassettes are large), else the pure-Python one.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-__all__ = ["METHODS", "Case", "Suite", "discover_suites", "load_cases"]
+__all__ = [
+    "MAX_CASE_FILE_BYTES",
+    "METHODS",
+    "Case",
+    "Suite",
+    "discover_suites",
+    "load_cases",
+    "read_case_file",
+]
 
 METHODS = ("generate", "stream", "embed", "count_tokens")
 CASE_FILE = "case.yaml"
 CASSETTE_FILE = "cassette.yaml"
 EXPECTED_FILE = "expected.json"
+#: Largest file of a case (a cassette, an expected file) that is read. The largest shipped cassette
+#: is under 200 KB; a file past this is refused before it is read whole.
+MAX_CASE_FILE_BYTES = 16 * 1024**2
+
+
+def read_case_file(file: Any, limit: int = MAX_CASE_FILE_BYTES) -> str:
+    """The text of ``file`` (a :class:`~pathlib.Path` or an ``importlib.resources`` traversable),
+    read at most ``limit`` bytes far: a larger file is a ``ValueError`` naming it and the bound."""
+    with file.open("rb") as stream:
+        data: bytes = stream.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(
+            f"{file.name} is larger than {limit // 1024**2} MiB, the bound of a case file; it was not read"
+        )
+    return data.decode("utf-8")
 
 
 @dataclass
@@ -68,9 +91,10 @@ class Case:
     def load(cls, directory: Any) -> Case:
         """Read a case directory (a :class:`~pathlib.Path` or an ``importlib.resources`` traversable)."""
         name = directory.name
-        files = {
-            child.name: child.read_text(encoding="utf-8") for child in directory.iterdir() if child.is_file()
-        }
+        try:
+            files = {child.name: read_case_file(child) for child in directory.iterdir() if child.is_file()}
+        except ValueError as error:
+            raise ValueError(f"case {name!r}: {error}") from None
         if CASE_FILE not in files:
             raise ValueError(f"case {name!r}: {CASE_FILE} is missing")
         spec = yaml.load(files[CASE_FILE], Loader=_LOADER) or {}

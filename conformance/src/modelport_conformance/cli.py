@@ -20,6 +20,7 @@ import click
 from modelport.cli import main, terminal
 from modelport.cli.terminal import safe
 
+from .bounds import DEFAULT_CASE_MEMORY, DEFAULT_CASE_TIMEOUT
 from .report import FORMATS
 
 __all__ = ["cassette_replay", "conformance_command", "main"]
@@ -37,6 +38,20 @@ __all__ = ["cassette_replay", "conformance_command", "main"]
     "--regenerate", is_flag=True, help="Rewrite expected.json files from the current adapter (offline)."
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or progress lines.")
+@click.option(
+    "--case-timeout",
+    type=click.FloatRange(min=0),
+    default=DEFAULT_CASE_TIMEOUT,
+    show_default=True,
+    help="Seconds one case may run before it is stopped with a time-out row (0: no bound).",
+)
+@click.option(
+    "--case-memory",
+    type=click.IntRange(min=0),
+    default=DEFAULT_CASE_MEMORY // 1024**2,
+    show_default=True,
+    help="MiB the process may grow by during one case before it is stopped (Linux; 0: no bound).",
+)
 def conformance_command(
     providers: tuple[str, ...],
     models: tuple[str, ...],
@@ -45,6 +60,8 @@ def conformance_command(
     output: Path | None,
     regenerate: bool,
     quiet: bool,
+    case_timeout: float,
+    case_memory: int,
 ) -> None:
     """Replay every registered provider's cassettes offline and print the matrix.
 
@@ -76,6 +93,8 @@ def conformance_command(
             progress=progress,
             models=models,
             start=start,
+            case_timeout=case_timeout or None,
+            case_memory=case_memory * 1024**2 or None,
         )
     finally:
         if bar is not None:
@@ -101,13 +120,17 @@ def cassette_replay(model_id: str, path: Path) -> tuple[Any, Callable[[], list[s
     import modelport
     from modelport import plugins
 
+    from .cases import read_case_file
     from .cassette import load_cassette
     from .credentials import scan_text
     from .player import CassettePlayer
     from .replay import REPLAY_API_KEY
 
     provider_id = plugins.provider_class(plugins.split_model_id(model_id)[0]).id
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = read_case_file(path)
+    except ValueError as error:
+        return [f"error: {error}"]
     findings = scan_text(text, _secret_patterns(provider_id))
     if findings:
         lines = ["error: the cassette contains credential-looking strings:"]

@@ -7,14 +7,17 @@ script, no network asset (a Content-Security-Policy forbids both), and it works 
 
 Every string that comes from a plugin, a case or a cassette (provider ids, case names, methods,
 requirements, messages, plugin errors, versions) goes through :func:`text`: control characters
-become visible ``\\xNN`` and the rest is :func:`html.escape`-d, so it is shown as text, never
-interpreted as markup. Element ids and classes are built from indexes and a fixed set of words only.
+become visible ``\\xNN``, bidi controls and zero-width characters ``\\u202e``, and the rest is
+:func:`html.escape`-d, so it is shown as text, never interpreted as markup. Element ids and classes
+are built from indexes and a fixed set of words only.
 """
 
 from __future__ import annotations
 
 import html
 import re
+
+from modelport.cli.terminal import visible
 
 from .credentials import redact
 from .report import Report
@@ -67,8 +70,10 @@ pre.diff { background: #fff5f5; border-color: #ffcecb; }
 
 
 def text(value: object) -> str:
-    """``value`` as HTML text: control characters made visible, then escaped (quotes included)."""
-    shown = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(value))
+    """``value`` as HTML text: control characters and characters that reorder or hide text (bidi
+    controls, zero-width characters: :func:`modelport.cli.terminal.visible`) made visible, then
+    escaped (quotes included)."""
+    shown = visible(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(value)))
     return html.escape(shown, quote=True)
 
 

@@ -10,10 +10,11 @@ from typing import Any
 
 from modelport import plugins
 
+from .bounds import DEFAULT_CASE_MEMORY, DEFAULT_CASE_TIMEOUT, bounded_case
 from .cases import Suite, discover_suites
 from .credentials import redact
 from .replay import describe_exception
-from .runner import CaseOutcome, run_case
+from .runner import CaseOutcome
 
 __all__ = ["FORMATS", "ProviderReport", "Report", "render", "run_conformance", "versions"]
 
@@ -89,6 +90,8 @@ def run_conformance(
     suites: dict[str, Suite | None] | None = None,
     models: Collection[str] = (),
     start: Callable[[int], None] | None = None,
+    case_timeout: float | None = DEFAULT_CASE_TIMEOUT,
+    case_memory: int | None = DEFAULT_CASE_MEMORY,
 ) -> Report:
     """Discover (or take) the suites, run every case, and build the report.
 
@@ -96,7 +99,9 @@ def run_conformance(
     whose cases fail to load always fails. ``models`` runs only the cases of those models (the rest
     are skipped, see :mod:`modelport_conformance.selection`). ``start`` is called once with the number
     of cases about to run (for a progress bar), ``progress`` after each. Whatever a plugin raises,
-    every case gets a row and the report is built.
+    every case gets a row and the report is built; a case that runs longer than ``case_timeout``
+    seconds or grows the process by more than ``case_memory`` bytes is stopped and gets a failing
+    ``time-out`` (``memory``) row (:mod:`modelport_conformance.bounds`; ``None``: unbounded).
     """
     errors: dict[str, str] = {}
     known: set[str] | None = None
@@ -121,7 +126,7 @@ def run_conformance(
             report.status = "fail" if strict else "skip"
             continue
         for case in suite.cases:
-            outcome = _run_one(suite, case, regenerate, models)
+            outcome = _run_one(suite, case, regenerate, models, (case_timeout, case_memory))
             report.cases.append(outcome)
             if progress is not None:
                 progress(outcome)
@@ -158,9 +163,17 @@ def versions(reports: Iterable[ProviderReport] = ()) -> dict[str, str]:
     return found
 
 
-def _run_one(suite: Suite, case: Any, regenerate: bool, models: Collection[str]) -> CaseOutcome:
+def _run_one(
+    suite: Suite,
+    case: Any,
+    regenerate: bool,
+    models: Collection[str],
+    limits: tuple[float | None, int | None],
+) -> CaseOutcome:
     try:
-        return run_case(suite, case, regenerate=regenerate, models=models)
+        return bounded_case(
+            suite, case, regenerate=regenerate, models=models, timeout=limits[0], memory=limits[1]
+        )
     except Exception as error:  # run_case guards every check; this is the net under the net
         message = redact(f"[run] raised {describe_exception(error)}", suite.secret_patterns)
         return CaseOutcome(suite.provider_id, case.name, case.method, "fail", message=message)

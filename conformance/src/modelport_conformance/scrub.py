@@ -8,9 +8,9 @@ credential query parameter (``key=…``). For each request and response it:
   holds a known credential counts as one, whatever its name), drops cookies;
 - removes ``key=``-style query parameters and rewrites a recording ``base_url`` prefix of the URL
   into the provider's ``default_base_url``, so the cassette replays without that ``base_url``;
-- replaces every known credential, raw, URL-quoted or JSON-escaped, in the URL, header values,
-  bodies and status messages, then every credential pattern (built-in and the suite's
-  ``secret_patterns``), with ``REDACTED``.
+- replaces every known credential, in every encoded form and behind any mix of JSON escapes
+  (:mod:`modelport.secrets`), in the URL, header values, bodies and status messages, then every
+  credential pattern (built-in and the suite's ``secret_patterns``), with ``REDACTED``.
 
 :meth:`Scrubber.findings` is the last gate: the scan of the finished cassette text, plus any known
 credential still present in any form. The recorder refuses to write a cassette with a finding.
@@ -31,19 +31,15 @@ from .credentials import (
     CREDENTIAL_PLACEHOLDER,
     CREDENTIAL_QUERY_PARAMS,
     DROPPED_HEADERS,
+    KNOWN_CREDENTIAL,
     Finding,
     header_secrets,
-    mask,
     redact,
     remove_values,
     scan_text,
-    secret_forms,
 )
 
 __all__ = ["Scrubber", "rewrite_base_url"]
-
-#: The kind a finding of a known credential's value is reported as.
-KNOWN_CREDENTIAL = "the recording's credential"
 
 
 def rewrite_base_url(uri: str, base_url: str, default_base_url: str) -> str:
@@ -78,7 +74,9 @@ class Scrubber:
 
     def holds_secret(self, text: str) -> bool:
         """Whether ``text`` contains a known credential in any form."""
-        return any(form in text for secret in self.secrets for form in secret_forms(secret))
+        return bool(self.secrets) and any(
+            f.kind == KNOWN_CREDENTIAL for f in scan_text(text, secrets=self.secrets)
+        )
 
     def text(self, text: str) -> str:
         """``text`` with every known credential and every credential pattern replaced."""
@@ -144,13 +142,8 @@ class Scrubber:
         Also scans the parsed cassette as one JSON line, so a value YAML folded over two lines is
         still found.
         """
-        found = scan_text(text, self.patterns)
-        flat = json.dumps(yaml.safe_load(text), ensure_ascii=False, default=str)
+        found = scan_text(text, self.patterns, self.secrets)
         if not found:
-            found = [Finding(f.kind, 0, f.masked) for f in scan_text(flat, self.patterns)]
-        found += [
-            Finding(KNOWN_CREDENTIAL, 0, mask(secret))
-            for secret in sorted(self.secrets)
-            if any(form in text or form in flat for form in secret_forms(secret))
-        ]
+            flat = json.dumps(yaml.safe_load(text), ensure_ascii=False, default=str)
+            found = [Finding(f.kind, 0, f.masked) for f in scan_text(flat, self.patterns, self.secrets)]
         return found

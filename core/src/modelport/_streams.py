@@ -104,7 +104,11 @@ class _Attempts:
 
     def _error_event(self, event: ErrorEvent) -> ProviderError:
         """A decoder's ``error`` event, typed by the same table as an error object in an SSE body."""
-        error = stream_error(event.error, provider=self.model.provider.id)
+        provider = self.model.provider
+        error = stream_error(event.error, provider=provider.id)
+        secrets = getattr(provider, "secrets", None)  # an HTTP provider's keys, scrubbed by value
+        if secrets is not None:
+            error = error._scrubbed(secrets())
         error.partial = self.accumulator.snapshot()
         return error
 

@@ -29,6 +29,7 @@ from .errors import (
     scrub,
 )
 from .http import HeaderAuth
+from .secrets import CREDENTIAL_HEADERS
 from .sse import SseParser
 from .wire import dumps, loads
 
@@ -37,8 +38,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Exchange", "receive_json", "send", "send_json", "stream_frames"]
 
-#: Request headers whose values are credentials: scrubbed from every message by value.
-CREDENTIAL_HEADERS = ("authorization", "x-goog-api-key", "api-key", "x-api-key", "proxy-authorization")
 _MAX_REDIRECTS = 5
 
 _log = logging.getLogger("modelport")
@@ -275,15 +274,21 @@ class Exchange:
     def error(self, response: _Head, body: bytes) -> ProviderError:
         text = self.scrub(body.decode("utf-8", errors="replace"))
         headers = {k: self.scrub(v) for k, v in response.headers.items()}
-        return self.provider.error_from_response(response.status_code, headers, text)
+        # The plugin decodes the body; what it decoded is scrubbed again by value (a key the server
+        # echoed in an encoding the raw text did not show).
+        return self.provider.error_from_response(response.status_code, headers, text)._scrubbed(
+            self.secrets()
+        )
 
     def stream_error(self, status: int | None, text: str) -> ProviderError:
         """An error object inside the stream: the provider maps one that carries its own status; one
-        without is typed by its error type through the core's table (docs/errors.md), status ``None``."""
+        without is typed by its error type through the core's table (docs/errors.md), status ``None``.
+        Either way what was decoded is scrubbed again by value."""
         if status is not None:
-            return self.provider.error_from_response(status, {}, text)
+            return self.provider.error_from_response(status, {}, text)._scrubbed(self.secrets())
         _, _, found = error_message(text)
-        return stream_error(found if isinstance(found, dict) else {}, provider=self.name, body=text)
+        error = stream_error(found if isinstance(found, dict) else {}, provider=self.name, body=text)
+        return error._scrubbed(self.secrets())
 
     def transport_error(self, error: Exception, received: bool) -> ProviderError | ConfigurationError:
         """A typed error for what httpx raised; only failures before any data are retryable."""

@@ -30,7 +30,6 @@ scrubbed of anything that looks like a key or token.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -65,14 +64,6 @@ __all__ = [
 #: Maximum number of characters of a response body kept on an error.
 BODY_EXCERPT_LIMIT = 2_000
 
-_SECRET_PATTERNS = re.compile(
-    r"AIza[0-9A-Za-z_\-]{20,}"  # Google API keys
-    r"|ya29\.[0-9A-Za-z_\-.]+"  # Google OAuth access tokens
-    r"|(?i:bearer)\s+[0-9A-Za-z_\-.=~+/]{8,}"
-    r"|(?<=[?&]key=)[^&\s\"']+"
-)
-
-
 #: Maximum number of characters of a provider's error message kept on an error.
 MESSAGE_LIMIT = 1_000
 
@@ -83,24 +74,12 @@ def _bounded(text: str, limit: int) -> str:
     return text[:limit] + f"... [{len(text) - limit} more characters]"
 
 
-def secret_forms(secret: str) -> list[str]:
-    """``secret`` as it can appear in text: as is, URL-quoted, JSON-escaped and ``repr``-escaped."""
-    import json
-    from urllib.parse import quote, quote_plus
-
-    forms = [secret, quote(secret, safe=""), quote_plus(secret), json.dumps(secret)[1:-1], repr(secret)[1:-1]]
-    forms += [repr(secret.encode("utf-8", "backslashreplace"))[2:-1]]
-    return sorted({f for f in forms if f}, key=len, reverse=True)
-
-
 def scrub(text: str, secrets: Sequence[str] = ()) -> str:
-    """Replace anything that looks like a credential (and each of ``secrets``, in any of its encoded
-    forms) with ``[REDACTED]``."""
-    for secret in secrets:
-        if secret:
-            for form in (secret,) if secret.isascii() and secret.isalnum() else secret_forms(secret):
-                text = text.replace(form, "[REDACTED]")
-    return _SECRET_PATTERNS.sub("[REDACTED]", text)
+    """Replace each of ``secrets`` (in any encoded form, also behind JSON escapes) and anything shaped
+    like a credential (:data:`modelport.secrets.PATTERNS`) with ``[REDACTED]``."""
+    from .secrets import redact
+
+    return redact(text, secrets)
 
 
 #: Longest ``provider_status`` or ``request_id`` kept on an error (a server can send anything there).
@@ -224,9 +203,24 @@ class ProviderError(ModelportError):
         self.body_excerpt = excerpt(body)
         self.retry_after = retry_after
         self.partial = partial
-        self.details = details
+        self.details = _scrubbed_data(details)
         self.message = scrub(_bounded(message, MESSAGE_LIMIT))
         super().__init__(self._render())
+
+    def _scrubbed(self, secrets: Sequence[str]) -> ProviderError:
+        """This error with each of ``secrets`` removed by value from every field it holds (the
+        decoded message, provider status, request id, body excerpt and ``details``), in any encoding."""
+        from .secrets import redact_data
+
+        if not any(secrets):
+            return self
+        for name in ("message", "provider_status", "request_id", "body_excerpt"):
+            value = getattr(self, name)
+            if value is not None:
+                setattr(self, name, scrub(value, secrets))
+        self.details = redact_data(self.details, secrets)
+        Exception.__init__(self, self._render())
+        return self
 
     def _render(self) -> str:
         bits = [f"{self.provider}: {self.message}"]
@@ -248,6 +242,14 @@ class ProviderError(ModelportError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (type(self), self.__dict__.copy()))
+
+
+def _scrubbed_data(details: Any) -> Any:
+    if details is None:
+        return None
+    from .secrets import redact_data
+
+    return redact_data(details)
 
 
 def _rebuild(cls: type[ProviderError], state: dict[str, Any]) -> ProviderError:

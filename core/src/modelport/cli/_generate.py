@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from . import terminal
-from .terminal import json_text, safe
+from .terminal import json_text, safe, visible
 
 __all__ = ["generate_command", "parse_options"]
 
@@ -41,11 +41,29 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
             raise click.BadParameter(f"use {_OWN_OPTIONS[key]} for {key!r}", param_hint="'-o' / '--option'")
         if key in options:
             raise click.BadParameter(f"{key!r} is given twice", param_hint="'-o' / '--option'")
-        try:
-            options[key] = json.loads(raw)
-        except ValueError:
-            options[key] = raw
+        options[key] = _option_value(key, raw)
     return options
+
+
+def _option_value(key: str, raw: str) -> Any:
+    """The JSON value of ``raw``, else ``raw``; JSON nested deeper than the core accepts (or than
+    Python's parser can read) is a usage error, not a ``RecursionError``."""
+    from modelport.wire import MAX_DEPTH, _too_deep
+
+    try:
+        value = json.loads(raw)
+    except RecursionError:
+        value = too_deep = True
+    except ValueError:
+        return raw
+    else:
+        too_deep = raw.count("[") + raw.count("{") > MAX_DEPTH and _too_deep(value, MAX_DEPTH)
+    if too_deep:
+        raise click.BadParameter(
+            f"the value of {key!r} is JSON nested deeper than {MAX_DEPTH} levels",
+            param_hint="'-o' / '--option'",
+        )
+    return value
 
 
 def _read_prompt(prompt: str) -> str:
@@ -210,11 +228,11 @@ def _print_stream(model: Any, request: dict[str, Any], as_json: bool, first_toke
         if event.type == "text-delta":
             first_token()
             if not as_json:
-                click.echo(stripper.feed(event.delta), nl=False)
+                click.echo(visible(stripper.feed(event.delta)), nl=False)
     first_token()
     result = result_stream.result()
     if not as_json:
-        click.echo(stripper.flush())
+        click.echo(visible(stripper.flush()))
     return result
 
 

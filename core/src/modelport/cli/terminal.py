@@ -1,7 +1,8 @@
 """Terminal helpers for the ``modelport`` command and the subcommands plugins contribute.
 
-- :func:`safe` strips every terminal control sequence (newline and tab stay) and scrubs credentials:
-  text from a provider, a plugin, a case or a cassette never reaches the terminal raw.
+- :func:`safe` strips every terminal control sequence (newline and tab stay), shows invisible
+  format characters as escapes (:func:`visible`) and scrubs credentials: text from a provider, a
+  plugin, a case or a cassette never reaches the terminal raw.
 - :class:`Spinner` and :class:`ProgressBar` draw on standard error, and only when it is a terminal
   (:func:`is_terminal`); piped, they write nothing, so logs and redirected output stay clean.
 
@@ -11,34 +12,57 @@ Drawn by hand (no ``rich``): one line, redrawn with a carriage return, erased wh
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 from types import TracebackType
 from typing import IO, Any
 
-__all__ = ["ProgressBar", "Spinner", "is_terminal", "json_text", "safe"]
+__all__ = ["INVISIBLE", "ProgressBar", "Spinner", "is_terminal", "json_text", "safe", "visible"]
 
 #: Erase the current line: carriage return, then "erase to end of line".
 CLEAR_LINE = "\r\x1b[K"
 
 
+#: Characters that reorder or hide text on a terminal: the bidirectional controls (embeddings,
+#: overrides, isolates, marks: "Trojan Source" reordering), zero-width and invisible characters
+#: (zero-width space, word joiner, invisible operators, BOM, Mongolian vowel separator) and the
+#: invisible tag characters. Zero-width (non-)joiners stay: scripts and emoji sequences need them.
+INVISIBLE = re.compile(
+    "[\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
+)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with each :data:`INVISIBLE` character shown as its escape (``\\u202e``), so that a
+    model's answer can neither reorder nor hide what the terminal shows, and stays readable."""
+    return INVISIBLE.sub(_escape, text)
+
+
 def safe(text: str) -> str:
-    """``text`` stripped of every terminal control sequence (newline and tab stay), then scrubbed of
-    credentials: provider text never reaches the terminal raw, on a TTY or piped."""
+    """``text`` stripped of every terminal control sequence (newline and tab stay), its invisible
+    format characters made visible (:func:`visible`), then scrubbed of credentials: provider text
+    never reaches the terminal raw, on a TTY or piped."""
     from modelport.citations import strip_control_sequences
     from modelport.errors import scrub
 
-    return scrub(strip_control_sequences(text))
+    return scrub(visible(strip_control_sequences(text)))
 
 
 def json_text(payload: Any) -> str:
     """``payload`` as JSON whose text holds no control character: JSON escapes 7-bit controls itself;
-    DEL and 8-bit controls (one-byte CSI/OSC introducers) are escaped here as ``\\u00XX``."""
+    DEL and 8-bit controls (one-byte CSI/OSC introducers) and :data:`INVISIBLE` characters are
+    escaped here as ``\\u00XX``."""
     import json
-    import re
 
     text = json.dumps(payload, indent=2, ensure_ascii=False)
-    return re.sub(r"[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    text = re.sub(r"[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    return INVISIBLE.sub(lambda m: json.dumps(m.group())[1:-1], text)  # astral: a surrogate pair
 
 
 def is_terminal(stream: IO[str] | None) -> bool:

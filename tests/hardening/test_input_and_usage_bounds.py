@@ -1,4 +1,4 @@
-"""Issue 14 item 11, the smaller findings: out-of-range seeds, tool parameters that are no JSON
+"""Input and usage bounds (issue 14, item 11): out-of-range seeds, tool parameters that are no JSON
 schema object, ``reasoning.enabled`` coerced from a string, negative usage counts, and a
 non-object ``functionCall.args`` turned silently into ``{}``.
 
