@@ -17,7 +17,7 @@ from urllib.parse import urljoin
 
 import httpx
 
-from ._http_errors import error_message, stream_error
+from ._http_errors import error_message, own_status, stream_error
 from .errors import (
     ConfigurationError,
     DeadlineExceededError,
@@ -285,6 +285,22 @@ class Exchange:
         _, _, found = error_message(text)
         return stream_error(found if isinstance(found, dict) else {}, provider=self.name, body=text)
 
+    def answer(self, response: _Head, body: bytes) -> Any:
+        """A generation's parsed 2xx answer. One whose top level is an ``error`` object (a gateway's
+        content filter answering HTTP 200) raises that error, mapped as one inside a stream is: the
+        provider maps one that carries its own status (:func:`own_status`), the core's table one
+        without (status ``None``)."""
+        data = self.json(body)
+        error = data.get("error") if isinstance(data, dict) else None
+        if not isinstance(error, dict):
+            return data
+        text = self.scrub(body.decode("utf-8", errors="replace"))
+        status = own_status(error)
+        if status is None:
+            raise self.stream_error(None, text)
+        headers = {k: self.scrub(v) for k, v in response.headers.items()}
+        raise self.provider.error_from_response(status, headers, text)
+
     def transport_error(self, error: Exception, received: bool) -> ProviderError | ConfigurationError:
         """A typed error for what httpx raised; only failures before any data are retryable."""
         described = f"{type(error).__name__}: {self.scrub(str(error))}"
@@ -511,8 +527,8 @@ def send_json(
 
 def receive_json(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> tuple[Any, int]:
     """:func:`send_json`, and the size in bytes of the body the answer was parsed from."""
-    exchange, _, body = _body(provider, spec, model)
-    return exchange.json(body), len(body)
+    exchange, response, body = _body(provider, spec, model)
+    return exchange.answer(response, body), len(body)
 
 
 def _body(

@@ -383,8 +383,8 @@ class HttpProvider(Provider):
         from ._atransport import _abody
 
         spec = self.build_request(model_name, request, stream=False)
-        exchange, _, body = await _abody(self, spec, model_name)  # receive_json's async twin, inline
-        return self._result(exchange.json(body), len(body), spec)
+        exchange, reply, body = await _abody(self, spec, model_name)  # receive_json's async twin, inline
+        return self._result(exchange.answer(reply, body), len(body), spec)
 
     def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
         from ._transport import stream_frames
