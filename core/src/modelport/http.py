@@ -66,6 +66,7 @@ from .errors import (
     ProviderResponseError,
 )
 from .provider import EmbedRequest, Provider, Secret, TokenCount
+from .urls import check_base_url
 from .wire import decoding, dumps
 
 if TYPE_CHECKING:
@@ -323,12 +324,16 @@ class HttpProvider(Provider):
         return limits if isinstance(limits, Limits) else _DEFAULT_LIMITS
 
     def base_url(self) -> str:
-        """``base_url=``, else ``base_url_env``, else ``default_base_url`` (without a trailing slash)."""
-        url = self.config.base_url or (os.environ.get(self.base_url_env) if self.base_url_env else None)
-        url = url or self.default_base_url
-        if not url:
+        """``base_url=``, else ``base_url_env``, else ``default_base_url`` (without a trailing slash),
+        checked by :func:`modelport.urls.check_base_url` wherever it came from."""
+        if self.config.base_url:
+            return check_base_url(self.config.base_url)
+        from_env = os.environ.get(self.base_url_env) if self.base_url_env else None
+        if from_env:
+            return check_base_url(from_env, source=str(self.base_url_env))
+        if not self.default_base_url:
             raise ConfigurationError(f"provider {self.id!r} needs base_url=... (the server's URL)")
-        return url.rstrip("/")
+        return check_base_url(self.default_base_url, source=f"{type(self).__name__}.default_base_url")
 
     def url(self, spec: HttpRequest) -> str:
         """The absolute URL of a request."""

@@ -29,6 +29,7 @@ from urllib.parse import quote, urlsplit
 from modelport.errors import DeadlineExceededError, InvalidRequestError, ProviderResponseError
 from modelport.http import HttpRequest, Operation, Steps, Wait
 from modelport.types import FilePart
+from modelport.urls import check_resource_name
 
 if TYPE_CHECKING:
     from modelport import Model
@@ -99,8 +100,8 @@ def _provider(model: Model) -> GoogleProvider:
 def _name(name: str) -> str:
     if not isinstance(name, str) or not name.strip("/"):
         raise InvalidRequestError("a file name is 'files/{id}' or the id alone")
-    name = name if name.startswith("files/") else f"files/{name}"
-    if name.count("/") != 1 or not name.split("/", 1)[1] or any(c in name for c in "?#"):
+    name = check_resource_name(name if name.startswith("files/") else f"files/{name}", what="a file name")
+    if name.count("/") != 1:
         raise InvalidRequestError(f"{name!r} is not a file name ('files/{{id}}')")
     return name
 

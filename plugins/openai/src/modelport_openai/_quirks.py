@@ -28,10 +28,6 @@ class ReasoningFamily:
     #: ``"reasoning"`` (OpenRouter's ``{"reasoning": {"effort"|"max_tokens"|"enabled"}}``) or ``None``
     #: (the model sets its own reasoning: nothing is sent, with a warning).
     effort: str | None = "reasoning_effort"
-    #: The wire value of each canonical effort named otherwise (see :class:`ReasoningFamily`).
-    efforts: EffortLevels = _UP_TO_HIGH
-    #: Model families that take reasoning otherwise than ``effort`` / ``efforts`` say (first match wins).
-    reasoning_families: tuple[ReasoningFamily, ...] = ()
     #: The wire value of each canonical effort the family names otherwise (see :data:`EffortLevels`);
     #: a value of another rank (``max`` sent as ``high``) comes with a warning.
     efforts: EffortLevels = _UP_TO_HIGH
