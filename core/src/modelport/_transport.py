@@ -17,6 +17,7 @@ from urllib.parse import urljoin
 
 import httpx
 
+from ._file_body import FileBody
 from ._http_errors import error_message, own_status, stream_error
 from .errors import (
     ConfigurationError,
@@ -169,7 +170,9 @@ class Exchange:
         self._secrets: list[str] | None = None  # computed only when a message needs scrubbing
         self.sent_request: httpx.Request | None = None
         auth = provider.auth()
-        body = None if spec.body is None else spec.body if isinstance(spec.body, bytes) else dumps(spec.body)
+        given = spec.body
+        streamed = given if isinstance(given, FileBody) else None
+        body = None if given is None or streamed else given if isinstance(given, bytes) else dumps(given)
         headers = {"content-type": "application/json", **provider.headers(), **spec.headers}
         if isinstance(auth, HeaderAuth):  # a fixed header needs no auth flow (cheaper per call)
             headers[auth.header] = auth.value
@@ -186,7 +189,13 @@ class Exchange:
         #: built: what ``build_request`` would make, from cached client defaults (P2), for a
         #: transport that sends it without an :class:`httpx.Request` (aiohttp's session, P4a).
         self.lean: tuple[str, httpx.URL, _Merged, dict[str, str], bytes | None, Any] | None = None
-        if injected or client.cookies or client.params:
+        if streamed is not None:  # read from the file as it is sent; the length is known up front
+            headers["content-length"] = str(streamed.size)
+            built = client.build_request(spec.method, url, headers=headers)
+            self._request = httpx.Request(
+                built.method, built.url, headers=built.headers, stream=streamed, extensions=built.extensions
+            )
+        elif injected or client.cookies or client.params:
             self._request = client.build_request(spec.method, url, content=body, headers=headers)
         else:
             merged, timeout, plain = _client_defaults(client, headers)
@@ -264,6 +273,14 @@ class Exchange:
                 status_code=response.status_code,
             )
         request = response.request
+        if isinstance(request.stream, FileBody):  # read again from the file
+            return httpx.Request(
+                request.method,
+                target,
+                headers=request.headers,
+                stream=request.stream,
+                extensions=request.extensions,
+            )
         return httpx.Request(
             request.method,
             target,

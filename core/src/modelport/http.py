@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, 
 import httpx
 
 from . import _retry
+from ._file_body import FileBody
 from ._http_auth import HeaderAuth, check_header_value
 from ._http_errors import (
     ERROR_TYPES,
@@ -74,6 +75,7 @@ if TYPE_CHECKING:
     from .types import EmbeddingResult, Request, Result, Warning
 
 __all__ = [
+    "FileBody",
     "HeaderAuth",
     "HttpProvider",
     "HttpRequest",
@@ -97,7 +99,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Limits:
-    """Size bounds on what a provider may send back; each one exceeded is a ``ProviderResponseError``.
+    """Size bounds on what a provider may send back (each one exceeded is a ``ProviderResponseError``)
+    and on what an upload may send (``max_upload_bytes``).
 
     Bytes are counted after decompression, so a small gzip body cannot inflate without bound. An
     error body is read only up to ``max_error_body_bytes`` (its excerpt is all an error keeps).
@@ -107,6 +110,9 @@ class Limits:
     max_error_body_bytes: int = 64 * 1024
     max_frame_bytes: int = 16 * 1024 * 1024
     max_stream_bytes: int = 256 * 1024 * 1024
+    #: The largest file an upload sends (the Gemini Files API's own limit, 2 GiB); a larger one is an
+    #: ``InvalidRequestError`` before any request. Uploads are streamed from the file, never held whole.
+    max_upload_bytes: int = 2 * 1024 * 1024 * 1024
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:
@@ -119,7 +125,8 @@ class HttpRequest(NamedTuple):
     """What a provider wants sent: built purely from a canonical request, before any I/O.
 
     ``url`` is absolute, or a path joined to the provider's base URL. ``body`` is a JSON value (the
-    core encodes it strictly: NaN or a lone surrogate is an ``InvalidRequestError``) or raw bytes.
+    core encodes it strictly: NaN or a lone surrogate is an ``InvalidRequestError``), raw bytes, or a
+    :class:`FileBody` (a file streamed as it is sent).
     ``warnings`` reach both ``Result.warnings`` and the ``stream-start`` event. ``context`` is
     anything the decoder needs back (the plugin's own business). Immutable (a named tuple: one is
     built for every call, so it must be cheap).
@@ -524,7 +531,7 @@ class HttpProvider(Provider):
 
     def _encoded(self, spec: HttpRequest) -> HttpRequest:
         """``spec`` with its JSON body encoded (and so checked) once, before any attempt."""
-        if spec.body is None or isinstance(spec.body, bytes):
+        if spec.body is None or isinstance(spec.body, (bytes, FileBody)):
             return spec
         return _with_body(spec, dumps(spec.body))
 
