@@ -68,7 +68,8 @@ def test_a_time_range_that_overflows_is_a_provider_tool_error() -> None:
         model(transport).generate(prompt="x", tools=[tool])
     assert type(info.value) is ProviderToolError
     assert str(info.value) == (
-        "provider tool 'google.google_search': invalid arguments: OverflowError: date value out of range"
+        "provider tool 'google.google_search': invalid arguments: timeRangeFilter.endTime: Value error, "
+        "'9999-12-31T23:59:59-23:59' is outside the years 1 to 9999 once in UTC"
     )
     assert transport.requests == []
 

@@ -124,7 +124,7 @@ def cassette_replay(model_id: str, path: Path) -> tuple[Any, Callable[[], list[s
     from .cassette import load_cassette
     from .credentials import scan_text
     from .player import CassettePlayer
-    from .replay import REPLAY_API_KEY
+    from .replay import replay_settings
 
     provider_id = plugins.provider_class(plugins.split_model_id(model_id)[0]).id
     try:
@@ -136,7 +136,7 @@ def cassette_replay(model_id: str, path: Path) -> tuple[Any, Callable[[], list[s
         lines = ["error: the cassette contains credential-looking strings:"]
         return lines + ["  " + finding.describe(path.name) for finding in findings]
     player = CassettePlayer(load_cassette(text))
-    model = modelport.get_model(model_id, api_key=REPLAY_API_KEY, transport=player.transport, max_retries=0)
+    model = modelport.get_model(model_id, **replay_settings(provider_id), transport=player.transport)
     return model, player.problems
 
 

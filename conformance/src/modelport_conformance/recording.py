@@ -29,14 +29,13 @@ import vcr.serialize
 from vcr.persisters.filesystem import CassetteNotFoundError
 
 import modelport
-from modelport import plugins
 
 from .cases import CASSETTE_FILE, Case, Suite
 from .cassette import Cassette, dump_cassette, load_cassette, serializer
 from .credentials import MIN_SECRET_LENGTH, Finding
 from .jsondiff import diff_json, format_differences
 from .player import CassettePlayer
-from .replay import Execution, call_case, model_options
+from .replay import Execution, call_case, default_base_url, model_options
 from .runner import CaseOutcome, run_case
 from .scrub import Scrubber
 
@@ -140,16 +139,6 @@ class _MemoryPersister:
 
     def save_cassette(self, cassette_path: Any, cassette_dict: Any, serializer: Any) -> None:
         self.text = vcr.serialize.serialize(cassette_dict, serializer)
-
-
-def default_base_url(provider_id: str) -> str | None:
-    """The provider class's ``default_base_url`` (``None`` when it declares none or is unknown)."""
-    try:
-        provider = plugins.provider_class(provider_id)
-    except modelport.ModelportError:
-        return None
-    value = getattr(provider, "default_base_url", None)
-    return value if isinstance(value, str) and value else None
 
 
 def record_case(

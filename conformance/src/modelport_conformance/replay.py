@@ -2,7 +2,9 @@
 
 The keywords a case's model is built with are merged, later sources winning:
 
-1. the runner's settings: the replay key :data:`REPLAY_API_KEY` and ``max_retries=0``;
+1. the runner's settings: the replay key :data:`REPLAY_API_KEY`, ``max_retries=0`` and the provider's
+   ``default_base_url`` (:func:`replay_settings`), so nothing comes from the environment's
+   endpoint variables or keys;
 2. the suite's registered ``options``;
 3. the case's ``config`` from ``case.yaml`` (so ``config: {max_retries: 2}`` replays a retry);
 
@@ -26,6 +28,7 @@ from typing import Any, TypeVar
 import httpx
 
 import modelport
+from modelport import plugins
 from modelport.events import StreamEvent
 from modelport.types import EmbeddingResult, Result
 
@@ -39,12 +42,14 @@ __all__ = [
     "aexecute",
     "call_case",
     "canonical",
+    "default_base_url",
     "describe_exception",
     "describe_error",
     "execute",
     "is_crash",
     "model_options",
     "replay_model",
+    "replay_settings",
     "run_coroutine",
 ]
 
@@ -73,9 +78,27 @@ def model_options(suite: Suite, case: Case, settings: Mapping[str, Any] = REPLAY
     return {**settings, **suite.options, **case.config}
 
 
+def default_base_url(provider_id: str) -> str | None:
+    """The provider class's ``default_base_url`` (``None`` when it declares none or is unknown)."""
+    try:
+        provider = plugins.provider_class(provider_id)
+    except modelport.ModelportError:
+        return None
+    value = getattr(provider, "default_base_url", None)
+    return value if isinstance(value, str) and value else None
+
+
+def replay_settings(provider_id: str) -> dict[str, Any]:
+    """:data:`REPLAY_SETTINGS` plus the provider's ``default_base_url`` as ``base_url``: the URLs a
+    cassette holds. A replay reads no endpoint from the environment (``OPENAI_BASE_URL``,
+    ``GOOGLE_GEMINI_BASE_URL``, ``OLLAMA_BASE_URL``...) and no key (the replay key is given)."""
+    base_url = default_base_url(provider_id)
+    return {**REPLAY_SETTINGS, "base_url": base_url} if base_url else dict(REPLAY_SETTINGS)
+
+
 def replay_model(suite: Suite, case: Case, transport: httpx.MockTransport) -> modelport.Model:
-    """The model a replay calls: :func:`model_options` plus ``transport``."""
-    options = {**model_options(suite, case), "transport": transport}
+    """The model a replay calls: :func:`model_options` over :func:`replay_settings`, plus ``transport``."""
+    options = {**model_options(suite, case, replay_settings(suite.provider_id)), "transport": transport}
     return modelport.get_model(f"{suite.provider_id}/{case.model}", **options)
 
 

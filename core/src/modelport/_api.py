@@ -12,6 +12,7 @@ from ._model import Model
 from ._registry import registry
 from .errors import ConfigurationError, UnknownModelError
 from .provider import _ASYNC_TRANSPORTS, DEFAULT_DEADLINE, ProviderConfig, Secret, _aiohttp_installed
+from .urls import check_base_url, resource_name_problem
 
 if TYPE_CHECKING:
     from ._streams import AsyncResultStream, ResultStream
@@ -33,36 +34,14 @@ def split_model_id(model_id: str) -> tuple[str, str]:
             f"model id {_shown(model_id)} must look like 'provider/model-name', "
             "e.g. 'google/gemini-2.5-flash'"
         )
-    problem = _model_name_problem(model_name)
+    problem = resource_name_problem(model_name, what="a model name")
     if problem is not None:
         raise UnknownModelError(f"model id {_shown(model_id)}: {problem}")
     return provider_id, model_name
 
 
-#: Characters a model name cannot contain: they would end the path (query, fragment), escape it
-#: (percent-encoding, backslash) or change its meaning once in a URL.
-_NOT_IN_MODEL_NAMES = frozenset("?#%\\")
-
-
 def _shown(value: str, limit: int = 200) -> str:
     return repr(value) if len(value) <= limit else repr(value[:limit]) + f"... [{len(value) - limit} more]"
-
-
-def _model_name_problem(model_name: str) -> str | None:
-    """Why ``model_name`` cannot be a model name in a URL path, or ``None``.
-
-    Slashes are allowed (``tunedModels/x``), but no empty, ``.`` or ``..`` segment, no query,
-    fragment, percent or backslash character, and no whitespace, control or format character.
-    """
-    for char in model_name:
-        if char in _NOT_IN_MODEL_NAMES or char.isspace() or not char.isprintable():
-            return (
-                f"a model name cannot contain {char!r} "
-                "(no query, fragment, percent, backslash, whitespace or control characters)"
-            )
-    if any(segment in ("", ".", "..") for segment in model_name.split("/")):
-        return "a model name cannot have an empty, '.' or '..' path segment"
-    return None
 
 
 def get_model(
@@ -171,7 +150,7 @@ def _check_client_options(
     if base_url is not None:
         if not isinstance(base_url, str):
             raise ConfigurationError(f"base_url must be a string, got {type(base_url).__name__}")
-        _check_base_url(base_url)
+        check_base_url(base_url)
     if http_client is not None and not isinstance(http_client, httpx.Client):
         if isinstance(http_client, httpx.AsyncClient):
             raise ConfigurationError(
@@ -227,28 +206,6 @@ def _check_async_transport(choice: object, async_http_client: object, transport:
         raise ConfigurationError(
             "async_transport='aiohttp' needs aiohttp and httpx-aiohttp: pip install 'modelport[aiohttp]'"
         )
-
-
-def _check_base_url(base_url: str) -> None:
-    from urllib.parse import urlsplit
-
-    bad = next((c for c in base_url if c.isspace() or not c.isprintable()), None)
-    if bad is not None:
-        raise ConfigurationError(f"base_url cannot contain {bad!r} (whitespace or control characters)")
-    try:
-        parts = urlsplit(base_url)
-        host = parts.hostname
-    except ValueError:
-        host = None
-        parts = None
-    # The URL is not shown: it may carry user:password.
-    if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
-        scheme = parts.scheme[:20] if parts is not None and parts.scheme else "none"
-        raise ConfigurationError(
-            f"base_url must be an http:// or https:// URL with a host (scheme: {scheme!r})"
-        )
-    if parts.query or parts.fragment or "?" in base_url or "#" in base_url:
-        raise ConfigurationError("base_url cannot have a query or fragment ('?' or '#')")
 
 
 def _check_provider_options(provider_cls: type[Any], options: dict[str, Any]) -> None:

@@ -195,8 +195,9 @@ def status_error(
 
 def own_status(error: Mapping[str, Any]) -> int | None:
     """The HTTP status an error object carries itself: an integer ``code`` (OpenAI, OpenRouter,
-    Google) or ``status_code`` (Groq) between 400 and 599; ``None`` when it gave none."""
-    for key in ("code", "status_code"):
+    Google), ``status_code`` (Groq) or ``status`` (Azure OpenAI) between 400 and 599; ``None`` when
+    it gave none."""
+    for key in ("code", "status_code", "status"):
         value = error.get(key)
         if isinstance(value, int) and not isinstance(value, bool) and 400 <= value <= 599:
             return value

@@ -17,7 +17,8 @@ from urllib.parse import urljoin
 
 import httpx
 
-from ._http_errors import error_message, stream_error
+from ._file_body import FileBody
+from ._http_errors import error_message, own_status, stream_error
 from .errors import (
     ConfigurationError,
     DeadlineExceededError,
@@ -168,7 +169,9 @@ class Exchange:
         self._secrets: list[str] | None = None  # computed only when a message needs scrubbing
         self.sent_request: httpx.Request | None = None
         auth = provider.auth()
-        body = None if spec.body is None else spec.body if isinstance(spec.body, bytes) else dumps(spec.body)
+        given = spec.body
+        streamed = given if isinstance(given, FileBody) else None
+        body = None if given is None or streamed else given if isinstance(given, bytes) else dumps(given)
         headers = {"content-type": "application/json", **provider.headers(), **spec.headers}
         if isinstance(auth, HeaderAuth):  # a fixed header needs no auth flow (cheaper per call)
             headers[auth.header] = auth.value
@@ -185,7 +188,13 @@ class Exchange:
         #: built: what ``build_request`` would make, from cached client defaults (P2), for a
         #: transport that sends it without an :class:`httpx.Request` (aiohttp's session, P4a).
         self.lean: tuple[str, httpx.URL, _Merged, dict[str, str], bytes | None, Any] | None = None
-        if injected or client.cookies or client.params:
+        if streamed is not None:  # read from the file as it is sent; the length is known up front
+            headers["content-length"] = str(streamed.size)
+            built = client.build_request(spec.method, url, headers=headers)
+            self._request = httpx.Request(
+                built.method, built.url, headers=built.headers, stream=streamed, extensions=built.extensions
+            )
+        elif injected or client.cookies or client.params:
             self._request = client.build_request(spec.method, url, content=body, headers=headers)
         else:
             merged, timeout, plain = _client_defaults(client, headers)
@@ -263,6 +272,14 @@ class Exchange:
                 status_code=response.status_code,
             )
         request = response.request
+        if isinstance(request.stream, FileBody):  # read again from the file
+            return httpx.Request(
+                request.method,
+                target,
+                headers=request.headers,
+                stream=request.stream,
+                extensions=request.extensions,
+            )
         return httpx.Request(
             request.method,
             target,
@@ -289,6 +306,22 @@ class Exchange:
         _, _, found = error_message(text)
         error = stream_error(found if isinstance(found, dict) else {}, provider=self.name, body=text)
         return error._scrubbed(self.secrets())
+
+    def answer(self, response: _Head, body: bytes) -> Any:
+        """A generation's parsed 2xx answer. One whose top level is an ``error`` object (a gateway's
+        content filter answering HTTP 200) raises that error, mapped as one inside a stream is: the
+        provider maps one that carries its own status (:func:`own_status`), the core's table one
+        without (status ``None``)."""
+        data = self.json(body)
+        error = data.get("error") if isinstance(data, dict) else None
+        if not isinstance(error, dict):
+            return data
+        text = self.scrub(body.decode("utf-8", errors="replace"))
+        status = own_status(error)
+        if status is None:
+            raise self.stream_error(None, text)
+        headers = {k: self.scrub(v) for k, v in response.headers.items()}
+        raise self.provider.error_from_response(status, headers, text)
 
     def transport_error(self, error: Exception, received: bool) -> ProviderError | ConfigurationError:
         """A typed error for what httpx raised; only failures before any data are retryable."""
@@ -516,8 +549,8 @@ def send_json(
 
 def receive_json(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> tuple[Any, int]:
     """:func:`send_json`, and the size in bytes of the body the answer was parsed from."""
-    exchange, _, body = _body(provider, spec, model)
-    return exchange.json(body), len(body)
+    exchange, response, body = _body(provider, spec, model)
+    return exchange.answer(response, body), len(body)
 
 
 def _body(

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, 
 import httpx
 
 from . import _retry
+from ._file_body import FileBody
 from ._http_auth import HeaderAuth, check_header_value
 from ._http_errors import (
     ERROR_TYPES,
@@ -66,6 +67,7 @@ from .errors import (
     ProviderResponseError,
 )
 from .provider import EmbedRequest, Provider, Secret, TokenCount
+from .urls import check_base_url
 from .wire import decoding, dumps
 
 if TYPE_CHECKING:
@@ -73,6 +75,7 @@ if TYPE_CHECKING:
     from .types import EmbeddingResult, Request, Result, Warning
 
 __all__ = [
+    "FileBody",
     "HeaderAuth",
     "HttpProvider",
     "HttpRequest",
@@ -96,7 +99,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Limits:
-    """Size bounds on what a provider may send back; each one exceeded is a ``ProviderResponseError``.
+    """Size bounds on what a provider may send back (each one exceeded is a ``ProviderResponseError``)
+    and on what an upload may send (``max_upload_bytes``).
 
     Bytes are counted after decompression, so a small gzip body cannot inflate without bound. An
     error body is read only up to ``max_error_body_bytes`` (its excerpt is all an error keeps).
@@ -106,6 +110,9 @@ class Limits:
     max_error_body_bytes: int = 64 * 1024
     max_frame_bytes: int = 16 * 1024 * 1024
     max_stream_bytes: int = 256 * 1024 * 1024
+    #: The largest file an upload sends (the Gemini Files API's own limit, 2 GiB); a larger one is an
+    #: ``InvalidRequestError`` before any request. Uploads are streamed from the file, never held whole.
+    max_upload_bytes: int = 2 * 1024 * 1024 * 1024
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:
@@ -118,7 +125,8 @@ class HttpRequest(NamedTuple):
     """What a provider wants sent: built purely from a canonical request, before any I/O.
 
     ``url`` is absolute, or a path joined to the provider's base URL. ``body`` is a JSON value (the
-    core encodes it strictly: NaN or a lone surrogate is an ``InvalidRequestError``) or raw bytes.
+    core encodes it strictly: NaN or a lone surrogate is an ``InvalidRequestError``), raw bytes, or a
+    :class:`FileBody` (a file streamed as it is sent).
     ``warnings`` reach both ``Result.warnings`` and the ``stream-start`` event. ``context`` is
     anything the decoder needs back (the plugin's own business). Immutable (a named tuple: one is
     built for every call, so it must be cheap).
@@ -323,12 +331,16 @@ class HttpProvider(Provider):
         return limits if isinstance(limits, Limits) else _DEFAULT_LIMITS
 
     def base_url(self) -> str:
-        """``base_url=``, else ``base_url_env``, else ``default_base_url`` (without a trailing slash)."""
-        url = self.config.base_url or (os.environ.get(self.base_url_env) if self.base_url_env else None)
-        url = url or self.default_base_url
-        if not url:
+        """``base_url=``, else ``base_url_env``, else ``default_base_url`` (without a trailing slash),
+        checked by :func:`modelport.urls.check_base_url` wherever it came from."""
+        if self.config.base_url:
+            return check_base_url(self.config.base_url)
+        from_env = os.environ.get(self.base_url_env) if self.base_url_env else None
+        if from_env:
+            return check_base_url(from_env, source=str(self.base_url_env))
+        if not self.default_base_url:
             raise ConfigurationError(f"provider {self.id!r} needs base_url=... (the server's URL)")
-        return url.rstrip("/")
+        return check_base_url(self.default_base_url, source=f"{type(self).__name__}.default_base_url")
 
     def url(self, spec: HttpRequest) -> str:
         """The absolute URL of a request."""
@@ -383,8 +395,8 @@ class HttpProvider(Provider):
         from ._atransport import _abody
 
         spec = self.build_request(model_name, request, stream=False)
-        exchange, _, body = await _abody(self, spec, model_name)  # receive_json's async twin, inline
-        return self._result(exchange.json(body), len(body), spec)
+        exchange, reply, body = await _abody(self, spec, model_name)  # receive_json's async twin, inline
+        return self._result(exchange.answer(reply, body), len(body), spec)
 
     def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
         from ._transport import stream_frames
@@ -519,7 +531,7 @@ class HttpProvider(Provider):
 
     def _encoded(self, spec: HttpRequest) -> HttpRequest:
         """``spec`` with its JSON body encoded (and so checked) once, before any attempt."""
-        if spec.body is None or isinstance(spec.body, bytes):
+        if spec.body is None or isinstance(spec.body, (bytes, FileBody)):
             return spec
         return _with_body(spec, dumps(spec.body))
 

@@ -18,6 +18,7 @@ import httpx
 from modelport.errors import ConfigurationError, MissingCredentialsError, ProviderAuthError
 from modelport.http import HeaderAuth, check_header_value
 from modelport.provider import ProviderConfig, Secret
+from modelport.urls import check_base_url
 
 __all__ = [
     "API_KEY_ENV_VARS",
@@ -86,8 +87,10 @@ class GeminiBackend:
 
     def base_url(self) -> str:
         """Explicit ``base_url``, else ``GOOGLE_GEMINI_BASE_URL``, else the public endpoint."""
-        url = self._config.base_url or os.environ.get(BASE_URL_ENV_VAR) or GEMINI_BASE_URL
-        return url.rstrip("/")
+        if self._config.base_url:
+            return check_base_url(self._config.base_url)
+        from_env = os.environ.get(BASE_URL_ENV_VAR)
+        return check_base_url(from_env, source=BASE_URL_ENV_VAR) if from_env else GEMINI_BASE_URL
 
     def api_key(self) -> str:
         """The key from ``api_key=``/``credential=`` or the environment, else a clear error."""
@@ -197,7 +200,7 @@ class VertexBackend:
         location is set) use the global ``aiplatform.googleapis.com``, the multi-regions ``eu``/``us`` their
         ``aiplatform.{eu,us}.rep.googleapis.com`` endpoints."""
         if self._config.base_url:
-            return self._config.base_url.rstrip("/")
+            return check_base_url(self._config.base_url)
         if location is None:
             explicit = self._config.options.get("location") or os.environ.get("GOOGLE_CLOUD_LOCATION")
             location = "global" if self._express() and not explicit else self.location()

@@ -24,7 +24,9 @@ class GoogleOptions(BaseModel):
     safety_settings: list[dict[str, Any]] | None = Field(default=None, alias="safetySettings")
     """``[{"category": ..., "threshold": ...}]`` (G7)."""
     generation_config: dict[str, Any] | None = Field(default=None, alias="generationConfig")
-    """Replaces ``generationConfig`` wholesale; the structured-output keys are re-applied (G8)."""
+    """Replaces ``generationConfig`` wholesale; the structured-output keys (G8), the thinking settings
+    (``reasoning``, ``thinking_level``, ``thinking_budget``, merged into its ``thinkingConfig``) and the
+    log-probability options are re-applied."""
     tool_config: dict[str, Any] | None = Field(default=None, alias="toolConfig")
     """Replaces ``toolConfig``."""
     labels: dict[str, str] | None = None

@@ -242,6 +242,17 @@ def _tools(request: Request, backend: str) -> list[dict[str, Any]] | None:
     return entries or None
 
 
+def _declares_functions(tools: list[dict[str, Any]] | None) -> bool:
+    return any("functionDeclarations" in entry for entry in tools or ())
+
+
+def _without_tools(request: Request) -> ToolChoice | None:
+    """The choice sent when no function is declared: none ("none" and "auto" mean what no functions
+    mean); ``"any"`` stays (with provider tools only), for Google to judge."""
+    choice = request.tool_choice
+    return None if choice in ("none", "auto") else choice
+
+
 def _retrieval(request: Request) -> dict[str, Any] | None:
     provider_tools = [t for t in request.tools or [] if isinstance(t, ProviderTool)]
     if not provider_tools:
@@ -475,6 +486,17 @@ def unsupported_warnings(request: Request) -> list[Warning]:
     ]
 
 
+def _effort_warnings(request: Request, model_name: str) -> list[Warning]:
+    """``effort="max"`` on the Gemini 3 family is its highest level, ``HIGH``: said, not hidden."""
+    reasoning = request.reasoning
+    if reasoning is None or reasoning.effort != "max" or reasoning.budget_tokens is not None:
+        return []
+    if not is_gemini_3(model_name):
+        return []  # a dynamic budget (-1): the model thinks as much as it needs
+    details = f"{model_name} takes no effort 'max': it is lowered to thinkingLevel 'HIGH', its highest"
+    return [Warning(type="unsupported-setting", setting="reasoning.effort", details=details)]
+
+
 def build_body(
     request: Request, *, backend: str, option_keys: tuple[str, ...] = ("google",), model: str = ""
 ) -> tuple[dict[str, Any], list[Warning]]:
@@ -490,13 +512,13 @@ def build_body(
     tools = _tools(request, backend)
     if tools:
         body["tools"] = tools
-    config = tool_config(request.tool_choice)
+    config = tool_config(request.tool_choice if _declares_functions(tools) else _without_tools(request))
     retrieval = _retrieval(request)
     if retrieval:
         config = {**(config or {}), "retrievalConfig": retrieval}
     if config:
         body["toolConfig"] = config
-    warnings = [*edits, *unsupported_warnings(request)]
+    warnings = [*edits, *unsupported_warnings(request), *_effort_warnings(request, model)]
     labels = request.request_labels if request.request_labels is not None else None
     if labels is None and request.user_id is not None:
         user_id = request.user_id
@@ -508,6 +530,9 @@ def build_body(
     body.update(options.wire())
     if backend == "vertex" and isinstance(body.get("labels"), dict):
         check_labels(body["labels"])
+    given = body.get("generationConfig")
+    if isinstance(given, dict) and given is not generation:  # replaced by generation_config or extra_body
+        body["generationConfig"] = _kept_settings(given, generation)
     if request.response_format is not None and request.response_format.type != "text":
         generation = dict(body.get("generationConfig") or {})
         warnings += _apply_response_format(generation, request)
@@ -515,6 +540,22 @@ def build_body(
     _check_thinking(body.get("generationConfig"), model)
     _check_candidates(body.get("generationConfig"))
     return body, warnings
+
+
+#: What ``generation_config`` does not replace besides the structured output (G8, applied last):
+#: the thinking and log-probability settings, which come from their own request fields and options.
+_KEPT = ("responseLogprobs", "logprobs")
+
+
+def _kept_settings(given: dict[str, Any], built: dict[str, Any]) -> dict[str, Any]:
+    """``generation_config`` with the settings of :data:`_KEPT` and ``thinkingConfig`` built from the
+    request re-applied (a ``thinkingConfig`` of both is merged, the request's keys winning)."""
+    merged = {**given, **{key: built[key] for key in _KEPT if key in built}}
+    thinking = built.get("thinkingConfig")
+    if thinking is not None:
+        own = given.get("thinkingConfig")
+        merged["thinkingConfig"] = {**own, **thinking} if isinstance(own, dict) else thinking
+    return merged
 
 
 def _check_candidates(generation: dict[str, Any] | None) -> None:

@@ -24,6 +24,7 @@ from urllib.parse import quote
 
 from modelport.errors import InvalidRequestError, ProviderResponseError
 from modelport.http import HttpRequest, Operation, Steps
+from modelport.urls import check_resource_name
 
 if TYPE_CHECKING:
     from modelport import Model
@@ -151,9 +152,9 @@ def create(
 
 
 def _path(provider: _GeminiFamily, name: str) -> str:
-    if not isinstance(name, str) or not name.strip("/") or any(c in name for c in "?#"):
+    if not isinstance(name, str) or not name.strip("/"):
         raise InvalidRequestError("a cached content name is 'cachedContents/{id}' or the id alone")
-    return provider.cache_name(name)
+    return provider.cache_name(check_resource_name(name, what="a cached content name"))
 
 
 def get(model: Model, name: str) -> Operation[CachedContent]:

@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
 from modelport.errors import DeadlineExceededError, InvalidRequestError, ProviderResponseError
-from modelport.http import HttpRequest, Operation, Steps, Wait
+from modelport.http import FileBody, HttpRequest, Operation, Steps, Wait
 from modelport.types import FilePart
+from modelport.urls import check_resource_name
 
 if TYPE_CHECKING:
     from modelport import Model
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_FILE_BYTES", "GoogleFile", "delete", "get", "list_files", "upload", "wait_until_active"]
 
-#: The largest file the Files API takes (2 GB).
+#: The largest file the Files API takes (2 GB); ``Limits.max_upload_bytes`` may set a lower bound.
 MAX_FILE_BYTES = 2 * 1024 * 1024 * 1024
 
 
@@ -99,8 +100,8 @@ def _provider(model: Model) -> GoogleProvider:
 def _name(name: str) -> str:
     if not isinstance(name, str) or not name.strip("/"):
         raise InvalidRequestError("a file name is 'files/{id}' or the id alone")
-    name = name if name.startswith("files/") else f"files/{name}"
-    if name.count("/") != 1 or not name.split("/", 1)[1] or any(c in name for c in "?#"):
+    name = check_resource_name(name if name.startswith("files/") else f"files/{name}", what="a file name")
+    if name.count("/") != 1:
         raise InvalidRequestError(f"{name!r} is not a file name ('files/{{id}}')")
     return name
 
@@ -120,21 +121,23 @@ def upload(
 ) -> Operation[GoogleFile]:
     """Upload a file (a path, or bytes with ``mime_type``) with the resumable protocol.
 
-    The MIME type is guessed from a path's extension when not given; an unknown type, an empty or
-    missing file, or one over 2 GB is an ``InvalidRequestError`` before any request.
+    A path is streamed from the file as it is sent, never read into memory whole. The MIME type is
+    guessed from a path's extension when not given; an unknown type, an empty or missing file, or
+    one larger than ``Limits.max_upload_bytes`` (default 2 GiB, the Files API's own limit) is an
+    ``InvalidRequestError`` before any request.
     """
     provider = _provider(model)
+    bound = min(provider.limits.max_upload_bytes, MAX_FILE_BYTES)
+    data: bytes | FileBody
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
-        guessed = None
+        size, guessed = len(data), None
     elif isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if not os.path.isfile(path):
             raise InvalidRequestError(f"no such file: {path!r}")
-        if os.path.getsize(path) > MAX_FILE_BYTES:
-            raise InvalidRequestError(f"{path!r} is larger than the Files API's {MAX_FILE_BYTES} bytes")
-        with open(path, "rb") as handle:
-            data = handle.read()
+        size = os.path.getsize(path)
+        data = FileBody(path, size)
         guessed = mimetypes.guess_type(path)[0]
         display_name = display_name if display_name is not None else os.path.basename(path)
     else:
@@ -142,10 +145,13 @@ def upload(
     mime = mime_type or guessed
     if not mime or "/" not in mime:
         raise InvalidRequestError("give mime_type=... (e.g. 'application/pdf'): it cannot be guessed")
-    if not data:
+    if not size:
         raise InvalidRequestError("the file is empty")
-    if len(data) > MAX_FILE_BYTES:
-        raise InvalidRequestError(f"the file is larger than the Files API's {MAX_FILE_BYTES} bytes")
+    if size > bound:
+        raise InvalidRequestError(
+            f"the file has {size} bytes, more than an upload may send "
+            f"({bound} bytes: Limits.max_upload_bytes)"
+        )
     start_url = _upload_url(provider.base_url())
     metadata: dict[str, Any] = {"file": {"displayName": display_name}} if display_name else {}
     name = provider.name
@@ -157,7 +163,7 @@ def upload(
             headers={
                 "x-goog-upload-protocol": "resumable",
                 "x-goog-upload-command": "start",
-                "x-goog-upload-header-content-length": str(len(data)),
+                "x-goog-upload-header-content-length": str(size),
                 "x-goog-upload-header-content-type": mime,
             },
         )

@@ -115,7 +115,11 @@ def _parse_rfc3339(value: str) -> tuple[datetime, int]:
     if second > 60:  # 60 is a leap second, allowed by RFC 3339
         raise ValueError(f"{value!r} has an invalid seconds field")
     nanos = int((fraction or "0").ljust(9, "0"))
-    return instant.astimezone(timezone.utc), nanos + (1_000_000_000 if second == 60 else 0)
+    try:
+        utc = instant.astimezone(timezone.utc)
+    except OverflowError:  # e.g. 9999-12-31T23:59:59-23:59 is in year 10000 in UTC
+        raise ValueError(f"{value!r} is outside the years 1 to 9999 once in UTC") from None
+    return utc, nanos + (1_000_000_000 if second == 60 else 0)
 
 
 class TimeRangeFilter(_Args):

@@ -8,7 +8,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Quirks"]
+__all__ = ["EffortLevels", "Quirks", "ReasoningFamily"]
+
+#: Each canonical ``reasoning.effort`` → the wire value a family sends for it; a level not listed is
+#: sent under its own name.
+EffortLevels = tuple[tuple[str, str], ...]
+
+#: What most servers take: ``low``, ``medium`` and ``high``; ``max`` is lowered to ``high``.
+_UP_TO_HIGH: EffortLevels = (("max", "high"),)
+
+
+@dataclass(frozen=True)
+class ReasoningFamily:
+    """How the models whose names start with one of ``prefixes`` take the reasoning settings."""
+
+    #: Model-name prefixes of the family (``()`` in the server-wide default).
+    prefixes: tuple[str, ...] = ()
+    #: How ``reasoning.effort`` is sent: ``"reasoning_effort"`` (a top-level string),
+    #: ``"reasoning"`` (OpenRouter's ``{"reasoning": {"effort"|"max_tokens"|"enabled"}}``) or ``None``
+    #: (the model sets its own reasoning: nothing is sent, with a warning).
+    effort: str | None = "reasoning_effort"
+    #: The wire value of each canonical effort the family names otherwise (see :data:`EffortLevels`);
+    #: a value of another rank (``max`` sent as ``high``) comes with a warning.
+    efforts: EffortLevels = _UP_TO_HIGH
+    #: ``reasoning.enabled`` is sent as ``thinking: {"type": "enabled"|"disabled"}`` (DeepSeek V4).
+    thinking: bool = False
 
 
 @dataclass(frozen=True)
@@ -21,6 +45,10 @@ class Quirks:
     #: How ``reasoning.effort`` is sent: ``"reasoning_effort"`` (a top-level string),
     #: ``"reasoning"`` (OpenRouter's ``{"reasoning": {"effort"|"max_tokens"|"enabled"}}``) or ``None``.
     effort: str | None = "reasoning_effort"
+    #: The wire value of each canonical effort named otherwise (see :class:`ReasoningFamily`).
+    efforts: EffortLevels = _UP_TO_HIGH
+    #: Model families that take reasoning otherwise than ``effort`` / ``efforts`` say (first match wins).
+    reasoning_families: tuple[ReasoningFamily, ...] = ()
     #: Whether ``stream_options: {include_usage: true}`` is sent with a stream.
     stream_usage: bool = True
     #: The wire name of the seed (Mistral calls it ``random_seed``).
@@ -35,3 +63,10 @@ class Quirks:
     completion_excludes_reasoning: bool = False
     #: Most values one embeddings request may carry; ``0`` when the server has no embeddings.
     embed_batch: int = 2048
+
+    def reasoning_family(self, model_name: str) -> ReasoningFamily:
+        """The family ``model_name`` belongs to, else the server-wide ``effort`` / ``efforts``."""
+        for family in self.reasoning_families:
+            if model_name.startswith(family.prefixes):
+                return family
+        return ReasoningFamily(effort=self.effort, efforts=self.efforts)

@@ -24,7 +24,7 @@ from modelport.types import (
 
 from ._messages import wire_messages
 from ._options import parse_options
-from ._quirks import Quirks
+from ._quirks import Quirks, ReasoningFamily
 
 __all__ = ["build_body", "is_reasoning_model"]
 
@@ -130,14 +130,38 @@ def _tools(request: Request, body: dict[str, Any]) -> None:
         # Chat Completions forces one named tool or any tool: send only the subset, and require a call.
         functions = [t for t in functions if t.name in choice.names]
         choice = SpecificToolChoice(name=choice.names[0]) if len(choice.names) == 1 else "required"
-    if functions:
-        body["tools"] = [_function(t) for t in functions]
+    if not functions:
+        # No tools, no choice: "none" and "auto" mean what no tools mean, and OpenAI answers 400
+        # to a tool_choice without tools (the core refuses "any" / "required" without tools).
+        return
+    body["tools"] = [_function(t) for t in functions]
     if choice is None:
         return
     if isinstance(choice, SpecificToolChoice):
         body["tool_choice"] = {"type": "function", "function": {"name": choice.name}}
     else:
         body["tool_choice"] = "required" if choice == "any" else choice
+
+
+#: The rank of each effort a server may take, to tell a renamed level (``max`` sent as ``xhigh``) from
+#: a lowered or raised one (``max`` sent as ``high``), which is warned about.
+_RANK = {"minimal": 0, "low": 1, "medium": 2, "high": 3, "xhigh": 4, "max": 4}
+
+
+def _effort(
+    config: ReasoningConfig, family: ReasoningFamily, model_name: str
+) -> tuple[str | None, list[Warning]]:
+    """The wire effort ``model_name``'s family takes for ``config.effort``, with a warning when it
+    is another level (e.g. ``max`` sent as ``high`` to a model whose highest level is ``high``)."""
+    effort = config.effort
+    if effort is None:
+        return None, []
+    wire = dict(family.efforts).get(effort, effort)
+    if _RANK.get(wire) == _RANK[effort]:
+        return wire, []
+    change = "lowered" if _RANK.get(wire, 0) < _RANK[effort] else "raised"
+    details = f"{model_name} takes no effort {effort!r}: it is {change} to {wire!r}"
+    return wire, [_unsupported("reasoning.effort", details)]
 
 
 def _reasoning(
@@ -148,16 +172,15 @@ def _reasoning(
     provider: str,
     reasoning_model: bool,
 ) -> list[Warning]:
-    if quirks.effort is None:
+    family = quirks.reasoning_family(model_name)
+    if family.effort is None:
         return [_unsupported("reasoning", f"{provider} sets reasoning by model; the setting is not sent")]
     if quirks.reasoning_prefixes and not reasoning_model:
         return [_unsupported("reasoning", f"{model_name} is not a reasoning model; the setting is not sent")]
-    warnings: list[Warning] = []
-    effort: str | None = config.effort
-    if effort == "max":
-        effort = "high"
-        warnings.append(_unsupported("reasoning.effort", "'max' is sent as 'high', the highest level"))
-    if quirks.effort == "reasoning":
+    if family.thinking and config.enabled is False and config.effort is not None:
+        raise InvalidRequestError("reasoning.enabled=False cannot be combined with reasoning.effort")
+    effort, warnings = _effort(config, family, model_name)
+    if family.effort == "reasoning":
         wire: dict[str, Any] = {}
         if effort is not None:
             wire["effort"] = effort
@@ -168,10 +191,12 @@ def _reasoning(
         if wire:
             body["reasoning"] = wire
         return warnings
+    if family.thinking and config.enabled is not None:
+        body["thinking"] = {"type": "enabled" if config.enabled else "disabled"}
     if effort is not None:
         body["reasoning_effort"] = effort
     if config.budget_tokens is not None:
         warnings.append(_unsupported("reasoning.budget_tokens", f"{provider} takes an effort, not a budget"))
-    if config.enabled is not None:
+    if config.enabled is not None and not family.thinking:
         warnings.append(_unsupported("reasoning.enabled", f"{provider} sets reasoning by model and effort"))
     return warnings

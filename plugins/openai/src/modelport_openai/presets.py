@@ -8,7 +8,7 @@ from typing import ClassVar
 from modelport.http import check_header_value
 from modelport.provider import Capabilities
 
-from ._quirks import Quirks
+from ._quirks import Quirks, ReasoningFamily
 from .provider import ChatCompletionsProvider
 
 __all__ = [
@@ -38,15 +38,26 @@ class GroqProvider(ChatCompletionsProvider):
     quirks: ClassVar[Quirks] = Quirks(embed_batch=0)
 
 
+#: DeepSeek V4 (``deepseek-v4-pro``, ``deepseek-v4-flash``): thinking switched by
+#: ``thinking: {"type": "enabled"|"disabled"}`` (on by default) and its effort ``high`` or ``max``
+#: (the server runs ``low`` and ``medium`` as ``high``). ``deepseek-chat`` and ``deepseek-reasoner``
+#: take no reasoning settings: the model decides. https://api-docs.deepseek.com/guides/thinking_mode
+DEEPSEEK_V4 = ReasoningFamily(("deepseek-v4",), efforts=(("low", "high"), ("medium", "high")), thinking=True)
+
+
 class DeepSeekProvider(ChatCompletionsProvider):
-    """DeepSeek; reasoning as ``reasoning_content``, cache hits as ``prompt_cache_hit_tokens``."""
+    """DeepSeek; reasoning as ``reasoning_content``, cache hits as ``prompt_cache_hit_tokens``.
+
+    V4 models take ``reasoning.enabled`` and ``reasoning.effort`` (``max`` included); the older
+    ``deepseek-chat`` / ``deepseek-reasoner`` reason by model, and the setting is not sent.
+    """
 
     id: ClassVar[str] = "deepseek"
     display_name: ClassVar[str] = "DeepSeek"
     default_base_url: ClassVar[str | None] = "https://api.deepseek.com"
     api_key_env: ClassVar[tuple[str, ...]] = ("DEEPSEEK_API_KEY",)
     capabilities: ClassVar[Capabilities] = _CHAT_ONLY
-    quirks: ClassVar[Quirks] = Quirks(effort=None, embed_batch=0)
+    quirks: ClassVar[Quirks] = Quirks(effort=None, reasoning_families=(DEEPSEEK_V4,), embed_batch=0)
 
 
 class OpenRouterProvider(ChatCompletionsProvider):
@@ -61,7 +72,10 @@ class OpenRouterProvider(ChatCompletionsProvider):
     api_key_env: ClassVar[tuple[str, ...]] = ("OPENROUTER_API_KEY",)
     config_options: ClassVar[frozenset[str] | None] = frozenset({"app_url", "app_name", "name"})
     capabilities: ClassVar[Capabilities] = _CHAT_ONLY
-    quirks: ClassVar[Quirks] = Quirks(effort="reasoning", top_k=True, embed_batch=0)
+    #: OpenRouter normalizes efforts across its models, ``xhigh`` included.
+    quirks: ClassVar[Quirks] = Quirks(
+        effort="reasoning", efforts=(("max", "xhigh"),), top_k=True, embed_batch=0
+    )
 
     def headers(self) -> Mapping[str, str]:
         options = self.config.options

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from modelport.http import HttpProvider, HttpRequest, check_header_value
 from modelport.provider import Capabilities, EmbedRequest
 
-from ._quirks import Quirks
+from ._quirks import Quirks, ReasoningFamily
 
 if TYPE_CHECKING:
     from modelport.errors import ProviderError
@@ -27,6 +27,13 @@ if TYPE_CHECKING:
 __all__ = ["OPENAI_BASE_URL", "OpenAICompatibleProvider", "OpenAIProvider"]
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
+
+#: OpenAI models that take ``reasoning_effort: "xhigh"``, sent for ``effort="max"`` (every model
+#: from ``gpt-5.1-codex-max`` on; the others' highest level is ``high``).
+#: https://platform.openai.com/docs/api-reference/chat/create#chat-create-reasoning_effort
+OPENAI_XHIGH = ReasoningFamily(
+    ("gpt-5.1-codex-max", "gpt-5.2", "gpt-5.3", "gpt-5.4", "gpt-5.5", "gpt-5.6"), efforts=(("max", "xhigh"),)
+)
 
 _CAPABILITIES = Capabilities(
     generate=True,
@@ -95,7 +102,11 @@ class OpenAIProvider(ChatCompletionsProvider):
     base_url_env: ClassVar[str | None] = "OPENAI_BASE_URL"
     api_key_env: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
     config_options: ClassVar[frozenset[str] | None] = frozenset({"organization", "project", "name"})
-    quirks: ClassVar[Quirks] = Quirks(reasoning_prefixes=("o1", "o3", "o4", "gpt-5"), metadata=True)
+    quirks: ClassVar[Quirks] = Quirks(
+        reasoning_prefixes=("o1", "o3", "o4", "gpt-5"),
+        reasoning_families=(OPENAI_XHIGH,),
+        metadata=True,
+    )
 
     def headers(self) -> Mapping[str, str]:
         options = self.config.options
