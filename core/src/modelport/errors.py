@@ -35,6 +35,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    from pydantic import ValidationError
+
     from .loop import Step
     from .types import Result
 
@@ -60,6 +62,7 @@ __all__ = [
     "UnknownProviderError",
     "scrub",
     "excerpt",
+    "validation_message",
 ]
 
 #: Maximum number of characters of a response body kept on an error.
@@ -199,6 +202,23 @@ class OutputRefusedError(ModelportError):
         super().__init__(message)
         self.refusal = refusal
         self.result = result
+
+
+def validation_message(error: ValidationError, *, root: str = "", limit: int | None = None) -> str:
+    """pydantic's ``error`` as one line for a message: ``"where: problem; where: problem"``.
+
+    Each problem is its location, dotted (``tools.0.name``), and pydantic's text for it; a problem
+    with no location (the value as a whole) is placed at ``root``. ``limit`` keeps only the first
+    problems. The input values are never quoted, so nothing the caller passed (a key, a long text)
+    reaches the message::
+
+        except ValidationError as error:
+            raise InvalidRequestError("invalid options: " + validation_message(error, root="options"))
+    """
+    problems = error.errors(include_url=False, include_input=False)
+    return "; ".join(
+        f"{'.'.join(map(str, problem['loc'])) or root}: {problem['msg']}" for problem in problems[:limit]
+    )
 
 
 class ProviderError(ModelportError):
