@@ -382,18 +382,7 @@ def google_search(
         args["excludeDomains"] = list(exclude_domains)
     if blocking_confidence is not None:
         args["blockingConfidence"] = blocking_confidence
-    _check_shape(args)
-    return ProviderTool(id=_SEARCH.id, name=_SEARCH.name, args=args)
-
-
-def _check_shape(args: dict[str, Any]) -> None:
-    try:
-        GoogleSearchArgs.model_validate(args)
-    except ValidationError as error:
-        problems = validation_message(error, root="(arguments)")
-        raise ProviderToolError(
-            f"provider tool {_SEARCH.id!r}: invalid arguments: {problems}", tool_id=_SEARCH.id
-        ) from None
+    return _checked(_SEARCH, args)
 
 
 def code_execution() -> ProviderTool:
