@@ -7,6 +7,7 @@ asserted here to the byte, so the shared formatter changes none of them.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import modelport
 from modelport.errors import InvalidRequestError, ProviderMetadataError, ProviderToolError, validation_message
+from modelport.outputs import OutputValidationError, output_type
 from modelport.types import Result, TextPart
 from modelport_google._options import parse_options as google_options
 from modelport_google.grounding import build_envelope, decode
@@ -57,6 +59,15 @@ def test_limit_keeps_the_first_problems() -> None:
     )
     assert validation_message(error, limit=2).count("; ") == 1
     assert validation_message(error, limit=0) == ""
+
+
+def test_the_list_of_problems_serves_as_well_as_the_error() -> None:
+    problems = error_of({"x": "one", "tags": ["a", 2]}).errors(include_url=False, include_input=False)
+    moved = [{**p, "loc": p["loc"][1:]} for p in problems]  # as a caller that strips an envelope
+    assert validation_message(moved, root="answer") == (
+        "answer: Input should be a valid integer, unable to parse string as an integer; "
+        "1: Input should be a valid string"
+    )
 
 
 def test_the_value_given_never_reaches_the_message() -> None:
@@ -128,6 +139,20 @@ def test_google_provider_tool_builders() -> None:
     assert str(info.value) == (
         "provider tool 'google.file_search': invalid arguments: topK: Input should be a valid integer"
     )
+
+
+def test_typed_output_names_five_problems_inside_the_envelope() -> None:
+    text = json.dumps({"response": ["a", "b", "c", "d", "e", "f", "g"]})
+    with pytest.raises(OutputValidationError) as info:
+        output_type(list[int]).parse(Result(content=[TextPart(text=text)], finish_reason="stop"))
+    problem = "Input should be a valid integer, unable to parse string as an integer"
+    assert str(info.value) == "the answer is not a valid list: " + "; ".join(
+        f"{i}: {problem}" for i in range(5)
+    )
+    assert len(info.value.errors) == 7
+    with pytest.raises(OutputValidationError) as info:
+        output_type(list[int]).parse(Result(content=[TextPart(text='{"list": [1]}')], finish_reason="stop"))
+    assert str(info.value) == "the answer is not a valid list: answer: Field required"
 
 
 def test_grounding_envelope_names_the_first_problem_only() -> None:

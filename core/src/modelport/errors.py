@@ -31,7 +31,7 @@ scrubbed of anything that looks like a key or token.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -204,18 +204,21 @@ class OutputRefusedError(ModelportError):
         self.result = result
 
 
-def validation_message(error: ValidationError, *, root: str = "", limit: int | None = None) -> str:
+def validation_message(
+    error: ValidationError | Sequence[Mapping[str, Any]], *, root: str = "", limit: int | None = None
+) -> str:
     """pydantic's ``error`` as one line for a message: ``"where: problem; where: problem"``.
 
     Each problem is its location, dotted (``tools.0.name``), and pydantic's text for it; a problem
     with no location (the value as a whole) is placed at ``root``. ``limit`` keeps only the first
     problems. The input values are never quoted, so nothing the caller passed (a key, a long text)
-    reaches the message::
+    reaches the message. ``error`` may also be the list its ``errors()`` gives, as changed by the
+    caller (locations rewritten, say)::
 
         except ValidationError as error:
             raise InvalidRequestError("invalid options: " + validation_message(error, root="options"))
     """
-    problems = error.errors(include_url=False, include_input=False)
+    problems = error if isinstance(error, Sequence) else error.errors(include_url=False, include_input=False)
     return "; ".join(
         f"{'.'.join(map(str, problem['loc'])) or root}: {problem['msg']}" for problem in problems[:limit]
     )
