@@ -79,11 +79,13 @@ _LAZY = {
 # The public modules the guides call through the package (``modelport.http.Limits(...)``), each
 # imported when first read: ``import modelport`` imports none of them.
 _SUBMODULES = (
-    "citations cli events functions http loop outputs plugins provider_tools sse telemetry testing types wire"
+    "approval citations cli events functions http loop outputs plugins provider_tools schemas sse telemetry"
+    " testing types wire"
 )
 
 if TYPE_CHECKING:
     # Aliased: re-exported as the package's attributes (the lazy loader provides them at run time).
+    from . import approval as approval
     from . import citations as citations
     from . import cli as cli
     from . import events as events
@@ -93,6 +95,7 @@ if TYPE_CHECKING:
     from . import outputs as outputs
     from . import plugins as plugins
     from . import provider_tools as provider_tools
+    from . import schemas as schemas
     from . import sse as sse
     from . import telemetry as telemetry
     from . import testing as testing
