@@ -10,7 +10,7 @@ Importing this package loads no provider plugin; ``get_model`` loads the one it 
 from __future__ import annotations
 
 import logging as _logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ._api import aembed, agenerate, astream, embed, generate, get_model, stream
 from ._model import Model
@@ -37,6 +37,7 @@ from .errors import (
     UnknownProviderError,
 )
 from .hookspecs import hookimpl
+from .lazy import lazy_attributes
 from .provider import Capabilities, Provider
 
 # A library logs and never prints: without an application's logging configuration, nothing from the
@@ -75,8 +76,31 @@ _LAZY = {
     "Usage": ".types",
     "Warning": ".types",
 }
+# The public modules the guides call through the package (``modelport.http.Limits(...)``), each
+# imported when first read: ``import modelport`` imports none of them.
+_SUBMODULES = (
+    "approval citations cli events functions http loop outputs plugins provider_tools schemas sse telemetry"
+    " testing types wire"
+)
 
 if TYPE_CHECKING:
+    # Aliased: re-exported as the package's attributes (the lazy loader provides them at run time).
+    from . import approval as approval
+    from . import citations as citations
+    from . import cli as cli
+    from . import events as events
+    from . import functions as functions
+    from . import http as http
+    from . import loop as loop
+    from . import outputs as outputs
+    from . import plugins as plugins
+    from . import provider_tools as provider_tools
+    from . import schemas as schemas
+    from . import sse as sse
+    from . import telemetry as telemetry
+    from . import testing as testing
+    from . import types as types
+    from . import wire as wire
     from ._streams import AsyncResultStream, ResultStream
     from .approval import Approval, Refusal
     from .citations import CitedText, check_markers, cite
@@ -104,19 +128,9 @@ if TYPE_CHECKING:
     )
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'modelport' has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_attributes(
+    __name__, {**_LAZY, **{name: f".{name}" for name in _SUBMODULES.split()}}
+)
 
 
 __version__ = "0.1.0"

@@ -10,7 +10,7 @@ from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from . import _retry
-from .errors import InvalidRequestError, ModelportError
+from .errors import InvalidRequestError, ModelportError, validation_message
 from .provider import EmbedRequest, Provider, TokenCount
 
 if TYPE_CHECKING:
@@ -77,11 +77,7 @@ def build_request(kwargs: dict[str, Any]) -> Request:
 
         if not isinstance(error, ValidationError):
             raise
-        problems = []
-        for item in error.errors(include_url=False, include_input=False):
-            where = ".".join(str(x) for x in item["loc"]) or "request"
-            problems.append(f"{where}: {item['msg']}")
-        raise InvalidRequestError("invalid request: " + "; ".join(problems)) from None
+        raise InvalidRequestError("invalid request: " + validation_message(error, root="request")) from None
 
 
 _Request: Any = None

@@ -30,10 +30,12 @@ scrubbed of anything that looks like a key or token.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    from pydantic import ValidationError
+
     from .loop import Step
     from .types import Result
 
@@ -59,6 +61,7 @@ __all__ = [
     "UnknownProviderError",
     "scrub",
     "excerpt",
+    "validation_message",
 ]
 
 #: Maximum number of characters of a response body kept on an error.
@@ -178,6 +181,26 @@ class OutputRefusedError(ModelportError):
         super().__init__(message)
         self.refusal = refusal
         self.result = result
+
+
+def validation_message(
+    error: ValidationError | Sequence[Mapping[str, Any]], *, root: str = "", limit: int | None = None
+) -> str:
+    """pydantic's ``error`` as one line for a message: ``"where: problem; where: problem"``.
+
+    Each problem is its location, dotted (``tools.0.name``), and pydantic's text for it; a problem
+    with no location (the value as a whole) is placed at ``root``. ``limit`` keeps only the first
+    problems. The input values are never quoted, so nothing the caller passed (a key, a long text)
+    reaches the message. ``error`` may also be the list its ``errors()`` gives, as changed by the
+    caller (locations rewritten, say)::
+
+        except ValidationError as error:
+            raise InvalidRequestError("invalid options: " + validation_message(error, root="options"))
+    """
+    problems = error if isinstance(error, Sequence) else error.errors(include_url=False, include_input=False)
+    return "; ".join(
+        f"{'.'.join(map(str, problem['loc'])) or root}: {problem['msg']}" for problem in problems[:limit]
+    )
 
 
 class ProviderError(ModelportError):

@@ -11,7 +11,7 @@ import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, overload
 
-from .errors import InvalidRequestError
+from .errors import InvalidRequestError, validation_message
 
 if TYPE_CHECKING:
     from .types import FunctionTool
@@ -57,10 +57,7 @@ class PythonTool:
         try:
             validated = self._arguments.model_validate(args)
         except ValidationError as error:
-            problems = "; ".join(
-                f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}"
-                for e in error.errors(include_url=False, include_input=False)
-            )
+            problems = validation_message(error, root="arguments")
             raise ToolArgumentsError(f"invalid arguments for tool {self.name!r}: {problems}") from None
         fields = type(validated).model_fields
         return {field.alias or name: getattr(validated, name) for name, field in fields.items()}

@@ -17,7 +17,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from ._results import is_refusal
-from .errors import InvalidRequestError, ModelportError, OutputRefusedError
+from .errors import InvalidRequestError, ModelportError, OutputRefusedError, validation_message
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -126,7 +126,7 @@ class OutputType:
             errors = error.errors(include_url=False, include_input=False)
             if self.wrapped:  # the envelope is modelport's, not the caller's: locations inside it
                 errors = [{**e, "loc": e["loc"][1:]} if e["loc"][:1] == (_ENVELOPE,) else e for e in errors]
-            summary = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'answer'}: {e['msg']}" for e in errors[:5])
+            summary = validation_message(errors, root="answer", limit=5)
             raise OutputValidationError(
                 f"the answer is not a valid {self.name}: {summary}",
                 text=text,

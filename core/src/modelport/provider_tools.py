@@ -14,10 +14,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import ProviderToolError
+from .errors import ProviderToolError, validation_message
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel, ValidationError
+    from pydantic import BaseModel
 
     from .types import ProviderTool
 
@@ -75,8 +75,9 @@ class ProviderToolSpec:
         try:
             return self.args_type.model_validate(dict(args))
         except ValidationError as error:
+            problems = validation_message(error, root="(arguments)")
             raise ProviderToolError(
-                f"provider tool {self.id!r}: invalid arguments: {_describe(error)}", tool_id=self.id
+                f"provider tool {self.id!r}: invalid arguments: {problems}", tool_id=self.id
             ) from None
         except (ArithmeticError, RecursionError, TypeError, ValueError) as error:
             # A validator that failed in a way pydantic does not wrap (a date out of range raises
@@ -85,14 +86,6 @@ class ProviderToolSpec:
                 f"provider tool {self.id!r}: invalid arguments: {type(error).__name__}: {error}",
                 tool_id=self.id,
             ) from None
-
-
-def _describe(error: ValidationError) -> str:
-    parts = []
-    for item in error.errors(include_url=False, include_input=False):
-        where = ".".join(str(x) for x in item["loc"]) or "(arguments)"
-        parts.append(f"{where}: {item['msg']}")
-    return "; ".join(parts)
 
 
 _LOCK = threading.RLock()

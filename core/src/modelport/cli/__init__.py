@@ -13,7 +13,9 @@ invoked), never fatal to the others.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from ._app import COMMANDS_GROUP, command_errors, main
@@ -33,9 +35,6 @@ def run() -> None:
     main()
 
 
-def __getattr__(name: str) -> Any:
-    if name in {"main", "command_errors", "COMMANDS_GROUP"}:
-        from . import _app
-
-        return getattr(_app, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__, __dir__ = lazy_attributes(
+    __name__, dict.fromkeys(("COMMANDS_GROUP", "command_errors", "main"), "._app")
+)

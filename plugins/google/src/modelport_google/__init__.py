@@ -9,7 +9,9 @@ the Google provider tools (``google_search``, ``code_execution``, ``url_context`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from modelport.lazy import lazy_attributes
 
 from ._backends import API_KEY_ENV_VARS, BASE_URL_ENV_VAR, GEMINI_BASE_URL, VERTEX_ENV_VARS
 from .provider import GoogleProvider, VertexProvider
@@ -47,16 +49,7 @@ if TYPE_CHECKING:
     )
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    imported = importlib.import_module(module, __name__)
-    value = imported if module == f".{name}" else getattr(imported, name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY)
 
 
 __all__ = [

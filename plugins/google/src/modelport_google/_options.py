@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from modelport.errors import InvalidRequestError
+from modelport.errors import InvalidRequestError, validation_message
 
 __all__ = ["GoogleOptions", "parse_options"]
 
@@ -81,10 +81,7 @@ def parse_options(provider_options: dict[str, dict[str, Any]] | None, *keys: str
     try:
         return GoogleOptions.model_validate(merged)
     except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(x) for x in e['loc']) or 'options'}: {e['msg']}"
-            for e in error.errors(include_url=False, include_input=False)
-        )
+        problems = validation_message(error, root="options")
         raise InvalidRequestError(f"invalid provider_options for Google: {problems}") from None
 
 

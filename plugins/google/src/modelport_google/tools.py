@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from modelport.errors import ProviderToolError
+from modelport.errors import ProviderToolError, validation_message
 from modelport.provider_tools import ProviderToolSpec, resolve_tool_names
 from modelport.types import ProviderTool
 
@@ -386,21 +386,7 @@ def google_search(
         args["excludeDomains"] = list(exclude_domains)
     if blocking_confidence is not None:
         args["blockingConfidence"] = blocking_confidence
-    _check_shape(args)
-    return ProviderTool(id=_SEARCH.id, name=_SEARCH.name, args=args)
-
-
-def _check_shape(args: dict[str, Any]) -> None:
-    try:
-        GoogleSearchArgs.model_validate(args)
-    except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(x) for x in item['loc']) or '(arguments)'}: {item['msg']}"
-            for item in error.errors(include_url=False, include_input=False)
-        )
-        raise ProviderToolError(
-            f"provider tool {_SEARCH.id!r}: invalid arguments: {problems}", tool_id=_SEARCH.id
-        ) from None
+    return _checked(_SEARCH, args)
 
 
 def code_execution() -> ProviderTool:
@@ -417,10 +403,7 @@ def _checked(spec: ProviderToolSpec, args: dict[str, Any]) -> ProviderTool:
     try:
         spec.args_type.model_validate(args)
     except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(x) for x in item['loc']) or '(arguments)'}: {item['msg']}"
-            for item in error.errors(include_url=False, include_input=False)
-        )
+        problems = validation_message(error, root="(arguments)")
         raise ProviderToolError(
             f"provider tool {spec.id!r}: invalid arguments: {problems}", tool_id=spec.id
         ) from None

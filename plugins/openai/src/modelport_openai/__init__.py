@@ -7,7 +7,9 @@ through ``modelport.get_model("openai/gpt-4o-mini")``; the names here are for ty
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from modelport.lazy import lazy_attributes
 
 from ._quirks import Quirks
 from .provider import OPENAI_BASE_URL, ChatCompletionsProvider, OpenAICompatibleProvider, OpenAIProvider
@@ -25,15 +27,7 @@ if TYPE_CHECKING:
     from .presets import PRESETS
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY)
 
 
 __all__ = [

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from modelport.errors import InvalidRequestError
+from modelport.errors import InvalidRequestError, validation_message
 
 __all__ = ["OpenAIOptions", "RESERVED", "parse_options"]
 
@@ -53,9 +53,7 @@ def parse_options(provider_options: dict[str, dict[str, Any]] | None, key: str) 
     try:
         options = OpenAIOptions.model_validate(given)
     except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or key}: {e['msg']}" for e in error.errors()
-        )
+        problems = validation_message(error, root=key)
         raise InvalidRequestError(f"invalid provider_options[{key!r}]: {problems}") from None
     clash = sorted(RESERVED & set(options.extra_body or {}))
     if clash:

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from modelport.errors import ProviderMetadataError
+from modelport.errors import ProviderMetadataError, validation_message
 from modelport.types import Result
 
 from ._validate import ensure_json, validate_grounding_metadata
@@ -133,9 +133,7 @@ def _outcome(raw: object) -> GroundingOutcome:
     try:
         return GroundingOutcome.model_validate(dict(raw))
     except ValidationError as error:
-        first = error.errors(include_url=False, include_input=False)[0]
-        where = ".".join(str(x) for x in first["loc"]) or "outcome"
-        raise _fail(f"outcome.{where}: {first['msg']}") from None
+        raise _fail("outcome." + validation_message(error, root="outcome", limit=1)) from None
 
 
 def decode(envelope: object) -> tuple[GroundingOutcome, dict[str, Any]]:
