@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from sys import modules as _modules
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,7 @@ from .outputs import PartialObjects
 if TYPE_CHECKING:
     from ._model import Model
     from .outputs import OutputType
-    from .types import Request, Result
+    from .types import Request, Result, Warning
 
 __all__ = ["AsyncResultStream", "ResultStream"]
 
@@ -51,10 +51,10 @@ class _Attempts:
     stream that stopped without a ``finish`` event.
     """
 
-    def __init__(self, model: Model, output: OutputType | None) -> None:
+    def __init__(self, model: Model, output: OutputType | None, warnings: Sequence[Warning]) -> None:
         self.model = model
         self.partial = PartialObjects(output) if output is not None else None
-        self.accumulator = StreamAccumulator()
+        self.accumulator = StreamAccumulator(origin=model.origin, warnings=warnings)
         self.attempt = 0
         self.held: StreamEvent | None = None
         self.yielded = False
@@ -121,11 +121,18 @@ class ResultStream:
     with ``partial`` set to everything that had arrived.
     """
 
-    def __init__(self, model: Model, request: Request, *, output: OutputType | None = None) -> None:
+    def __init__(
+        self,
+        model: Model,
+        request: Request,
+        *,
+        output: OutputType | None = None,
+        warnings: Sequence[Warning] = (),
+    ) -> None:
         self._model = model
         self._request = request
         self._output = output
-        self._attempts = _Attempts(model, output)
+        self._attempts = _Attempts(model, output, warnings)
         self.accumulator = self._attempts.accumulator
         self._iterator: Iterator[StreamEvent] | None = None
 
@@ -194,11 +201,18 @@ class ResultStream:
 class AsyncResultStream:
     """Async twin of :class:`ResultStream`."""
 
-    def __init__(self, model: Model, request: Request, *, output: OutputType | None = None) -> None:
+    def __init__(
+        self,
+        model: Model,
+        request: Request,
+        *,
+        output: OutputType | None = None,
+        warnings: Sequence[Warning] = (),
+    ) -> None:
         self._model = model
         self._request = request
         self._output = output
-        self._attempts = _Attempts(model, output)
+        self._attempts = _Attempts(model, output, warnings)
         self.accumulator = self._attempts.accumulator
         self._iterator: AsyncIterator[StreamEvent] | None = None
 
