@@ -248,3 +248,21 @@ async def test_async_calls_apply_the_same_policy() -> None:
     with pytest.raises(InvalidRequestError, match="reasoning_replay='strict'"):
         m.astream(messages=_history(turn), reasoning_replay="strict")
     assert len(recorder.requests) == 2
+
+
+def test_a_conversation_that_visits_openai_comes_back_to_gemini_with_its_signatures() -> None:
+    google_turn, recorded_parts = _thinking_turn()
+    openai_recorder = Recorder([response(200, CHAT_ANSWER)])
+    openai_turn = _openai(openai_recorder).generate(messages=_history(google_turn))
+    assert openai_turn.origin == Origin(provider="openai", api="chat-completions", model="gpt-4o-mini")
+    history = [*_history(google_turn), openai_turn.message, Message(role="user", content="and now?")]
+    m, recorder = model([response(200, ANSWER)], "google/gemini-3-pro-preview")
+    result = m.generate(messages=history, reasoning_replay="strict")
+    assert recorder.body["contents"] == [
+        {"role": "user", "parts": [{"text": QUESTION}]},
+        {"role": "model", "parts": recorded_parts},
+        {"role": "user", "parts": [{"text": "next"}]},
+        {"role": "model", "parts": [{"text": "ok"}]},
+        {"role": "user", "parts": [{"text": "and now?"}]},
+    ]
+    assert _replay_warnings(result) == []
