@@ -113,13 +113,9 @@ class _Attempts:
         return error
 
 
-class ResultStream:
-    """An iterator of :data:`~modelport.events.StreamEvent` that also accumulates the :class:`Result`.
-
-    A retryable error is retried only while no event has been handed to the caller (the leading
-    ``stream-start`` is held back until something else arrives). An error after that is raised
-    with ``partial`` set to everything that had arrived.
-    """
+class _Call:
+    """What a sync and an async stream hold: the model, the request as sent, the output type, the
+    attempts and the accumulator (``warnings``: the request's, first in the result)."""
 
     def __init__(
         self,
@@ -134,7 +130,17 @@ class ResultStream:
         self._output = output
         self._attempts = _Attempts(model, output, warnings)
         self.accumulator = self._attempts.accumulator
-        self._iterator: Iterator[StreamEvent] | None = None
+
+
+class ResultStream(_Call):
+    """An iterator of :data:`~modelport.events.StreamEvent` that also accumulates the :class:`Result`.
+
+    A retryable error is retried only while no event has been handed to the caller (the leading
+    ``stream-start`` is held back until something else arrives). An error after that is raised
+    with ``partial`` set to everything that had arrived.
+    """
+
+    _iterator: Iterator[StreamEvent] | None = None
 
     def __iter__(self) -> Iterator[StreamEvent]:
         if self._iterator is None:
@@ -198,23 +204,10 @@ class ResultStream:
         self.close()
 
 
-class AsyncResultStream:
+class AsyncResultStream(_Call):
     """Async twin of :class:`ResultStream`."""
 
-    def __init__(
-        self,
-        model: Model,
-        request: Request,
-        *,
-        output: OutputType | None = None,
-        warnings: Sequence[Warning] = (),
-    ) -> None:
-        self._model = model
-        self._request = request
-        self._output = output
-        self._attempts = _Attempts(model, output, warnings)
-        self.accumulator = self._attempts.accumulator
-        self._iterator: AsyncIterator[StreamEvent] | None = None
+    _iterator: AsyncIterator[StreamEvent] | None = None
 
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
         if self._iterator is None:
