@@ -17,9 +17,10 @@ from modelport.events import (
 )
 from modelport.hookspecs import SuiteRegistrar
 from modelport.plugins import ConformanceSuite
-from modelport.types import Result, ToolCallPart, ToolResultPart, Usage
+from modelport.types import Origin, Result, ToolCallPart, ToolResultPart, Usage
 from modelport_conformance.cases import Suite
 from modelport_conformance.invariants import (
+    check_origin,
     check_provider_executed,
     check_round_trip,
     check_stream_usage,
@@ -176,6 +177,18 @@ def test_provider_executed_marks_are_checked():
 
 def test_round_trip_holds_for_results_and_events():
     assert check_round_trip([Result(usage=Usage(input_tokens=1)), StreamStartEvent()]) == []
+
+
+def test_a_result_must_name_the_provider_and_model_it_came_from():
+    origin = Origin(provider="acme", api="chat", model="m-1")
+    assert check_origin(Result(origin=origin), "acme", "m-1") == []
+    assert check_origin(None, "acme", "m-1") == []  # a call that raised has no result to check
+    assert check_origin(Result(), "acme", "m-1") == [
+        "the result has no origin (the core stamps it; a plugin that sets one must not clear it)"
+    ]
+    assert check_origin(Result(origin=origin), "acme", "m-2") == [
+        "the result's origin is acme/m-1, but acme/m-2 was called"
+    ]
 
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -81,8 +81,11 @@ def test_completed_events_round_trip_and_accumulate_to_the_same_result(scripted:
     events = list(stream)
     again = [parse_event(e.model_dump_json()) for e in events]
     assert again == events
-    # Stored events (with their parts) fold into the same result, warning included.
-    assert accumulate(again) == accumulate(decoder_events()) == stream.result()
+    # Stored events (with their parts) fold into the same result, warning included; the live stream's
+    # result also carries the origin the core stamps (events do not).
+    result = stream.result()
+    assert result.origin is not None and (result.origin.provider, result.origin.model) == ("scripted", "m")
+    assert accumulate(again) == accumulate(decoder_events()) == result.model_copy(update={"origin": None})
 
 
 def test_add_returns_the_completed_end_and_leaves_other_events_alone() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from modelport.errors import ProviderResponseError
-from modelport.types import ReasoningPart, Result, TextPart, ToolCallPart, ToolResultPart, Usage
+from modelport.types import Origin, ReasoningPart, Result, TextPart, ToolCallPart, ToolResultPart, Usage
 from modelport_google._decode import decode_response, finish_reason
 
 from . import corpus as c
@@ -307,7 +307,8 @@ async def test_async_generate_decodes_the_same() -> None:
     recorded = c.cassette(c.PYDANTIC, CODE_3)[0]
     m, recorder = model([response(200, recorded.body)], "google/gemini-3-flash-preview", asynchronous=True)
     result = await m.agenerate(prompt="What day is today in Utrecht?")
-    assert result == decode_response(recorded.json())
+    origin = Origin(provider="google", api="generate-content", model="gemini-3-flash-preview")
+    assert result == decode_response(recorded.json()).model_copy(update={"origin": origin})
     assert str(recorder.requests[0].url).endswith("/models/gemini-3-flash-preview:generateContent")
 
 
@@ -341,9 +342,7 @@ def test_result_json_round_trip_keeps_replay() -> None:
     assert again.message.provider_metadata == result.replay
 
 
-@pytest.mark.parametrize(
-    "count", [0, 7, 2**53 - 1, -1, 2**53, 2**64, True, 3.0, "12", None, [1], {"n": 1}]
-)
+@pytest.mark.parametrize("count", [0, 7, 2**53 - 1, -1, 2**53, 2**64, True, 3.0, "12", None, [1], {"n": 1}])
 def test_a_usage_count_is_kept_exactly_as_usage_validation_keeps_it(count: object) -> None:
     # usage_from builds Usage without running its validation: every count must come out as
     # validating {"output_tokens": count} would make it (an unusable count is "not reported").

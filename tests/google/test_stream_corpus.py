@@ -26,7 +26,7 @@ from modelport.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
-from modelport.types import ReasoningPart, TextPart, ToolCallPart, ToolResultPart, Usage
+from modelport.types import Origin, ReasoningPart, TextPart, ToolCallPart, ToolResultPart, Usage
 from modelport_google._decode import decode_response
 from modelport_google._stream import StreamDecoder, merge_frames
 
@@ -109,11 +109,17 @@ def run_stream(body: bytes, model_id: str = "google/gemini-2.5-flash") -> tuple[
     return events, stream.accumulator.result()
 
 
+def decoded(data: dict[str, Any], model_name: str = "gemini-2.5-flash") -> Any:
+    """The non-streaming decode of ``data`` with the origin the core stamps on a call's result."""
+    origin = Origin(provider="google", api="generate-content", model=model_name)
+    return decode_response(data).model_copy(update={"origin": origin})
+
+
 @pytest.mark.parametrize("key", ALL)
 def test_accumulated_stream_equals_decode_of_merged_frames(key: str) -> None:
     body, frames = recorded(key)
     events, streamed = run_stream(body)
-    expected = decode_response(merge_frames(frames))
+    expected = decoded(merge_frames(frames))
     assert isinstance(events[0], StreamStartEvent)
     assert isinstance(events[-1], FinishEvent)
     assert streamed.content == expected.content
@@ -282,7 +288,7 @@ def test_parallel_calls_streamed(per_call: bool) -> None:
     assert [p.id for p in result.tool_calls] == ["call-0", "call-1", "call-2"]
     assert result.tool_calls[0].provider_metadata == {"google": {"thoughtSignature": "c2lnbmVk"}}
     assert result.tool_calls[1].provider_metadata is None
-    assert result == decode_response(merge_frames(frames))
+    assert result == decoded(merge_frames(frames))
     assert len(result.replay["google"]["parts"]) == 3
 
 

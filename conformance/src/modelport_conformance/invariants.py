@@ -33,9 +33,10 @@ from modelport.events import (
     parse_event,
 )
 from modelport.http import ERROR_TYPES, error_class, error_message, own_status
-from modelport.types import EmbeddingResult, Result, ToolCallPart, ToolResultPart, Usage
+from modelport.types import EmbeddingResult, Message, Result, ToolCallPart, ToolResultPart, Usage
 
 __all__ = [
+    "check_origin",
     "check_provider_executed",
     "check_round_trip",
     "check_stream_error",
@@ -277,4 +278,24 @@ def check_stream_error(
         problems.append(f"StreamInterruptedError with status {error.status_code}: a broken stream has none")
     if len(events) > 1 and error.partial is None:
         problems.append(f"{name} has no partial, though {len(events)} events had arrived")
+    return problems
+
+
+def check_origin(result: Result | None, provider_id: str, model: str) -> list[str]:
+    """The result says where it came from: its ``origin`` names the provider and model called, and
+    ``Result.message`` carries that origin through JSON, so the reasoning replay policy can send the
+    turn back exactly to the same model and drop its opaque state anywhere else (C5)."""
+    if result is None:
+        return []
+    origin = result.origin
+    if origin is None:
+        return ["the result has no origin (the core stamps it; a plugin that sets one must not clear it)"]
+    problems: list[str] = []
+    if (origin.provider, origin.model) != (provider_id, model):
+        problems.append(
+            f"the result's origin is {origin.provider}/{origin.model}, but {provider_id}/{model} was called"
+        )
+    again = Message.model_validate_json(result.message.model_dump_json())
+    if again.origin != origin:
+        problems.append(f"Result.message's origin changes through JSON: {again.origin!r} != {origin!r}")
     return problems

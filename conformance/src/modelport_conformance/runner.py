@@ -8,7 +8,8 @@ Every case gets these checks, each ``pass``, ``fail`` or ``skip`` with a message
   headers present), each interaction was played exactly once;
 - ``expected``: the canonical output equals ``expected.json``;
 - ``invariants``: usage non-negative with its parts within their wholes and total = input +
-  output, JSON round-trip, provider-executed parts marked, and for streams, well-formedness (K4);
+  output, JSON round-trip, provider-executed parts marked, a result's origin (the provider and
+  model called, kept on ``Result.message``), and for streams, well-formedness (K4);
 - ``chunked``: streams decode identically when the body arrives 1 and 7 bytes at a time;
 - ``merged``: the accumulated stream equals the non-streaming decode of the frames merged by the
   suite's ``merge_frames`` (skipped when the plugin gives none), its usage field by field
@@ -154,8 +155,9 @@ def _expected_check(case: Case, run: Execution, regenerate: bool) -> CheckOutcom
     return CheckOutcome("expected", "fail", message)
 
 
-def _invariants(case: Case, run: Execution) -> CheckOutcome:
+def _invariants(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     problems: list[str] = []
+    problems += invariants.check_origin(run.result, suite.provider_id, case.model)
     problems += invariants.check_usage(run.result, run.events, run.embedding)
     values: list[Any] = [v for v in (run.result, run.embedding) if v is not None] + list(run.events)
     problems += invariants.check_round_trip(values)
@@ -280,7 +282,7 @@ def _after_replay(suite: Suite, case: Case, run: Execution, regenerate: bool) ->
         ]
     return [
         _guarded("expected", lambda: _expected_check(case, run, regenerate)),
-        _guarded("invariants", lambda: _invariants(case, run)),
+        _guarded("invariants", lambda: _invariants(suite, case, run)),
         _guarded("chunked", lambda: _chunked(suite, case, run)),
         _guarded("merged", lambda: _merged(suite, case, run)),
         _guarded("async", lambda: _async_parity(suite, case, run)),

@@ -168,7 +168,12 @@ class FilePart(_Frozen):
 
 
 class ReasoningPart(_Frozen):
-    """The model's reasoning (thought summary), with the provider's opaque signature if any."""
+    """The model's reasoning (thought summary), with the provider's opaque signature if any.
+
+    ``signature`` (and any state in ``provider_metadata``) belongs to the provider and model named by
+    the enclosing message's ``origin``: sent back to them exactly, dropped elsewhere (see
+    :mod:`modelport.reasoning`).
+    """
 
     type: Literal["reasoning"] = "reasoning"
     text: str
@@ -205,16 +210,33 @@ Part = Annotated[
 ]
 
 
+class Origin(_Frozen):
+    """Who produced an assistant turn: the provider id, its wire API and the model asked for.
+
+    The core stamps it on every :class:`~modelport.types.Result` (and so on ``Result.message``);
+    the turn's opaque reasoning state (signatures, raw parts in ``provider_metadata``) is addressed to
+    this origin, and the reasoning replay policy (:mod:`modelport.reasoning`) compares it with the
+    model a history is sent to. A message without one (a history saved before it existed, or built
+    by hand) is sent as it is.
+    """
+
+    provider: str = Field(min_length=1)
+    api: str | None = None
+    model: str = Field(min_length=1)
+
+
 class Message(_Frozen):
     """One turn of a conversation.
 
     ``content`` is a string (shorthand for one text part) or a list of parts. ``provider_metadata``
-    carries what a provider needs to replay this turn exactly (e.g. raw parts with signatures).
+    carries what a provider needs to replay this turn exactly (e.g. raw parts with signatures), and
+    ``origin`` says which provider, API and model that state came from.
     """
 
     role: Literal["system", "user", "assistant", "tool"]
     content: list[Part]
     provider_metadata: ProviderMetadata | None = None
+    origin: Origin | None = None
 
     @field_validator("content", mode="before")
     @classmethod

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .approval import ApproveHook
     from .loop import RunResult, RunStream, Step
     from .outputs import OutputType
-    from .types import EmbeddingResult, Request, Result, Warning
+    from .types import EmbeddingResult, Origin, Request, Result, Warning
 
 # The request and result types (pydantic) load on first use, not on import: ``import modelport`` and
 # ``get_model`` stay as cheap as importing httpx.
@@ -91,6 +91,19 @@ def _request_type() -> type[Request]:
 
         _Request = Request
     return _Request  # type: ignore[no-any-return]
+
+
+_reasoning_module: Any = None
+
+
+def _reasoning() -> Any:
+    """:mod:`modelport.reasoning`, imported on first use (it loads the request types)."""
+    global _reasoning_module
+    if _reasoning_module is None:
+        from . import reasoning
+
+        _reasoning_module = reasoning
+    return _reasoning_module
 
 
 def _canonical(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -198,15 +211,24 @@ class Model:
 
     # Validation ------------------------------------------------------------------------------
 
-    def prepare(self, **kwargs: Any) -> Request:
-        """Build and fully validate a request without sending it."""
-        return self._validated(kwargs, check=True)
+    @property
+    def origin(self) -> Origin:
+        """The :class:`~modelport.types.Origin` stamped on this model's results."""
+        return _reasoning().origin_of(self.provider, self.name)  # type: ignore[no-any-return]
 
-    def _validated(self, kwargs: dict[str, Any], *, check: bool) -> Request:
-        """The validated request; ``check=False`` leaves the provider's own check to the call itself
-        (an HTTP provider builds its request, and so rejects it, before any I/O)."""
-        request = build_request(_canonical(kwargs))
+    def prepare(self, **kwargs: Any) -> Request:
+        """Build and fully validate a request without sending it: the request as it would be sent,
+        the reasoning replay policy (:mod:`modelport.reasoning`) applied."""
+        return self._validated(kwargs, check=True)[0]
+
+    def _validated(self, kwargs: dict[str, Any], *, check: bool) -> tuple[Request, list[Warning]]:
+        """The validated request as it is sent and the reasoning replay policy's warnings;
+        ``check=False`` leaves the provider's own check to the call itself (an HTTP provider builds
+        its request, and so rejects it, before any I/O)."""
         provider = self.provider
+        request, replayed = _reasoning().apply_reasoning_replay(
+            build_request(_canonical(kwargs)), provider, self.name
+        )
         if request.tools:
             from .provider_tools import validate_provider_tools
             from .types import ProviderTool
@@ -218,7 +240,7 @@ class Model:
                 )
         if check or not provider.checks_on_send:
             provider.check_request(self.name, request)
-        return request
+        return request, replayed
 
     # Sync ------------------------------------------------------------------------------------
 
@@ -229,8 +251,9 @@ class Model:
         return self._generate(kwargs)
 
     def _generate(self, kwargs: dict[str, Any]) -> Result:
-        request = self._validated(kwargs, check=False)
+        request, replayed = self._validated(kwargs, check=False)
         result = _retry.call(self.retry_policy, lambda: self.provider.generate(self.name, request))
+        result = result._stamped(self.origin, replayed)
         if known := result._known_warnings():  # what a call dropped is known without deriving
             log_dropped(self.id, known)
         return _parsed(result, kwargs)
@@ -239,8 +262,8 @@ class Model:
         """Stream events; iterate the returned :class:`ResultStream`, or call ``.result()``."""
         from ._streams import ResultStream
 
-        request = self.prepare(**kwargs)
-        return ResultStream(self, request, output=_output_of(kwargs))
+        request, replayed = self._validated(kwargs, check=True)
+        return ResultStream(self, request, output=_output_of(kwargs), warnings=replayed)
 
     def embed(
         self,
@@ -284,7 +307,7 @@ class Model:
     def _counted(self, kwargs: dict[str, Any]) -> Request:
         if not self.provider.capabilities.count_tokens:
             raise InvalidRequestError(f"provider {self.provider.id!r} does not support count_tokens")
-        return self._validated(kwargs, check=False)
+        return self._validated(kwargs, check=False)[0]
 
     # Async -----------------------------------------------------------------------------------
 
@@ -300,13 +323,14 @@ class Model:
         return await self._agenerate(kwargs)
 
     async def _agenerate(self, kwargs: dict[str, Any]) -> Result:
-        request = self._validated(kwargs, check=False)
+        request, replayed = self._validated(kwargs, check=False)
         provider, name, started = self.provider, self.name, monotonic()
         try:  # the first attempt made here, the retries by _retry (P4)
             result = await provider.agenerate(name, request)
         except ModelportError as error:
             retry = partial(provider.agenerate, name, request)
             result = await _retry.aretry(self.retry_policy, retry, error, started)
+        result = result._stamped(self.origin, replayed)
         if known := result._known_warnings():  # what a call dropped is known without deriving
             log_dropped(self.id, known)
         return _parsed(result, kwargs)
@@ -315,8 +339,8 @@ class Model:
         """Async twin of :meth:`stream`."""
         from ._streams import AsyncResultStream
 
-        request = self.prepare(**kwargs)
-        return AsyncResultStream(self, request, output=_output_of(kwargs))
+        request, replayed = self._validated(kwargs, check=True)
+        return AsyncResultStream(self, request, output=_output_of(kwargs), warnings=replayed)
 
     async def aembed(
         self,

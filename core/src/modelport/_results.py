@@ -19,12 +19,14 @@ from pydantic import (
 from ._content import (
     MAX_SAFE_INTEGER,
     Message,
+    Origin,
     Part,
     ProviderMetadata,
     ReasoningPart,
     TextPart,
     ToolCallPart,
     _Frozen,
+    built,
 )
 
 # --------------------------------------------------------------------------- result
@@ -164,6 +166,9 @@ class Result(_Frozen):
     model_version: str | None = None
     replay: ProviderMetadata | None = None
     """What the provider needs to replay this turn exactly; copied onto :attr:`message`."""
+    origin: Origin | None = None
+    """The provider, API and model that produced this result (set by the core); copied onto
+    :attr:`message`, so its reasoning state is replayed by the policy of :mod:`modelport.reasoning`."""
     logprobs: list[TokenLogprob] | None = None
     """Per-token log probabilities of the answer, when requested and sent (provider-neutral)."""
     _parsed: Any = PrivateAttr(default=None)
@@ -220,18 +225,28 @@ class Result(_Frozen):
 
     def _with_warnings_first(self, warnings: list[Warning]) -> Result:
         """A copy with ``warnings`` before the others, still deferred if this one is."""
-        private = self.__pydantic_private__
-        pending = private.get("_deferred") if private else None
-        if pending is None:
-            return self.model_copy(update={"warnings": [*warnings, *self.warnings]})
-        # Not ``model_copy``, which resolves first.
-        copy = type(self).__new__(type(self))
-        object.__setattr__(copy, "__dict__", dict(self.__dict__))
-        object.__setattr__(copy, "__pydantic_fields_set__", set(self.__pydantic_fields_set__))
-        object.__setattr__(copy, "__pydantic_extra__", None)
-        moved = (pending[0], [*warnings, *pending[1]])
-        object.__setattr__(copy, "__pydantic_private__", {**(private or {}), "_deferred": moved})
-        return copy
+        return self._stamped(None, warnings)
+
+    def _stamped(self, origin: Origin | None, warnings: list[Warning]) -> Result:
+        """A copy with ``warnings`` before the others and ``origin`` set where the decoder left it
+        unset, still deferred if this one is (``self`` itself when there is nothing to change).
+
+        Not ``model_copy``, which resolves a deferred result and costs several times more (this
+        runs once per call, P4)."""
+        update: dict[str, Any] = {}
+        if origin is not None and self.origin is None:
+            update["origin"] = origin
+        if not warnings and not update:
+            return self
+        private = dict(self.__pydantic_private__ or {})
+        pending = private.get("_deferred")
+        if pending is not None:
+            private["_deferred"] = (pending[0], [*warnings, *pending[1]])
+        elif warnings:
+            update["warnings"] = [*warnings, *self.warnings]
+        return built(
+            type(self), {**self.__dict__, **update}, {*self.__pydantic_fields_set__, *update}, private
+        )
 
     if not TYPE_CHECKING:
 
@@ -318,7 +333,9 @@ class Result(_Frozen):
     @property
     def message(self) -> Message:
         """The assistant message to append to the history for the next turn."""
-        return Message(role="assistant", content=list(self.content), provider_metadata=self.replay)
+        return Message(
+            role="assistant", content=list(self.content), provider_metadata=self.replay, origin=self.origin
+        )
 
 
 class EmbeddingResult(_Frozen):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from sys import modules as _modules
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,7 @@ from .outputs import PartialObjects
 if TYPE_CHECKING:
     from ._model import Model
     from .outputs import OutputType
-    from .types import Request, Result
+    from .types import Request, Result, Warning
 
 __all__ = ["AsyncResultStream", "ResultStream"]
 
@@ -51,10 +51,10 @@ class _Attempts:
     stream that stopped without a ``finish`` event.
     """
 
-    def __init__(self, model: Model, output: OutputType | None) -> None:
+    def __init__(self, model: Model, output: OutputType | None, warnings: Sequence[Warning]) -> None:
         self.model = model
         self.partial = PartialObjects(output) if output is not None else None
-        self.accumulator = StreamAccumulator()
+        self.accumulator = StreamAccumulator(origin=model.origin, warnings=warnings)
         self.attempt = 0
         self.held: StreamEvent | None = None
         self.yielded = False
@@ -113,7 +113,26 @@ class _Attempts:
         return error
 
 
-class ResultStream:
+class _Call:
+    """What a sync and an async stream hold: the model, the request as sent, the output type, the
+    attempts and the accumulator (``warnings``: the request's, first in the result)."""
+
+    def __init__(
+        self,
+        model: Model,
+        request: Request,
+        *,
+        output: OutputType | None = None,
+        warnings: Sequence[Warning] = (),
+    ) -> None:
+        self._model = model
+        self._request = request
+        self._output = output
+        self._attempts = _Attempts(model, output, warnings)
+        self.accumulator = self._attempts.accumulator
+
+
+class ResultStream(_Call):
     """An iterator of :data:`~modelport.events.StreamEvent` that also accumulates the :class:`Result`.
 
     A retryable error is retried only while no event has been handed to the caller (the leading
@@ -121,13 +140,7 @@ class ResultStream:
     with ``partial`` set to everything that had arrived.
     """
 
-    def __init__(self, model: Model, request: Request, *, output: OutputType | None = None) -> None:
-        self._model = model
-        self._request = request
-        self._output = output
-        self._attempts = _Attempts(model, output)
-        self.accumulator = self._attempts.accumulator
-        self._iterator: Iterator[StreamEvent] | None = None
+    _iterator: Iterator[StreamEvent] | None = None
 
     def __iter__(self) -> Iterator[StreamEvent]:
         if self._iterator is None:
@@ -191,16 +204,10 @@ class ResultStream:
         self.close()
 
 
-class AsyncResultStream:
+class AsyncResultStream(_Call):
     """Async twin of :class:`ResultStream`."""
 
-    def __init__(self, model: Model, request: Request, *, output: OutputType | None = None) -> None:
-        self._model = model
-        self._request = request
-        self._output = output
-        self._attempts = _Attempts(model, output)
-        self.accumulator = self._attempts.accumulator
-        self._iterator: AsyncIterator[StreamEvent] | None = None
+    _iterator: AsyncIterator[StreamEvent] | None = None
 
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
         if self._iterator is None:

@@ -7,6 +7,7 @@ Each ``*-start`` / ``*-delta`` / ``*-end`` triple shares an ``id``. A well-forme
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -16,6 +17,7 @@ from .types import (
     Citation,
     FilePart,
     FinishReason,
+    Origin,
     Part,
     ProviderMetadata,
     ReasoningPart,
@@ -314,10 +316,12 @@ class StreamAccumulator:
     length. :meth:`snapshot` gives the partial result at any point (used for interrupted streams).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, origin: Origin | None = None, warnings: Sequence[Warning] = ()) -> None:
+        """``origin`` is stamped on the result and ``warnings`` (the request's) come first in it."""
         self._slots: list[Part | _OpenPart] = []
         self._open: dict[str, _OpenPart] = {}
-        self._warnings: list[Warning] = []
+        self._warnings: list[Warning] = list(warnings)
+        self._origin = origin
         self._response_id: str | None = None
         self._model_version: str | None = None
         self._finish: FinishEvent | None = None
@@ -405,6 +409,7 @@ class StreamAccumulator:
                 warnings=list(self._warnings),
                 response_id=self._response_id,
                 model_version=self._model_version,
+                origin=self._origin,
             )
         return Result(
             content=content,
@@ -420,6 +425,7 @@ class StreamAccumulator:
             model_version=self._model_version,
             replay=finish.replay,
             logprobs=finish.logprobs,
+            origin=self._origin,
         )
 
     def result(self) -> Result:

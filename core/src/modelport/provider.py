@@ -14,7 +14,7 @@ import urllib.request
 import weakref
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import httpx
 
@@ -22,7 +22,7 @@ from .errors import InvalidRequestError
 
 if TYPE_CHECKING:
     from .events import StreamEvent
-    from .types import EmbeddingResult, Request, Result
+    from .types import EmbeddingResult, Message, Origin, Request, Result
 
 __all__ = [
     "CONTRACT_VERSION",
@@ -345,6 +345,10 @@ class Provider:
     - ``tool_namespace``: the namespace of provider tools this provider accepts (``"google"``
       accepts ``google.*`` tools), or ``None`` for none.
     - ``backend``: the backend name provider-tool argument rules are checked against.
+    - ``api``: the name of the wire API the provider speaks (``"generate-content"``,
+      ``"chat-completions"``), recorded in every result's :class:`~modelport.types.Origin`.
+    - ``cross_model_replay``: the provider's rule for reasoning state another of its models produced
+      (see :meth:`replay_from_model` and :mod:`modelport.reasoning`).
     """
 
     id: ClassVar[str]
@@ -363,6 +367,13 @@ class Provider:
     checks_on_send: ClassVar[bool] = False
     #: ``embed`` retries each request (batch) itself; the model does not retry the whole call.
     embed_retries_per_request: ClassVar[bool] = False
+    #: The wire API this provider speaks, recorded in the :class:`~modelport.types.Origin` of its results.
+    api: ClassVar[str | None] = None
+    #: What an assistant turn another model (or API) of this provider produced keeps when it is sent
+    #: to this model: ``"keep"`` (sent as it is: the state is valid across models, or the plugin never
+    #: sends any back) or ``"drop"`` (its reasoning parts and opaque state are dropped). A rule that
+    #: depends on the models overrides :meth:`replay_from_model` instead.
+    cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
 
     def __init__(self, config: ProviderConfig) -> None:
         self.config = config
@@ -375,6 +386,18 @@ class Provider:
 
     def check_request(self, model_name: str, request: Request) -> None:
         """Provider-specific validation; raise :class:`InvalidRequestError` to reject. Never does I/O."""
+
+    def replay_from_model(self, message: Message, origin: Origin, model_name: str) -> Message:
+        """The assistant ``message`` as it is sent to ``model_name`` when another model or API of this
+        provider (``origin``) produced it: the provider's documented cross-model rule for reasoning
+        state. Return ``message`` itself when nothing changes (anything else is reported with a
+        warning, or refused under ``reasoning_replay="strict"``). The default follows
+        :attr:`cross_model_replay`. Never does I/O."""
+        if self.cross_model_replay == "keep":
+            return message
+        from .reasoning import without_reasoning_state
+
+        return without_reasoning_state(message)
 
     # Generation --------------------------------------------------------------------------------
 

@@ -26,12 +26,14 @@ __all__ = [
     "MAX_SAFE_INTEGER",
     "MAX_VALUE_DEPTH",
     "Message",
+    "Origin",
     "Part",
     "ProviderMetadata",
     "ProviderTool",
     "REFUSAL_METADATA",
     "ReasoningConfig",
     "ReasoningPart",
+    "ReasoningReplay",
     "Request",
     "ResponseFormat",
     "Result",
@@ -57,6 +59,7 @@ from ._content import (
     FilePart,
     FunctionTool,
     Message,
+    Origin,
     Part,
     ProviderMetadata,
     ProviderTool,
@@ -116,6 +119,12 @@ class ReasoningConfig(_Frozen):
     budget_tokens: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER, strict=True)
 
 
+#: What happens to reasoning state in a history sent to a model (see :mod:`modelport.reasoning`):
+#: ``"auto"`` replays it where its origin allows and drops it with a warning elsewhere, ``"strict"``
+#: refuses a request that would drop or change any (before any I/O), ``"drop"`` never sends any.
+ReasoningReplay = Literal["auto", "strict", "drop"]
+
+
 def _coerce_shorthand(value: Any, key: str) -> Any:
     return {key: value} if isinstance(value, str) else value
 
@@ -136,6 +145,7 @@ class Request(_Frozen):
     tools: list[Tool] | None = None
     tool_choice: ToolChoice | None = None
     reasoning: ReasoningConfig | None = None
+    reasoning_replay: ReasoningReplay = "auto"
     user_id: str | None = None
     request_labels: dict[str, str] | None = None
     provider_options: dict[str, dict[str, Any]] | None = None

@@ -11,16 +11,26 @@ unchanged, so an edit always reaches the wire.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from modelport.errors import InvalidRequestError
+from modelport.reasoning import without_reasoning_state
 from modelport.types import Message, Part, ProviderMetadata, ReasoningPart, TextPart, ToolCallPart, Warning
 from modelport.wire import REENCODED_RATIO
 
 from ._parts import PartMapper, answered_calls
 
-__all__ = ["MAX_REPLAY_BYTES", "MAX_REPLAY_PARTS", "ReplayedCall", "replay_metadata", "replay_parts"]
+__all__ = [
+    "FOREIGN_SIGNATURE",
+    "MAX_REPLAY_BYTES",
+    "MAX_REPLAY_PARTS",
+    "ReplayedCall",
+    "from_other_model",
+    "replay_metadata",
+    "replay_parts",
+]
 
 #: Most raw parts one assistant turn may carry for exact replay (Q4).
 MAX_REPLAY_PARTS = 4_096
@@ -29,6 +39,41 @@ MAX_REPLAY_BYTES = 8 * 1024 * 1024
 
 ReplayedCall = tuple[str, str, str | None]
 """``(canonical id, name, wire id or None)`` of a function call in a replayed turn."""
+
+
+#: Google's documented stand-in thought signature for a function call the model did not produce
+#: itself (history from another model, e.g. Gemini 2.5 turns sent to Gemini 3): it passes the
+#: signature validation Gemini 3 applies to the first function call of each step, which answers 400
+#: without a signature (https://ai.google.dev/gemini-api/docs/thought-signatures, FAQ).
+FOREIGN_SIGNATURE = "skip_thought_signature_validator"
+
+_GENERATION = re.compile(r"gemini-(\d+)")
+
+
+def _validates_signatures(model_name: str) -> bool:
+    """Whether ``model_name`` is a Gemini 3 or later model (those validate thought signatures)."""
+    found = _GENERATION.search(model_name)
+    return found is not None and int(found.group(1)) >= 3
+
+
+def from_other_model(message: Message, model_name: str) -> Message:
+    """Google's rule for an assistant turn another Gemini model produced, sent to ``model_name``.
+
+    A thought signature is valid only for the model that made it, so the turn's signatures, its
+    raw parts and its thoughts are dropped; its text and function calls are sent as content. For a
+    model that validates signatures (Gemini 3 and later) the first function call of the turn (one
+    turn is one step) carries :data:`FOREIGN_SIGNATURE`, as Google documents for such history.
+    """
+    sent = without_reasoning_state(message)
+    if not _validates_signatures(model_name):
+        return sent
+    for index, part in enumerate(sent.content):
+        if isinstance(part, ToolCallPart) and not part.provider_executed:
+            metadata = {**(part.provider_metadata or {}), "google": {"thoughtSignature": FOREIGN_SIGNATURE}}
+            content = list(sent.content)
+            content[index] = part.model_copy(update={"provider_metadata": metadata})
+            return sent.model_copy(update={"content": content})
+    return sent
 
 
 def _size(parts: list[Any]) -> int:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     import httpx
 
     from modelport.errors import ProviderError
-    from modelport.types import EmbeddingResult, Request, Result
+    from modelport.types import EmbeddingResult, Message, Origin, Request, Result
 
     from ._stream import StreamDecoder
 
@@ -46,8 +46,17 @@ class _GeminiFamily(HttpProvider):
     tool_namespace: ClassVar[str | None] = "google"
     #: Keys of ``provider_options`` this provider reads, later ones winning.
     option_keys: ClassVar[tuple[str, ...]] = ("google",)
+    api: ClassVar[str | None] = "generate-content"
 
     _backend: GeminiBackend | VertexBackend
+
+    def replay_from_model(self, message: Message, origin: Origin, model_name: str) -> Message:
+        """Google's rule for a turn another Gemini model produced: its thought signatures and thoughts
+        are dropped, and a model that validates signatures gets Google's stand-in signature on the
+        turn's first function call (see :func:`._replay.from_other_model`)."""
+        from ._replay import from_other_model
+
+        return from_other_model(message, model_name)
 
     # Mapping ----------------------------------------------------------------------------------
 

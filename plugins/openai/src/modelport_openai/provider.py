@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from modelport.http import HttpProvider, HttpRequest, check_header_value
 from modelport.provider import Capabilities, EmbedRequest
@@ -51,6 +51,10 @@ class ChatCompletionsProvider(HttpProvider):
     capabilities: ClassVar[Capabilities] = _CAPABILITIES
     quirks: ClassVar[Quirks] = Quirks()
     config_options: ClassVar[frozenset[str] | None] = frozenset({"name"})
+    api: ClassVar[str | None] = "chat-completions"
+    #: Chat Completions carries no opaque reasoning state, and no reasoning text goes back (the API has
+    #: no field for it; DeepSeek refuses ``reasoning_content`` in input): nothing changes across models.
+    cross_model_replay: ClassVar[Literal["keep", "drop"]] = "keep"
 
     def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
         """``POST /chat/completions`` (with ``stream: true`` for a stream)."""
