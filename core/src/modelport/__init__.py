@@ -79,8 +79,8 @@ _LAZY = {
 # The public modules the guides call through the package (``modelport.http.Limits(...)``), each
 # imported when first read: ``import modelport`` imports none of them.
 _SUBMODULES = (
-    "approval citations cli events functions http loop outputs plugins provider_tools schemas secrets sse"
-    " telemetry testing types wire"
+    "approval citations cli events functions http loop outputs plugins provider_tools reasoning schemas"
+    " secrets sse telemetry testing types wire"
 )
 
 if TYPE_CHECKING:
@@ -95,6 +95,7 @@ if TYPE_CHECKING:
     from . import outputs as outputs
     from . import plugins as plugins
     from . import provider_tools as provider_tools
+    from . import reasoning as reasoning
     from . import schemas as schemas
     from . import secrets as secrets
     from . import sse as sse
