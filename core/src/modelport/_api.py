@@ -63,6 +63,11 @@ def get_model(
 ) -> Model:
     """Resolve ``"provider/model-name"`` to a :class:`Model`, loading only the plugin it needs.
 
+    ``deadline`` bounds the whole call (every attempt, the waits between them, every read); without
+    it, a call has 600 s, or ``max_retry_delay`` + 600 s when ``max_retry_delay`` is above 600 s (so a
+    server delay you allow can be waited for). A retry whose wait would end past the deadline is not
+    made: the error is raised at once, with the server's delay in ``retry_after``.
+
     ``async_transport`` chooses what the async client modelport builds runs on: ``"auto"`` (the
     default) is aiohttp when ``modelport[aiohttp]`` is installed and httpx's own transport otherwise;
     ``"httpx"`` always httpx's; ``"aiohttp"`` always aiohttp (an error if it is not installed). An
@@ -74,6 +79,10 @@ def get_model(
     if not isinstance(max_retry_delay, (int, float)) or not max_retry_delay >= 0:  # also rejects NaN
         raise ConfigurationError("max_retry_delay must be a non-negative number of seconds")
     _check_io_options(deadline, limits, follow_redirects)
+    if deadline is DEFAULT_DEADLINE and max_retry_delay > DEFAULT_DEADLINE:  # not given (identity: 600.0)
+        # A server delay you allow beyond the default deadline can be waited for, and the attempt
+        # after it still has the default deadline's time; an explicit deadline= always wins.
+        deadline = DEFAULT_DEADLINE + max_retry_delay
     _check_client_options(api_key, base_url, http_client, async_http_client, transport, timeout)
     _check_async_transport(async_transport, async_http_client, transport)
     provider_cls = registry().provider_class(provider_id)

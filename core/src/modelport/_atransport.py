@@ -16,6 +16,7 @@ import httpx
 from ._transport import (
     _DEBUG,
     Exchange,
+    StreamSize,
     _answer,
     _Body,
     _encoding,
@@ -26,6 +27,7 @@ from ._transport import (
 )
 
 if TYPE_CHECKING:
+    from .deadlines import Deadline
     from .http import HttpProvider, HttpRequest, HttpResponse
 
 __all__ = ["asend", "asend_json", "astream_frames"]
@@ -163,9 +165,28 @@ async def _aopen(exchange: Exchange, client: httpx.AsyncClient) -> _AReply:
         request, hops = follow, hops + 1
 
 
+def _reader(exchange: Exchange, reply: _AReply) -> Callable[[], Awaitable[bytes]]:
+    """``reply.read``; for an exchange whose read timeout would outlast the call's deadline
+    (``tight``), each read bounded by what is left of it (a timeout bounds one read, not a trickle)."""
+    read = reply.read
+    if not exchange.tight:
+        return read
+    deadline = exchange.deadline
+
+    async def bounded() -> bytes:
+        import asyncio
+
+        try:
+            return await asyncio.wait_for(read(), deadline.remaining())
+        except asyncio.TimeoutError:
+            raise httpx.ReadTimeout("the call's deadline passed during a read") from None
+
+    return bounded
+
+
 async def _aread(exchange: Exchange, reply: _AReply, limit: int, *, truncate: bool = True) -> bytes:
     body = _Body(exchange, limit, truncate=truncate)
-    read, inflater, add = reply.read, reply.inflater, body.add
+    read, inflater, add = _reader(exchange, reply), reply.inflater, body.add
     try:
         if inflater is None:
             while chunk := await read():
@@ -218,23 +239,25 @@ async def astream_frames(
     *,
     model: str | None = None,
     ended: Callable[[], object] | None = None,
+    deadline: Deadline | None = None,
+    size: StreamSize | None = None,
 ) -> AsyncGenerator[Any, None]:
     """Async twin of :func:`stream_frames`."""
     client = await provider.http.async_client()
-    exchange = Exchange(provider, spec, client, model)
+    exchange = Exchange(provider, spec, client, model, deadline)
     parser = exchange.parser()
     reply = await _aopen(exchange, client)
-    limit, size, deadline_at = exchange.limits.max_stream_bytes, 0, exchange.deadline_at
-    read, inflater = reply.read, reply.inflater
+    if size is None:
+        size = StreamSize(exchange.limits.max_stream_bytes, exchange.name)
+    counted, deadline_at = size.add, exchange.deadline_at
+    read, inflater = _reader(exchange, reply), reply.inflater
     frames = parser._frames  # the kit reads its own parser through the fast entry
     try:
         while chunk := await read():
             for piece in (chunk,) if inflater is None else inflater.feed(chunk):
                 if deadline_at is not None and time.monotonic() > deadline_at:
                     exchange.check_time()
-                size += len(piece)
-                if size > limit:
-                    raise exchange.too_large("the event stream", limit)
+                counted(len(piece))
                 for frame in frames(piece):
                     yield frame
                 if parser.done:

@@ -173,9 +173,9 @@ def status_error(
     own error shape: the class is :func:`error_class` of ``status`` and ``kinds`` (default:
     ``provider_status``).
 
-    A rate limit's delay is ``retry_after`` when given, else ``retry-after-ms``/``retry-after``.
-    ``message`` defaults to ``HTTP <status> error``; the request id is ``request_id`` when given, else
-    the ``x-request-id`` (or ``request-id``) header.
+    A retried error's delay (an overload's or a rate limit's) is ``retry_after`` when given, else
+    ``retry-after-ms``/``retry-after``. ``message`` defaults to ``HTTP <status> error``; the request
+    id is ``request_id`` when given, else the ``x-request-id`` (or ``request-id``) header.
     """
     cls = error_class(status, kinds or (provider_status,), quota=quota)
     common: dict[str, Any] = {
@@ -187,9 +187,9 @@ def status_error(
         "details": details,
     }
     text = message or (f"HTTP {status} error" if status is not None else "the provider reported an error")
-    if cls is ProviderRateLimitError:
+    if cls.retryable:  # the server's delay, on every status that is retried (a 503 as well as a 429)
         delay = retry_after if retry_after is not None else parse_retry_after(headers)
-        return ProviderRateLimitError(text, retry_after=delay, **common)
+        return cls(text, retry_after=delay, **common)
     return cls(text, **common)
 
 

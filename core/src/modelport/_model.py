@@ -6,10 +6,10 @@ import logging
 from collections.abc import Sequence
 from functools import partial
 from sys import modules as _modules
-from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from . import _retry
+from .deadlines import Deadline
 from .errors import InvalidRequestError, ModelportError, validation_message
 from .provider import EmbedRequest, Provider, TokenCount
 
@@ -292,7 +292,8 @@ class Model:
     ) -> EmbeddingResult:
         request = _embed_request(values, output_dimensionality, task_type, provider_options)
         if self.provider.embed_retries_per_request:  # each batch is retried alone, never resent
-            return self.provider.embed(self.name, request)
+            with Deadline.for_call(self.retry_policy.deadline).applied():  # all batches, one deadline
+                return self.provider.embed(self.name, request)
         return _retry.call(self.retry_policy, lambda: self.provider.embed(self.name, request))
 
     def count_tokens(self, **kwargs: Any) -> TokenCount:
@@ -324,12 +325,14 @@ class Model:
 
     async def _agenerate(self, kwargs: dict[str, Any]) -> Result:
         request, replayed = self._validated(kwargs, check=False)
-        provider, name, started = self.provider, self.name, monotonic()
-        try:  # the first attempt made here, the retries by _retry (P4)
-            result = await provider.agenerate(name, request)
-        except ModelportError as error:
-            retry = partial(provider.agenerate, name, request)
-            result = await _retry.aretry(self.retry_policy, retry, error, started)
+        provider, name = self.provider, self.name
+        deadline = Deadline.for_call(self.retry_policy.deadline)
+        with deadline.applied():  # every attempt, wait and read of the call keeps to it
+            try:  # the first attempt made here, the retries by _retry (P4)
+                result = await provider.agenerate(name, request)
+            except ModelportError as error:
+                retry = partial(provider.agenerate, name, request)
+                result = await _retry.aretry(self.retry_policy, retry, error, deadline)
         result = result._stamped(self.origin, replayed)
         if known := result._known_warnings():  # what a call dropped is known without deriving
             log_dropped(self.id, known)
@@ -369,7 +372,8 @@ class Model:
     ) -> EmbeddingResult:
         request = _embed_request(values, output_dimensionality, task_type, provider_options)
         if self.provider.embed_retries_per_request:
-            return await self.provider.aembed(self.name, request)
+            with Deadline.for_call(self.retry_policy.deadline).applied():  # all batches, one deadline
+                return await self.provider.aembed(self.name, request)
         return await _retry.acall(self.retry_policy, lambda: self.provider.aembed(self.name, request))
 
     # The tool loop -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from . import _retry
 from ._http_errors import stream_error
 from ._model import _OTEL, _traced, log_dropped
+from .deadlines import Deadline
 from .errors import ModelportError, ProviderError, StreamInterruptedError
 from .events import (
     ErrorEvent,
@@ -51,17 +52,26 @@ class _Attempts:
     stream that stopped without a ``finish`` event.
     """
 
-    def __init__(self, model: Model, output: OutputType | None, warnings: Sequence[Warning]) -> None:
+    def __init__(
+        self, model: Model, request: Request, output: OutputType | None, warnings: Sequence[Warning]
+    ) -> None:
         self.model = model
+        self.request = request
         self.partial = PartialObjects(output) if output is not None else None
         self.accumulator = StreamAccumulator(origin=model.origin, warnings=warnings)
+        self.deadline: Deadline | None = None  # the call's, set when the stream starts
         self.attempt = 0
         self.held: StreamEvent | None = None
         self.yielded = False
         self.telemetry: Any = None  # a traced stream's call (modelport.telemetry), for retry events
 
-    def begin(self) -> None:
+    def begin(self) -> Deadline:
+        """Start an attempt; the call's deadline (started by the first) is current while the provider
+        creates its stream (it reads it then: the generator itself runs later, between events)."""
         self.held = None
+        if self.deadline is None:
+            self.deadline = Deadline.for_call(self.model.retry_policy.deadline)
+        return self.deadline
 
     def feed(self, event: StreamEvent) -> tuple[list[StreamEvent], bool]:
         if not self.yielded and self.held is None and isinstance(event, StreamStartEvent):
@@ -84,7 +94,7 @@ class _Attempts:
         return out, isinstance(event, FinishEvent)
 
     def failed(self, error: ModelportError) -> float:
-        delay = None if self.yielded else self.model.retry_policy.delay(error, self.attempt)
+        delay = None if self.yielded else self.model.retry_policy.delay(error, self.attempt, self.deadline)
         if delay is None:
             raise _attach_partial(error, self.accumulator) from error.__cause__
         self.attempt += 1
@@ -128,7 +138,7 @@ class _Call:
         self._model = model
         self._request = request
         self._output = output
-        self._attempts = _Attempts(model, output, warnings)
+        self._attempts = _Attempts(model, request, output, warnings)
         self.accumulator = self._attempts.accumulator
 
 
@@ -151,30 +161,7 @@ class ResultStream(_Call):
         return self._iterator
 
     def _run(self) -> Iterator[StreamEvent]:
-        model, attempts = self._model, self._attempts
-        while True:
-            attempts.begin()
-            events = model.provider.stream(model.name, self._request)
-            add = attempts.accumulator.add
-            try:
-                for event in events:
-                    if type(event) is TextDeltaEvent and attempts.yielded and attempts.partial is None:
-                        add(event)  # the hot path, once a frame: what attempts.feed does with it
-                        yield event
-                        continue
-                    out, done = attempts.feed(event)
-                    yield from out
-                    if done:
-                        return
-            except ModelportError as error:
-                _retry.sleep(attempts.failed(error))
-                continue
-            finally:
-                close = getattr(events, "close", None)
-                if close is not None:
-                    close()  # the provider's generator releases its connection now, not at GC
-            yield from attempts.ended()
-            raise attempts.unfinished()
+        return _events(self._attempts)
 
     def result(self) -> Result:
         """Consume what is left and return the accumulated result."""
@@ -217,28 +204,8 @@ class AsyncResultStream(_Call):
             self._iterator = events
         return self._iterator
 
-    async def _run(self) -> AsyncIterator[StreamEvent]:
-        model, attempts = self._model, self._attempts
-        while True:
-            attempts.begin()
-            events = model.provider.astream(model.name, self._request)
-            try:
-                async for event in events:
-                    out, done = attempts.feed(event)
-                    for item in out:
-                        yield item
-                    if done:
-                        return
-            except ModelportError as error:
-                await _retry.async_sleep(attempts.failed(error))
-                continue
-            finally:
-                aclose = getattr(events, "aclose", None)
-                if aclose is not None:
-                    await aclose()  # closed in this task, not by the garbage collector later
-            for item in attempts.ended():
-                yield item
-            raise attempts.unfinished()
+    def _run(self) -> AsyncIterator[StreamEvent]:
+        return _aevents(self._attempts)
 
     async def result(self) -> Result:
         """Consume what is left and return the accumulated result."""
@@ -263,6 +230,65 @@ class AsyncResultStream(_Call):
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
+
+
+# The event generators hold the attempts, never the stream object: the stream holds its generator,
+# and a cycle between them would leave an abandoned stream (``break`` out of ``async for``) to the
+# garbage collector, which finalizes every generator of the cycle at once; on Python 3.11 the
+# inner generators' own ``aclose`` tasks then ran while the outer one was closing them ("aclose():
+# asynchronous generator is already running"). Without the cycle the outer generator is finalized
+# first, alone, and closes the provider's stream itself.
+
+
+def _events(attempts: _Attempts) -> Iterator[StreamEvent]:
+    model, request = attempts.model, attempts.request
+    while True:
+        with attempts.begin().applied():
+            events = model.provider.stream(model.name, request)
+        add = attempts.accumulator.add
+        try:
+            for event in events:
+                if type(event) is TextDeltaEvent and attempts.yielded and attempts.partial is None:
+                    add(event)  # the hot path, once a frame: what attempts.feed does with it
+                    yield event
+                    continue
+                out, done = attempts.feed(event)
+                yield from out
+                if done:
+                    return
+        except ModelportError as error:
+            _retry.sleep(attempts.failed(error))
+            continue
+        finally:
+            close = getattr(events, "close", None)
+            if close is not None:
+                close()  # the provider's generator releases its connection now, not at GC
+        yield from attempts.ended()
+        raise attempts.unfinished()
+
+
+async def _aevents(attempts: _Attempts) -> AsyncIterator[StreamEvent]:
+    model, request = attempts.model, attempts.request
+    while True:
+        with attempts.begin().applied():
+            events = model.provider.astream(model.name, request)
+        try:
+            async for event in events:
+                out, done = attempts.feed(event)
+                for item in out:
+                    yield item
+                if done:
+                    return
+        except ModelportError as error:
+            await _retry.async_sleep(attempts.failed(error))
+            continue
+        finally:
+            aclose = getattr(events, "aclose", None)
+            if aclose is not None:
+                await aclose()  # closed in this task, not by the garbage collector later
+        for item in attempts.ended():
+            yield item
+        raise attempts.unfinished()
 
 
 async def _empty() -> AsyncIterator[StreamEvent]:

@@ -19,9 +19,10 @@ import httpx
 
 from ._file_body import FileBody
 from ._http_errors import error_message, own_status, stream_error
+from .deadlines import Deadline
+from .deadlines import current as current_deadline
 from .errors import (
     ConfigurationError,
-    DeadlineExceededError,
     ProviderError,
     ProviderOverloadedError,
     ProviderRequestError,
@@ -37,7 +38,7 @@ from .wire import dumps, loads
 if TYPE_CHECKING:
     from .http import HttpProvider, HttpRequest, HttpResponse
 
-__all__ = ["Exchange", "receive_json", "send", "send_json", "stream_frames"]
+__all__ = ["Exchange", "StreamSize", "receive_json", "send", "send_json", "stream_frames"]
 
 _MAX_REDIRECTS = 5
 
@@ -122,6 +123,10 @@ def _assembled(
     return request
 
 
+#: How early a timeout may fire (timer granularity) and still be the deadline's, in seconds.
+_DEADLINE_SLACK = 0.01
+
+
 class _Head(Protocol):
     """What :class:`Exchange` judges of a response: an :class:`httpx.Response`, or the core's lighter
     view of an aiohttp one (``modelport._aiohttp.Reply``)."""
@@ -141,6 +146,7 @@ class Exchange:
         "_request",
         "_secrets",
         "auth",
+        "deadline",
         "deadline_at",
         "direct",
         "follow",
@@ -150,6 +156,7 @@ class Exchange:
         "provider",
         "sent_request",
         "spec",
+        "tight",
     )
 
     def __init__(
@@ -158,6 +165,7 @@ class Exchange:
         spec: HttpRequest,
         client: httpx.Client | httpx.AsyncClient,
         model: str | None = None,
+        deadline: Deadline | None = None,
     ) -> None:
         config = provider.config
         self.provider = provider
@@ -165,7 +173,14 @@ class Exchange:
         self.spec = spec
         self.limits = provider.limits
         self.follow = config.follow_redirects
-        self.deadline_at = None if config.deadline is None else time.monotonic() + config.deadline
+        # The call's deadline (one for all its attempts), else this exchange's own.
+        self.deadline = deadline = deadline or current_deadline() or Deadline(config.deadline)
+        self.deadline_at = deadline.at
+        left = deadline.remaining()
+        if left is not None and left <= 0:
+            raise deadline.exceeded(provider.name)  # spent before anything is sent
+        #: The deadline ends before a read timeout would: each read of the body is bounded by it too.
+        self.tight = False
         self._secrets: list[str] | None = None  # computed only when a message needs scrubbing
         self.sent_request: httpx.Request | None = None
         auth = provider.auth()
@@ -198,7 +213,22 @@ class Exchange:
             self._request = client.build_request(spec.method, url, content=body, headers=headers)
         else:
             merged, timeout, plain = _client_defaults(client, headers)
+            if left is not None:
+                timeout = self._clamped(timeout, left)
             self.lean = (spec.method, url, merged, plain, body, timeout)
+        if self._request is not None and left is not None:
+            extensions = self._request.extensions
+            extensions["timeout"] = self._clamped(extensions["timeout"], left)
+
+    def _clamped(self, timeout: dict[str, Any], left: float) -> dict[str, Any]:
+        """httpx's timeout dict (connect, read, write, pool) with every value shortened to ``left``
+        seconds, so no wait outlasts the call's deadline (the same dict when none would)."""
+        for value in timeout.values():
+            if value is None or value > left:
+                read = timeout.get("read")
+                self.tight = read is None or read > left
+                return {name: left if v is None or v > left else v for name, v in timeout.items()}
+        return timeout
 
     @property
     def request(self) -> httpx.Request:
@@ -241,10 +271,7 @@ class Exchange:
 
     def check_time(self) -> None:
         if self.deadline_at is not None and time.monotonic() > self.deadline_at:
-            raise DeadlineExceededError(
-                f"the call did not complete within its deadline of {self.provider.config.deadline:g} s",
-                provider=self.name,
-            )
+            raise self.deadline.exceeded(self.name)
 
     def redirect(self, response: _Head, hops: int) -> httpx.Request | None:
         """The request to follow a redirect with, or ``None`` when ``response`` is no redirect."""
@@ -325,6 +352,13 @@ class Exchange:
 
     def transport_error(self, error: Exception, received: bool) -> ProviderError | ConfigurationError:
         """A typed error for what httpx raised; only failures before any data are retryable."""
+        if (
+            isinstance(error, httpx.TransportError)
+            and self.deadline_at is not None
+            and time.monotonic() >= self.deadline_at - _DEADLINE_SLACK
+        ):
+            # A timeout clamped to the deadline's rest, or a read the deadline's watchdog ended.
+            return self.deadline.exceeded(self.name)
         described = f"{type(error).__name__}: {self.scrub(str(error))}"
         if isinstance(error, (httpx.UnsupportedProtocol, httpx.InvalidURL, httpx.LocalProtocolError)):
             return ConfigurationError(f"{self.name}: the request cannot be sent: {described}")
@@ -381,6 +415,30 @@ class Exchange:
             scrub=self.scrub,
             max_frame_bytes=self.limits.max_frame_bytes,
         )
+
+
+class StreamSize:
+    """What one stream costs against ``Limits.max_stream_bytes``: every byte read (after
+    decompression) plus twice every character of text, reasoning and tool arguments kept for the
+    result (held while the stream runs, copied once into the result or the error's ``partial``).
+
+    Counting the bytes read alone let a stream of large text grow the process by about twice the
+    cap before it tripped; counting what is kept as well, the cap bounds the growth.
+    """
+
+    __slots__ = ("limit", "provider", "size")
+
+    def __init__(self, limit: int, provider: str) -> None:
+        self.limit, self.provider, self.size = limit, provider, 0
+
+    def add(self, size: int) -> None:
+        self.size += size
+        if self.size > self.limit:
+            raise ProviderResponseError(
+                f"the event stream is larger than {self.limit} bytes, counting the bytes read and the "
+                "text kept (raise the limit with limits=Limits(max_stream_bytes=...))",
+                provider=self.provider,
+            )
 
 
 class _Inflater:
@@ -474,6 +532,52 @@ class _Body:
 # Sync ------------------------------------------------------------------------------------------
 
 
+class _Watchdog:
+    """Ends the reads of a sync response at the call's deadline, for an exchange whose read timeout
+    would outlast it (``tight``): a read timeout bounds each read, not the sum of a trickle of them.
+
+    A timer shuts the connection's socket down at the deadline, so a blocked read returns at once;
+    the reader then finds the deadline passed. Stopped (under a lock, so it never touches a socket
+    that went back to the pool) as soon as the response is done with.
+    """
+
+    __slots__ = ("_lock", "_socket", "_timer")
+
+    def __init__(self, exchange: Exchange, response: httpx.Response) -> None:
+        import threading
+
+        self._timer: Any = None
+        left = exchange.deadline.remaining()
+        stream = response.extensions.get("network_stream")
+        self._socket = None if stream is None else stream.get_extra_info("socket")
+        if self._socket is None or left is None:
+            return
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(left, self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self) -> None:
+        import socket
+
+        with self._lock:
+            if self._socket is not None:
+                try:
+                    self._socket.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            with self._lock:
+                self._socket = None
+            self._timer.cancel()
+
+
+def _watched(exchange: Exchange, response: httpx.Response) -> _Watchdog | None:
+    return _Watchdog(exchange, response) if exchange.tight else None
+
+
 def _send(exchange: Exchange, client: httpx.Client, request: httpx.Request) -> httpx.Response:
     """``client.send(request, stream=True)``; straight to the client's transport when it allows.
 
@@ -525,12 +629,18 @@ def _open(exchange: Exchange, client: httpx.Client) -> httpx.Response:
 
 def _read(exchange: Exchange, response: httpx.Response, limit: int, *, truncate: bool = True) -> bytes:
     body = _Body(exchange, limit, truncate=truncate)
+    watchdog = _watched(exchange, response)
     try:
         for chunk in _pieces(response):
             if not body.add(chunk):
                 break
     except httpx.HTTPError as error:
         raise exchange.transport_error(error, received=False) from None
+    finally:
+        if watchdog is not None:
+            watchdog.stop()
+    if watchdog is not None:
+        exchange.check_time()  # the watchdog may have ended the body early
     return body.bytes()
 
 
@@ -590,29 +700,38 @@ def stream_frames(
     *,
     model: str | None = None,
     ended: Callable[[], object] | None = None,
+    deadline: Deadline | None = None,
+    size: StreamSize | None = None,
 ) -> Iterator[Any]:
-    """Send ``spec`` and yield each parsed SSE frame; ``ended()`` is called when ``[DONE]`` came."""
+    """Send ``spec`` and yield each parsed SSE frame; ``ended()`` is called when ``[DONE]`` came.
+    Within ``deadline`` (the call's); the bytes read counted in ``size``, which the caller shares to
+    count what it keeps."""
     client = provider.http.sync()
-    exchange = Exchange(provider, spec, client, model)
+    exchange = Exchange(provider, spec, client, model, deadline)
     parser = exchange.parser()
     response = _open(exchange, client)
-    limit, size, deadline_at = exchange.limits.max_stream_bytes, 0, exchange.deadline_at
+    if size is None:
+        size = StreamSize(exchange.limits.max_stream_bytes, exchange.name)
+    counted, deadline_at = size.add, exchange.deadline_at
     frames = parser._frames  # the kit reads its own parser through the fast entry
+    watchdog = _watched(exchange, response)
     try:
         for chunk in _pieces(response):
             if deadline_at is not None and time.monotonic() > deadline_at:
                 exchange.check_time()
-            size += len(chunk)
-            if size > limit:
-                raise exchange.too_large("the event stream", limit)
+            counted(len(chunk))
             yield from frames(chunk)
             if parser.done:
                 break
         else:
+            if watchdog is not None:
+                exchange.check_time()  # the watchdog may have ended the body early
             yield from parser.close()
         if parser.done and ended is not None:
             ended()
     except httpx.HTTPError as error:
         raise exchange.transport_error(error, received=parser.frames > 0) from None
     finally:
+        if watchdog is not None:
+            watchdog.stop()
         response.close()

@@ -59,6 +59,8 @@ from ._http_errors import (
     status_error,
     stream_error,
 )
+from .deadlines import Deadline
+from .deadlines import current as current_deadline
 from .errors import (
     ConfigurationError,
     MissingCredentialsError,
@@ -71,6 +73,7 @@ from .urls import check_base_url
 from .wire import decoding, dumps
 
 if TYPE_CHECKING:
+    from ._transport import StreamSize
     from .events import StreamEvent
     from .types import EmbeddingResult, Request, Result, Warning
 
@@ -399,16 +402,28 @@ class HttpProvider(Provider):
         return self._result(exchange.answer(reply, body), len(body), spec)
 
     def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
-        from ._transport import stream_frames
+        # The call's deadline is read now: the generator runs later, between the caller's events.
+        return self._stream(model_name, request, current_deadline())
+
+    def _stream(self, model_name: str, request: Request, deadline: Deadline | None) -> Iterator[StreamEvent]:
+        from ._transport import StreamSize, stream_frames
 
         spec = self.build_request(model_name, request, stream=True)
         decoder = self.stream_decoder(spec)
         feed = decoder.feed
         yield self._start(spec)
+        size = StreamSize(self.limits.max_stream_bytes, self.name)
         try:
-            for frame in stream_frames(self, spec, model=model_name, ended=getattr(decoder, "done", None)):
+            for frame in stream_frames(
+                self,
+                spec,
+                model=model_name,
+                ended=getattr(decoder, "done", None),
+                deadline=deadline,
+                size=size,
+            ):
                 try:
-                    events = feed(frame)
+                    events = _kept(feed(frame), size)
                 except _DECODE_ERRORS as error:
                     raise self._decode_error(error) from error
                 yield from events
@@ -417,18 +432,27 @@ class HttpProvider(Provider):
             raise
         yield from self._decoded(decoder.finish)
 
-    async def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:  # type: ignore[override]
+    def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:
+        return self._astream(model_name, request, current_deadline())
+
+    async def _astream(
+        self, model_name: str, request: Request, deadline: Deadline | None
+    ) -> AsyncIterator[StreamEvent]:
         from ._atransport import astream_frames
+        from ._transport import StreamSize
 
         spec = self.build_request(model_name, request, stream=True)
         decoder = self.stream_decoder(spec)
         feed = decoder.feed
         yield self._start(spec)
-        frames = astream_frames(self, spec, model=model_name, ended=getattr(decoder, "done", None))
+        size = StreamSize(self.limits.max_stream_bytes, self.name)
+        frames = astream_frames(
+            self, spec, model=model_name, ended=getattr(decoder, "done", None), deadline=deadline, size=size
+        )
         try:
             async for frame in frames:
                 try:
-                    events = feed(frame)
+                    events = _kept(feed(frame), size)
                 except _DECODE_ERRORS as error:
                     raise self._decode_error(error) from error
                 for event in events:
@@ -597,6 +621,19 @@ class HttpProvider(Provider):
         return ProviderResponseError(
             f"the response could not be decoded: {type(error).__name__}: {error}", provider=self.name
         )
+
+
+def _kept(events: Iterable[StreamEvent], size: StreamSize) -> Sequence[StreamEvent]:
+    """``events`` (of one frame), their text, reasoning and tool arguments (what the stream's result
+    keeps) counted in ``size``: a stream's cap bounds what it holds, not only what it reads. Kept
+    text counts twice: it is held while the stream runs and copied once into the (partial) result."""
+    if events.__class__ is not list:
+        events = list(events)
+    for event in events:
+        delta = getattr(event, "delta", None)
+        if delta.__class__ is str:
+            size.add(2 * len(delta))  # type: ignore[arg-type]
+    return events  # type: ignore[return-value]
 
 
 #: What a decoder raises on data it did not expect (a typed ``ModelportError`` passes through).

@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 
     from ._model import Model
     from ._streams import AsyncResultStream, ResultStream
-    from .events import StreamEvent
+    from .events import StreamAccumulator, StreamEvent
     from .types import EmbeddingResult, Request, Result
 
 __all__ = ["capture_content", "capturing_content", "enabled", "instrument", "uninstrument"]
@@ -402,8 +402,7 @@ async def aembed(
     return result
 
 
-def _stream_end(call: _Call, stream: ResultStream | AsyncResultStream, error: BaseException | None) -> None:
-    accumulator = stream.accumulator
+def _stream_end(call: _Call, accumulator: StreamAccumulator, error: BaseException | None) -> None:
     if error is not None:
         partial = accumulator.snapshot() if accumulator.events else None
         call.failed(error, _partial_attributes(partial))
@@ -431,6 +430,14 @@ def stream(owner: ResultStream, events: Iterator[StreamEvent]) -> Iterator[Strea
     """``events`` (the stream's own iterator) inside a ``chat`` span that ends with the stream."""
     call = _Call(owner._model, "chat", _stream_attributes(owner._request))
     owner._attempts.telemetry = call
+    # The generator holds the accumulator, not ``owner``: ``owner`` holds the generator, and a cycle
+    # would leave an abandoned stream to the garbage collector (see ``_streams``).
+    return _stream(call, owner.accumulator, events)
+
+
+def _stream(
+    call: _Call, accumulator: StreamAccumulator, events: Iterator[StreamEvent]
+) -> Iterator[StreamEvent]:
     error: BaseException | None = None
     try:
         yield from events
@@ -440,13 +447,19 @@ def stream(owner: ResultStream, events: Iterator[StreamEvent]) -> Iterator[Strea
         error = raised
         raise
     finally:
-        _stream_end(call, owner, error)
+        _stream_end(call, accumulator, error)
 
 
-async def astream(owner: AsyncResultStream, events: AsyncIterator[StreamEvent]) -> AsyncIterator[StreamEvent]:
+def astream(owner: AsyncResultStream, events: AsyncIterator[StreamEvent]) -> AsyncIterator[StreamEvent]:
     """Async twin of :func:`stream`."""
     call = _Call(owner._model, "chat", _stream_attributes(owner._request))
     owner._attempts.telemetry = call
+    return _astream(call, owner.accumulator, events)
+
+
+async def _astream(
+    call: _Call, accumulator: StreamAccumulator, events: AsyncIterator[StreamEvent]
+) -> AsyncIterator[StreamEvent]:
     error: BaseException | None = None
     try:
         async for event in events:
@@ -460,7 +473,7 @@ async def astream(owner: AsyncResultStream, events: AsyncIterator[StreamEvent]) 
         aclose = getattr(events, "aclose", None)
         if aclose is not None:
             await aclose()
-        _stream_end(call, owner, error)
+        _stream_end(call, accumulator, error)
 
 
 def retried(error: BaseException, delay: float, attempt: int, call: Any = None) -> None:

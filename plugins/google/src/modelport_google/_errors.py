@@ -77,8 +77,9 @@ def error_from_response(
 ) -> ProviderError:
     """The typed error for a non-2xx response (or an in-stream error object with its ``code``),
     classed by the core's mapping (:func:`modelport.http.error_class`): a 429 is a rate limit when
-    Google gave a delay (``Retry-After`` or ``RetryInfo``) and a quota error when it gave none; an
-    ``ErrorInfo`` reason such as ``API_KEY_INVALID`` makes a 400 an auth error."""
+    Google gave a delay (``Retry-After`` or ``RetryInfo``) and a quota error when it gave none (the
+    delay goes with every retried status: a 503 as well); an ``ErrorInfo`` reason such as
+    ``API_KEY_INVALID`` makes a 400 an auth error."""
     error = parse_error_body(body) or {}
     message = error.get("message") if isinstance(error.get("message"), str) else None
     provider_status = error.get("status") if isinstance(error.get("status"), str) else None
