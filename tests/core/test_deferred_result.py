@@ -37,7 +37,9 @@ FIELDS = {
     "content": [TextPart(text="Sunny, 19°C.")],
     "finish_reason": "stop",
     "usage": Usage(input_tokens=7, output_tokens=5),
-    "grounding_metadata": {"groundingChunks": [{"web": {"uri": "https://www.bbc.co.uk/weather"}}]},
+    "provider_metadata": {
+        "google": {"groundingMetadata": {"groundingChunks": [{"web": {"uri": "https://www.bbc.co.uk/weather"}}]}}
+    },
     "response_id": "resp-1",
 }
 
@@ -59,7 +61,7 @@ def test_reading_the_text_does_not_derive_and_the_first_field_read_derives_once(
     derive = Derivation()
     result = deferred(derive)
     assert result.text == "Sunny, 19°C."
-    assert result.usage.input_tokens == 7 and result.grounding_metadata is not None
+    assert result.usage.input_tokens == 7 and "groundingMetadata" in result.provider_metadata["google"]
     assert derive.runs == 0
     assert result.citations == CITATIONS
     assert result.sources == SOURCES

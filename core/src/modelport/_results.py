@@ -4,6 +4,7 @@ and embeddings (public through :mod:`modelport.types`).
 
 from __future__ import annotations
 
+import warnings as _warnings
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -159,7 +160,6 @@ class Result(_Frozen):
     usage: Usage = Field(default_factory=Usage)
     warnings: list[Warning] = Field(default_factory=list)
     provider_metadata: ProviderMetadata = Field(default_factory=dict)
-    grounding_metadata: dict[str, Any] | None = None
     sources: list[Source] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
     response_id: str | None = None
@@ -301,7 +301,13 @@ class Result(_Frozen):
     def _drop_derived(cls, value: Any) -> Any:
         if isinstance(value, dict) and any(k in value for k in _DERIVED_RESULT_KEYS):
             value = {k: v for k, v in value.items() if k not in _DERIVED_RESULT_KEYS}
-        return value
+        return moved_grounding(value)
+
+    @property
+    def grounding_metadata(self) -> dict[str, Any] | None:
+        """Deprecated (contract 2.1): read ``modelport_google.grounding.grounding_metadata(result)``,
+        i.e. ``provider_metadata["google"]["groundingMetadata"]``; removed in the next minor version."""
+        return deprecated_grounding("Result", self.provider_metadata)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -336,6 +342,39 @@ class Result(_Frozen):
         return Message(
             role="assistant", content=list(self.content), provider_metadata=self.replay, origin=self.origin
         )
+
+
+#: Where Google's grounding metadata lives since contract 2.1: ``provider_metadata[namespace][key]``.
+GROUNDING_NAMESPACE, GROUNDING_KEY = "google", "groundingMetadata"
+
+
+def moved_grounding(value: Any) -> Any:
+    """``value`` (the input of a result or finish event) with a ``grounding_metadata`` of contract
+    2.0 moved to ``provider_metadata["google"]["groundingMetadata"]``, so stored results still load."""
+    if not isinstance(value, dict) or "grounding_metadata" not in value:
+        return value
+    value = dict(value)
+    metadata = value.pop("grounding_metadata")
+    if metadata is not None:
+        provider_metadata = dict(value.get("provider_metadata") or {})
+        namespace = dict(provider_metadata.get(GROUNDING_NAMESPACE) or {})
+        namespace.setdefault(GROUNDING_KEY, metadata)
+        provider_metadata[GROUNDING_NAMESPACE] = namespace
+        value["provider_metadata"] = provider_metadata
+    return value
+
+
+def deprecated_grounding(owner: str, provider_metadata: ProviderMetadata) -> dict[str, Any] | None:
+    """What the deprecated ``grounding_metadata`` property of ``owner`` reads, with its warning."""
+    _warnings.warn(
+        f"{owner}.grounding_metadata is deprecated since contract 2.1 and will be removed in the next "
+        "minor version: use modelport_google.grounding.grounding_metadata(...) "
+        '(provider_metadata["google"]["groundingMetadata"])',
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    found = (provider_metadata.get(GROUNDING_NAMESPACE) or {}).get(GROUNDING_KEY)
+    return found if isinstance(found, dict) else None
 
 
 class EmbeddingResult(_Frozen):

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ._content import built
+from ._results import deprecated_grounding, moved_grounding
 from .types import (
     Citation,
     FilePart,
@@ -193,12 +194,21 @@ class FinishEvent(_Event):
     raw_finish_reason: str | None = None
     usage: Usage = Field(default_factory=Usage)
     provider_metadata: ProviderMetadata = Field(default_factory=dict)
-    grounding_metadata: dict[str, Any] | None = None
     sources: list[Source] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
     warnings: list[Warning] = Field(default_factory=list)
     replay: ProviderMetadata | None = None
     logprobs: list[TokenLogprob] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _moved_grounding(cls, value: Any) -> Any:
+        return moved_grounding(value)  # a stored 2.0 event still loads
+
+    @property
+    def grounding_metadata(self) -> dict[str, Any] | None:
+        """Deprecated (contract 2.1): read ``modelport_google.grounding.grounding_metadata(event)``."""
+        return deprecated_grounding("FinishEvent", self.provider_metadata)
 
 
 class PartialObjectEvent(_Event):
@@ -418,7 +428,6 @@ class StreamAccumulator:
             usage=finish.usage,
             warnings=[*self._warnings, *finish.warnings],
             provider_metadata=finish.provider_metadata,
-            grounding_metadata=finish.grounding_metadata,
             sources=finish.sources,
             citations=finish.citations,
             response_id=self._response_id,

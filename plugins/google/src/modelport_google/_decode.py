@@ -276,11 +276,7 @@ def _decode(response: object, provider: str, warnings: list[Warning], from_wire:
     # Sources and citations are derived on first use (P2): the metadata is validated already.
     texts = text_of(raw_parts)
     metadata: dict[str, Any] = validated
-    return Result.deferred(
-        lambda: guarded(provider, lambda: _citations(metadata, texts, provider)),
-        grounding_metadata=metadata,
-        **fields,
-    )
+    return Result.deferred(lambda: guarded(provider, lambda: _citations(metadata, texts, provider)), **fields)
 
 
 def _citations(metadata: dict[str, Any], texts: list[str], provider: str) -> Derived:
