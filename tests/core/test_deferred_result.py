@@ -14,10 +14,10 @@ import threading
 import pytest
 from pydantic import TypeAdapter
 
-from modelport.types import Citation, Derived, Result, Source, TextPart, Usage, Warning
+from modelport.types import CallWarning, Citation, Derived, Result, Source, TextPart, Usage
 
-DROPPED = Warning(type="unsupported-setting", setting="seed", details="not supported")
-DERIVED_WARNING = Warning(type="skipped-citation", setting="groundingSupports[1]", details="no segment")
+DROPPED = CallWarning(type="unsupported-setting", setting="seed", details="not supported")
+DERIVED_WARNING = CallWarning(type="skipped-citation", setting="groundingSupports[1]", details="no segment")
 SOURCES = [Source(number=1, title="bbc.co.uk", uri="https://www.bbc.co.uk/weather")]
 CITATIONS = [Citation(start=0, end=5, sources=[1])]
 
@@ -38,7 +38,9 @@ FIELDS = {
     "finish_reason": "stop",
     "usage": Usage(input_tokens=7, output_tokens=5),
     "provider_metadata": {
-        "google": {"groundingMetadata": {"groundingChunks": [{"web": {"uri": "https://www.bbc.co.uk/weather"}}]}}
+        "google": {
+            "groundingMetadata": {"groundingChunks": [{"web": {"uri": "https://www.bbc.co.uk/weather"}}]}
+        }
     },
     "response_id": "resp-1",
 }

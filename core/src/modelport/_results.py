@@ -100,7 +100,7 @@ class TokenLogprob(_Frozen):
     top: list[TopLogprob] = Field(default_factory=list)
 
 
-class Warning(_Frozen):
+class CallWarning(_Frozen):
     """Something the provider ignored or the SDK had to skip, e.g. an unsupported setting."""
 
     type: Literal[
@@ -145,7 +145,7 @@ _DERIVED_RESULT_KEYS = ("text", "tool_calls", "message", "reasoning_text")
 
 #: What :meth:`Result.deferred`'s function returns: the sources, the citations and the warnings
 #: found while deriving them (appended to the result's other warnings).
-Derived = tuple[list["Source"], list["Citation"], list["Warning"]]
+Derived = tuple[list["Source"], list["Citation"], list["CallWarning"]]
 
 #: The fields a deferred result computes on first use.
 _DEFERRED_FIELDS = ("sources", "citations", "warnings")
@@ -158,7 +158,7 @@ class Result(_Frozen):
     finish_reason: FinishReason = "other"
     raw_finish_reason: str | None = None
     usage: Usage = Field(default_factory=Usage)
-    warnings: list[Warning] = Field(default_factory=list)
+    warnings: list[CallWarning] = Field(default_factory=list)
     provider_metadata: ProviderMetadata = Field(default_factory=dict)
     sources: list[Source] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
@@ -173,7 +173,7 @@ class Result(_Frozen):
     """Per-token log probabilities of the answer, when requested and sent (provider-neutral)."""
     _parsed: Any = PrivateAttr(default=None)
     # ``(derive, warnings known now)`` until the deferred fields are computed (see ``deferred``).
-    _deferred: tuple[Callable[[], Derived], list[Warning]] | None = PrivateAttr(default=None)
+    _deferred: tuple[Callable[[], Derived], list[CallWarning]] | None = PrivateAttr(default=None)
 
     @property
     def parsed(self) -> Any:
@@ -217,17 +217,17 @@ class Result(_Frozen):
         object.__setattr__(self, "__dict__", ordered)
         private["_deferred"] = None
 
-    def _known_warnings(self) -> list[Warning]:
+    def _known_warnings(self) -> list[CallWarning]:
         """The warnings known without resolving (the request's and the decoder's, not derivations')."""
         private = self.__pydantic_private__
         pending = private.get("_deferred") if private else None
         return pending[1] if pending is not None else self.warnings
 
-    def _with_warnings_first(self, warnings: list[Warning]) -> Result:
+    def _with_warnings_first(self, warnings: list[CallWarning]) -> Result:
         """A copy with ``warnings`` before the others, still deferred if this one is."""
         return self._stamped(None, warnings)
 
-    def _stamped(self, origin: Origin | None, warnings: list[Warning]) -> Result:
+    def _stamped(self, origin: Origin | None, warnings: list[CallWarning]) -> Result:
         """A copy with ``warnings`` before the others and ``origin`` set where the decoder left it
         unset, still deferred if this one is (``self`` itself when there is nothing to change).
 

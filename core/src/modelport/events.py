@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 from ._content import built
 from ._results import deprecated_grounding, moved_grounding
 from .types import (
+    CallWarning,
     Citation,
     FilePart,
     FinishReason,
@@ -29,7 +30,6 @@ from .types import (
     ToolCallPart,
     ToolResultPart,
     Usage,
-    Warning,
 )
 
 __all__ = [
@@ -68,7 +68,7 @@ class StreamStartEvent(_Event):
     """First event of every stream; carries request-time warnings."""
 
     type: Literal["stream-start"] = "stream-start"
-    warnings: list[Warning] = Field(default_factory=list)
+    warnings: list[CallWarning] = Field(default_factory=list)
 
 
 class ResponseMetadataEvent(_Event):
@@ -196,7 +196,7 @@ class FinishEvent(_Event):
     provider_metadata: ProviderMetadata = Field(default_factory=dict)
     sources: list[Source] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
-    warnings: list[Warning] = Field(default_factory=list)
+    warnings: list[CallWarning] = Field(default_factory=list)
     replay: ProviderMetadata | None = None
     logprobs: list[TokenLogprob] | None = None
 
@@ -326,11 +326,11 @@ class StreamAccumulator:
     length. :meth:`snapshot` gives the partial result at any point (used for interrupted streams).
     """
 
-    def __init__(self, *, origin: Origin | None = None, warnings: Sequence[Warning] = ()) -> None:
+    def __init__(self, *, origin: Origin | None = None, warnings: Sequence[CallWarning] = ()) -> None:
         """``origin`` is stamped on the result and ``warnings`` (the request's) come first in it."""
         self._slots: list[Part | _OpenPart] = []
         self._open: dict[str, _OpenPart] = {}
-        self._warnings: list[Warning] = list(warnings)
+        self._warnings: list[CallWarning] = list(warnings)
         self._origin = origin
         self._response_id: str | None = None
         self._model_version: str | None = None
@@ -453,7 +453,7 @@ def _closed(part: _OpenPart) -> Part:
 
 def tool_call_part(
     call_id: str, name: str, arguments: str | dict[str, Any], metadata: ProviderMetadata | None = None
-) -> tuple[ToolCallPart, Warning | None]:
+) -> tuple[ToolCallPart, CallWarning | None]:
     """A function call from its arguments, as every decoder and the stream build it (one form).
 
     ``arguments`` is the call's JSON text (empty text is no arguments) or an already decoded JSON
@@ -481,7 +481,7 @@ def tool_call_part(
         f"the arguments of tool call {call_id!r} ({name}) are {problem}; "
         "args is empty and the text is in provider_metadata['modelport']['raw_args']"
     )
-    return call, Warning(type="other", setting="tool_calls", details=details)
+    return call, CallWarning(type="other", setting="tool_calls", details=details)
 
 
 def accumulate(events: Any) -> Result:
