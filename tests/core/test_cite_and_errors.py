@@ -75,6 +75,7 @@ def test_error_hierarchy() -> None:
 
 
 def test_provider_error_message_excerpt_and_scrubbing() -> None:
+    modelport.plugins.provider_class("google")  # the plugin that declares the AIza key shape
     body = '{"error": {"message": "API key not valid: ' + FAKE_KEY + '"}}' + "x" * 5000
     error = errors.ProviderAuthError(
         f"bad key {FAKE_KEY}",

@@ -14,10 +14,10 @@ import threading
 import pytest
 from pydantic import TypeAdapter
 
-from modelport.types import Citation, Derived, Result, Source, TextPart, Usage, Warning
+from modelport.types import CallWarning, Citation, Derived, Result, Source, TextPart, Usage
 
-DROPPED = Warning(type="unsupported-setting", setting="seed", details="not supported")
-DERIVED_WARNING = Warning(type="skipped-citation", setting="groundingSupports[1]", details="no segment")
+DROPPED = CallWarning(type="unsupported-setting", setting="seed", details="not supported")
+DERIVED_WARNING = CallWarning(type="skipped-citation", setting="groundingSupports[1]", details="no segment")
 SOURCES = [Source(number=1, title="bbc.co.uk", uri="https://www.bbc.co.uk/weather")]
 CITATIONS = [Citation(start=0, end=5, sources=[1])]
 
@@ -37,7 +37,11 @@ FIELDS = {
     "content": [TextPart(text="Sunny, 19°C.")],
     "finish_reason": "stop",
     "usage": Usage(input_tokens=7, output_tokens=5),
-    "grounding_metadata": {"groundingChunks": [{"web": {"uri": "https://www.bbc.co.uk/weather"}}]},
+    "provider_metadata": {
+        "google": {
+            "groundingMetadata": {"groundingChunks": [{"web": {"uri": "https://www.bbc.co.uk/weather"}}]}
+        }
+    },
     "response_id": "resp-1",
 }
 
@@ -59,7 +63,7 @@ def test_reading_the_text_does_not_derive_and_the_first_field_read_derives_once(
     derive = Derivation()
     result = deferred(derive)
     assert result.text == "Sunny, 19°C."
-    assert result.usage.input_tokens == 7 and result.grounding_metadata is not None
+    assert result.usage.input_tokens == 7 and "groundingMetadata" in result.provider_metadata["google"]
     assert derive.runs == 0
     assert result.citations == CITATIONS
     assert result.sources == SOURCES

@@ -9,6 +9,7 @@ import modelport
 EXPECTED_CORE = {
     "Approval",
     "AsyncResultStream",
+    "CallWarning",
     "Capabilities",
     "Citation",
     "CitedText",
@@ -53,7 +54,6 @@ EXPECTED_CORE = {
     "UnknownModelError",
     "UnknownProviderError",
     "Usage",
-    "Warning",
     "accumulate",
     "aembed",
     "agenerate",

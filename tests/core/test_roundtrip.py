@@ -6,6 +6,7 @@ import pytest
 
 from modelport import events as ev
 from modelport.types import (
+    CallWarning,
     Citation,
     FilePart,
     ReasoningPart,
@@ -15,7 +16,6 @@ from modelport.types import (
     ToolCallPart,
     ToolResultPart,
     Usage,
-    Warning,
 )
 
 SIGNED = {"google": {"thoughtSignature": "CiQB0e2Kb7+/signature=="}}
@@ -50,7 +50,7 @@ RICH_RESULT = Result(
         cache_read_input_tokens=3512,
         tool_use_prompt_tokens=360,
     ),
-    warnings=[Warning(type="unsupported-setting", setting="presence_penalty", details="not supported")],
+    warnings=[CallWarning(type="unsupported-setting", setting="presence_penalty", details="not supported")],
     provider_metadata={"google": {"groundingMetadata": {"webSearchQueries": ["weather zürich"]}}},
     grounding_metadata={"webSearchQueries": ["weather zürich"], "unknownFutureField": {"x": [1, 2]}},
     sources=[Source(number=1, title="meteo.ch", uri="https://example.org/a", domain="example.org")],
@@ -82,7 +82,7 @@ def test_derived_fields_are_in_json_but_not_stored() -> None:
 
 
 ALL_EVENTS: list[ev.StreamEvent] = [
-    ev.StreamStartEvent(warnings=[Warning(type="unsupported-setting", setting="frequency_penalty")]),
+    ev.StreamStartEvent(warnings=[CallWarning(type="unsupported-setting", setting="frequency_penalty")]),
     ev.ResponseMetadataEvent(response_id="r1", model_version="gemini-3-pro-preview"),
     ev.ReasoningStartEvent(id="r0"),
     ev.ReasoningDeltaEvent(id="r0", delta="Let me think", signature=None),
@@ -141,5 +141,5 @@ def test_accumulated_events_round_trip_into_the_same_result() -> None:
     ]
     assert result.finish_reason == "content-filter"
     assert result.response_id == "r1"
-    assert result.warnings == [Warning(type="unsupported-setting", setting="frequency_penalty")]
+    assert result.warnings == [CallWarning(type="unsupported-setting", setting="frequency_penalty")]
     assert result.message.provider_metadata == {"google": {"parts": []}}

@@ -21,10 +21,10 @@ from modelport.events import (
     accumulate,
     parse_event,
 )
-from modelport.types import ToolCallPart, Warning
+from modelport.types import CallWarning, ToolCallPart
 
 RAW = {"modelport": {"raw_args": '{"city": "Par'}}
-WARNING = Warning(
+WARNING = CallWarning(
     type="other",
     setting="tool_calls",
     details=(

@@ -11,7 +11,7 @@ import pytest
 from modelport import cite
 from modelport.errors import ProviderMetadataError
 from modelport.types import Result, TextPart
-from modelport_google.grounding import citations_from_grounding, merge_results
+from modelport_google.grounding import citations_from_grounding, grounding_metadata, merge_results
 
 from . import corpus as c
 from .mock import SSE, model, response
@@ -39,7 +39,7 @@ def test_null_and_empty_grounding_are_ignored_both_ways() -> None:
         data = {"candidates": [candidate([{"text": "hi"}], grounding)]}
         m, _ = model([response(200, data), response(200, c.sse_body([data]), SSE)])
         for result in (m.generate(prompt="x"), m.stream(prompt="x").result()):
-            assert result.grounding_metadata is None and result.text == "hi"
+            assert grounding_metadata(result) is None and result.text == "hi"
 
 
 CHUNKS = [
@@ -81,12 +81,12 @@ def test_merge_results_leaves_no_stale_part_index() -> None:
     )
     results = [m.generate(prompt="a"), m.generate(prompt="b")]
     merged = merge_results(results)
-    assert merged.grounding_metadata is not None
-    segments = [s["segment"] for s in merged.grounding_metadata["groundingSupports"]]
+    assert grounding_metadata(merged) is not None
+    segments = [s["segment"] for s in grounding_metadata(merged)["groundingSupports"]]
     assert all("partIndex" not in s for s in segments)
     # The merged metadata, read back against the merged text, cites what the results cited.
     sources, citations, warnings = citations_from_grounding(
-        merged.grounding_metadata, [merged.text], provider="google"
+        grounding_metadata(merged), [merged.text], provider="google"
     )
     assert warnings == [] and citations == merged.citations
     assert cite(merged).text == "Zürich grows.[1] Bern too.[2]\n\n東京。[3] Paris.[4]"
@@ -103,8 +103,8 @@ def test_an_unusable_part_index_is_dropped_when_merging() -> None:
     plain = Result(content=[TextPart(text="one")], finish_reason="stop")
     other = Result(content=[TextPart(text="one two")], grounding_metadata=metadata, finish_reason="stop")
     merged = merge_results([plain, other], separator=" ")
-    assert merged.grounding_metadata is not None
-    first, second = (s["segment"] for s in merged.grounding_metadata["groundingSupports"])
+    assert grounding_metadata(merged) is not None
+    first, second = (s["segment"] for s in grounding_metadata(merged)["groundingSupports"])
     assert first == {"text": "two", "startIndex": 8, "endIndex": 11}  # re-anchored on its text
     assert merged.text[8:11] == "two"
     assert second == {"text": "absent"}  # unusable, never wrong
@@ -130,9 +130,9 @@ def test_a_cumulative_frame_revising_an_item_replaces_it() -> None:
     ]
     m, _ = model([response(200, c.sse_body(frames), SSE)])
     result = m.stream(prompt="x").result()
-    assert result.grounding_metadata is not None
-    assert result.grounding_metadata["groundingSupports"] == revised  # eight, not nine or sixteen
-    assert result.grounding_metadata["groundingChunks"] == CHUNKS
+    assert grounding_metadata(result) is not None
+    assert grounding_metadata(result)["groundingSupports"] == revised  # eight, not nine or sixteen
+    assert grounding_metadata(result)["groundingChunks"] == CHUNKS
     assert [x.sources for x in result.citations] == [[1]] * 7 + [[2]], result.warnings
 
 
@@ -158,6 +158,6 @@ def test_delta_frames_still_append() -> None:
     ]
     m, _ = model([response(200, c.sse_body(frames), SSE)])
     result = m.stream(prompt="x").result()
-    assert result.grounding_metadata is not None
-    assert len(result.grounding_metadata["groundingSupports"]) == 2
-    assert result.grounding_metadata["groundingChunks"] == CHUNKS
+    assert grounding_metadata(result) is not None
+    assert len(grounding_metadata(result)["groundingSupports"]) == 2
+    assert grounding_metadata(result)["groundingChunks"] == CHUNKS

@@ -12,6 +12,7 @@ import pytest
 from modelport.errors import ProviderResponseError
 from modelport.types import Origin, ReasoningPart, Result, TextPart, ToolCallPart, ToolResultPart, Usage
 from modelport_google._decode import decode_response, finish_reason
+from modelport_google.grounding import grounding_metadata
 
 from . import corpus as c
 from .mock import model, response
@@ -317,9 +318,9 @@ def test_grounded_response_sets_grounding_fields_and_ungrounded_shape_is_unchang
     data = c.cassette(c.PYDANTIC, name)[0].json()
     grounded = decode_response(data)
     raw = data["candidates"][0]["groundingMetadata"]
-    assert grounded.grounding_metadata is not None
-    assert grounded.grounding_metadata["webSearchQueries"] == raw["webSearchQueries"]
-    assert grounded.provider_metadata["google"]["groundingMetadata"] == grounded.grounding_metadata
+    assert grounding_metadata(grounded) is not None
+    assert grounding_metadata(grounded)["webSearchQueries"] == raw["webSearchQueries"]
+    assert grounded.provider_metadata["google"]["groundingMetadata"] == grounding_metadata(grounded)
     assert len(grounded.sources) == len(raw["groundingChunks"]) == 3
     assert grounded.sources[0].title == "Weather information for San Francisco, CA, US"
     assert len(grounded.citations) == 6
@@ -330,7 +331,7 @@ def test_grounded_response_sets_grounding_fields_and_ungrounded_shape_is_unchang
     )
     del data["candidates"][0]["groundingMetadata"]
     plain = decode_response(data)
-    assert plain.grounding_metadata is None and plain.sources == [] and plain.citations == []
+    assert grounding_metadata(plain) is None and plain.sources == [] and plain.citations == []
     assert "groundingMetadata" not in plain.provider_metadata.get("google", {})
     assert plain.content == grounded.content
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from modelport import cite
 from modelport.errors import ModelportError, ProviderMetadataError
-from modelport.types import Citation, Result, Source, TextPart, Warning
+from modelport.types import CallWarning, Citation, Result, Source, TextPart
 from modelport_google.grounding import citations_from_grounding
 
 CHUNKS = [
@@ -33,15 +33,15 @@ def support(
 
 def render(
     text_parts: list[str], supports: list[Any], chunks: list[Any] = CHUNKS
-) -> tuple[str, list[Citation], list[Warning]]:
+) -> tuple[str, list[Citation], list[CallWarning]]:
     metadata = {"groundingChunks": chunks, "groundingSupports": supports}
     sources, citations, warnings = citations_from_grounding(metadata, text_parts, provider="google")
     result = Result(content=[TextPart(text=t) for t in text_parts], sources=sources, citations=citations)
     return cite(result).text, citations, warnings
 
 
-def skipped(number: int, details: str) -> Warning:
-    return Warning(type="skipped-citation", setting=f"groundingSupports[{number}]", details=details)
+def skipped(number: int, details: str) -> CallWarning:
+    return CallWarning(type="skipped-citation", setting=f"groundingSupports[{number}]", details=details)
 
 
 ZURICH = "Zürich raised its rate. Geneva did not."
@@ -110,7 +110,7 @@ def test_offsets_past_the_text_are_reanchored_on_the_segment_text() -> None:
     rendered, _, warnings = render([ZURICH], [support(43, start=27, text="Geneva did not.")])
     assert rendered == "Zürich raised its rate. Geneva did not.[1]"
     assert warnings == [
-        Warning(
+        CallWarning(
             type="reanchored-citation",
             setting="groundingSupports[0]",
             details="citation re-anchored on segment.text: the support runs past the text (byte 43 of 40)",

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from modelport import cite
-from modelport.types import Result, Source, TextPart, Warning
+from modelport.types import CallWarning, Result, Source, TextPart
 from modelport_google.grounding import (
     GroundingAccumulator,
     citations_from_grounding,
@@ -71,7 +71,7 @@ def _decode(body: Any) -> tuple[dict[str, Any] | None, list[str]]:
     return accumulator.result(), parts
 
 
-def _render(body: Any) -> tuple[str, list[Source], list[Warning]]:
+def _render(body: Any) -> tuple[str, list[Source], list[CallWarning]]:
     metadata, parts = _decode(body)
     assert metadata is not None
     sources, citations, warnings = citations_from_grounding(metadata, parts, provider="google")
@@ -315,12 +315,12 @@ def test_gemini3_supports_with_late_offsets_are_reanchored_and_reported() -> Non
     _, citations, warnings = citations_from_grounding(metadata, parts, provider="google")
     assert [(c.start, c.end) for c in citations[-2:]] == [(2382, 2543), (2544, 2762)]
     assert warnings == [
-        Warning(
+        CallWarning(
             type="reanchored-citation",
             setting="groundingSupports[7]",
             details="citation re-anchored on segment.text: the support does not match segment.text (bytes 2382..2545)",
         ),
-        Warning(
+        CallWarning(
             type="reanchored-citation",
             setting="groundingSupports[8]",
             details="citation re-anchored on segment.text: the support runs past the text (byte 2764 of 2762)",

@@ -16,7 +16,7 @@ import pytest
 import modelport
 from modelport.errors import ProviderMetadataError
 from modelport.events import FinishEvent
-from modelport_google.grounding import inline_evidence, result_stats
+from modelport_google.grounding import grounding_metadata, inline_evidence, result_stats
 from modelport_google.tools import code_execution, google_search
 
 from .test_grounding_corpus import (
@@ -114,7 +114,7 @@ def test_direct_result_exposes_metadata_sources_and_citations() -> None:
     raw = json.loads(_read(FIREBASE, FIREBASE_JSON))
     result = model(Server(json.dumps(raw))).generate(prompt="weather?", tools=[google_search()])
     expected = raw["candidates"][0]["groundingMetadata"]
-    assert result.grounding_metadata == expected
+    assert grounding_metadata(result) == expected
     assert result.provider_metadata["google"]["groundingMetadata"] == expected
     assert modelport.cite(result).text == FIREBASE_SEARCH
     assert [s.title for s in result.sources] == [
@@ -182,7 +182,7 @@ def test_no_grounding_keeps_the_plain_result_shape() -> None:
     without_tool = model(Server(json.dumps(plain))).generate(prompt="weather?")
     empty = model(Server(json.dumps(placeholder))).generate(prompt="weather?", tools=[google_search()])
     assert with_tool == without_tool == empty
-    assert with_tool.grounding_metadata is None and with_tool.sources == [] and with_tool.citations == []
+    assert grounding_metadata(with_tool) is None and with_tool.sources == [] and with_tool.citations == []
     assert "groundingMetadata" not in with_tool.provider_metadata.get("google", {})
 
 
@@ -195,7 +195,7 @@ def test_streamed_result_gets_the_metadata_once_on_the_final_event() -> None:
     assert grounded == [events[-1]] and isinstance(events[-1], FinishEvent)
     result = stream.result()
     assert modelport.cite(result).text == WEB_SEARCH_STREAM_SF
-    assert result.grounding_metadata == result.provider_metadata["google"]["groundingMetadata"]
+    assert grounding_metadata(result) == result.provider_metadata["google"]["groundingMetadata"]
     assert len(result.sources) == 5
 
 
@@ -221,7 +221,7 @@ def test_tool_call_step_carries_its_own_grounding() -> None:
     result = model(Server(json.dumps(raw))).generate(prompt="weather?", tools=[google_search(), FUNCTION])
     assert result.finish_reason == "tool-calls"
     assert [c.name for c in result.tool_calls] == ["lookup"]
-    assert result.grounding_metadata == raw["candidates"][0]["groundingMetadata"]
+    assert grounding_metadata(result) == raw["candidates"][0]["groundingMetadata"]
     assert modelport.cite(result).text == FIREBASE_SEARCH
 
 

@@ -15,6 +15,7 @@ from modelport_google.grounding import (
     GroundingStats,
     check_evidence,
     citations_from_grounding,
+    grounding_metadata,
     grounding_stats,
     inline_evidence,
     merge_grounding,
@@ -131,10 +132,10 @@ def test_merge_results_renumbers_sources_and_shifts_spans() -> None:
         Citation(start=52, end=58, sources=[3]),
     ]
     assert cite(merged).text == "Zürich raised its rate.[1] Geneva did not. 東京は晴れ。[2][3]Paris pleut.[3]"
-    assert merged.grounding_metadata is not None
-    assert merged.provider_metadata == {"google": {"groundingMetadata": merged.grounding_metadata}}
+    assert grounding_metadata(merged) is not None
+    assert merged.provider_metadata == {"google": {"groundingMetadata": grounding_metadata(merged)}}
     # the merged metadata renders the same markers as the merged citations
-    assert render(merged.text, merged.grounding_metadata) == cite(merged).text
+    assert render(merged.text, grounding_metadata(merged)) == cite(merged).text
 
 
 # --------------------------------------------------------------------------- S10
@@ -251,6 +252,7 @@ def test_grounding_exports() -> None:
             "LIST_FIELDS",
             "MAX_METADATA_BYTES",
             "GroundingAccumulator",
+            "GroundingMetadata",
             "GroundingOutcome",
             "GroundingStats",
             "build_envelope",
@@ -259,6 +261,7 @@ def test_grounding_exports() -> None:
             "cited",
             "decode",
             "envelope",
+            "grounding_metadata",
             "grounding_stats",
             "inline_evidence",
             "merge_grounding",

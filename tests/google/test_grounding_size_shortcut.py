@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import modelport
 from modelport import wire
 from modelport.errors import ProviderMetadataError
-from modelport_google.grounding import MAX_METADATA_BYTES, _validate
+from modelport_google.grounding import MAX_METADATA_BYTES, _validate, grounding_metadata
 from modelport_google.grounding._validate import all_finite
 from modelport_google.tools import google_search
 
@@ -57,7 +57,7 @@ def test_a_small_body_is_not_measured_and_the_result_is_unchanged(measured: list
     assert len(body) * wire.REENCODED_RATIO <= MAX_METADATA_BYTES
     result = model(body).generate(prompt="weather?", tools=[google_search()])
     assert measured == []
-    assert result.grounding_metadata == RAW["candidates"][0]["groundingMetadata"]
+    assert grounding_metadata(result) == RAW["candidates"][0]["groundingMetadata"]
 
 
 def test_a_body_past_the_shortcut_is_measured_exactly(measured: list[int]) -> None:

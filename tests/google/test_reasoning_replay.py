@@ -17,7 +17,7 @@ import pytest
 
 import modelport
 from modelport.errors import InvalidRequestError
-from modelport.types import Message, Origin, Result, ToolResultPart, Warning
+from modelport.types import CallWarning, Message, Origin, Result, ToolResultPart
 from tests.openai import corpus as openai_corpus
 
 from . import corpus as c
@@ -72,7 +72,7 @@ def _refusing_transport(request: httpx.Request) -> httpx.Response:
     raise AssertionError(f"no request may be sent, got {request.method} {request.url}")
 
 
-def _replay_warnings(result: Result) -> list[Warning]:
+def _replay_warnings(result: Result) -> list[CallWarning]:
     return [w for w in result.warnings if w.setting == "reasoning_replay"]
 
 
@@ -133,7 +133,7 @@ def test_another_gemini_3_model_gets_googles_stand_in_signature_on_the_call() ->
         "parts": [{"functionResponse": {"name": "multiply", "response": {"result": 15}}}],
     }
     assert _replay_warnings(result) == [
-        Warning(
+        CallWarning(
             type="other",
             setting="reasoning_replay",
             details="messages.1: opaque state (provider_metadata of google) from "
@@ -166,7 +166,7 @@ def test_google_history_to_openai_drops_the_reasoning_and_says_so() -> None:
         {"role": "user", "content": "next"},
     ]
     assert _replay_warnings(result) == [
-        Warning(
+        CallWarning(
             type="other",
             setting="reasoning_replay",
             details="messages.1: 1 reasoning part and opaque state (provider_metadata of google) from "

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from modelport.errors import InvalidRequestError
-from modelport.types import FilePart, Message, TextPart, Warning
+from modelport.types import CallWarning, FilePart, Message, TextPart
 
 from .mock import model, response
 
@@ -224,8 +224,8 @@ def test_penalties_dropped_with_warnings_g11() -> None:
     result = m.generate(prompt="hi", presence_penalty=0.5, frequency_penalty=0.2)
     assert recorder.body == {"contents": [USER]}
     assert result.warnings == [
-        Warning(type="unsupported-setting", setting="presence_penalty", details="Gemini does not support presence_penalty; it was not sent"),
-        Warning(type="unsupported-setting", setting="frequency_penalty", details="Gemini does not support frequency_penalty; it was not sent"),
+        CallWarning(type="unsupported-setting", setting="presence_penalty", details="Gemini does not support presence_penalty; it was not sent"),
+        CallWarning(type="unsupported-setting", setting="frequency_penalty", details="Gemini does not support frequency_penalty; it was not sent"),
     ]  # fmt: skip
 
 

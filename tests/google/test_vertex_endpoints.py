@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from modelport.errors import ConfigurationError, InvalidRequestError
-from modelport.types import Warning
+from modelport.types import CallWarning
 
 from . import corpus as c
 from .mock import Recorder, model, response
@@ -121,7 +121,7 @@ def test_user_id_is_normalised_into_a_valid_label_with_a_warning() -> None:
     result = m.generate(prompt="hi", user_id="Alice.Smith@example.com")
     assert recorder.body["labels"] == {"user_id": "alice_smith_example_com"}
     assert [w.setting for w in result.warnings] == ["user_id"]
-    assert isinstance(result.warnings[0], Warning) and "alice_smith_example_com" in (
+    assert isinstance(result.warnings[0], CallWarning) and "alice_smith_example_com" in (
         result.warnings[0].details or ""
     )
     # A valid one is sent unchanged, without a warning.

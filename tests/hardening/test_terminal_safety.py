@@ -20,7 +20,7 @@ from click.testing import CliRunner
 import modelport
 from modelport import citations
 from modelport.citations import check_evidence, cite, split_sources_block
-from modelport.types import Result, Source, TextPart, Warning
+from modelport.types import CallWarning, Result, Source, TextPart
 
 KEY = "test-key-not-a-secret"
 #: Every control character but tab and newline: none may reach the terminal.
@@ -185,19 +185,19 @@ def test_a_javascript_source_uri_gives_a_warning() -> None:
     )
     result = model.generate(prompt="x")
     assert result.warnings == [
-        Warning(
+        CallWarning(
             type="other",
             setting="groundingChunks[0]",
             details="source 1 has a URI that is not an http(s) URL (its scheme is 'javascript'); "
             "it is not rendered as a link",
         ),
-        Warning(
+        CallWarning(
             type="other",
             setting="groundingChunks[2]",
             details="source 3 has a URI that is not an http(s) URL (its scheme is 'data'); "
             "it is not rendered as a link",
         ),
-        Warning(
+        CallWarning(
             type="other",
             setting="groundingChunks[4]",
             details="source 5 has a URI that is not an http(s) URL (its scheme is 'gs'); "

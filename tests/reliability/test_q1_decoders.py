@@ -38,6 +38,7 @@ from modelport.errors import (
     ProviderResponseError,
 )
 from modelport.events import StreamAccumulator
+from modelport_google.grounding import grounding_metadata
 from tests import recordings
 
 from . import corpus
@@ -281,9 +282,9 @@ def _grounded_envelope() -> dict[str, Any]:
         )
     )
     result = google(lambda request: httpx.Response(200, json=body)).generate(prompt="hi")
-    stored = envelope.build_envelope(result, result.grounding_metadata)
+    stored = envelope.build_envelope(result, grounding_metadata(result))
     outcome, safe = envelope.decode(stored)
-    assert outcome.result == result and safe["metadata"] == result.grounding_metadata
+    assert outcome.result == result and safe["metadata"] == grounding_metadata(result)
     return stored
 
 

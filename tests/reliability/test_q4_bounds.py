@@ -26,6 +26,7 @@ from modelport.errors import (
     ProviderRequestError,
 )
 from modelport.types import TextPart
+from modelport_google.grounding import grounding_metadata
 
 from .conftest import Counting, frame, google, json_response, sse_response, text_frame
 
@@ -68,7 +69,7 @@ def grounded_body(metadata: dict[str, Any]) -> dict[str, Any]:
 def test_grounding_metadata_exactly_at_the_bound_passes(char: str) -> None:
     metadata = metadata_of_size(METADATA_BOUND, char=char)
     result = google(lambda r: json_response(grounded_body(metadata))).generate(prompt="hi")
-    assert result.grounding_metadata == metadata
+    assert grounding_metadata(result) == metadata
     assert result.provider_metadata["google"]["groundingMetadata"] == metadata
 
 
@@ -114,7 +115,7 @@ def test_streamed_grounding_accumulated_exactly_to_the_bound_passes() -> None:
     stream = google(lambda r: sse_response(grounded_stream({}, one, two))).stream(prompt="hi")
     events = list(stream)
     assert events[-1].type == "finish"
-    assert encoded(stream.accumulator.result().grounding_metadata) == METADATA_BOUND
+    assert encoded(grounding_metadata(stream.accumulator.result())) == METADATA_BOUND
 
 
 def test_streamed_grounding_accumulated_past_the_bound_fails_on_that_frame() -> None:

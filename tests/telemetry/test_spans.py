@@ -126,7 +126,9 @@ def check_duration(otel: Otel, attributes: dict[str, Any], span: Any) -> None:
 def test_grounded_gemini_call_whole_span(otel: Otel) -> None:
     model, recorder = grounded_model()
     result = grounded_call(model)
-    assert result.grounding_metadata["webSearchQueries"] == ["current weather in London"]
+    assert result.provider_metadata["google"]["groundingMetadata"]["webSearchQueries"] == [
+        "current weather in London"
+    ]
     span = otel.span()
     assert span.name == "chat gemini-2.5-flash"
     assert span.kind is SpanKind.CLIENT

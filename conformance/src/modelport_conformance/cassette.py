@@ -8,10 +8,10 @@ stored readably instead of as opaque strings::
     body: {string: "..."}               # anything else, as text
 
 Only allow-listed headers are kept, their values redacted. Credential request headers
-(``authorization``, ``x-api-key``, …) are kept by name with the value ``<credential>``, so replay can
-check the adapter still authenticates; cookies and ``key=`` query parameters are never written
-(:func:`clean_request`, :func:`clean_response` run before anything is written). :data:`serializer`
-is registered with vcrpy under the name ``"modelport"``.
+(``authorization``, ``x-api-key``, those a plugin declares such as ``x-goog-api-key``) are kept by
+name with the value ``<credential>``, so replay can check the adapter still authenticates; cookies
+and ``key=`` query parameters are never written (:func:`clean_request`, :func:`clean_response` run
+before anything is written). :data:`serializer` is registered with vcrpy under the name ``"modelport"``.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import yaml
 
 from .credentials import (
-    CREDENTIAL_HEADERS,
     CREDENTIAL_PLACEHOLDER,
     CREDENTIAL_QUERY_PARAMS,
     DROPPED_HEADERS,
+    credential_headers,
     redact,
 )
 
@@ -217,14 +217,15 @@ def _keep_headers(
     A header whose value already is the placeholder (a recorder marked it) is kept as such.
     """
     kept: dict[str, list[str]] = {}
+    secret = credential_headers()
     for name, value in headers.items():
         lower = name.lower()
         values = [str(v) for v in (value if isinstance(value, list) else [value])]
         if lower in DROPPED_HEADERS:
             continue
-        if credentials and (lower in CREDENTIAL_HEADERS or values == [CREDENTIAL_PLACEHOLDER]):
+        if credentials and (lower in secret or values == [CREDENTIAL_PLACEHOLDER]):
             kept[lower] = [CREDENTIAL_PLACEHOLDER]
-        elif lower in allowed and lower not in CREDENTIAL_HEADERS:
+        elif lower in allowed and lower not in secret:
             kept[lower] = [redact(v) for v in values]
     return kept
 

@@ -1,9 +1,11 @@
 """Credential scanning and scrubbing for cassettes: nothing that looks like a key is ever kept.
 
-:func:`scan_text` finds credential-looking strings: the key shapes of common providers (Google
-``AIza…`` keys and ``ya29.`` OAuth tokens, OpenAI ``sk-``/``sk-proj-``, Anthropic ``sk-ant-``, Groq
-``gsk_``, xAI ``xai-``, OpenRouter ``sk-or-``), AWS access key ids, JWTs, bearer tokens, private
-keys, ``key=`` in a URL, and a credential header with a real value. A suite adds its own shapes with
+:func:`scan_text` finds credential-looking strings: the key shapes every installed plugin declares
+for its providers (``Provider.secret_patterns``: Google ``AIza…`` keys and ``ya29.`` OAuth tokens,
+OpenAI ``sk-``/``sk-proj-``, Anthropic ``sk-ant-``, Groq ``gsk_``, xAI ``xai-``, OpenRouter
+``sk-or-``; the registry is asked, which loads every plugin), the core's generic shapes (AWS access
+key ids, JWTs, bearer tokens, private keys, ``key=`` in a URL) and a credential header (generic or
+declared by a plugin, e.g. ``x-goog-api-key``) with a real value. A suite adds its own shapes with
 ``secret_patterns`` (kind → regular expression), passed here as ``extra``. The suite runs the scan
 over every file of every case and fails on any finding; the recorder runs it before writing and
 refuses to write on any finding. Findings show only a masked excerpt, so a report never repeats a
@@ -20,7 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from modelport import plugins
 from modelport.secrets import CREDENTIAL_HEADERS, MIN_SECRET_LENGTH, PATTERNS, encoded_forms, find
+from modelport.secrets import credential_headers as _declared_headers
 from modelport.secrets import redact as _redact
 
 __all__ = [
@@ -32,6 +36,7 @@ __all__ = [
     "MIN_SECRET_LENGTH",
     "REDACTED",
     "Finding",
+    "credential_headers",
     "header_secrets",
     "redact",
     "remove_values",
@@ -39,8 +44,8 @@ __all__ = [
     "secret_forms",
 ]
 
-#: Credential request headers (:data:`modelport.secrets.CREDENTIAL_HEADERS`) are kept in a cassette
-#: by name with this value, so that replay can check the adapter still sends them.
+#: Credential request headers (:func:`credential_headers`) are kept in a cassette by name with this
+#: value, so that replay can check the adapter still sends them.
 CREDENTIAL_PLACEHOLDER = "<credential>"
 #: Headers never written at all (session state, not part of any mapping).
 DROPPED_HEADERS = frozenset({"cookie", "set-cookie"})
@@ -48,7 +53,8 @@ DROPPED_HEADERS = frozenset({"cookie", "set-cookie"})
 CREDENTIAL_QUERY_PARAMS = frozenset({"key", "api_key", "apikey", "access_token", "token"})
 #: What a credential found in a body, a URL or a kept header value is replaced with.
 REDACTED = "REDACTED"
-#: (kind, expression): the core's table of key shapes (:data:`modelport.secrets.PATTERNS`).
+#: (kind, expression): the core's generic key shapes (:data:`modelport.secrets.PATTERNS`); the
+#: plugins' own shapes are added to every scan.
 BUILTIN_PATTERNS = PATTERNS
 #: The kind a finding of a known credential's value is reported as.
 KNOWN_CREDENTIAL = "the recording's credential"
@@ -70,6 +76,19 @@ class Finding:
         return f"{prefix}{self.line}: {self.kind} ({self.masked})"
 
 
+def _declared_by_every_plugin() -> None:
+    """Ask the registry for every provider: loading a plugin declares its providers' key shapes and
+    credential headers (:func:`modelport.secrets.declare`), which every scan and scrub then uses."""
+    plugins.providers()
+
+
+def credential_headers() -> frozenset[str]:
+    """The request headers whose values are credentials: the core's generic ones
+    (:data:`CREDENTIAL_HEADERS`) and those every installed plugin declares (``x-goog-api-key``)."""
+    _declared_by_every_plugin()
+    return _declared_headers()
+
+
 def mask(text: str) -> str:
     """The first four characters and an ellipsis: enough to recognise, never enough to use."""
     return text[:4] + "…" if len(text) > 4 else "…"
@@ -85,6 +104,7 @@ def scan_text(
     shape (a key with ``/``, 32 hex digits, 40 plain characters).
     """
     known = [s for s in secrets if len(s) >= MIN_SECRET_LENGTH]
+    _declared_by_every_plugin()
     found = []
     for kind, start, end in find(text, known, patterns=extra):
         line = text.count("\n", 0, start) + 1
@@ -95,6 +115,7 @@ def scan_text(
 
 def redact(text: str, extra: Mapping[str, str] | None = None) -> str:
     """``text`` with every key/token pattern (and each of ``extra``) replaced by ``REDACTED``."""
+    _declared_by_every_plugin()
     return _redact(text, patterns=extra, replacement=REDACTED)
 
 

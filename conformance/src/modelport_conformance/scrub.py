@@ -27,12 +27,12 @@ import yaml
 
 from .cassette import clean_uri
 from .credentials import (
-    CREDENTIAL_HEADERS,
     CREDENTIAL_PLACEHOLDER,
     CREDENTIAL_QUERY_PARAMS,
     DROPPED_HEADERS,
     KNOWN_CREDENTIAL,
     Finding,
+    credential_headers,
     header_secrets,
     redact,
     remove_values,
@@ -103,14 +103,15 @@ class Scrubber:
 
     def request(self, request: Any) -> Any:
         """``before_record_request``: learn the credentials it carries, then remove them."""
+        credentials = credential_headers()
         for name in list(request.headers):
-            if name.lower() in CREDENTIAL_HEADERS:
+            if name.lower() in credentials:
                 self.learn(str(request.headers[name]))
         for name in list(request.headers):
             value = str(request.headers[name])
             if name.lower() in DROPPED_HEADERS:
                 del request.headers[name]
-            elif name.lower() in CREDENTIAL_HEADERS or self.holds_secret(value):
+            elif name.lower() in credentials or self.holds_secret(value):
                 request.headers[name] = CREDENTIAL_PLACEHOLDER
             else:
                 request.headers[name] = self.text(value)

@@ -74,8 +74,10 @@ _LAZY = {
     "ToolCallPart": ".types",
     "ToolResultPart": ".types",
     "Usage": ".types",
-    "Warning": ".types",
+    "CallWarning": ".types",
 }
+# Old names still readable, with a DeprecationWarning, for one minor version (old → new).
+_RENAMED = {"Warning": "CallWarning"}
 # The public modules the guides call through the package (``modelport.http.Limits(...)``), each
 # imported when first read: ``import modelport`` imports none of them.
 _SUBMODULES = (
@@ -112,6 +114,7 @@ if TYPE_CHECKING:
     from .outputs import OutputValidationError
     from .provider_tools import ProviderToolSpec
     from .types import (
+        CallWarning,
         Citation,
         EmbeddingResult,
         FilePart,
@@ -126,12 +129,13 @@ if TYPE_CHECKING:
         ToolCallPart,
         ToolResultPart,
         Usage,
-        Warning,
     )
 
 
 __getattr__, __dir__ = lazy_attributes(
-    __name__, {**_LAZY, **{name: f".{name}" for name in _SUBMODULES.split()}}
+    __name__,
+    {**_LAZY, **{name: f".{name}" for name in _SUBMODULES.split()}},
+    deprecated=_RENAMED,
 )
 
 
@@ -140,6 +144,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Approval",
     "AsyncResultStream",
+    "CallWarning",
     "Capabilities",
     "Citation",
     "CitedText",
@@ -184,7 +189,6 @@ __all__ = [
     "UnknownModelError",
     "UnknownProviderError",
     "Usage",
-    "Warning",
     "accumulate",
     "aembed",
     "agenerate",

@@ -59,7 +59,7 @@ class _Frozen(BaseModel):
         """An object built from ``fields`` as given, without validating them (P4).
 
         For a decoder whose values are already what validation would make of them (parts,
-        :class:`~modelport.types.Usage` and :class:`~modelport.types.Warning` objects it built, JSON
+        :class:`~modelport.types.Usage` and :class:`~modelport.types.CallWarning` objects it built, JSON
         data it parsed, counts it checked): the object is equal to, and dumps the same as,
         ``cls(**fields)``, in a fraction of the time. Lists and dicts given become the object's own
         (not copied), and no validator runs (nothing is normalised). A name that is no field is a

@@ -143,7 +143,7 @@ def result_attributes(result: Result, *, content: bool) -> dict[str, Any]:
     if result.response_id:
         attributes["gen_ai.response.id"] = result.response_id
     attributes.update(usage_attributes(result.usage))
-    grounding = result.grounding_metadata
+    grounding = result.provider_metadata.get("google", {}).get("groundingMetadata")
     if grounding is not None:
         queries = grounding.get("webSearchQueries")
         attributes["modelport.search_queries"] = len(queries) if isinstance(queries, list) else 0

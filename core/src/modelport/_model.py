@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .approval import ApproveHook
     from .loop import RunResult, RunStream, Step
     from .outputs import OutputType
-    from .types import EmbeddingResult, Origin, Request, Result, Warning
+    from .types import CallWarning, EmbeddingResult, Origin, Request, Result
 
 # The request and result types (pydantic) load on first use, not on import: ``import modelport`` and
 # ``get_model`` stay as cheap as importing httpx.
@@ -49,7 +49,7 @@ def _traced() -> Any:
 _DROPPED = ("unsupported-setting", "unsupported-tool")
 
 
-def log_dropped(model_id: str, warnings: Sequence[Warning]) -> None:
+def log_dropped(model_id: str, warnings: Sequence[CallWarning]) -> None:
     """One WARNING line on the ``modelport`` logger for the settings and tools a call dropped."""
     dropped = [w for w in warnings if w.type in _DROPPED]
     if not dropped or not _log.isEnabledFor(logging.WARNING):
@@ -221,7 +221,7 @@ class Model:
         the reasoning replay policy (:mod:`modelport.reasoning`) applied."""
         return self._validated(kwargs, check=True)[0]
 
-    def _validated(self, kwargs: dict[str, Any], *, check: bool) -> tuple[Request, list[Warning]]:
+    def _validated(self, kwargs: dict[str, Any], *, check: bool) -> tuple[Request, list[CallWarning]]:
         """The validated request as it is sent and the reasoning replay policy's warnings;
         ``check=False`` leaves the provider's own check to the call itself (an HTTP provider builds
         its request, and so rejects it, before any I/O)."""

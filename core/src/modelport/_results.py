@@ -4,6 +4,7 @@ and embeddings (public through :mod:`modelport.types`).
 
 from __future__ import annotations
 
+import warnings as _warnings
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -99,7 +100,7 @@ class TokenLogprob(_Frozen):
     top: list[TopLogprob] = Field(default_factory=list)
 
 
-class Warning(_Frozen):
+class CallWarning(_Frozen):
     """Something the provider ignored or the SDK had to skip, e.g. an unsupported setting."""
 
     type: Literal[
@@ -144,7 +145,7 @@ _DERIVED_RESULT_KEYS = ("text", "tool_calls", "message", "reasoning_text")
 
 #: What :meth:`Result.deferred`'s function returns: the sources, the citations and the warnings
 #: found while deriving them (appended to the result's other warnings).
-Derived = tuple[list["Source"], list["Citation"], list["Warning"]]
+Derived = tuple[list["Source"], list["Citation"], list["CallWarning"]]
 
 #: The fields a deferred result computes on first use.
 _DEFERRED_FIELDS = ("sources", "citations", "warnings")
@@ -157,9 +158,8 @@ class Result(_Frozen):
     finish_reason: FinishReason = "other"
     raw_finish_reason: str | None = None
     usage: Usage = Field(default_factory=Usage)
-    warnings: list[Warning] = Field(default_factory=list)
+    warnings: list[CallWarning] = Field(default_factory=list)
     provider_metadata: ProviderMetadata = Field(default_factory=dict)
-    grounding_metadata: dict[str, Any] | None = None
     sources: list[Source] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
     response_id: str | None = None
@@ -173,7 +173,7 @@ class Result(_Frozen):
     """Per-token log probabilities of the answer, when requested and sent (provider-neutral)."""
     _parsed: Any = PrivateAttr(default=None)
     # ``(derive, warnings known now)`` until the deferred fields are computed (see ``deferred``).
-    _deferred: tuple[Callable[[], Derived], list[Warning]] | None = PrivateAttr(default=None)
+    _deferred: tuple[Callable[[], Derived], list[CallWarning]] | None = PrivateAttr(default=None)
 
     @property
     def parsed(self) -> Any:
@@ -217,17 +217,17 @@ class Result(_Frozen):
         object.__setattr__(self, "__dict__", ordered)
         private["_deferred"] = None
 
-    def _known_warnings(self) -> list[Warning]:
+    def _known_warnings(self) -> list[CallWarning]:
         """The warnings known without resolving (the request's and the decoder's, not derivations')."""
         private = self.__pydantic_private__
         pending = private.get("_deferred") if private else None
         return pending[1] if pending is not None else self.warnings
 
-    def _with_warnings_first(self, warnings: list[Warning]) -> Result:
+    def _with_warnings_first(self, warnings: list[CallWarning]) -> Result:
         """A copy with ``warnings`` before the others, still deferred if this one is."""
         return self._stamped(None, warnings)
 
-    def _stamped(self, origin: Origin | None, warnings: list[Warning]) -> Result:
+    def _stamped(self, origin: Origin | None, warnings: list[CallWarning]) -> Result:
         """A copy with ``warnings`` before the others and ``origin`` set where the decoder left it
         unset, still deferred if this one is (``self`` itself when there is nothing to change).
 
@@ -301,7 +301,13 @@ class Result(_Frozen):
     def _drop_derived(cls, value: Any) -> Any:
         if isinstance(value, dict) and any(k in value for k in _DERIVED_RESULT_KEYS):
             value = {k: v for k, v in value.items() if k not in _DERIVED_RESULT_KEYS}
-        return value
+        return moved_grounding(value)
+
+    @property
+    def grounding_metadata(self) -> dict[str, Any] | None:
+        """Deprecated (contract 2.1): read ``modelport_google.grounding.grounding_metadata(result)``,
+        i.e. ``provider_metadata["google"]["groundingMetadata"]``; removed in the next minor version."""
+        return deprecated_grounding("Result", self.provider_metadata)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -336,6 +342,39 @@ class Result(_Frozen):
         return Message(
             role="assistant", content=list(self.content), provider_metadata=self.replay, origin=self.origin
         )
+
+
+#: Where Google's grounding metadata lives since contract 2.1: ``provider_metadata[namespace][key]``.
+GROUNDING_NAMESPACE, GROUNDING_KEY = "google", "groundingMetadata"
+
+
+def moved_grounding(value: Any) -> Any:
+    """``value`` (the input of a result or finish event) with a ``grounding_metadata`` of contract
+    2.0 moved to ``provider_metadata["google"]["groundingMetadata"]``, so stored results still load."""
+    if not isinstance(value, dict) or "grounding_metadata" not in value:
+        return value
+    value = dict(value)
+    metadata = value.pop("grounding_metadata")
+    if metadata is not None:
+        provider_metadata = dict(value.get("provider_metadata") or {})
+        namespace = dict(provider_metadata.get(GROUNDING_NAMESPACE) or {})
+        namespace.setdefault(GROUNDING_KEY, metadata)
+        provider_metadata[GROUNDING_NAMESPACE] = namespace
+        value["provider_metadata"] = provider_metadata
+    return value
+
+
+def deprecated_grounding(owner: str, provider_metadata: ProviderMetadata) -> dict[str, Any] | None:
+    """What the deprecated ``grounding_metadata`` property of ``owner`` reads, with its warning."""
+    _warnings.warn(
+        f"{owner}.grounding_metadata is deprecated since contract 2.1 and will be removed in the next "
+        "minor version: use modelport_google.grounding.grounding_metadata(...) "
+        '(provider_metadata["google"]["groundingMetadata"])',
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    found = (provider_metadata.get(GROUNDING_NAMESPACE) or {}).get(GROUNDING_KEY)
+    return found if isinstance(found, dict) else None
 
 
 class EmbeddingResult(_Frozen):

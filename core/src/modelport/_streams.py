@@ -24,7 +24,7 @@ from .outputs import PartialObjects
 if TYPE_CHECKING:
     from ._model import Model
     from .outputs import OutputType
-    from .types import Request, Result, Warning
+    from .types import CallWarning, Request, Result
 
 __all__ = ["AsyncResultStream", "ResultStream"]
 
@@ -53,7 +53,7 @@ class _Attempts:
     """
 
     def __init__(
-        self, model: Model, request: Request, output: OutputType | None, warnings: Sequence[Warning]
+        self, model: Model, request: Request, output: OutputType | None, warnings: Sequence[CallWarning]
     ) -> None:
         self.model = model
         self.request = request
@@ -133,7 +133,7 @@ class _Call:
         request: Request,
         *,
         output: OutputType | None = None,
-        warnings: Sequence[Warning] = (),
+        warnings: Sequence[CallWarning] = (),
     ) -> None:
         self._model = model
         self._request = request

@@ -252,7 +252,7 @@ class Exchange:
         if self._secrets is None:
             secrets = list(self.provider.secrets())
             request = self.sent_request or self.request
-            for header in CREDENTIAL_HEADERS:
+            for header in CREDENTIAL_HEADERS | self.provider.credential_headers:
                 value = request.headers.get(header)
                 if value:
                     secrets.append(value)

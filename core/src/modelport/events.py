@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ._content import built
+from ._results import deprecated_grounding, moved_grounding
 from .types import (
+    CallWarning,
     Citation,
     FilePart,
     FinishReason,
@@ -28,7 +30,6 @@ from .types import (
     ToolCallPart,
     ToolResultPart,
     Usage,
-    Warning,
 )
 
 __all__ = [
@@ -67,7 +68,7 @@ class StreamStartEvent(_Event):
     """First event of every stream; carries request-time warnings."""
 
     type: Literal["stream-start"] = "stream-start"
-    warnings: list[Warning] = Field(default_factory=list)
+    warnings: list[CallWarning] = Field(default_factory=list)
 
 
 class ResponseMetadataEvent(_Event):
@@ -193,12 +194,21 @@ class FinishEvent(_Event):
     raw_finish_reason: str | None = None
     usage: Usage = Field(default_factory=Usage)
     provider_metadata: ProviderMetadata = Field(default_factory=dict)
-    grounding_metadata: dict[str, Any] | None = None
     sources: list[Source] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
-    warnings: list[Warning] = Field(default_factory=list)
+    warnings: list[CallWarning] = Field(default_factory=list)
     replay: ProviderMetadata | None = None
     logprobs: list[TokenLogprob] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _moved_grounding(cls, value: Any) -> Any:
+        return moved_grounding(value)  # a stored 2.0 event still loads
+
+    @property
+    def grounding_metadata(self) -> dict[str, Any] | None:
+        """Deprecated (contract 2.1): read ``modelport_google.grounding.grounding_metadata(event)``."""
+        return deprecated_grounding("FinishEvent", self.provider_metadata)
 
 
 class PartialObjectEvent(_Event):
@@ -316,11 +326,11 @@ class StreamAccumulator:
     length. :meth:`snapshot` gives the partial result at any point (used for interrupted streams).
     """
 
-    def __init__(self, *, origin: Origin | None = None, warnings: Sequence[Warning] = ()) -> None:
+    def __init__(self, *, origin: Origin | None = None, warnings: Sequence[CallWarning] = ()) -> None:
         """``origin`` is stamped on the result and ``warnings`` (the request's) come first in it."""
         self._slots: list[Part | _OpenPart] = []
         self._open: dict[str, _OpenPart] = {}
-        self._warnings: list[Warning] = list(warnings)
+        self._warnings: list[CallWarning] = list(warnings)
         self._origin = origin
         self._response_id: str | None = None
         self._model_version: str | None = None
@@ -418,7 +428,6 @@ class StreamAccumulator:
             usage=finish.usage,
             warnings=[*self._warnings, *finish.warnings],
             provider_metadata=finish.provider_metadata,
-            grounding_metadata=finish.grounding_metadata,
             sources=finish.sources,
             citations=finish.citations,
             response_id=self._response_id,
@@ -444,7 +453,7 @@ def _closed(part: _OpenPart) -> Part:
 
 def tool_call_part(
     call_id: str, name: str, arguments: str | dict[str, Any], metadata: ProviderMetadata | None = None
-) -> tuple[ToolCallPart, Warning | None]:
+) -> tuple[ToolCallPart, CallWarning | None]:
     """A function call from its arguments, as every decoder and the stream build it (one form).
 
     ``arguments`` is the call's JSON text (empty text is no arguments) or an already decoded JSON
@@ -472,7 +481,7 @@ def tool_call_part(
         f"the arguments of tool call {call_id!r} ({name}) are {problem}; "
         "args is empty and the text is in provider_metadata['modelport']['raw_args']"
     )
-    return call, Warning(type="other", setting="tool_calls", details=details)
+    return call, CallWarning(type="other", setting="tool_calls", details=details)
 
 
 def accumulate(events: Any) -> Result:

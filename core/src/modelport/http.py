@@ -75,7 +75,7 @@ from .wire import decoding, dumps
 if TYPE_CHECKING:
     from ._transport import StreamSize
     from .events import StreamEvent
-    from .types import EmbeddingResult, Request, Result, Warning
+    from .types import CallWarning, EmbeddingResult, Request, Result
 
 __all__ = [
     "FileBody",
@@ -140,7 +140,7 @@ class HttpRequest(NamedTuple):
     method: str = "POST"
     headers: Mapping[str, str] = {}
     stream: bool = False
-    warnings: Sequence[Warning] = ()
+    warnings: Sequence[CallWarning] = ()
     context: Any = None
 
 

@@ -349,6 +349,8 @@ class Provider:
       ``"chat-completions"``), recorded in every result's :class:`~modelport.types.Origin`.
     - ``cross_model_replay``: the provider's rule for reasoning state another of its models produced
       (see :meth:`replay_from_model` and :mod:`modelport.reasoning`).
+    - ``telemetry_name``, ``credential_headers``, ``secret_patterns``: what the core needs to know
+      about the provider's API, as data (below).
     """
 
     id: ClassVar[str]
@@ -374,6 +376,24 @@ class Provider:
     #: sends any back) or ``"drop"`` (its reasoning parts and opaque state are dropped). A rule that
     #: depends on the models overrides :meth:`replay_from_model` instead.
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
+    #: ``gen_ai.provider.name`` in telemetry, as the OpenTelemetry GenAI conventions name the
+    #: provider (``"gcp.gemini"``); ``None``: the ``id``.
+    telemetry_name: ClassVar[str | None] = None
+    #: Request headers (lowercase) of this provider's API whose values are credentials, besides the
+    #: generic ones of :data:`modelport.secrets.CREDENTIAL_HEADERS` (``authorization``, …): scrubbed
+    #: from errors by value, kept in a cassette by name only.
+    credential_headers: ClassVar[frozenset[str]] = frozenset()
+    #: The shapes of this provider's keys, kind → regular expression (``{"Acme key":
+    #: r"acme_[0-9a-f]{32}"}``; a named group ``secret`` marks the part to replace): removed from
+    #: every error message, and refused in a cassette.
+    secret_patterns: ClassVar[Mapping[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        from .secrets import declare
+
+        # Declared as the class is defined: a loaded plugin's key shapes are scrubbed from any error.
+        declare(cls.secret_patterns, cls.credential_headers)
 
     def __init__(self, config: ProviderConfig) -> None:
         self.config = config

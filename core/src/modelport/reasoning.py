@@ -29,7 +29,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .errors import InvalidRequestError
-from .types import Message, Origin, ReasoningPart, Request, Warning
+from .types import CallWarning, Message, Origin, ReasoningPart, Request
 
 if TYPE_CHECKING:
     from .provider import Provider
@@ -100,14 +100,14 @@ def origin_of(provider: Provider, model_name: str) -> Origin:
 
 def apply_reasoning_replay(
     request: Request, provider: Provider, model_name: str
-) -> tuple[Request, list[Warning]]:
+) -> tuple[Request, list[CallWarning]]:
     """The request as it is sent to ``model_name`` of ``provider`` under the reasoning replay policy,
     and the warnings for what it dropped; raises :class:`~modelport.errors.InvalidRequestError` for
     what ``reasoning_replay="strict"`` refuses. Never does I/O."""
     mode = request.reasoning_replay
     target = _origin(provider.id, provider.api, model_name)
     messages: list[Message] | None = None
-    warnings: list[Warning] = []
+    warnings: list[CallWarning] = []
     for index, message in enumerate(request.messages):
         if message.role != "assistant":
             continue
@@ -134,7 +134,7 @@ def apply_reasoning_replay(
         if mode == "auto":
             assert origin is not None
             warnings.append(
-                Warning(
+                CallWarning(
                     type="other",
                     setting="reasoning_replay",
                     details=f"messages.{index}: {_dropped(message, sent)} from {_name(origin)} not sent "

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import InvalidRequestError
 
 if TYPE_CHECKING:
-    from .types import Warning
+    from .types import CallWarning
 
 __all__ = ["CompiledSchema", "anthropic_tool_schema", "gemini_schema", "openai_strict_schema"]
 
@@ -48,7 +48,7 @@ class CompiledSchema:
     """A schema in one provider's dialect and the warnings for what it could not express."""
 
     schema: dict[str, Any]
-    warnings: list[Warning] = field(default_factory=list)
+    warnings: list[CallWarning] = field(default_factory=list)
 
 
 # Keywords whose value is one schema, a list of schemas, or a map from names to schemas: the only
@@ -313,17 +313,17 @@ class _Compiler:
                     seen.add(ref)
                     todo.extend(edges.get(ref, ()))
 
-    def warnings(self) -> list[Warning]:
+    def warnings(self) -> list[CallWarning]:
         if not self.dropped:
             return []
-        from .types import Warning
+        from .types import CallWarning
 
         described = "; ".join(
             f"{keyword} (at {', '.join(places[:3])}{', ...' if len(places) > 3 else ''})"
             for keyword, places in self.dropped.items()
         )
         details = f"{self.dialect.name} cannot express these schema keywords; not sent: {described}"
-        return [Warning(type="unsupported-setting", setting=self.setting, details=details)]
+        return [CallWarning(type="unsupported-setting", setting=self.setting, details=details)]
 
 
 def _join(where: str, *names: str) -> str:

@@ -8,7 +8,9 @@ Two ways find a credential:
   any alignment) and also behind any mix of JSON escapes (``\\/``, ``\\uXXXX``, several levels
   deep): the text is decoded the way a JSON reader would decode it, searched, and each match is
   replaced at its place in the original text;
-- *by shape*: :data:`PATTERNS`, the key shapes of common providers, plus a suite's own
+- *by shape*: :data:`PATTERNS` (credential shapes of no one provider: bearer tokens, JWTs, private
+  keys, ``key=`` in a URL, a credential header with a value), the key shapes each loaded plugin
+  declares (``Provider.secret_patterns``, through :func:`declare`), plus a suite's own
   ``secret_patterns``, also searched through the same decoding.
 
 The core's error scrubbing (:func:`modelport.errors.scrub`) and the conformance suite's recorder and
@@ -22,56 +24,112 @@ import bisect
 import functools
 import json
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 from urllib.parse import quote, quote_plus
 
 __all__ = [
+    "CREDENTIAL_HEADER",
     "CREDENTIAL_HEADERS",
     "MAX_DATA_DEPTH",
     "MIN_SECRET_LENGTH",
     "PATTERNS",
     "SecretMatch",
+    "all_patterns",
+    "credential_headers",
+    "declare",
     "encoded_forms",
     "find",
     "redact",
     "redact_data",
 ]
 
-#: Request headers whose values are credentials.
-CREDENTIAL_HEADERS = frozenset(
-    {"authorization", "proxy-authorization", "x-goog-api-key", "x-api-key", "api-key"}
-)
+#: Request headers whose values are credentials on any HTTP API. A plugin declares the headers of
+#: its own API as data (``Provider.credential_headers``, e.g. Google's ``x-goog-api-key``); see
+#: :func:`credential_headers` for both.
+CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "x-api-key", "api-key"})
 #: A known credential shorter than this is removed only in its raw form (its encodings would match
 #: ordinary text).
 MIN_SECRET_LENGTH = 8
 
-_TOKEN = r"[0-9A-Za-z_\-]"
 _ALNUM_BEFORE = r"(?<![0-9A-Za-z])"
-_HEADER_NAMES = "|".join(sorted(CREDENTIAL_HEADERS))
-#: (kind, expression): the key shapes. A named group ``secret`` marks the part to replace (else the
-#: whole match); a kind in :data:`FLAG_ONLY` marks a place and replaces nothing. Flags are scoped
-#: (``(?i:…)``), never global, so that the table also compiles as one alternation.
+_TOKEN = r"[0-9A-Za-z_\-]"
+#: (kind, expression): the credential shapes of no one provider. A named group ``secret`` marks the
+#: part to replace (else the whole match). Flags are scoped (``(?i:…)``), never global, so that the
+#: table also compiles as one alternation. A plugin declares its providers' key shapes as data
+#: (``Provider.secret_patterns``, e.g. Google's ``AIza…`` keys); :func:`all_patterns` gives all.
 PATTERNS: tuple[tuple[str, str], ...] = (
-    ("Google API key", rf"(?<!{_TOKEN})AIza{_TOKEN}{{35}}(?!{_TOKEN})"),
-    ("Google OAuth access token", r"ya29\.[0-9A-Za-z_\-.]{16,}"),
-    ("Anthropic API key", rf"{_ALNUM_BEFORE}sk-ant-{_TOKEN}{{20,}}"),
-    ("OpenRouter API key", rf"{_ALNUM_BEFORE}sk-or-{_TOKEN}{{20,}}"),
-    ("OpenAI API key", rf"{_ALNUM_BEFORE}sk-(?!ant-|or-){_TOKEN}{{20,}}"),
-    ("Groq API key", rf"{_ALNUM_BEFORE}gsk_[0-9A-Za-z]{{20,}}"),
-    ("xAI API key", rf"{_ALNUM_BEFORE}xai-[0-9A-Za-z]{{20,}}"),
     ("AWS access key id", r"(?<![0-9A-Za-z])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z])"),
     ("JSON web token", rf"{_ALNUM_BEFORE}eyJ{_TOKEN}{{8,}}\.{_TOKEN}{{8,}}\.{_TOKEN}*"),
     ("bearer token", r"\b(?i:bearer)\s+(?P<secret>[0-9A-Za-z._~+/\-]{16,}=*)"),
     ("private key", r"-----BEGIN [A-Z ]*PRIVATE KEY-----"),
     ("credential in URL", r"[?&](?i:key|api_key|apikey|access_token)=(?P<secret>[^&\s'\"\\]{8,})"),
-    (
-        "credential header",
-        rf"(?m:^)\s*-?\s*['\"]?(?i:{_HEADER_NAMES})['\"]?\s*:(?![\s\[\-'\"]*<credential>)",
-    ),
 )
+#: The kind that flags a credential header holding a value (no value to replace).
+CREDENTIAL_HEADER = "credential header"
 #: Kinds that only flag a place (no value to replace).
-FLAG_ONLY = frozenset({"credential header"})
+FLAG_ONLY = frozenset({CREDENTIAL_HEADER})
+
+
+def _header_pattern(headers: Iterable[str]) -> str:
+    names = "|".join(re.escape(name) for name in sorted(headers))
+    return rf"(?m:^)\s*-?\s*['\"]?(?i:{names})['\"]?\s*:(?![\s\[\-'\"]*<credential>)"
+
+
+class _Table(NamedTuple):
+    """The shapes every search uses: :data:`PATTERNS`, the plugins' declared ones and the credential
+    header flag, with a prefilter that tells at once whether a text can hold any of them."""
+
+    patterns: tuple[tuple[str, str], ...]
+    headers: frozenset[str]
+    any: re.Pattern[str]
+
+
+def _table(declared: tuple[tuple[str, str], ...], headers: frozenset[str]) -> _Table:
+    table = PATTERNS + declared + ((CREDENTIAL_HEADER, _header_pattern(headers)),)
+    prefilter = re.compile("|".join(f"(?:{e.replace('(?P<secret>', '(?:')})" for _, e in table))
+    return _Table(table, headers, prefilter)
+
+
+_declare_lock = threading.Lock()
+_current = _table((), CREDENTIAL_HEADERS)
+
+
+def declare(patterns: Mapping[str, str] | None = None, headers: Iterable[str] = ()) -> None:
+    """Add a plugin's key shapes (kind → regular expression, as :data:`PATTERNS`) and credential
+    header names to those every search and scrub uses from now on.
+
+    The core calls this for each :class:`~modelport.provider.Provider` class as it is defined, with
+    its ``secret_patterns`` and ``credential_headers``, so the shapes of every loaded plugin are
+    known to error scrubbing; declaring the same again changes nothing. An expression that does not
+    compile is a :class:`ValueError` naming its kind.
+    """
+    global _current
+    items = tuple((str(kind), expression) for kind, expression in (patterns or {}).items())
+    for kind, expression in items:
+        try:
+            re.compile(expression)
+        except (re.error, TypeError) as error:
+            raise ValueError(f"secret pattern {kind!r} is not a valid regular expression: {error}") from None
+    names = frozenset(name.lower() for name in headers)
+    with _declare_lock:
+        known = _current
+        new = tuple(item for item in dict.fromkeys(items) if item not in known.patterns)
+        if new or not names <= known.headers:
+            declared = known.patterns[len(PATTERNS) : -1] + new
+            _current = _table(declared, known.headers | names)
+
+
+def all_patterns() -> tuple[tuple[str, str], ...]:
+    """Every key shape searched for: :data:`PATTERNS`, those the loaded plugins declared, and the
+    credential header flag (over :func:`credential_headers`)."""
+    return _current.patterns
+
+
+def credential_headers() -> frozenset[str]:
+    """:data:`CREDENTIAL_HEADERS` and the credential headers the loaded plugins declared."""
+    return _current.headers
 
 
 class SecretMatch(NamedTuple):
@@ -147,20 +205,20 @@ def _values_pattern(secrets: tuple[str, ...]) -> re.Pattern[str] | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _shapes(extra: tuple[tuple[str, str], ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    return tuple((kind, re.compile(expression)) for kind, expression in PATTERNS + extra)
-
-
-_ANY_BUILTIN = re.compile("|".join(f"(?:{e.replace('(?P<secret>', '(?:')})" for _, e in PATTERNS))
+def _shapes(
+    table: tuple[tuple[str, str], ...], extra: tuple[tuple[str, str], ...]
+) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((kind, re.compile(expression)) for kind, expression in table + extra)
 
 
 def _shape_finder(extra: Mapping[str, str] | None, *, flags: bool) -> Callable[[str], Iterator[SecretMatch]]:
     """Matches of the key shapes: whole, with the flag-only kinds (``flags``, to report), or only the
     part to replace (to redact)."""
-    shapes = _shapes(tuple(sorted((extra or {}).items())))
+    table = _current
+    shapes = _shapes(table.patterns, tuple(sorted((extra or {}).items())))
 
     def found(text: str) -> Iterator[SecretMatch]:
-        if not extra and not _ANY_BUILTIN.search(text):
+        if not extra and not table.any.search(text):
             return
         for kind, pattern in shapes:
             if kind in FLAG_ONLY and not flags:
@@ -271,7 +329,7 @@ def find(
     text: str, secrets: Iterable[str] = (), *, patterns: Mapping[str, str] | None = None
 ) -> list[SecretMatch]:
     """Every credential in ``text``: each of ``secrets`` in any encoded form (kind
-    ``"known credential"``), and each key shape of :data:`PATTERNS` and ``patterns`` (a suite's
+    ``"known credential"``), and each key shape of :func:`all_patterns` and ``patterns`` (a suite's
     kind → regular expression; the whole match), also behind JSON escapes; in order of position."""
     return _matches(text, (_value_finder(secrets), _shape_finder(patterns, flags=True)))
 
@@ -285,7 +343,7 @@ def redact(
     replacement: str = "[REDACTED]",
 ) -> str:
     """``text`` with each of ``secrets`` (in any encoded form, also behind JSON escapes) and, unless
-    ``shapes=False``, every key shape of :data:`PATTERNS` and ``patterns`` replaced."""
+    ``shapes=False``, every key shape of :func:`all_patterns` and ``patterns`` replaced."""
     finders = [_value_finder(secrets)]
     if shapes:
         finders.append(_shape_finder(patterns, flags=False))

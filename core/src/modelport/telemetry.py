@@ -68,17 +68,6 @@ _modules = sys.modules
 #: Instrumentation scope name of the tracer and the meter.
 SCOPE = "modelport"
 
-#: ``gen_ai.provider.name`` of each provider id whose provider the conventions name.
-PROVIDER_NAMES = {
-    "google": "gcp.gemini",
-    "google-vertex": "gcp.vertex_ai",
-    "openai": "openai",
-    "groq": "groq",
-    "deepseek": "deepseek",
-    "mistral": "mistral_ai",
-    "xai": "x_ai",
-}
-
 #: The bucket boundaries the GenAI conventions advise for the two histograms.
 TOKEN_BUCKETS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864)
 DURATION_BUCKETS = (0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92)
@@ -220,7 +209,7 @@ class _Call:
         provider = model.provider
         common: dict[str, Any] = {
             "gen_ai.operation.name": operation,
-            "gen_ai.provider.name": PROVIDER_NAMES.get(provider.id, provider.id),
+            "gen_ai.provider.name": provider.telemetry_name or provider.id,
             "gen_ai.request.model": model.name,
         }
         common.update(server(provider))

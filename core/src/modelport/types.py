@@ -17,6 +17,7 @@ from pydantic import (
 )
 
 __all__ = [
+    "CallWarning",
     "Citation",
     "Derived",
     "EmbeddingResult",
@@ -48,7 +49,6 @@ __all__ = [
     "ToolSubsetChoice",
     "TopLogprob",
     "Usage",
-    "Warning",
 ]
 
 # Re-exported from the modules that define them, by concept: parts, messages and tools in
@@ -76,6 +76,7 @@ from ._content import (
 )
 from ._results import (
     REFUSAL_METADATA,
+    CallWarning,
     Citation,
     Derived,
     EmbeddingResult,
@@ -85,8 +86,11 @@ from ._results import (
     TokenLogprob,
     TopLogprob,
     Usage,
-    Warning,
 )
+from .lazy import lazy_attributes
+
+# Old names still readable, with a DeprecationWarning, for one minor version (old → new).
+__getattr__, _ = lazy_attributes(__name__, {}, deprecated={"Warning": "CallWarning"})
 
 # --------------------------------------------------------------------------- request
 

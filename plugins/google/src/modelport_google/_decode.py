@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from modelport.errors import ProviderMetadataError, ProviderResponseError
 from modelport.types import (
     MAX_SAFE_INTEGER,
+    CallWarning,
     Citation,
     Derived,
     FinishReason,
@@ -23,7 +24,6 @@ from modelport.types import (
     ToolCallPart,
     TopLogprob,
     Usage,
-    Warning,
 )
 from modelport.wire import source_bytes
 
@@ -140,7 +140,7 @@ def candidate_metadata(candidate: dict[str, Any], response: dict[str, Any]) -> d
 
 def grounding_fields(
     metadata: dict[str, Any], text_parts: list[str], *, provider: str, from_wire: bool = False
-) -> tuple[dict[str, Any], list[Source], list[Citation], list[Warning]]:
+) -> tuple[dict[str, Any], list[Source], list[Citation], list[CallWarning]]:
     """Validated grounding metadata and the sources, citations and warnings derived from it."""
     from .grounding import citations_from_grounding, validate_grounding_metadata
 
@@ -221,7 +221,11 @@ def string_or_none(value: object) -> str | None:
 
 
 def decode_response(
-    response: object, *, provider: str = "google", warnings: Iterable[Warning] = (), from_wire: bool = False
+    response: object,
+    *,
+    provider: str = "google",
+    warnings: Iterable[CallWarning] = (),
+    from_wire: bool = False,
 ) -> Result:
     """Decode one ``generateContent`` response body (parsed JSON).
 
@@ -231,7 +235,7 @@ def decode_response(
     return guarded(provider, lambda: _decode(response, provider, list(warnings), from_wire))
 
 
-def _decode(response: object, provider: str, warnings: list[Warning], from_wire: bool = False) -> Result:
+def _decode(response: object, provider: str, warnings: list[CallWarning], from_wire: bool = False) -> Result:
     if not isinstance(response, dict):
         raise TypeError("the response must be an object")
     candidate = first_candidate(response)
@@ -276,11 +280,7 @@ def _decode(response: object, provider: str, warnings: list[Warning], from_wire:
     # Sources and citations are derived on first use (P2): the metadata is validated already.
     texts = text_of(raw_parts)
     metadata: dict[str, Any] = validated
-    return Result.deferred(
-        lambda: guarded(provider, lambda: _citations(metadata, texts, provider)),
-        grounding_metadata=metadata,
-        **fields,
-    )
+    return Result.deferred(lambda: guarded(provider, lambda: _citations(metadata, texts, provider)), **fields)
 
 
 def _citations(metadata: dict[str, Any], texts: list[str], provider: str) -> Derived:

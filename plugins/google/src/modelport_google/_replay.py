@@ -17,7 +17,15 @@ from typing import Any
 
 from modelport.errors import InvalidRequestError
 from modelport.reasoning import without_reasoning_state
-from modelport.types import Message, Part, ProviderMetadata, ReasoningPart, TextPart, ToolCallPart, Warning
+from modelport.types import (
+    CallWarning,
+    Message,
+    Part,
+    ProviderMetadata,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+)
 from modelport.wire import REENCODED_RATIO
 
 from ._parts import PartMapper, answered_calls
@@ -104,7 +112,7 @@ def _over_bound(parts: list[Any], source_bytes: int | None = None) -> str | None
 
 def replay_metadata(
     parts: list[dict[str, Any]], *, source_bytes: int | None = None
-) -> tuple[ProviderMetadata | None, Warning | None]:
+) -> tuple[ProviderMetadata | None, CallWarning | None]:
     """What a result stores for exact replay, or a warning when the turn is over the bound.
 
     ``source_bytes``: the size of the JSON text ``parts`` were parsed from, when they all come from
@@ -114,7 +122,7 @@ def replay_metadata(
         return None, None
     problem = _over_bound(parts, source_bytes)
     if problem:
-        return None, Warning(
+        return None, CallWarning(
             type="other",
             setting="replay",
             details=f"exact replay unavailable: the turn has {problem}; signatures will not be replayed",

@@ -14,6 +14,7 @@ from modelport.errors import InvalidRequestError
 from modelport.schemas import gemini_schema
 from modelport.types import (
     MAX_SAFE_INTEGER,
+    CallWarning,
     FilePart,
     FunctionTool,
     Message,
@@ -28,7 +29,6 @@ from modelport.types import (
     ToolChoice,
     ToolResultPart,
     ToolSubsetChoice,
-    Warning,
 )
 from modelport.wire import dumps
 
@@ -208,11 +208,11 @@ def _generation_config(request: Request, options: GoogleOptions, model_name: str
     return config
 
 
-def _apply_response_format(config: dict[str, Any], request: Request) -> list[Warning]:
+def _apply_response_format(config: dict[str, Any], request: Request) -> list[CallWarning]:
     # G8: name, description and strict have no Gemini equivalent and are not sent. Applied last,
     # over a generation_config given in provider_options. The schema goes in Gemini's dialect.
     fmt = request.response_format
-    warnings: list[Warning] = []
+    warnings: list[CallWarning] = []
     if fmt is None or fmt.type == "text":
         return warnings
     config["responseMimeType"] = "application/json"
@@ -369,9 +369,9 @@ def _fresh(part: Part, wire_id: str | None) -> dict[str, Any] | None:
 
 def _contents(
     messages: list[Message],
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Warning]]:
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[CallWarning]]:
     system: list[dict[str, Any]] = []
-    warnings: list[Warning] = []
+    warnings: list[CallWarning] = []
     contents: list[dict[str, Any]] = []
     step = _Step([], strict=False)
     tool_content: dict[str, Any] | None = None
@@ -392,7 +392,7 @@ def _contents(
                     step = _Step(calls, strict=True)
                     if edited:
                         warnings.append(
-                            Warning(
+                            CallWarning(
                                 type="other",
                                 setting=f"messages.{index}",
                                 details="the assistant message was edited after it was returned: its "
@@ -433,14 +433,14 @@ def _label_char(char: str) -> bool:
     return char.islower() or char.isdigit() or char in "_-"
 
 
-def _label_value(user_id: str, warnings: list[Warning]) -> str:
+def _label_value(user_id: str, warnings: list[CallWarning]) -> str:
     """``user_id`` as a valid Vertex label value: lowercased, other characters as ``_``, cut to
     63 characters; the change is reported as a warning (documented in the plugin README)."""
     if len(user_id) <= MAX_LABEL_LENGTH and all(_label_char(c) for c in user_id):
         return user_id
     value = "".join(c if _label_char(c) else "_" for c in user_id.lower())[:MAX_LABEL_LENGTH]
     warnings.append(
-        Warning(
+        CallWarning(
             type="other",
             setting="user_id",
             details=f"user_id was normalised to the Vertex label value {value!r} (labels allow only "
@@ -473,10 +473,10 @@ def check_labels(labels: dict[str, Any]) -> None:
 # --------------------------------------------------------------------------- body
 
 
-def unsupported_warnings(request: Request) -> list[Warning]:
+def unsupported_warnings(request: Request) -> list[CallWarning]:
     """G11: settings Gemini does not accept, dropped with a warning each."""
     return [
-        Warning(
+        CallWarning(
             type="unsupported-setting",
             setting=name,
             details=f"Gemini does not support {name}; it was not sent",
@@ -486,7 +486,7 @@ def unsupported_warnings(request: Request) -> list[Warning]:
     ]
 
 
-def _effort_warnings(request: Request, model_name: str) -> list[Warning]:
+def _effort_warnings(request: Request, model_name: str) -> list[CallWarning]:
     """``effort="max"`` on the Gemini 3 family is its highest level, ``HIGH``: said, not hidden."""
     reasoning = request.reasoning
     if reasoning is None or reasoning.effort != "max" or reasoning.budget_tokens is not None:
@@ -494,12 +494,12 @@ def _effort_warnings(request: Request, model_name: str) -> list[Warning]:
     if not is_gemini_3(model_name):
         return []  # a dynamic budget (-1): the model thinks as much as it needs
     details = f"{model_name} takes no effort 'max': it is lowered to thinkingLevel 'HIGH', its highest"
-    return [Warning(type="unsupported-setting", setting="reasoning.effort", details=details)]
+    return [CallWarning(type="unsupported-setting", setting="reasoning.effort", details=details)]
 
 
 def build_body(
     request: Request, *, backend: str, option_keys: tuple[str, ...] = ("google",), model: str = ""
-) -> tuple[dict[str, Any], list[Warning]]:
+) -> tuple[dict[str, Any], list[CallWarning]]:
     """The JSON body for ``request`` to ``model`` and the warnings for what was not sent."""
     options = parse_options(request.provider_options, *option_keys)
     system, contents, edits = _contents(request.messages)

@@ -438,7 +438,7 @@ class StreamDecoder:
                 grounding, text_of(raw_parts), provider=self.provider
             )
             google["groundingMetadata"] = validated
-            fields = {"grounding_metadata": validated, "sources": sources, "citations": citations}
+            fields = {"sources": sources, "citations": citations}
             warnings.extend(extra)
         events.append(
             FinishEvent(

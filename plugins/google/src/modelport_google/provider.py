@@ -47,6 +47,13 @@ class _GeminiFamily(HttpProvider):
     #: Keys of ``provider_options`` this provider reads, later ones winning.
     option_keys: ClassVar[tuple[str, ...]] = ("google",)
     api: ClassVar[str | None] = "generate-content"
+    #: The Gemini API and Vertex express mode send the key in ``x-goog-api-key``.
+    credential_headers: ClassVar[frozenset[str]] = frozenset({"x-goog-api-key"})
+    #: API keys (``AIza`` and 35 more characters) and OAuth access tokens (``ya29.``).
+    secret_patterns: ClassVar[Mapping[str, str]] = {
+        "Google API key": r"(?<![0-9A-Za-z_\-])AIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])",
+        "Google OAuth access token": r"ya29\.[0-9A-Za-z_\-.]{16,}",
+    }
 
     _backend: GeminiBackend | VertexBackend
 
@@ -167,6 +174,7 @@ class GoogleProvider(_GeminiFamily):
 
     id: ClassVar[str] = "google"
     display_name: ClassVar[str] = "Google"
+    telemetry_name: ClassVar[str | None] = "gcp.gemini"
     backend: ClassVar[str] = "gemini"
     default_base_url: ClassVar[str | None] = GEMINI_BASE_URL
     config_options: ClassVar[frozenset[str] | None] = frozenset({"credential", "name"})
@@ -181,6 +189,7 @@ class VertexProvider(_GeminiFamily):
 
     id: ClassVar[str] = "google-vertex"
     display_name: ClassVar[str] = "Google Vertex AI"
+    telemetry_name: ClassVar[str | None] = "gcp.vertex_ai"
     backend: ClassVar[str] = "vertex"
     option_keys: ClassVar[tuple[str, ...]] = ("google", "google-vertex")
     config_options: ClassVar[frozenset[str] | None] = frozenset(

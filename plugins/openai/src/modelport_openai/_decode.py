@@ -15,6 +15,7 @@ from typing import Any
 from modelport.events import tool_call_part
 from modelport.types import (
     REFUSAL_METADATA,
+    CallWarning,
     FinishReason,
     Part,
     ReasoningPart,
@@ -24,7 +25,6 @@ from modelport.types import (
     ToolCallPart,
     TopLogprob,
     Usage,
-    Warning,
 )
 
 from ._quirks import Quirks
@@ -136,7 +136,7 @@ def argument_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def tool_call(call_id: str, name: str, arguments: Any) -> tuple[ToolCallPart, Warning | None]:
+def tool_call(call_id: str, name: str, arguments: Any) -> tuple[ToolCallPart, CallWarning | None]:
     """A call from its arguments (:func:`argument_text`), built as the core builds a streamed one."""
     return tool_call_part(call_id, name, argument_text(arguments))
 
@@ -159,7 +159,7 @@ def decode_completion(data: Any, *, quirks: Quirks, provider: str) -> Result:
     choice = data["choices"][0]
     message = choice.get("message") or {}
     content: list[Part] = []
-    warnings: list[Warning] = []
+    warnings: list[CallWarning] = []
     thought = reasoning_text(message)
     if thought:
         content.append(ReasoningPart(text=thought))

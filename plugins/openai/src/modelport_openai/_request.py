@@ -13,13 +13,13 @@ from typing import Any
 from modelport.errors import InvalidRequestError
 from modelport.schemas import openai_strict_schema
 from modelport.types import (
+    CallWarning,
     FunctionTool,
     ReasoningConfig,
     Request,
     ResponseFormat,
     SpecificToolChoice,
     ToolSubsetChoice,
-    Warning,
 )
 
 from ._messages import wire_messages
@@ -34,20 +34,20 @@ def is_reasoning_model(model_name: str, quirks: Quirks) -> bool:
     return bool(quirks.reasoning_prefixes) and model_name.startswith(quirks.reasoning_prefixes)
 
 
-def _unsupported(setting: str, details: str) -> Warning:
-    return Warning(type="unsupported-setting", setting=setting, details=details)
+def _unsupported(setting: str, details: str) -> CallWarning:
+    return CallWarning(type="unsupported-setting", setting=setting, details=details)
 
 
 def build_body(
     model_name: str, request: Request, *, stream: bool, quirks: Quirks, provider: str
-) -> tuple[dict[str, Any], list[Warning]]:
+) -> tuple[dict[str, Any], list[CallWarning]]:
     """The body and the warnings for ``request`` sent to ``model_name``."""
     reasoning_model = is_reasoning_model(model_name, quirks)
     body: dict[str, Any] = {
         "model": model_name,
         "messages": wire_messages(request.messages, developer=reasoning_model),
     }
-    warnings: list[Warning] = []
+    warnings: list[CallWarning] = []
     if request.max_output_tokens is not None:
         body["max_completion_tokens" if reasoning_model else "max_tokens"] = request.max_output_tokens
     for setting in ("temperature", "top_p"):
@@ -95,7 +95,7 @@ def build_body(
     return body, warnings
 
 
-def _response_format(fmt: ResponseFormat, warnings: list[Warning]) -> dict[str, Any]:
+def _response_format(fmt: ResponseFormat, warnings: list[CallWarning]) -> dict[str, Any]:
     if fmt.type == "json":
         return {"type": "json_object"}
     wire_schema = fmt.json_schema
@@ -150,7 +150,7 @@ _RANK = {"minimal": 0, "low": 1, "medium": 2, "high": 3, "xhigh": 4, "max": 4}
 
 def _effort(
     config: ReasoningConfig, family: ReasoningFamily, model_name: str
-) -> tuple[str | None, list[Warning]]:
+) -> tuple[str | None, list[CallWarning]]:
     """The wire effort ``model_name``'s family takes for ``config.effort``, with a warning when it
     is another level (e.g. ``max`` sent as ``high`` to a model whose highest level is ``high``)."""
     effort = config.effort
@@ -171,7 +171,7 @@ def _reasoning(
     quirks: Quirks,
     provider: str,
     reasoning_model: bool,
-) -> list[Warning]:
+) -> list[CallWarning]:
     family = quirks.reasoning_family(model_name)
     if family.effort is None:
         return [_unsupported("reasoning", f"{provider} sets reasoning by model; the setting is not sent")]

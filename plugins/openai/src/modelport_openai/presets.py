@@ -32,6 +32,8 @@ class GroqProvider(ChatCompletionsProvider):
 
     id: ClassVar[str] = "groq"
     display_name: ClassVar[str] = "Groq"
+    telemetry_name: ClassVar[str | None] = "groq"
+    secret_patterns: ClassVar[Mapping[str, str]] = {"Groq API key": r"(?<![0-9A-Za-z])gsk_[0-9A-Za-z]{20,}"}
     default_base_url: ClassVar[str | None] = "https://api.groq.com/openai/v1"
     api_key_env: ClassVar[tuple[str, ...]] = ("GROQ_API_KEY",)
     capabilities: ClassVar[Capabilities] = _CHAT_ONLY
@@ -54,6 +56,7 @@ class DeepSeekProvider(ChatCompletionsProvider):
 
     id: ClassVar[str] = "deepseek"
     display_name: ClassVar[str] = "DeepSeek"
+    telemetry_name: ClassVar[str | None] = "deepseek"
     default_base_url: ClassVar[str | None] = "https://api.deepseek.com"
     api_key_env: ClassVar[tuple[str, ...]] = ("DEEPSEEK_API_KEY",)
     capabilities: ClassVar[Capabilities] = _CHAT_ONLY
@@ -68,6 +71,9 @@ class OpenRouterProvider(ChatCompletionsProvider):
 
     id: ClassVar[str] = "openrouter"
     display_name: ClassVar[str] = "OpenRouter"
+    secret_patterns: ClassVar[Mapping[str, str]] = {
+        "OpenRouter API key": r"(?<![0-9A-Za-z])sk-or-[0-9A-Za-z_\-]{20,}"
+    }
     default_base_url: ClassVar[str | None] = "https://openrouter.ai/api/v1"
     api_key_env: ClassVar[tuple[str, ...]] = ("OPENROUTER_API_KEY",)
     config_options: ClassVar[frozenset[str] | None] = frozenset({"app_url", "app_name", "name"})
@@ -88,6 +94,8 @@ class XaiProvider(ChatCompletionsProvider):
 
     id: ClassVar[str] = "xai"
     display_name: ClassVar[str] = "xAI"
+    telemetry_name: ClassVar[str | None] = "x_ai"
+    secret_patterns: ClassVar[Mapping[str, str]] = {"xAI API key": r"(?<![0-9A-Za-z])xai-[0-9A-Za-z]{20,}"}
     default_base_url: ClassVar[str | None] = "https://api.x.ai/v1"
     api_key_env: ClassVar[tuple[str, ...]] = ("XAI_API_KEY",)
     capabilities: ClassVar[Capabilities] = _CHAT_ONLY
@@ -109,6 +117,7 @@ class MistralProvider(ChatCompletionsProvider):
 
     id: ClassVar[str] = "mistral"
     display_name: ClassVar[str] = "Mistral"
+    telemetry_name: ClassVar[str | None] = "mistral_ai"
     default_base_url: ClassVar[str | None] = "https://api.mistral.ai/v1"
     api_key_env: ClassVar[tuple[str, ...]] = ("MISTRAL_API_KEY",)
     quirks: ClassVar[Quirks] = Quirks(

@@ -102,6 +102,11 @@ class OpenAIProvider(ChatCompletionsProvider):
 
     id: ClassVar[str] = "openai"
     display_name: ClassVar[str] = "OpenAI"
+    telemetry_name: ClassVar[str | None] = "openai"
+    #: ``sk-`` and ``sk-proj-`` keys (not the ``sk-ant-`` and ``sk-or-`` keys of other services).
+    secret_patterns: ClassVar[Mapping[str, str]] = {
+        "OpenAI API key": r"(?<![0-9A-Za-z])sk-(?!ant-|or-)[0-9A-Za-z_\-]{20,}"
+    }
     default_base_url: ClassVar[str | None] = OPENAI_BASE_URL
     base_url_env: ClassVar[str | None] = "OPENAI_BASE_URL"
     api_key_env: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
@@ -132,3 +137,8 @@ class OpenAICompatibleProvider(ChatCompletionsProvider):
     display_name: ClassVar[str] = "OpenAI-compatible server"
     api_key_env: ClassVar[tuple[str, ...]] = ("OPENAI_COMPATIBLE_API_KEY",)
     api_key_required: ClassVar[bool] = False
+    #: Anthropic's OpenAI SDK compatibility endpoint (``https://api.anthropic.com/v1/``) is one
+    #: such server, with its own key shape.
+    secret_patterns: ClassVar[Mapping[str, str]] = {
+        "Anthropic API key": r"(?<![0-9A-Za-z])sk-ant-[0-9A-Za-z_\-]{20,}"
+    }

@@ -1,7 +1,9 @@
 """Google Search grounding: metadata, streaming, citations, merging, evidence and accounting.
 
-``groundingMetadata`` is kept as the provider sent it (unknown fields untouched) and checked for
-shape, JSON-safety and size (S5); :class:`GroundingAccumulator` folds it across stream frames (S7);
+``groundingMetadata`` is kept as the provider sent it (unknown fields untouched) under
+``provider_metadata["google"]["groundingMetadata"]`` (read it with :func:`grounding_metadata`) and
+checked for shape, JSON-safety and size (S5); :class:`GroundingAccumulator` folds it across
+stream frames (S7);
 :func:`citations_from_grounding` turns its UTF-8 byte-offset supports into the core's
 provider-neutral sources and character spans that :func:`modelport.cite` renders (S8);
 :func:`merge_grounding`/:func:`merge_results` concatenate grounded answers (S9);
@@ -14,6 +16,7 @@ provider HTML, kept as an opaque string and never rendered here (S12).
 from __future__ import annotations
 
 from . import envelope
+from ._access import GroundingMetadata, grounding_metadata
 from ._accumulate import GroundingAccumulator
 from ._citations import citations_from_grounding, sources_from_chunks
 from ._evidence import (
@@ -32,6 +35,7 @@ __all__ = [
     "LIST_FIELDS",
     "MAX_METADATA_BYTES",
     "GroundingAccumulator",
+    "GroundingMetadata",
     "GroundingOutcome",
     "GroundingStats",
     "build_envelope",
@@ -40,6 +44,7 @@ __all__ = [
     "cited",
     "decode",
     "envelope",
+    "grounding_metadata",
     "grounding_stats",
     "inline_evidence",
     "merge_grounding",

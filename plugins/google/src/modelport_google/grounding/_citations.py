@@ -19,7 +19,7 @@ from typing import Any
 
 from modelport.citations import uri_problem
 from modelport.errors import ProviderMetadataError
-from modelport.types import Citation, Source, Warning
+from modelport.types import CallWarning, Citation, Source
 
 from ._offsets import ByteIndex
 from ._validate import is_index
@@ -99,7 +99,7 @@ def _span(
     part: tuple[int, ByteIndex] | None,
     whole: ByteIndex,
     support_no: int,
-    warnings: list[Warning],
+    warnings: list[CallWarning],
 ) -> tuple[int, int]:
     """The character span of ``segment`` in the joined text, re-anchored when needed.
 
@@ -124,7 +124,7 @@ def _span(
         found = _nearest(whole.text, text, near)
         if found is not None:
             warnings.append(
-                Warning(
+                CallWarning(
                     type="reanchored-citation",
                     setting=f"groundingSupports[{support_no}]",
                     details=f"citation re-anchored on segment.text: the support {problem}",
@@ -135,7 +135,7 @@ def _span(
 
 
 def _chunk_numbers(
-    support: dict[str, Any], chunk_count: int, support_no: int, warnings: list[Warning]
+    support: dict[str, Any], chunk_count: int, support_no: int, warnings: list[CallWarning]
 ) -> list[int]:
     raw = support.get("groundingChunkIndices")
     indices = raw if isinstance(raw, list) else []
@@ -149,7 +149,7 @@ def _chunk_numbers(
             dropped.append(repr(i))
     if dropped and numbers:
         warnings.append(
-            Warning(
+            CallWarning(
                 type="skipped-citation",
                 setting=f"groundingSupports[{support_no}]",
                 details=f"dropped chunk indices out of range: {', '.join(dropped)}",
@@ -165,14 +165,14 @@ def _expected_storage_uri(chunk: object, uri: str) -> bool:
     return isinstance(retrieved, dict) and uri[:5].lower() == "gs://" and uri.isprintable()
 
 
-def _uri_warnings(chunks: object, sources: list[Source]) -> list[Warning]:
+def _uri_warnings(chunks: object, sources: list[Source]) -> list[CallWarning]:
     raw = chunks if isinstance(chunks, list) else []
     warnings = []
     for source in sources:
         problem = uri_problem(source.uri) if source.uri is not None else None
         if problem is not None and not _expected_storage_uri(raw[source.number - 1], source.uri or ""):
             warnings.append(
-                Warning(
+                CallWarning(
                     type="other",
                     setting=f"groundingChunks[{source.number - 1}]",
                     details=f"source {source.number} has a URI that is not an http(s) URL ({problem}); "
@@ -184,7 +184,7 @@ def _uri_warnings(chunks: object, sources: list[Source]) -> list[Warning]:
 
 def citations_from_grounding(
     metadata: dict[str, Any], text_parts: list[str], *, provider: str
-) -> tuple[list[Source], list[Citation], list[Warning]]:
+) -> tuple[list[Source], list[Citation], list[CallWarning]]:
     """Numbered sources, character-span citations and warnings for one candidate.
 
     ``text_parts`` are the candidate's non-thought text parts in order; spans refer to
@@ -205,11 +205,11 @@ def citations_from_grounding(
     sources = sources_from_chunks(metadata.get("groundingChunks"))
     supports = metadata.get("groundingSupports")
     citations: list[Citation] = []
-    warnings: list[Warning] = _uri_warnings(metadata.get("groundingChunks"), sources)
+    warnings: list[CallWarning] = _uri_warnings(metadata.get("groundingChunks"), sources)
     whole: ByteIndex | None = None
     parts: dict[int, tuple[int, ByteIndex]] = {}
     for number, support in enumerate(supports if isinstance(supports, list) else ()):
-        local: list[Warning] = []
+        local: list[CallWarning] = []
         try:
             if not isinstance(support, dict) or not isinstance(support.get("segment"), dict):
                 raise _Skip("the support has no segment")
@@ -228,7 +228,9 @@ def citations_from_grounding(
             citations.append(Citation(start=start, end=end, sources=chunk_numbers))
         except _Skip as skip:
             local.append(
-                Warning(type="skipped-citation", setting=f"groundingSupports[{number}]", details=str(skip))
+                CallWarning(
+                    type="skipped-citation", setting=f"groundingSupports[{number}]", details=str(skip)
+                )
             )
         warnings.extend(local)
     return sources, citations, warnings

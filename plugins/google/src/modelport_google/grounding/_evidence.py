@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from modelport.citations import CitedText, check_evidence, cite
 from modelport.types import Citation, Result, TextPart
 
+from ._access import grounding_metadata
 from ._citations import citations_from_grounding
 from ._offsets import ByteIndex
 
@@ -25,9 +26,10 @@ __all__ = ["GroundingStats", "check_evidence", "cited", "grounding_stats", "inli
 
 def cited(result: Result, *, provider: str = "google") -> CitedText:
     """:func:`modelport.cite` of ``result``, computing sources from its grounding when it has none."""
-    if not result.sources and result.grounding_metadata:
+    metadata = grounding_metadata(result)
+    if not result.sources and metadata:
         parts = [p.text for p in result.content if isinstance(p, TextPart)]
-        sources, citations, _ = citations_from_grounding(result.grounding_metadata, parts, provider=provider)
+        sources, citations, _ = citations_from_grounding(dict(metadata), parts, provider=provider)
         result = result.model_copy(update={"sources": sources, "citations": citations})
     return cite(result)
 
@@ -100,7 +102,8 @@ def grounding_stats(
 
 def result_stats(result: Result, *, provider: str = "google") -> GroundingStats:
     """Accounting of a result, from its grounding metadata and (or computed) citations."""
-    if result.citations or not result.grounding_metadata:
-        return _stats(result.grounding_metadata, result.text, result.citations)
+    metadata = grounding_metadata(result)
+    if result.citations or not metadata:
+        return _stats(metadata, result.text, result.citations)
     parts = [p.text for p in result.content if isinstance(p, TextPart)]
-    return grounding_stats(result.grounding_metadata, parts, provider=provider)
+    return grounding_stats(metadata, parts, provider=provider)

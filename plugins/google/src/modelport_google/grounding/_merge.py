@@ -13,6 +13,7 @@ from typing import Any
 
 from modelport.types import Citation, Result, Source, TextPart
 
+from ._access import grounding_metadata, with_grounding
 from ._validate import LIST_FIELDS, check_shape, validate_grounding_metadata
 
 __all__ = ["merge_grounding", "merge_results"]
@@ -123,8 +124,8 @@ def merge_results(results: Sequence[Result], *, separator: str = "\n\n", provide
     """One result whose text is the results' texts joined, with renumbered sources and citations.
 
     Sources of result *k* are renumbered after those of the results before it and its citation
-    spans are shifted by the characters before it; ``grounding_metadata`` (also under
-    ``provider_metadata[provider]["groundingMetadata"]``) is :func:`merge_grounding` of the
+    spans are shifted by the characters before it; its grounding metadata
+    (``provider_metadata["google"]["groundingMetadata"]``) is :func:`merge_grounding` of the
     results' metadata. Warnings are concatenated; the finish reason is the last result's.
     """
     texts: list[str] = []
@@ -148,7 +149,7 @@ def merge_results(results: Sequence[Result], *, separator: str = "\n\n", provide
         texts.append(result.text)
         char_shift += len(result.text)
     _, metadata = merge_grounding(
-        [(_text_parts(r, provider), r.grounding_metadata) for r in results],
+        [(_text_parts(r, provider), grounding_metadata(r)) for r in results],
         separator=separator,
         provider=provider,
     )
@@ -156,8 +157,7 @@ def merge_results(results: Sequence[Result], *, separator: str = "\n\n", provide
         content=[TextPart(text="".join(texts))],
         finish_reason=results[-1].finish_reason if results else "stop",
         warnings=[w for r in results for w in r.warnings],
-        provider_metadata={provider: {"groundingMetadata": metadata}} if metadata is not None else {},
-        grounding_metadata=metadata,
+        provider_metadata=with_grounding({}, metadata),
         sources=sources,
         citations=citations,
     )
