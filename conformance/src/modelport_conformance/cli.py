@@ -142,11 +142,7 @@ def cassette_replay(model_id: str, path: Path) -> tuple[Any, Callable[[], list[s
 
 def _secret_patterns(provider_id: str) -> dict[str, str]:
     """The ``secret_patterns`` the provider's suites registered (the scan adds them to its own)."""
-    from modelport import plugins
-    from modelport.errors import ConfigurationError
+    from .suites import conformance_suites
 
-    try:
-        suites = plugins.conformance_suites().get(provider_id, [])
-    except ConfigurationError:
-        return {}
+    suites = conformance_suites().get(provider_id, [])
     return {kind: pattern for suite in suites for kind, pattern in suite.secret_patterns.items()}

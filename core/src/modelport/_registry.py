@@ -22,18 +22,18 @@ Environment variables:
 from __future__ import annotations
 
 import os
-import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pluggy
 
 from . import hookspecs
 from ._first_party import BUILTIN_ALIASES, FIRST_PARTY, FirstParty, normalized
-from .errors import ConfigurationError, ProviderNotInstalledError, UnknownProviderError
+from ._hooks import CORE_FAMILY, family, held_mismatches, hook_specs, unknown_hooks
+from .errors import ConfigurationError, ProviderNotInstalledError, ProviderToolError, UnknownProviderError
 from .provider import Provider
 
 if TYPE_CHECKING:
@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 ENTRY_POINT_GROUP = "modelport"
 AUTOLOAD_ENV = "MODELPORT_DISABLE_PLUGIN_AUTOLOAD"
 BLOCK_ENV = "MODELPORT_BLOCK_PLUGINS"
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -94,42 +96,6 @@ def _plugin_label(plugin: object, name: str | None) -> str:
     return name or str(getattr(plugin, "__name__", None) or repr(plugin))
 
 
-@dataclass(frozen=True)
-class ConformanceSuite:
-    """Recorded conformance cases a plugin registered for one provider: the one suite record.
-
-    The fields are the keywords of the ``register`` callback of ``modelport_conformance_suites``
-    (see :class:`modelport.hookspecs.SuiteRegistrar`). ``cases`` is the directory the cases live
-    in. Mappings are copied on construction and ``secret_patterns`` are compiled once to reject a
-    broken expression at registration, not in the middle of a run.
-    """
-
-    provider_id: str
-    cases: Any
-    unsupported: Mapping[str, str] = field(default_factory=dict)
-    merge_frames: Callable[[list[Any]], Any] | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
-    credential_env: tuple[str, ...] = ()
-    secret_patterns: Mapping[str, str] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        unsupported = {str(k): str(v) for k, v in dict(self.unsupported or {}).items()}
-        object.__setattr__(self, "unsupported", unsupported)
-        object.__setattr__(self, "options", dict(self.options or {}))
-        object.__setattr__(self, "credential_env", tuple(self.credential_env))
-        patterns = dict(self.secret_patterns or {})
-        for kind, pattern in patterns.items():
-            try:
-                if not isinstance(pattern, str):
-                    raise TypeError("give the expression as a string; use inline flags such as (?i)")
-                re.compile(pattern)
-            except (re.error, TypeError) as error:
-                raise ConfigurationError(
-                    f"secret pattern {kind!r} of the {self.provider_id!r} suite is not usable: {error}"
-                ) from error
-        object.__setattr__(self, "secret_patterns", {str(k): v for k, v in patterns.items()})
-
-
 def _blocked() -> set[str]:
     return {n.strip() for n in os.environ.get(BLOCK_ENV, "").split(",") if n.strip()}
 
@@ -154,7 +120,10 @@ class Registry:
         self._owners: dict[str, str] = {}
         self._aliases: dict[str, str] = dict(BUILTIN_ALIASES)
         self._errors: dict[str, str] = {}
-        self._suites: dict[str, list[ConformanceSuite]] = {}
+        self._tools: dict[str, ProviderToolSpec] = {}
+        self._contributions: dict[str, list[Any]] = {}
+        self._families: set[str] = {CORE_FAMILY}
+        self._spec_modules: set[object] = set()
         self._loaded_names: set[str] = set()
         self._loading: dict[str, tuple[int, threading.Event]] = {}
         self._registrants: dict[str, _Registrant] = {}
@@ -245,17 +214,19 @@ class Registry:
                 else:
                     self._aliases[alias] = provider_id
 
-    def _register_suite(self, provider_id: str, cases: Any, **declared: Any) -> None:
-        suite = ConformanceSuite(provider_id, cases, **declared)
+    def register_tool(self, spec: ProviderToolSpec) -> None:
+        """Add a provider-tool spec to the table; a different spec with the same id is an error."""
         with self._lock:
-            self._suites.setdefault(provider_id, []).append(suite)
+            existing = self._tools.get(spec.id)
+            if existing is not None and existing != spec:
+                raise ProviderToolError(f"duplicate provider tool id {spec.id!r}", tool_id=spec.id)
+            self._tools[spec.id] = spec
 
     def _tool_registrar(self, registrant: _Registrant) -> Callable[[ProviderToolSpec], None]:
         """The ``register`` callback of the tools hook for one plugin: refusals are recorded on it."""
 
         def register(spec: ProviderToolSpec) -> None:
-            from .errors import ProviderToolError
-            from .provider_tools import ProviderToolSpec, register_provider_tool
+            from .provider_tools import ProviderToolSpec
 
             if not isinstance(spec, ProviderToolSpec):
                 raise ConfigurationError(f"{spec!r} is not a modelport ProviderToolSpec")
@@ -268,7 +239,7 @@ class Registry:
                 )
                 return
             try:
-                register_provider_tool(spec)
+                self.register_tool(spec)
             except ProviderToolError as error:
                 self._record(registrant.label, f"{error}; not registered")
 
@@ -293,7 +264,11 @@ class Registry:
             self._local.registrant, self._local.problems = registrant, problems
             try:
                 pm.register(plugin, name=name)
-                pm.check_pending()
+                unknown = unknown_hooks(pm, plugin, self._families)
+                if unknown:
+                    raise pluggy.PluginValidationError(
+                        plugin, f"unknown hook {unknown[0]!r} in plugin {plugin!r}"
+                    )
             except BaseException:
                 if pm.is_registered(plugin):
                     pm.unregister(plugin)
@@ -426,7 +401,8 @@ class Registry:
                 if not fresh:
                     return
                 asked.update(p for _, p in fresh)
-                impls = getattr(pm.hook, hook_name).get_hookimpls()
+                caller = getattr(pm.hook, hook_name, None)
+                impls = caller.get_hookimpls() if caller is not None else []
                 calls = [
                     (registrant, impl)
                     for registrant, plugin in sorted(fresh, key=_first_party_first)
@@ -439,6 +415,52 @@ class Registry:
                     impl.function(*[arguments[name] for name in impl.argnames])
                 except (Exception, SystemExit) as error:
                     self._record(registrant.label, f"{hook_name} failed: {_format_error(error)}")
+
+    # Hooks other packages specify -------------------------------------------------------------
+
+    def add_hookspecs(self, module: object) -> None:
+        """Add the hook specifications of a package that extends the plugin contract (once).
+
+        Held implementations are verified now: one asking for arguments the spec does not offer is
+        recorded and its plugin unregistered; one of an unknown hook of the new family is recorded.
+        """
+        pm = self.manager()
+        with self._pm_lock:
+            if module in self._spec_modules:
+                return
+            specs = hook_specs(pm, module)
+            for plugin, problem in held_mismatches(pm, specs):
+                self._record(self._registrant(pm, plugin).label, f"{problem}; plugin unregistered")
+                pm.unregister(plugin)
+            pm.add_hookspecs(module)
+            self._spec_modules.add(module)
+            families = {family(name) for name in specs}
+            self._families |= families
+            for plugin in pm.get_plugins():
+                for name in unknown_hooks(pm, plugin, families):
+                    self._record(self._registrant(pm, plugin).label, f"unknown hook {name!r}; not called")
+
+    def collect(self, hook_name: str, record: Callable[..., _T]) -> list[_T]:
+        """Ask every plugin (loads them all) for what it contributes through the on-demand hook
+        ``hook_name``: each call of its ``register`` callback becomes ``record(*args, **kwargs)``.
+
+        Each plugin is asked once for the life of the registry; the records of every call so far are
+        returned, first-party plugins' first. A ``record`` that raises is recorded against that
+        plugin. One package (the one that specifies the hook) collects it.
+        """
+        self.load_all()
+
+        def registrar(_registrant: _Registrant) -> Callable[..., None]:
+            def register(*args: Any, **kwargs: Any) -> None:
+                made = record(*args, **kwargs)
+                with self._lock:
+                    self._contributions.setdefault(hook_name, []).append(made)
+
+            return register
+
+        self._collect(hook_name, registrar)
+        with self._lock:
+            return list(self._contributions.get(hook_name, ()))
 
     # Lookup ----------------------------------------------------------------------------------
 
@@ -492,12 +514,25 @@ class Registry:
         with self._lock:
             return dict(self._providers)
 
-    def conformance_suites(self) -> dict[str, list[ConformanceSuite]]:
-        """Conformance cases registered by plugins, by provider id (loads all plugins)."""
-        self.load_all()
-        self._collect("modelport_conformance_suites", lambda _registrant: self._register_suite)
+    def provider_tools(self, namespace: str | None = None) -> dict[str, ProviderToolSpec]:
+        """Provider-tool specs by id: every one (loads every plugin), or those of ``namespace``
+        (loads the plugin that provides it)."""
+        self.load_tool_namespace(namespace)
         with self._lock:
-            return {k: list(v) for k, v in self._suites.items()}
+            return {k: s for k, s in self._tools.items() if namespace is None or s.namespace == namespace}
+
+    def provider_tool(self, tool_id: str) -> ProviderToolSpec:
+        """The spec registered under ``tool_id`` (loads the plugin of its namespace on a miss)."""
+        with self._lock:
+            spec = self._tools.get(tool_id)
+        namespace = tool_id.split(".", 1)[0] if "." in tool_id else None
+        if spec is None and namespace:
+            self.load_tool_namespace(namespace)
+            with self._lock:
+                spec = self._tools.get(tool_id)
+        if spec is None:
+            raise ProviderToolError(f"unknown provider tool {tool_id!r}", tool_id=tool_id)
+        return spec
 
     def aliases(self) -> dict[str, str]:
         """Alias → provider id."""
@@ -552,11 +587,8 @@ def registry() -> Registry:
 def reset_registry() -> None:
     """Forget every loaded plugin and provider tool (for tests)."""
     global _REGISTRY
-    from .provider_tools import _clear
-
     with _REGISTRY_LOCK:
         _REGISTRY = None
-        _clear()
 
 
 def plugin_errors() -> dict[str, str]:
