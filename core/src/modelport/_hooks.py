@@ -12,10 +12,12 @@ family (a misspelling) or outside every ``modelport_`` family is refused.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
+from types import ModuleType
 
 import pluggy
 
-__all__ = ["CORE_FAMILY", "family", "held_mismatches", "hook_specs", "unknown_hooks"]
+__all__ = ["CORE_FAMILY", "add_specs", "family", "refuse_unknown_hooks", "unknown_hooks"]
 
 CORE_FAMILY = "modelport_register_"
 
@@ -36,7 +38,7 @@ def unknown_hooks(pm: pluggy.PluginManager, plugin: object, families: set[str]) 
     return sorted(unknown)
 
 
-def hook_specs(pm: pluggy.PluginManager, module: object) -> dict[str, set[str]]:
+def hook_specs(pm: pluggy.PluginManager, module: ModuleType | type) -> dict[str, set[str]]:
     """The hook specifications of ``module``: hook name → the argument names it offers."""
     return {
         name: set(inspect.signature(getattr(module, name)).parameters)
@@ -58,3 +60,24 @@ def held_mismatches(pm: pluggy.PluginManager, specs: dict[str, set[str]]) -> lis
             if extra:
                 found.append((impl.plugin, f"hook {name!r} offers no argument {', '.join(map(repr, extra))}"))
     return found
+
+
+def refuse_unknown_hooks(pm: pluggy.PluginManager, plugin: object, families: set[str]) -> None:
+    """Raise :class:`pluggy.PluginValidationError` when ``plugin`` implements an unknown hook of a
+    known family or of none (a misspelling): it is not registered."""
+    unknown = unknown_hooks(pm, plugin, families)
+    if unknown:
+        raise pluggy.PluginValidationError(plugin, f"unknown hook {unknown[0]!r} in plugin {plugin!r}")
+
+
+def add_specs(
+    pm: pluggy.PluginManager, module: ModuleType | type, refuse: Callable[[object, str], None]
+) -> set[str]:
+    """Add the specifications in ``module`` to ``pm``; the held implementations that ask for
+    arguments a spec does not offer are first handed to ``refuse(plugin, problem)``, which must
+    unregister the plugin. Returns the families of the hooks added."""
+    specs = hook_specs(pm, module)
+    for plugin, problem in held_mismatches(pm, specs):
+        refuse(plugin, problem)
+    pm.add_hookspecs(module)
+    return {family(name) for name in specs}

@@ -20,6 +20,7 @@ modelport 0.2.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, TypeVar
 
 from ._api import split_model_id
@@ -60,7 +61,7 @@ def load_errors() -> dict[str, str]:
     return registry().errors()
 
 
-def add_hookspecs(module: object) -> None:
+def add_hookspecs(module: ModuleType | type) -> None:
     """Add the hook specifications in ``module`` (``pluggy.HookspecMarker("modelport")``) to the plugin
     manager, once. Name the hooks after your package (``modelport_<package>_<what>``): plugins'
     implementations of them are held until the specs are added, then verified (a mismatch is recorded
