@@ -17,6 +17,8 @@ from types import ModuleType
 
 import pluggy
 
+from .errors import ConfigurationError
+
 __all__ = ["CORE_FAMILY", "add_specs", "family", "refuse_unknown_hooks", "unknown_hooks"]
 
 CORE_FAMILY = "modelport_register_"
@@ -75,8 +77,13 @@ def add_specs(
 ) -> set[str]:
     """Add the specifications in ``module`` to ``pm``; the held implementations that ask for
     arguments a spec does not offer are first handed to ``refuse(plugin, problem)``, which must
-    unregister the plugin. Returns the families of the hooks added."""
+    unregister the plugin. Returns the families of the hooks added. A hook another module already
+    specifies is a :class:`ConfigurationError` (nothing is added)."""
     specs = hook_specs(pm, module)
+    for name in specs:
+        caller = getattr(pm.hook, name, None)
+        if caller is not None and caller.spec is not None:
+            raise ConfigurationError(f"the hook {name!r} is already specified by {caller.spec.namespace!r}")
     for plugin, problem in held_mismatches(pm, specs):
         refuse(plugin, problem)
     pm.add_hookspecs(module)
