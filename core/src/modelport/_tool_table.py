@@ -15,15 +15,6 @@ if TYPE_CHECKING:
 
     from .types import ProviderTool
 
-__all__ = [
-    "get_provider_tool",
-    "provider_tool_specs",
-    "register_provider_tool",
-    "resolve_tool_names",
-    "validate_provider_tool",
-    "validate_provider_tools",
-]
-
 
 def register_provider_tool(spec: ProviderToolSpec) -> None:
     """Add a spec; a second spec with the same id is an error."""

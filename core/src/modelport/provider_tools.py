@@ -120,17 +120,7 @@ class ProviderToolSpec:
         return self.validate_args(tool.args, backend)
 
 
+# Every public name but the spec is a look-up in the registry's table, loaded on first use.
 __getattr__, __dir__ = lazy_attributes(
-    __name__,
-    dict.fromkeys(
-        (
-            "get_provider_tool",
-            "provider_tool_specs",
-            "register_provider_tool",
-            "resolve_tool_names",
-            "validate_provider_tool",
-            "validate_provider_tools",
-        ),
-        "modelport._tool_table",
-    ),
+    __name__, dict.fromkeys((name for name in __all__ if name != "ProviderToolSpec"), "modelport._tool_table")
 )
