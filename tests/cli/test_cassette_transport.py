@@ -55,6 +55,18 @@ def test_with_modelport_conformance_the_cassette_replays(example_installed):
     assert (result.exit_code, result.output) == (0, "Hello!\n")
 
 
+def test_a_file_that_is_no_cassette_is_a_clear_error(example_installed, tmp_path):
+    for name, text, problem in [
+        ("notes.md", 'title: "Notes\n', "found unexpected end of stream (line 2)"),
+        ("list.yaml", "- 1\n- 2\n", "a cassette is a mapping with an 'interactions' list"),
+    ]:
+        (tmp_path / name).write_text(text)
+        result = CliRunner().invoke(
+            main, ["generate", "example/tiny-1", "hi", "--cassette", str(tmp_path / name)]
+        )
+        assert (result.exit_code, result.output) == (1, f"error: {name} is not a cassette: {problem}\n")
+
+
 def test_a_transport_that_fails_to_load_is_reported(example_installed, monkeypatch):
     _only(monkeypatch, metadata.EntryPoint("cassette", "modelport_no_such_module:opener", TRANSPORTS_GROUP))
     result = CliRunner().invoke(main, ["generate", "example/tiny-1", "hi", "--cassette", str(CASSETTE)])

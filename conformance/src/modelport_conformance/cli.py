@@ -120,6 +120,8 @@ def cassette_transport(model_id: str, path: Path) -> Replay:
     """The replay transport behind ``modelport generate --cassette`` (contributed through the
     entry-point group ``modelport.transports``): the cassette at ``path`` is scanned for
     credential-looking strings first, and refused with them listed."""
+    import yaml
+
     from modelport import plugins
     from modelport.errors import ConfigurationError
 
@@ -138,7 +140,14 @@ def cassette_transport(model_id: str, path: Path) -> Replay:
     if findings:
         lines = ["the cassette contains credential-looking strings:"]
         raise ConfigurationError("\n".join(lines + ["  " + f.describe(path.name) for f in findings]))
-    player = CassettePlayer(load_cassette(text))
+    try:
+        cassette = load_cassette(text)
+    except (ValueError, yaml.YAMLError) as error:
+        mark = getattr(error, "problem_mark", None)
+        problem = getattr(error, "problem", None) or str(error) or type(error).__name__
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        raise ConfigurationError(f"{path.name} is not a cassette: {problem}{where}") from None
+    player = CassettePlayer(cassette)
     return Replay(player.transport, replay_settings(provider_id), player.problems)
 
 
