@@ -12,6 +12,7 @@ import json
 from click.testing import CliRunner
 
 from modelport.cli import main
+from modelport_conformance import conformance_suites
 
 from .conftest import EXAMPLE_CASES
 
@@ -36,7 +37,8 @@ def test_providers_lists_capabilities_and_plugin_errors(broken_installed, tmp_pa
     same = CliRunner().invoke(main, ["models", "--format", "json"])
     data = json.loads(same.output)
     assert [p["id"] for p in data["providers"]] == ["example", "example-badrequest", "example-badresponse"]
-    assert data["providers"][0]["conformance_suites"] == 1
+    assert "conformance_suites" not in data["providers"][0]  # the core knows nothing of suites
+    assert [s.provider_id for s in conformance_suites()["example"]] == ["example"]
 
 
 def test_conformance_json_is_machine_readable(example_installed, tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from modelport import plugins
+from modelport_conformance import cases
 from modelport_conformance.cases import Suite, discover_suites, load_cases
 from modelport_conformance.report import render, run_conformance
 from modelport_conformance.runner import run_case
@@ -80,7 +80,7 @@ def test_wrong_response_mapping_fails_naming_the_json_path(broken_installed):
 
 
 def test_strict_fails_a_registered_provider_without_cases(example_installed, monkeypatch):
-    monkeypatch.setattr(plugins, "conformance_suites", lambda: {})
+    monkeypatch.setattr(cases, "conformance_suites", lambda: {})
     lenient, strict = run_conformance(), run_conformance(strict=True)
     assert (lenient.ok, lenient.providers[0].status) == (True, "skip")
     assert (strict.ok, strict.providers[0].status) == (False, "fail")

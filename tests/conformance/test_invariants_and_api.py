@@ -15,9 +15,8 @@ from modelport.events import (
     TextEndEvent,
     TextStartEvent,
 )
-from modelport.hookspecs import SuiteRegistrar
-from modelport.plugins import ConformanceSuite
 from modelport.types import Origin, Result, ToolCallPart, ToolResultPart, Usage
+from modelport_conformance import ConformanceSuite, SuiteRegistrar
 from modelport_conformance.cases import Suite
 from modelport_conformance.invariants import (
     check_origin,
@@ -36,13 +35,16 @@ def test_public_names():
         "Cassette",
         "CassettePlayer",
         "CheckOutcome",
+        "ConformanceSuite",
         "Difference",
         "Interaction",
         "ProviderConformanceTests",
         "RecordingError",
         "Report",
         "Suite",
+        "SuiteRegistrar",
         "UnsafeRecordingError",
+        "conformance_suites",
         "diff_json",
         "discover_suites",
         "dump_cassette",

@@ -16,6 +16,7 @@ from modelport_conformance.cli import main
 from modelport_conformance.credentials import redact, scan_text
 from modelport_conformance.runner import run_case
 from modelport_conformance.scrub import Scrubber
+from modelport_conformance.suites import conformance_suites
 
 from .servers import plugin_module as _plugin
 
@@ -112,7 +113,7 @@ def test_a_plugin_registers_its_own_key_shapes(example_installed, tmp_path):
     assert scan_text(f"k: {EXK}") == []
     assert [f.kind for f in scan_text(f"k: {EXK}", EXAMPLE_KEY)] == ["Example key"]
     modelport.register_plugin(_plugin(modelport_conformance_suites=_suites_with_patterns), name="patterns")
-    [_, extra] = plugins.conformance_suites()["example"]
+    [_, extra] = conformance_suites()["example"]
     assert extra.secret_patterns == EXAMPLE_KEY
     suites, _ = discover_suites(["example"])
     assert suites["example"].secret_patterns == EXAMPLE_KEY  # merged with the example's own suite
@@ -137,7 +138,7 @@ def test_a_pattern_that_does_not_compile_fails_registration(example_installed):
     modelport.register_plugin(
         _plugin(modelport_conformance_suites=_suites_with_a_bad_pattern), name="bad-patterns"
     )
-    found = plugins.conformance_suites().get("example", [])
+    found = conformance_suites().get("example", [])
     assert all("Broken" not in s.secret_patterns for s in found)
     errors = plugins.load_errors()
     assert any("secret pattern 'Broken' of the 'example' suite is not usable" in e for e in errors.values())

@@ -98,6 +98,21 @@ def test_duplicate_spec_ids_are_rejected() -> None:
     register_provider_tool(SEARCH)  # the same spec again is harmless
 
 
+def test_the_tool_table_is_the_registrys() -> None:
+    """One table: a fresh registry has no tools until its plugins are asked again."""
+    from modelport._registry import registry, reset_registry
+
+    register_provider_tool(SEARCH)
+    assert registry().provider_tools("httpecho") == {"httpecho.search": SEARCH}
+    reset_registry()
+    with pytest.raises(ProviderToolError, match="unknown provider tool 'httpecho.search'"):
+        get_provider_tool("httpecho.search")
+    tool = ProviderTool(id="httpecho.search", name="search", args={"max_results": 3})
+    assert SEARCH.check(tool, namespace="httpecho", backend="default") == SearchArgs(max_results=3)
+    with pytest.raises(ProviderToolError, match="the selected provider accepts only google.\\* tools"):
+        SEARCH.check(tool, namespace="google", backend="default")
+
+
 def test_spec_id_must_match_namespace_and_name() -> None:
     with pytest.raises(ProviderToolError, match="must be 'httpecho.find'"):
         ProviderToolSpec(id="httpecho.search", name="find", namespace="httpecho", args_type=SearchArgs)

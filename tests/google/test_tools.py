@@ -229,14 +229,14 @@ class _AcmeArgs(BaseModel):
 def acme_tool() -> Any:
     """A provider tool of another provider, registered for one test."""
     from modelport import provider_tools
+    from modelport._registry import reset_registry
 
     spec = provider_tools.ProviderToolSpec(
         id="acme.web_search", name="web_search", namespace="acme", args_type=_AcmeArgs
     )
     provider_tools.register_provider_tool(spec)
     yield spec
-    with provider_tools._LOCK:
-        provider_tools._SPECS.pop(spec.id, None)
+    reset_registry()  # the table is the registry's: a fresh one forgets the spec
 
 
 # (provider, invalid tools, valid control tools or None, error match)

@@ -31,9 +31,9 @@ import yaml
 
 from modelport import plugins
 from modelport.errors import ConfigurationError
-from modelport.plugins import ConformanceSuite
 
 from .cassette import Cassette, load_cassette
+from .suites import ConformanceSuite, conformance_suites
 
 #: libyaml's safe loader when available (cassettes are large), else the pure-Python one.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -146,8 +146,8 @@ _KEEP: Any = object()
 class Suite:
     """A registered suite with its cases loaded.
 
-    What a plugin declares about its cases is the core's one record,
-    :class:`modelport.plugins.ConformanceSuite` (:attr:`registration`); this adds what loading found.
+    What a plugin declares about its cases is the one suite record,
+    :class:`modelport_conformance.ConformanceSuite` (:attr:`registration`); this adds what loading found.
     ``Suite("example", cases, unsupported={...})`` builds the record from the same keywords the
     ``register`` callback of the ``modelport_conformance_suites`` hook takes.
     """
@@ -232,7 +232,7 @@ def discover_suites(
     """
     providers = plugins.providers()
     try:
-        registrations = plugins.conformance_suites()
+        registrations = conformance_suites()
     except ConfigurationError:  # a plugin's suite hook raised; the registry recorded it in errors()
         registrations = {}
     # Suites registered for an id no plugin provides are kept, so the run can report them.

@@ -1,5 +1,6 @@
 """``modelport conformance``, contributed to the core's ``modelport`` command through the entry-point
-group ``modelport.commands``, and the cassette replay behind ``modelport generate --cassette``.
+group ``modelport.commands``, and the cassette replay transport behind ``modelport generate
+--cassette``, contributed through the group ``modelport.transports``.
 
 :data:`main` is the whole ``modelport`` command (the core's :data:`modelport.cli.main`), kept here so
 ``from modelport_conformance.cli import main`` goes on working.
@@ -19,11 +20,12 @@ import click
 
 from modelport.cli import main, terminal
 from modelport.cli.terminal import safe
+from modelport.cli.transports import Replay
 
 from .bounds import DEFAULT_CASE_MEMORY, DEFAULT_CASE_TIMEOUT
 from .report import FORMATS
 
-__all__ = ["cassette_replay", "conformance_command", "main"]
+__all__ = ["cassette_replay", "cassette_transport", "conformance_command", "main"]
 
 
 @click.command("conformance")
@@ -114,11 +116,14 @@ def conformance_command(
 # --------------------------------------------------------------------------- generate --cassette
 
 
-def cassette_replay(model_id: str, path: Path) -> tuple[Any, Callable[[], list[str]]] | list[str]:
-    """A model that replays the cassette at ``path`` and the function listing the requests that did
-    not match it; or, when the cassette holds credential-looking strings, the error lines to print."""
-    import modelport
+def cassette_transport(model_id: str, path: Path) -> Replay:
+    """The replay transport behind ``modelport generate --cassette`` (contributed through the
+    entry-point group ``modelport.transports``): the cassette at ``path`` is scanned for
+    credential-looking strings first, and refused with them listed."""
+    import yaml
+
     from modelport import plugins
+    from modelport.errors import ConfigurationError
 
     from .cases import read_case_file
     from .cassette import load_cassette
@@ -130,23 +135,39 @@ def cassette_replay(model_id: str, path: Path) -> tuple[Any, Callable[[], list[s
     try:
         text = read_case_file(path)
     except ValueError as error:
-        return [f"error: {error}"]
+        raise ConfigurationError(str(error)) from None
     findings = scan_text(text, _secret_patterns(provider_id))
     if findings:
-        lines = ["error: the cassette contains credential-looking strings:"]
-        return lines + ["  " + finding.describe(path.name) for finding in findings]
-    player = CassettePlayer(load_cassette(text))
-    model = modelport.get_model(model_id, **replay_settings(provider_id), transport=player.transport)
-    return model, player.problems
+        lines = ["the cassette contains credential-looking strings:"]
+        raise ConfigurationError("\n".join(lines + ["  " + f.describe(path.name) for f in findings]))
+    try:
+        cassette = load_cassette(text)
+    except (ValueError, yaml.YAMLError) as error:
+        mark = getattr(error, "problem_mark", None)
+        problem = getattr(error, "problem", None) or str(error) or type(error).__name__
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        raise ConfigurationError(f"{path.name} is not a cassette: {problem}{where}") from None
+    player = CassettePlayer(cassette)
+    return Replay(player.transport, replay_settings(provider_id), player.problems)
+
+
+def cassette_replay(model_id: str, path: Path) -> tuple[Any, Callable[[], list[str]]] | list[str]:
+    """A model that replays the cassette at ``path`` and the function listing the requests that did
+    not match it; or, when the cassette cannot be used, the error lines to print."""
+    import modelport
+    from modelport.errors import ConfigurationError
+
+    try:
+        replay = cassette_transport(model_id, path)
+    except ConfigurationError as error:
+        return [f"error: {line}" if i == 0 else line for i, line in enumerate(str(error).splitlines())]
+    model = modelport.get_model(model_id, **replay.options, transport=replay.transport)
+    return model, replay.problems
 
 
 def _secret_patterns(provider_id: str) -> dict[str, str]:
     """The ``secret_patterns`` the provider's suites registered (the scan adds them to its own)."""
-    from modelport import plugins
-    from modelport.errors import ConfigurationError
+    from .suites import conformance_suites
 
-    try:
-        suites = plugins.conformance_suites().get(provider_id, [])
-    except ConfigurationError:
-        return {}
+    suites = conformance_suites().get(provider_id, [])
     return {kind: pattern for suite in suites for kind, pattern in suite.secret_patterns.items()}

@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import html
 import re
+from typing import TYPE_CHECKING
 
 from modelport.cli.terminal import visible
 
 from .credentials import redact
-from .report import Report
 from .runner import CaseOutcome
+
+if TYPE_CHECKING:
+    from .report import Report  # report imports this module to render html
 
 __all__ = ["render_html", "text"]
 

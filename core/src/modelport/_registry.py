@@ -21,121 +21,42 @@ Environment variables:
 
 from __future__ import annotations
 
-import os
-import re
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from importlib import metadata
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pluggy
 
 from . import hookspecs
-from ._first_party import BUILTIN_ALIASES, FIRST_PARTY, FirstParty, normalized
-from .errors import ConfigurationError, ProviderNotInstalledError, UnknownProviderError
+from ._first_party import BUILTIN_ALIASES, FIRST_PARTY
+from ._hooks import CORE_FAMILY, add_specs, refuse_unknown_hooks, unknown_hooks
+from ._registrants import (
+    ENTRY_POINT_GROUP,
+    Once,
+    Registrant,
+    Survey,
+    Tables,
+    alias_conflict,
+    autoload_disabled,
+    blocked,
+    check_contract,
+    describe,
+    first_party_first,
+    format_error,
+    not_found,
+    plugin_label,
+    provider_conflict,
+    tool_conflict,
+)
+from .errors import ConfigurationError, ProviderToolError
 from .provider import Provider
 
 if TYPE_CHECKING:
     from .provider_tools import ProviderToolSpec
 
-ENTRY_POINT_GROUP = "modelport"
-AUTOLOAD_ENV = "MODELPORT_DISABLE_PLUGIN_AUTOLOAD"
-BLOCK_ENV = "MODELPORT_BLOCK_PLUGINS"
-
-
-@dataclass(frozen=True)
-class _Registrant:
-    """Who is registering: the plugin's label in :func:`plugin_errors` and, for an entry point, where
-    it comes from (its distribution, value, and the provider ids other entry points claim)."""
-
-    label: str
-    ep_name: str | None = None
-    value: str | None = None
-    distribution: str | None = None
-    claims: Mapping[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class _Survey:
-    """The installed entry points at one lookup: the plugin each provider id belongs to (by
-    entry-point name, the first one found) and the names more than one distribution declares."""
-
-    claims: Mapping[str, str]
-    shared: frozenset[str]
-
-    @classmethod
-    def of(cls, eps: list[metadata.EntryPoint]) -> _Survey:
-        claims: dict[str, str] = {}
-        seen: set[str] = set()
-        shared: set[str] = set()
-        for ep in eps:
-            claims.setdefault(ep.name, ep.value)
-            (shared if ep.name in seen else seen).add(ep.name)
-        return cls(claims, frozenset(shared))
-
-
-def _is_first_party(owner: FirstParty, registrant: _Registrant | None, module: str) -> bool:
-    """Whether what ``registrant`` registers (defined in ``module``) comes from ``owner``'s package."""
-    if registrant is not None and registrant.distribution is not None:
-        return normalized(registrant.distribution) == normalized(owner.distribution)
-    return module.partition(".")[0] == owner.distribution.replace("-", "_")
-
-
-def _first_party_first(item: tuple[_Registrant, object]) -> tuple[bool, str]:
-    """Sort key: first-party plugins (by distribution, else by module) first, then by label."""
-    registrant, plugin = item
-    module = str(getattr(plugin, "__name__", None) or type(plugin).__module__)
-    first_party = any(_is_first_party(owner, registrant, module) for owner in FIRST_PARTY.values())
-    return (not first_party, registrant.label)
-
-
-def _plugin_label(plugin: object, name: str | None) -> str:
-    return name or str(getattr(plugin, "__name__", None) or repr(plugin))
-
-
-@dataclass(frozen=True)
-class ConformanceSuite:
-    """Recorded conformance cases a plugin registered for one provider: the one suite record.
-
-    The fields are the keywords of the ``register`` callback of ``modelport_conformance_suites``
-    (see :class:`modelport.hookspecs.SuiteRegistrar`). ``cases`` is the directory the cases live
-    in. Mappings are copied on construction and ``secret_patterns`` are compiled once to reject a
-    broken expression at registration, not in the middle of a run.
-    """
-
-    provider_id: str
-    cases: Any
-    unsupported: Mapping[str, str] = field(default_factory=dict)
-    merge_frames: Callable[[list[Any]], Any] | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
-    credential_env: tuple[str, ...] = ()
-    secret_patterns: Mapping[str, str] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        unsupported = {str(k): str(v) for k, v in dict(self.unsupported or {}).items()}
-        object.__setattr__(self, "unsupported", unsupported)
-        object.__setattr__(self, "options", dict(self.options or {}))
-        object.__setattr__(self, "credential_env", tuple(self.credential_env))
-        patterns = dict(self.secret_patterns or {})
-        for kind, pattern in patterns.items():
-            try:
-                if not isinstance(pattern, str):
-                    raise TypeError("give the expression as a string; use inline flags such as (?i)")
-                re.compile(pattern)
-            except (re.error, TypeError) as error:
-                raise ConfigurationError(
-                    f"secret pattern {kind!r} of the {self.provider_id!r} suite is not usable: {error}"
-                ) from error
-        object.__setattr__(self, "secret_patterns", {str(k): v for k, v in patterns.items()})
-
-
-def _blocked() -> set[str]:
-    return {n.strip() for n in os.environ.get(BLOCK_ENV, "").split(",") if n.strip()}
-
-
-def _autoload_disabled() -> bool:
-    return os.environ.get(AUTOLOAD_ENV, "").strip().lower() in {"1", "true", "yes", "on"}
+_T = TypeVar("_T")
 
 
 class Registry:
@@ -153,11 +74,14 @@ class Registry:
         self._providers: dict[str, type[Provider]] = {}
         self._owners: dict[str, str] = {}
         self._aliases: dict[str, str] = dict(BUILTIN_ALIASES)
+        self._tables = Tables(self._providers, self._owners, self._aliases)
         self._errors: dict[str, str] = {}
-        self._suites: dict[str, list[ConformanceSuite]] = {}
-        self._loaded_names: set[str] = set()
-        self._loading: dict[str, tuple[int, threading.Event]] = {}
-        self._registrants: dict[str, _Registrant] = {}
+        self._tools: dict[str, ProviderToolSpec] = {}
+        self._contributions: dict[str, list[Any]] = {}
+        self._families: set[str] = {CORE_FAMILY}
+        self._spec_modules: set[object] = set()
+        self._once = Once()
+        self._registrants: dict[str, Registrant] = {}
         self._all_loaded = False
         self._collected: dict[str, set[object]] = {}
 
@@ -187,99 +111,64 @@ class Registry:
         if noted is not None:  # a registration in progress on this thread: tell its caller too
             noted.append(problem)
 
-    def _provider_conflict(self, provider_id: str, registrant: _Registrant | None, module: str) -> str | None:
-        """Why ``registrant`` may not register ``provider_id`` (``None`` when it may)."""
-        owner = FIRST_PARTY.get(provider_id)
-        if owner is not None and not _is_first_party(owner, registrant, module):
-            return f"provider id {provider_id!r} is reserved for {owner.distribution}; not registered"
-        if registrant is not None and registrant.ep_name not in (None, provider_id):
-            claimed = registrant.claims.get(provider_id)
-            if claimed is not None and claimed != registrant.value:
-                return (
-                    f"provider id {provider_id!r} belongs to the entry point {provider_id!r} "
-                    f"({claimed}); not registered"
-                )
-        existing = self._providers.get(provider_id)
-        if existing is not None:
-            return (
-                f"provider id {provider_id!r} is already registered by "
-                f"{self._owners.get(provider_id, existing.__module__)!r}; not registered"
-            )
-        target = self._aliases.get(provider_id)
-        if target is not None and target != provider_id:
-            return f"provider id {provider_id!r} is already an alias of {target!r}; not registered"
-        return None
-
-    def _alias_conflict(self, alias: object, provider_id: str) -> str | None:
-        if not isinstance(alias, str) or not alias:
-            return f"alias {alias!r} of provider {provider_id!r} is not a non-empty string; not registered"
-        target = self._aliases.get(alias)
-        if target is not None and target != provider_id:
-            return f"alias {alias!r} already points at provider {target!r}; not registered"
-        if alias != provider_id and (alias in self._providers or alias in FIRST_PARTY):
-            return f"alias {alias!r} of provider {provider_id!r} is another provider's id; not registered"
-        return None
-
     def _register_provider(self, provider: type[Provider], *, aliases: tuple[str, ...] = ()) -> None:
         if not (isinstance(provider, type) and issubclass(provider, Provider)):
             raise ConfigurationError(f"{provider!r} is not a modelport Provider subclass")
         provider_id = getattr(provider, "id", None)
         if not isinstance(provider_id, str) or not provider_id:
             raise ConfigurationError(f"{provider!r} has no provider id (set the class attribute 'id')")
-        _check_contract(provider)
-        registrant: _Registrant | None = getattr(self._local, "registrant", None)
+        check_contract(provider)
+        registrant: Registrant | None = getattr(self._local, "registrant", None)
         label = registrant.label if registrant is not None else provider.__module__
         with self._lock:
             if self._providers.get(provider_id) is provider:
                 return  # the same class again (a module listed under several entry points)
-            problem = self._provider_conflict(provider_id, registrant, provider.__module__)
+            problem = provider_conflict(self._tables, provider_id, registrant, provider.__module__)
             if problem is not None:
                 self._record(label, problem)
                 return
             self._providers[provider_id] = provider
             self._owners[provider_id] = label
             for alias in aliases:
-                problem = self._alias_conflict(alias, provider_id)
+                problem = alias_conflict(self._tables, alias, provider_id)
                 if problem is not None:
                     self._record(label, problem)
                 else:
                     self._aliases[alias] = provider_id
 
-    def _register_suite(self, provider_id: str, cases: Any, **declared: Any) -> None:
-        suite = ConformanceSuite(provider_id, cases, **declared)
+    def register_tool(self, spec: ProviderToolSpec) -> None:
+        """Add a provider-tool spec to the table; a different spec with the same id is an error."""
         with self._lock:
-            self._suites.setdefault(provider_id, []).append(suite)
+            existing = self._tools.get(spec.id)
+            if existing is not None and existing != spec:
+                raise ProviderToolError(f"duplicate provider tool id {spec.id!r}", tool_id=spec.id)
+            self._tools[spec.id] = spec
 
-    def _tool_registrar(self, registrant: _Registrant) -> Callable[[ProviderToolSpec], None]:
+    def _tool_registrar(self, registrant: Registrant) -> Callable[[ProviderToolSpec], None]:
         """The ``register`` callback of the tools hook for one plugin: refusals are recorded on it."""
 
         def register(spec: ProviderToolSpec) -> None:
-            from .errors import ProviderToolError
-            from .provider_tools import ProviderToolSpec, register_provider_tool
+            from .provider_tools import ProviderToolSpec
 
             if not isinstance(spec, ProviderToolSpec):
                 raise ConfigurationError(f"{spec!r} is not a modelport ProviderToolSpec")
-            owner = FIRST_PARTY.get(spec.namespace)
-            if owner is not None and not _is_first_party(owner, registrant, spec.args_type.__module__):
-                self._record(
-                    registrant.label,
-                    f"provider tool {spec.id!r} is in the namespace {spec.namespace!r} reserved for "
-                    f"{owner.distribution}; not registered",
-                )
+            problem = tool_conflict(spec.id, spec.namespace, registrant, spec.args_type.__module__)
+            if problem is not None:
+                self._record(registrant.label, problem)
                 return
             try:
-                register_provider_tool(spec)
+                self.register_tool(spec)
             except ProviderToolError as error:
                 self._record(registrant.label, f"{error}; not registered")
 
         return register
 
-    def _registrant(self, pm: pluggy.PluginManager, plugin: object) -> _Registrant:
+    def _registrant(self, pm: pluggy.PluginManager, plugin: object) -> Registrant:
         name = pm.get_name(plugin)
         found = self._registrants.get(name) if name is not None else None
-        return found if found is not None else _Registrant(label=_plugin_label(plugin, name))
+        return found if found is not None else Registrant(label=plugin_label(plugin, name))
 
-    def _register_with_pm(self, plugin: object, name: str, registrant: _Registrant) -> list[str]:
+    def _register_with_pm(self, plugin: object, name: str, registrant: Registrant) -> list[str]:
         """``pm.register`` under the pluggy lock with ``registrant`` current; the problems it recorded.
 
         A failure (also ``SystemExit``) unregisters the plugin and is raised.
@@ -293,7 +182,7 @@ class Registry:
             self._local.registrant, self._local.problems = registrant, problems
             try:
                 pm.register(plugin, name=name)
-                pm.check_pending()
+                refuse_unknown_hooks(pm, plugin, self._families)
             except BaseException:
                 if pm.is_registered(plugin):
                     pm.unregister(plugin)
@@ -308,24 +197,15 @@ class Registry:
         Raises :class:`ConfigurationError` when the plugin fails to register or when some of what it
         registers was refused (an id, alias or tool already taken); both are also recorded.
         """
-        label = _plugin_label(plugin, name)
-        registrant = _Registrant(label=label)
+        label = plugin_label(plugin, name)
+        registrant = Registrant(label=label)
         try:
             problems = self._register_with_pm(plugin, name or label, registrant)
         except (Exception, SystemExit) as error:
-            self._record(label, _format_error(error))
-            raise ConfigurationError(f"plugin {label!r} failed to register: {_describe(error)}") from error
+            self._record(label, format_error(error))
+            raise ConfigurationError(f"plugin {label!r} failed to register: {describe(error)}") from error
         if problems:
             raise ConfigurationError(f"plugin {label!r}: {'; '.join(problems)}")
-
-    def unregister_provider(self, provider_id: str) -> None:
-        """Forget a provider (tests and plugin development)."""
-        with self._lock:
-            self._providers.pop(provider_id, None)
-            self._owners.pop(provider_id, None)
-            for alias, target in list(self._aliases.items()):
-                if target == provider_id and alias not in BUILTIN_ALIASES:
-                    del self._aliases[alias]
 
     # Entry points ----------------------------------------------------------------------------
 
@@ -335,53 +215,31 @@ class Registry:
         found = list(eps) if name is None else [ep for ep in eps if ep.name == name]
         return sorted(found, key=lambda ep: ep.name)
 
-    def _load_entry_point(self, ep: metadata.EntryPoint, survey: _Survey) -> None:
+    def _load_entry_point(self, ep: metadata.EntryPoint, survey: Survey) -> None:
         """Import and register one entry point, at most once; wait if another thread is at it."""
-        key = f"{ep.name}={ep.value}"
-        me = threading.get_ident()
-        with self._lock:
-            if ep.name in _blocked():
-                return
-            if key in self._loaded_names:
-                pending = self._loading.get(key)
-                if pending is None or pending[0] == me:
-                    return
-                wait: threading.Event | None = pending[1]
-            else:
-                self._loaded_names.add(key)
-                done = threading.Event()
-                self._loading[key] = (me, done)
-                wait = None
-        if wait is not None:
-            wait.wait()
-            return
-        try:
-            self._import_and_register(ep, survey)
-        finally:
-            with self._lock:
-                self._loading.pop(key, None)
-            done.set()
+        if ep.name not in blocked():
+            self._once.run(f"{ep.name}={ep.value}", lambda: self._import_and_register(ep, survey))
 
-    def _import_and_register(self, ep: metadata.EntryPoint, survey: _Survey) -> None:
+    def _import_and_register(self, ep: metadata.EntryPoint, survey: Survey) -> None:
         distribution = getattr(getattr(ep, "dist", None), "name", None)
         # Two distributions declaring the same entry-point name are told apart in plugin_errors.
         label = f"{ep.name} ({distribution or ep.value})" if ep.name in survey.shared else ep.name
-        registrant = _Registrant(
+        registrant = Registrant(
             label=label, ep_name=ep.name, value=ep.value, distribution=distribution, claims=survey.claims
         )
         try:
             plugin = ep.load()  # under no registry lock: a slow import delays nobody else
             self._register_with_pm(plugin, f"{ep.name}:{ep.value}", registrant)
         except (Exception, SystemExit) as error:  # one plugin's failure must not stop the others
-            self._record(label, _format_error(error))
+            self._record(label, format_error(error))
 
     def load(self, name: str) -> None:
         """Load the entry points named ``name`` (unless blocked or autoload is off)."""
         self.manager()
-        if _autoload_disabled():
+        if autoload_disabled():
             return
         eps = self._entry_points()
-        survey = _Survey.of(eps)
+        survey = Survey.of(eps)
         for ep in eps:
             if ep.name == name:
                 self._load_entry_point(ep, survey)
@@ -389,13 +247,13 @@ class Registry:
     def load_all(self) -> None:
         """Load every entry point of the group (unless blocked or autoload is off)."""
         self.manager()
-        if _autoload_disabled():
+        if autoload_disabled():
             return
         with self._lock:
             if self._all_loaded:
                 return
         eps = self._entry_points()
-        survey = _Survey.of(eps)
+        survey = Survey.of(eps)
         for ep in eps:
             self._load_entry_point(ep, survey)
         with self._lock:
@@ -409,7 +267,7 @@ class Registry:
             self.load(namespace)
         self._collect("modelport_register_provider_tools", self._tool_registrar)
 
-    def _collect(self, hook_name: str, registrar: Callable[[_Registrant], Any]) -> None:
+    def _collect(self, hook_name: str, registrar: Callable[[Registrant], Any]) -> None:
         """Call an on-demand hook on every plugin not yet asked, exactly once per plugin.
 
         Each plugin is called on its own (first-party plugins first): one that raises (or calls
@@ -426,10 +284,11 @@ class Registry:
                 if not fresh:
                     return
                 asked.update(p for _, p in fresh)
-                impls = getattr(pm.hook, hook_name).get_hookimpls()
+                caller = getattr(pm.hook, hook_name, None)
+                impls = caller.get_hookimpls() if caller is not None else []
                 calls = [
                     (registrant, impl)
-                    for registrant, plugin in sorted(fresh, key=_first_party_first)
+                    for registrant, plugin in sorted(fresh, key=first_party_first)
                     for impl in impls
                     if impl.plugin is plugin and not (impl.hookwrapper or impl.wrapper)
                 ]
@@ -438,7 +297,53 @@ class Registry:
                 try:
                     impl.function(*[arguments[name] for name in impl.argnames])
                 except (Exception, SystemExit) as error:
-                    self._record(registrant.label, f"{hook_name} failed: {_format_error(error)}")
+                    self._record(registrant.label, f"{hook_name} failed: {format_error(error)}")
+
+    # Hooks other packages specify -------------------------------------------------------------
+
+    def add_hookspecs(self, module: ModuleType | type) -> None:
+        """Add the hook specifications of a package that extends the plugin contract (once).
+
+        Held implementations are verified now: one asking for arguments the spec does not offer is
+        recorded and its plugin unregistered; one of an unknown hook of the new family is recorded.
+        """
+        pm = self.manager()
+        with self._pm_lock:
+            if module in self._spec_modules:
+                return
+
+            def refuse(plugin: object, problem: str) -> None:
+                self._record(self._registrant(pm, plugin).label, f"{problem}; plugin unregistered")
+                pm.unregister(plugin)
+
+            families = add_specs(pm, module, refuse)
+            self._spec_modules.add(module)
+            self._families |= families
+            for plugin in pm.get_plugins():
+                for name in unknown_hooks(pm, plugin, families):
+                    self._record(self._registrant(pm, plugin).label, f"unknown hook {name!r}; not called")
+
+    def collect(self, hook_name: str, record: Callable[..., _T]) -> list[_T]:
+        """Ask every plugin (loads them all) for what it contributes through the on-demand hook
+        ``hook_name``: each call of its ``register`` callback becomes ``record(*args, **kwargs)``.
+
+        Each plugin is asked once for the life of the registry; the records of every call so far are
+        returned, first-party plugins' first. A ``record`` that raises is recorded against that
+        plugin. One package (the one that specifies the hook) collects it.
+        """
+        self.load_all()
+
+        def registrar(_registrant: Registrant) -> Callable[..., None]:
+            def register(*args: Any, **kwargs: Any) -> None:
+                made = record(*args, **kwargs)
+                with self._lock:
+                    self._contributions.setdefault(hook_name, []).append(made)
+
+            return register
+
+        self._collect(hook_name, registrar)
+        with self._lock:
+            return list(self._contributions.get(hook_name, ()))
 
     # Lookup ----------------------------------------------------------------------------------
 
@@ -465,19 +370,8 @@ class Registry:
             canonical = self._aliases.get(provider_id, provider_id)
             error = self._errors.get(canonical)
             candidates = sorted({*self._providers, *self._aliases, *FIRST_PARTY})
-        if canonical in _blocked() and self._entry_points(canonical):
-            raise ConfigurationError(f"the plugin for provider {canonical!r} is blocked by {BLOCK_ENV}")
-        if error is not None:
-            raise ConfigurationError(
-                f"the plugin for provider {canonical!r} failed to load: {error.splitlines()[-1]}"
-            )
-        first_party = FIRST_PARTY.get(canonical)
-        if first_party is not None:
-            raise ProviderNotInstalledError(canonical, first_party.display_name, first_party.distribution)
-        import difflib  # only unknown ids pay for it
-
-        suggestions = difflib.get_close_matches(provider_id, candidates, n=3, cutoff=0.6)
-        raise UnknownProviderError(provider_id, suggestions)
+        is_blocked = canonical in blocked() and bool(self._entry_points(canonical))
+        raise not_found(provider_id, canonical, error, candidates, blocked=is_blocked)
 
     def _lookup(self, provider_id: str) -> type[Provider] | None:
         with self._lock:
@@ -492,12 +386,25 @@ class Registry:
         with self._lock:
             return dict(self._providers)
 
-    def conformance_suites(self) -> dict[str, list[ConformanceSuite]]:
-        """Conformance cases registered by plugins, by provider id (loads all plugins)."""
-        self.load_all()
-        self._collect("modelport_conformance_suites", lambda _registrant: self._register_suite)
+    def provider_tools(self, namespace: str | None = None) -> dict[str, ProviderToolSpec]:
+        """Provider-tool specs by id: every one (loads every plugin), or those of ``namespace``
+        (loads the plugin that provides it)."""
+        self.load_tool_namespace(namespace)
         with self._lock:
-            return {k: list(v) for k, v in self._suites.items()}
+            return {k: s for k, s in self._tools.items() if namespace is None or s.namespace == namespace}
+
+    def provider_tool(self, tool_id: str) -> ProviderToolSpec:
+        """The spec registered under ``tool_id`` (loads the plugin of its namespace on a miss)."""
+        with self._lock:
+            spec = self._tools.get(tool_id)
+        namespace = tool_id.split(".", 1)[0] if "." in tool_id else None
+        if spec is None and namespace:
+            self.load_tool_namespace(namespace)
+            with self._lock:
+                spec = self._tools.get(tool_id)
+        if spec is None:
+            raise ProviderToolError(f"unknown provider tool {tool_id!r}", tool_id=tool_id)
+        return spec
 
     def aliases(self) -> dict[str, str]:
         """Alias → provider id."""
@@ -508,31 +415,6 @@ class Registry:
         """Plugins that failed to load: entry-point name → error text."""
         with self._lock:
             return dict(self._errors)
-
-
-def _check_contract(provider: type[Provider]) -> None:
-    """A provider written against another major version of the contract is refused."""
-    from .provider import CONTRACT_VERSION
-
-    wanted = str(getattr(provider, "contract_version", CONTRACT_VERSION))
-    if wanted.split(".")[0] != CONTRACT_VERSION.split(".")[0]:
-        raise ConfigurationError(
-            f"provider {provider.id!r} was written for provider contract {wanted}; this modelport "
-            f"implements {CONTRACT_VERSION} (upgrade the plugin or modelport)"
-        )
-
-
-def _format_error(error: BaseException) -> str:
-    import traceback
-
-    if isinstance(error, SystemExit):
-        return f"SystemExit: the plugin called sys.exit({error.code!r})"
-    lines = traceback.format_exception_only(type(error), error)
-    return "".join(lines).strip()
-
-
-def _describe(error: BaseException) -> str:
-    return _format_error(error) if isinstance(error, SystemExit) else str(error)
 
 
 _REGISTRY: Registry | None = None
@@ -552,11 +434,8 @@ def registry() -> Registry:
 def reset_registry() -> None:
     """Forget every loaded plugin and provider tool (for tests)."""
     global _REGISTRY
-    from .provider_tools import _clear
-
     with _REGISTRY_LOCK:
         _REGISTRY = None
-        _clear()
 
 
 def plugin_errors() -> dict[str, str]:

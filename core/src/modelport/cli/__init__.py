@@ -2,9 +2,10 @@
 
 The core provides ``providers`` (alias ``models``) and ``generate``; installed packages add
 subcommands through the entry-point group ``modelport.commands`` (entry-point name = command name,
-value = a :class:`click.Command`), e.g. ``modelport-conformance`` adds ``conformance``. A subcommand
-that fails to import is reported (in ``modelport --help``, ``modelport providers`` and when it is
-invoked), never fatal to the others.
+value = a :class:`click.Command`), e.g. ``modelport-conformance`` adds ``conformance``, and
+transports for ``generate`` through ``modelport.transports`` (:mod:`modelport.cli.transports`;
+``--cassette`` comes from ``modelport-conformance``). A subcommand that fails to import is reported
+(in ``modelport --help``, ``modelport providers`` and when it is invoked), never fatal to the others.
 
 :func:`run` is the console script: without click installed it says which extra to install.
 :data:`main` is the click group (imported on first use, so ``import modelport.cli`` needs no click).

@@ -111,15 +111,10 @@ def main() -> None:
 
 def _provider_rows() -> tuple[list[dict[str, Any]], dict[str, str]]:
     from modelport import plugins
-    from modelport.errors import ConfigurationError
     from modelport.provider_tools import provider_tool_specs
 
     providers = plugins.providers()
     specs = provider_tool_specs()
-    try:
-        suites = plugins.conformance_suites()
-    except ConfigurationError:  # recorded in load_errors(), shown below
-        suites = {}
     aliases = plugins.aliases()
     rows = []
     for provider_id, cls in sorted(providers.items()):
@@ -130,7 +125,6 @@ def _provider_rows() -> tuple[list[dict[str, Any]], dict[str, str]]:
                 "aliases": sorted(a for a, target in aliases.items() if target == provider_id),
                 "capabilities": sorted(k for k, v in cls.capabilities.as_dict().items() if v),
                 "provider_tools": sorted(s.id for s in specs.values() if s.namespace == cls.tool_namespace),
-                "conformance_suites": len(suites.get(provider_id, [])),
             }
         )
     return rows, plugins.load_errors()

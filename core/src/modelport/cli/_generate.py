@@ -1,7 +1,8 @@
 """``modelport generate``: one call from the command line, streamed or not, or a cassette replayed.
 
 Nothing here prints a credential: keys are only read by providers, error messages are scrubbed,
-and a cassette given to ``--cassette`` is scanned before it is replayed (by modelport-conformance).
+and a cassette given to ``--cassette`` is scanned before it is replayed (by modelport-conformance,
+which contributes the replay transport: :mod:`modelport.cli.transports`).
 """
 
 from __future__ import annotations
@@ -145,21 +146,14 @@ def _resolve_tools(provider_cls: Any, names: tuple[str, ...]) -> list[Any]:
     return resolve_tool_names(short, namespace=namespace)
 
 
-def _open_cassette(model_id: str, path: Path) -> tuple[Any, Callable[[], list[str]]] | None:
-    """A model replaying ``path`` and the function listing its mismatches; ``None`` after an error."""
-    try:
-        from modelport_conformance.cli import cassette_replay
-    except ImportError:
-        click.echo(
-            "error: --cassette needs modelport-conformance (pip install modelport-conformance)", err=True
-        )
-        return None
-    opened = cassette_replay(model_id, path)
-    if isinstance(opened, list):
-        for line in opened:
-            click.echo(safe(line), err=True)
-        return None
-    return opened
+def _replayed_model(model_id: str, path: Path) -> tuple[Any, Callable[[], list[str]]]:
+    """A model answering from the recording at ``path``, and the function listing its mismatches."""
+    import modelport
+
+    from .transports import open_transport
+
+    replay = open_transport("cassette", model_id, path)
+    return modelport.get_model(model_id, **replay.options, transport=replay.transport), replay.problems
 
 
 def _generate(
@@ -178,10 +172,7 @@ def _generate(
         request["tools"] = _resolve_tools(provider_cls, tools)
     problems: Callable[[], list[str]] = list
     if cassette_path is not None:
-        opened = _open_cassette(model_id, cassette_path)
-        if opened is None:
-            return 1
-        model, problems = opened
+        model, problems = _replayed_model(model_id, cassette_path)
     else:
         model = modelport.get_model(model_id)
     stderr = sys.stderr

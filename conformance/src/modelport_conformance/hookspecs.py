@@ -1,0 +1,64 @@
+"""The hook through which a plugin registers its recorded conformance cases.
+
+It lives on the core's plugin manager (:func:`modelport.plugins.add_hookspecs`): a plugin implements
+it with the core's ``@modelport.hookimpl`` marker, in the same plugin module as its providers::
+
+    from modelport import hookimpl
+
+    @hookimpl
+    def modelport_conformance_suites(register):
+        register("acme", files("modelport_acme") / "cassettes")
+
+A plugin does not need modelport-conformance installed to load: the hook is only called when the
+suite asks for cases (``modelport conformance``, ``generate --cassette``, the pytest base class).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+import pluggy
+
+__all__ = ["SuiteRegistrar", "hookspec"]
+
+hookspec = pluggy.HookspecMarker("modelport")
+
+
+class SuiteRegistrar(Protocol):
+    """The ``register`` callback passed to :func:`modelport_conformance_suites`.
+
+    Each call becomes one :class:`modelport_conformance.ConformanceSuite` record (the same keywords):
+
+    - ``cases``: a directory (a :class:`pathlib.Path` or an ``importlib.resources`` traversable)
+      holding one sub-directory per case;
+    - ``unsupported``: feature → the reason it is not supported (those cases are skipped with the
+      reason; the provider's ``Capabilities`` skip cases of features it declares ``False`` too);
+    - ``merge_frames``: folds a stream's decoded frames into the one body a non-streaming call would
+      have returned (enables the stream-equals-merged-decode check);
+    - ``options``: extra keywords for ``get_model`` during replay and recording (e.g. a project id);
+      a case's own ``config`` wins over them;
+    - ``credential_env``: the environment variables record mode reads the key from;
+    - ``secret_patterns``: kind → regular expression (a string; inline flags such as ``(?i)``) of
+      credentials of this provider that the built-in scan does not know, e.g.
+      ``{"Example key": r"exk_[0-9a-f]{32}"}``. Every cassette scan of this suite (replay, record,
+      ``modelport generate --cassette``) reports them like the built-in shapes, and the recorder
+      replaces them before anything is written. A pattern that does not compile fails registration.
+    """
+
+    def __call__(
+        self,
+        provider_id: str,
+        cases: Any,
+        *,
+        unsupported: Mapping[str, str] = ...,
+        merge_frames: Callable[[list[Any]], Any] | None = None,
+        options: Mapping[str, Any] = ...,
+        credential_env: tuple[str, ...] = (),
+        secret_patterns: Mapping[str, str] = ...,
+    ) -> None: ...
+
+
+@hookspec
+def modelport_conformance_suites(register: SuiteRegistrar) -> None:
+    """Register recorded conformance cases: ``register("my", files("my_pkg") / "cassettes")``."""

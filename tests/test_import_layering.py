@@ -1,0 +1,51 @@
+"""The layering held by import-linter (contracts in pyproject.toml, run by ``tox -e lint``): the core
+imports no plugin and not the conformance suite, plugins no private core module; and the registry,
+its hookspecs and the provider tools import each other in one direction only."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+grimp = pytest.importorskip("grimp", reason="import-linter (and its grimp) is installed on Python 3.11+")
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("modelport", "modelport_google", "modelport_openai", "modelport_conformance")
+
+
+def test_the_import_contracts_are_kept() -> None:
+    lint_imports = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+    if lint_imports is None:
+        pytest.skip("import-linter 2.17 is not installed (Python 3.11+; pip install -r requirements-dev.txt)")
+    run = subprocess.run([lint_imports, "--no-cache"], cwd=ROOT, capture_output=True, text=True)
+    kept = [line.removesuffix(" KEPT") for line in run.stdout.splitlines() if line.endswith(" KEPT")]
+    assert (run.returncode, run.stdout.splitlines()[-1]) == (0, "Contracts: 4 kept, 0 broken."), run.stdout
+    assert "The core imports no plugin and not the conformance suite" in kept
+
+
+@pytest.fixture(scope="module")
+def graph() -> Any:
+    return grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True, cache_dir=None)
+
+
+def test_nothing_of_the_core_imports_the_conformance_suite(graph: Any) -> None:
+    for plugin in ("modelport_conformance", "modelport_google", "modelport_openai"):
+        assert graph.find_illegal_dependencies_for_layers(layers=[plugin, "modelport"]) == set()
+    assert graph.find_modules_that_directly_import("modelport_conformance.cli") == set()
+
+
+def test_the_registry_sits_below_the_tool_lookups(graph: Any) -> None:
+    """The provider-tools table is the registry's: the spec and its validation import no registry."""
+    for lower in (
+        "modelport.provider_tools",
+        "modelport.hookspecs",
+        "modelport._hooks",
+        "modelport._registrants",
+    ):
+        assert graph.find_shortest_chain(importer=lower, imported="modelport._registry") is None, lower
+    assert graph.find_shortest_chain(importer="modelport._registry", imported="modelport._tool_table") is None
