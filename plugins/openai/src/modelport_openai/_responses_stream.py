@@ -226,8 +226,14 @@ def frames_of(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 
 def merge_frames(frames: list[dict[str, Any]]) -> dict[str, Any]:
-    """Stream events → the body a non-streamed call returns: the terminal event's ``response``."""
-    for frame in reversed(frames):
-        if frame.get("type") in _TERMINAL and isinstance(frame.get("response"), dict):
-            return dict(frame["response"])
-    raise ValueError("the stream has no terminal response.* event")
+    """Stream events → the body a non-streamed call returns: the terminal event's ``response`` with
+    the stream's own items (``response.output_item.done``, in output order). The terminal copy of a
+    reasoning item carries another, equally valid ``encrypted_content``; the stream keeps its own."""
+    terminal = [f for f in frames if f.get("type") in _TERMINAL and isinstance(f.get("response"), dict)]
+    if not terminal:
+        raise ValueError("the stream has no terminal response.* event")
+    merged = dict(terminal[-1]["response"])
+    done = [f for f in frames if f.get("type") == "response.output_item.done"]
+    if done:
+        merged["output"] = [f["item"] for f in sorted(done, key=lambda f: f.get("output_index", 0))]
+    return merged
