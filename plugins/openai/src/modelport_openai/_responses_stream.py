@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from modelport import events as ev
-from modelport.events import StreamAccumulator, tool_call_part
+from modelport.events import StreamAccumulator
 from modelport.http import stream_error
 from modelport.types import REFUSAL_METADATA, CallWarning, FinishReason, Result, Usage
 
@@ -71,7 +71,7 @@ class ResponsesStream:
         self.provider = provider
         self.response_id: str | None = None
         self.open: dict[str, str] = {}  # event id of each open text/reasoning part → its kind
-        self.calls: dict[str, bool] = {}  # item id of each started call → ended
+        self.calls: dict[str, bool] = {}  # item id of each started call → whether deltas came
         self.refusal: list[str] = []
         self.unmapped: list[dict[str, Any]] = []
         self.warnings: list[CallWarning] = []
@@ -91,6 +91,7 @@ class ResponsesStream:
                 out.append(ev.reasoning_delta(ident, frame["delta"]))
         elif kind == "response.function_call_arguments.delta":
             if frame["item_id"] in self.calls and frame["delta"]:
+                self.calls[frame["item_id"]] = True
                 out.append(ev.ToolCallDeltaEvent(id=frame["item_id"], delta=frame["delta"]))
         elif kind == "response.output_item.added":
             item = frame["item"]
@@ -129,7 +130,8 @@ class ResponsesStream:
         ident = item["id"]
         if ident not in self.calls:
             self.calls[ident] = False
-            out.append(ev.ToolCallStartEvent(id=ident, call_id=item["call_id"], name=item["name"]))
+            start = ev.ToolCallStartEvent(id=ident, call_id=item["call_id"], name=item["name"], provider_metadata=_meta(ident))
+            out.append(start)
 
     def _item(self, out: list[ev.StreamEvent], item: dict[str, Any]) -> None:
         kind = item.get("type")
@@ -160,11 +162,9 @@ class ResponsesStream:
                 out.append(ev.ReasoningEndEvent(id=key, signature=item.get("encrypted_content") if last else None))
         elif kind == "function_call":
             self._start_call(out, item)
-            call, warning = tool_call_part(item["call_id"], item["name"], item.get("arguments") or "", _meta(ident))
-            self.calls[ident] = True
-            out.append(ev.ToolCallEndEvent(id=ident, part=call))
-            if warning is not None:
-                self.warnings.append(warning)
+            if not self.calls[ident] and item.get("arguments"):  # not streamed: the arguments now
+                out.append(ev.ToolCallDeltaEvent(id=ident, delta=item["arguments"]))
+            out.append(ev.ToolCallEndEvent(id=ident))
         else:
             self.unmapped.append(item)
             self.warnings.append(
