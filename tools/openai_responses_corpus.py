@@ -21,7 +21,11 @@ SOURCES = {
     "pydantic__pydantic-ai": ("pydantic/pydantic-ai", "4fda38988f2939fa6ea9cdefcf120693e10ef491", "MIT"),
     "vercel__ai": ("vercel/ai", "ed857f50f112e23930b0c2dd8d532cc8bebbc911", "Apache-2.0"),
     "Mirascope__mirascope": ("Mirascope/mirascope", "41d433578653411dbff96c6eaca4fa869aafc931", "MIT"),
-    "charmbracelet__fantasy": ("charmbracelet/fantasy", "f6d4d1e3022229bd6e77717416336bf50e1693ad", "Apache-2.0"),
+    "charmbracelet__fantasy": (
+        "charmbracelet/fantasy",
+        "f6d4d1e3022229bd6e77717416336bf50e1693ad",
+        "Apache-2.0",
+    ),
 }
 
 Recorded = tuple[int, str, str]
@@ -93,7 +97,14 @@ def _assistant(message: dict[str, Any]) -> list[dict[str, Any]]:
                 last["encrypted_content"] = part.get("signature") or last["encrypted_content"]
                 continue
             summary = [{"type": "summary_text", "text": part["text"]}] if part["text"] else []
-            items.append({"type": "reasoning", "id": ident, "summary": summary, "encrypted_content": part.get("signature")})
+            items.append(
+                {
+                    "type": "reasoning",
+                    "id": ident,
+                    "summary": summary,
+                    "encrypted_content": part.get("signature"),
+                }
+            )
         elif part["type"] == "text":
             if same and last is not None:
                 last["content"].append(_content(part, "assistant"))

@@ -39,7 +39,10 @@ REPOS = {
 def test_case_counts() -> None:
     assert {p: len(c) for p, c in CASES.items()} == COUNTS
     assert sum(COUNTS.values()) >= 30
-    assert len([p for p in COUNTS if p not in ("openai", "openai-compatible", "openai-responses") and COUNTS[p]]) >= 3
+    assert (
+        len([p for p in COUNTS if p not in ("openai", "openai-compatible", "openai-responses") and COUNTS[p]])
+        >= 3
+    )
 
 
 def test_every_case_carries_attribution_and_no_credentials() -> None:

@@ -101,7 +101,10 @@ def exchanges(name: str) -> list[Exchange]:
         if raw is None and request.get("body"):
             text = _text(request["body"])
             raw = json.loads(text) if text.strip().startswith(b"{") else None
-        headers = {k.lower(): (v[0] if isinstance(v, list) else v) for k, v in (response.get("headers") or {}).items()}
+        headers = {
+            k.lower(): (v[0] if isinstance(v, list) else v)
+            for k, v in (response.get("headers") or {}).items()
+        }
         headers.pop("content-encoding", None)
         headers.pop("content-length", None)
         out.append(Exchange(request.get("uri") or request.get("url"), raw, int(status), headers, body))

@@ -169,10 +169,27 @@ RESPONSES = {
     "stream": [
         _events(
             [
-                {"type": "response.created", "response": {**_response(), "status": "in_progress", "usage": None}},
-                {"type": "response.output_item.added", "output_index": 0, "item": {**_STREAMED, "content": []}},
-                {"type": "response.output_text.delta", "item_id": "msg_1", "content_index": 0, "delta": "Paris "},
-                {"type": "response.output_text.delta", "item_id": "msg_1", "content_index": 0, "delta": "is sunny."},
+                {
+                    "type": "response.created",
+                    "response": {**_response(), "status": "in_progress", "usage": None},
+                },
+                {
+                    "type": "response.output_item.added",
+                    "output_index": 0,
+                    "item": {**_STREAMED, "content": []},
+                },
+                {
+                    "type": "response.output_text.delta",
+                    "item_id": "msg_1",
+                    "content_index": 0,
+                    "delta": "Paris ",
+                },
+                {
+                    "type": "response.output_text.delta",
+                    "item_id": "msg_1",
+                    "content_index": 0,
+                    "delta": "is sunny.",
+                },
                 {"type": "response.output_item.done", "output_index": 0, "item": _STREAMED},
                 {"type": "response.completed", "response": _response(_STREAMED)},
             ]
@@ -254,11 +271,19 @@ def test_google_and_openai_results_have_the_same_shape() -> None:
     ]
     assert openai["stream"].text == openai["text"].text == "Paris is sunny."
     assert (openai["call"].finish_reason, openai["call"].raw_finish_reason) == ("tool-calls", "tool_calls")
-    responses, sent_responses = _run("openai-responses/gpt-4o-mini", {k: list(v) for k, v in RESPONSES.items()})
+    responses, sent_responses = _run(
+        "openai-responses/gpt-4o-mini", {k: list(v) for k, v in RESPONSES.items()}
+    )
     for key in ("text", "call", "after", "stream"):
         assert _shape(responses[key]) == {**_shape(openai[key]), "raw_finish_reason": "completed"}, key
     assert sent_responses[2]["input"][1:] == [
-        {"type": "function_call", "call_id": "call_1", "name": "weather", "arguments": '{"city":"Paris"}', "id": "fc_1"},
+        {
+            "type": "function_call",
+            "call_id": "call_1",
+            "name": "weather",
+            "arguments": '{"city":"Paris"}',
+            "id": "fc_1",
+        },
         {"type": "function_call_output", "call_id": "call_1", "output": '{"celsius":21}'},
     ]
     # The round trip went back in the provider's own form: the call by its id, the result as a tool message.

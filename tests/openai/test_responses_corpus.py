@@ -102,8 +102,13 @@ def _check_result(result: Result, response: dict[str, Any]) -> None:
     status = response["status"]
     reason = (response.get("incomplete_details") or {}).get("reason")
     if status == "incomplete":
-        assert result.finish_reason == {"max_output_tokens": "length", "content_filter": "content-filter"}[reason]
-    elif any(c.get("type") == "refusal" for i in response["output"] if i["type"] == "message" for c in i["content"]):
+        assert (
+            result.finish_reason
+            == {"max_output_tokens": "length", "content_filter": "content-filter"}[reason]
+        )
+    elif any(
+        c.get("type") == "refusal" for i in response["output"] if i["type"] == "message" for c in i["content"]
+    ):
         assert result.finish_reason == "content-filter"
     else:
         assert result.finish_reason == ("tool-calls" if expected["calls"] else "stop")

@@ -73,7 +73,9 @@ def test_tool_turn_sends_reasoning_then_its_function_call() -> None:
     first = model.generate(prompt="Compose a poem", tools=[PLAN])
     assert isinstance(first, Result)
     (call,) = first.tool_calls
-    answer = Message(role="tool", content=[ToolResultPart(call_id=call.id, name=call.name, output="plan updated")])
+    answer = Message(
+        role="tool", content=[ToolResultPart(call_id=call.id, name=call.name, output="plan updated")]
+    )
     model.generate(
         messages=[Message(role="user", content=[TextPart(text="Compose a poem")]), first.message, answer],
         tools=[PLAN],
@@ -129,7 +131,9 @@ def test_streamed_turn_replays_the_same_items() -> None:
     done = [f["item"] for f in exchanges[0].frames() if f.get("type") == "response.output_item.done"]
     (call,) = first.tool_calls
     answer = Message(role="tool", content=[ToolResultPart(call_id=call.id, name=call.name, output="40 C")])
-    with model.stream(messages=[Message(role="user", content=[TextPart(text="weather?")]), first.message, answer]) as s:
+    with model.stream(
+        messages=[Message(role="user", content=[TextPart(text="weather?")]), first.message, answer]
+    ) as s:
         assert s.result().text == exchanges[1].final()["output"][-1]["content"][0]["text"]
     sent = recorded.sent[1]["input"]
     assert sent[1] == {
@@ -156,14 +160,21 @@ def _sent_for(history: list[Message], **request: Any) -> dict[str, Any]:
 
 USER = Message(role="user", content=[TextPart(text="Hi")])
 STATE = {"openai-responses": {"item_id": "rs_1"}}
-CALL = ToolCallPart(id="call_1", name="update_plan", args={"plan": "x"}, provider_metadata={"openai-responses": {"item_id": "fc_1"}})
+CALL = ToolCallPart(
+    id="call_1",
+    name="update_plan",
+    args={"plan": "x"},
+    provider_metadata={"openai-responses": {"item_id": "fc_1"}},
+)
 RESULT = Message(role="tool", content=[ToolResultPart(call_id="call_1", name="update_plan", output="ok")])
 GPT5 = Origin(provider="openai-responses", api="responses", model="gpt-5")
 
 
 def test_reasoning_with_nothing_after_it_is_not_sent() -> None:
     # A turn cut after its reasoning (or edited down to it) would be refused by the API.
-    alone = Message(role="assistant", content=[ReasoningPart(text="", signature="enc", provider_metadata=STATE)])
+    alone = Message(
+        role="assistant", content=[ReasoningPart(text="", signature="enc", provider_metadata=STATE)]
+    )
     sent = _sent_for([USER, alone, USER])
     assert [item.get("type", "message") for item in sent["input"]] == ["message", "message"]
 
@@ -171,10 +182,18 @@ def test_reasoning_with_nothing_after_it_is_not_sent() -> None:
 def test_reasoning_without_its_encrypted_state_is_not_sent_when_nothing_is_stored() -> None:
     bare = Message(role="assistant", content=[ReasoningPart(text="thought", provider_metadata=STATE), CALL])
     sent = _sent_for([USER, bare, RESULT])
-    assert [item.get("type", "message") for item in sent["input"]] == ["message", "function_call", "function_call_output"]
+    assert [item.get("type", "message") for item in sent["input"]] == [
+        "message",
+        "function_call",
+        "function_call_output",
+    ]
     # With store on, the id alone refers to the stored item.
     stored = _sent_for([USER, bare, RESULT], provider_options={"openai-responses": {"store": True}})
-    assert stored["input"][1] == {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "thought"}]}
+    assert stored["input"][1] == {
+        "type": "reasoning",
+        "id": "rs_1",
+        "summary": [{"type": "summary_text", "text": "thought"}],
+    }
     assert "include" not in stored
 
 

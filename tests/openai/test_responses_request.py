@@ -47,7 +47,12 @@ def _sent(model: str = "gpt-4o", **request: Any) -> tuple[dict[str, Any], Any]:
 
 def test_text_request_with_system_and_sampling() -> None:
     body, result = _sent(
-        system="Be brief.", prompt="Hi", max_output_tokens=50, temperature=0.2, top_p=0.9, user_id="u-1",
+        system="Be brief.",
+        prompt="Hi",
+        max_output_tokens=50,
+        temperature=0.2,
+        top_p=0.9,
+        user_id="u-1",
         request_labels={"team": "a"},
     )
     assert body == {
@@ -66,7 +71,12 @@ def test_text_request_with_system_and_sampling() -> None:
 
 def test_reasoning_model_gets_developer_encrypted_state_and_no_sampling() -> None:
     body, result = _sent(
-        "gpt-5", system="Be brief.", prompt="Hi", temperature=0.2, reasoning={"effort": "max"}, stop_sequences=["x"]
+        "gpt-5",
+        system="Be brief.",
+        prompt="Hi",
+        temperature=0.2,
+        reasoning={"effort": "max"},
+        stop_sequences=["x"],
     )
     assert body["input"][0] == {"role": "developer", "content": "Be brief."}
     assert body["reasoning"] == {"effort": "high", "summary": "auto"}
@@ -98,7 +108,10 @@ def test_function_tools_and_every_tool_choice(choice: Any, wire: Any) -> None:
 
 def test_json_schema_as_strict_text_format() -> None:
     schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
-    body, _ = _sent(prompt="City?", response_format={"type": "json_schema", "name": "City", "schema": schema, "strict": True})
+    body, _ = _sent(
+        prompt="City?",
+        response_format={"type": "json_schema", "name": "City", "schema": schema, "strict": True},
+    )
     assert body["text"] == {
         "format": {
             "type": "json_schema",
@@ -112,7 +125,13 @@ def test_json_schema_as_strict_text_format() -> None:
 
 
 def test_provider_options_under_their_responses_names() -> None:
-    options = {"store": True, "service_tier": "flex", "verbosity": "low", "reasoning_effort": "minimal", "parallel_tool_calls": False}
+    options = {
+        "store": True,
+        "service_tier": "flex",
+        "verbosity": "low",
+        "reasoning_effort": "minimal",
+        "parallel_tool_calls": False,
+    }
     body, _ = _sent("gpt-5", prompt="Hi", provider_options={"openai-responses": options})
     assert body["store"] is True and "include" not in body
     assert body["text"] == {"verbosity": "low"}
@@ -136,7 +155,11 @@ def test_images_and_pdfs_as_input_content() -> None:
             "content": [
                 {"type": "input_text", "text": "Describe"},
                 {"type": "input_image", "image_url": "https://example.com/a.png"},
-                {"type": "input_file", "filename": "document.pdf", "file_data": "data:application/pdf;base64,JVBERg=="},
+                {
+                    "type": "input_file",
+                    "filename": "document.pdf",
+                    "file_data": "data:application/pdf;base64,JVBERg==",
+                },
             ],
         }
     ]

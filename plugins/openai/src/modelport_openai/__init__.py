@@ -1,8 +1,9 @@
-"""modelport-openai: OpenAI Chat Completions and OpenAI-compatible servers for modelport.
+"""modelport-openai: OpenAI Chat Completions, the Responses API and OpenAI-compatible servers.
 
-Providers ``openai``, ``openai-responses`` (the Responses API), ``openai-compatible`` (any server: ``base_url=`` required) and the presets
-``groq``, ``deepseek``, ``openrouter``, ``xai``, ``together``, ``mistral`` and ``ollama``. Use them
-through ``modelport.get_model("openai/gpt-4o-mini")``; the names here are for typing and configuration.
+Providers ``openai``, ``openai-responses`` (the Responses API), ``openai-compatible`` (any server:
+``base_url=`` required) and the presets ``groq``, ``deepseek``, ``openrouter``, ``xai``,
+``together``, ``mistral`` and ``ollama``. Use them through
+``modelport.get_model("openai/gpt-4o-mini")``; the names here are for typing and configuration.
 """
 
 from __future__ import annotations

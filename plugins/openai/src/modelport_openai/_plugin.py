@@ -29,7 +29,12 @@ def modelport_conformance_suites(register: Any) -> None:
     from ._responses_stream import merge_frames as merge_events
     from ._stream import merge_frames
     from .presets import PRESETS
-    from .provider import ChatCompletionsProvider, OpenAICompatibleProvider, OpenAIProvider, OpenAIResponsesProvider
+    from .provider import (
+        ChatCompletionsProvider,
+        OpenAICompatibleProvider,
+        OpenAIProvider,
+        OpenAIResponsesProvider,
+    )
 
     cassettes = files("modelport_openai") / "cassettes"
     providers: tuple[type[ChatCompletionsProvider], ...] = (
@@ -43,5 +48,8 @@ def modelport_conformance_suites(register: Any) -> None:
             register(provider.id, folder, merge_frames=merge_frames, credential_env=provider.api_key_env)
     responses = OpenAIResponsesProvider
     register(
-        responses.id, cassettes / responses.id, merge_frames=merge_events, credential_env=responses.api_key_env
+        responses.id,
+        cassettes / responses.id,
+        merge_frames=merge_events,
+        credential_env=responses.api_key_env,
     )

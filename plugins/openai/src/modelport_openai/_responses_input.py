@@ -83,6 +83,7 @@ def _assistant(parts: list[Any], where: str, *, stored: bool) -> list[dict[str, 
             reasoning["encrypted_content"] = part.signature
             items.append(reasoning)
         elif isinstance(part, TextPart):
+            content: dict[str, Any]
             if (part.provider_metadata or {}).get("modelport", {}).get("refusal"):
                 content = {"type": "refusal", "refusal": part.text}
             else:
@@ -155,6 +156,4 @@ def _file(part: FilePart, where: str) -> dict[str, Any]:
             return {"type": "input_file", "file_id": part.uri}
         if part.uri is not None:
             return {"type": "input_file", "file_url": part.uri}
-    raise InvalidRequestError(
-        f"{where}: media type {part.media_type!r} cannot be sent (images and PDFs can)"
-    )
+    raise InvalidRequestError(f"{where}: media type {part.media_type!r} cannot be sent (images and PDFs can)")

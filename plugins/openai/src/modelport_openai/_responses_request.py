@@ -46,7 +46,9 @@ def build_body(
     options = parse_options(request.provider_options, provider).wire()
     for name in _NOT_ON_RESPONSES:
         if name in options:
-            raise InvalidRequestError(f"provider_options[{provider!r}].{name}: the Responses API has no {name}")
+            raise InvalidRequestError(
+                f"provider_options[{provider!r}].{name}: the Responses API has no {name}"
+            )
     reasoning_model = is_reasoning_model(model_name, quirks)
     stored = options.get("store") is True
     body: dict[str, Any] = {
@@ -61,7 +63,9 @@ def build_body(
         if value is None:
             continue
         if reasoning_model:
-            warnings.append(_unsupported(setting, f"{model_name} is a reasoning model; {setting} is not sent"))
+            warnings.append(
+                _unsupported(setting, f"{model_name} is a reasoning model; {setting} is not sent")
+            )
         else:
             body[setting] = value
     for setting in ("top_k", "stop_sequences", "seed", "presence_penalty", "frequency_penalty"):
@@ -169,7 +173,9 @@ def _reasoning(
         wire["effort"] = top if config.effort == "max" else config.effort
         if config.effort == "max" and top == "high":
             warnings.append(
-                _unsupported("reasoning.effort", f"{model_name} takes no effort 'max': it is lowered to 'high'")
+                _unsupported(
+                    "reasoning.effort", f"{model_name} takes no effort 'max': it is lowered to 'high'"
+                )
             )
     if config.enabled is not False:
         wire["summary"] = "auto"  # the summaries are the reasoning text the result carries

@@ -113,7 +113,9 @@ class ResponsesStream:
     def _metadata(self, out: list[ev.StreamEvent], response: dict[str, Any]) -> None:
         if self.response_id is None and response.get("id"):
             self.response_id = response["id"]
-            out.append(ev.ResponseMetadataEvent(response_id=response["id"], model_version=response.get("model")))
+            out.append(
+                ev.ResponseMetadataEvent(response_id=response["id"], model_version=response.get("model"))
+            )
 
     def _start(self, out: list[ev.StreamEvent], part: str, item: str, index: int) -> str:
         ident = f"{item}:{index}"
@@ -123,14 +125,18 @@ class ResponsesStream:
                 out.append(ev.ReasoningStartEvent(id=ident, provider_metadata=_meta(item)))
             else:
                 extra = {RESPONSES: {"item_id": item, "refusal": True}, **REFUSAL_METADATA}
-                out.append(ev.TextStartEvent(id=ident, provider_metadata=extra if part == "refusal" else _meta(item)))
+                out.append(
+                    ev.TextStartEvent(id=ident, provider_metadata=extra if part == "refusal" else _meta(item))
+                )
         return ident
 
     def _start_call(self, out: list[ev.StreamEvent], item: dict[str, Any]) -> None:
         ident = item["id"]
         if ident not in self.calls:
             self.calls[ident] = False
-            start = ev.ToolCallStartEvent(id=ident, call_id=item["call_id"], name=item["name"], provider_metadata=_meta(ident))
+            start = ev.ToolCallStartEvent(
+                id=ident, call_id=item["call_id"], name=item["name"], provider_metadata=_meta(ident)
+            )
             out.append(start)
 
     def _item(self, out: list[ev.StreamEvent], item: dict[str, Any]) -> None:
@@ -159,7 +165,9 @@ class ResponsesStream:
                         out.append(ev.reasoning_delta(key, entry["text"]))
                 del self.open[key]
                 last = index == len(summary) - 1
-                out.append(ev.ReasoningEndEvent(id=key, signature=item.get("encrypted_content") if last else None))
+                out.append(
+                    ev.ReasoningEndEvent(id=key, signature=item.get("encrypted_content") if last else None)
+                )
         elif kind == "function_call":
             self._start_call(out, item)
             if not self.calls[ident] and item.get("arguments"):  # not streamed: the arguments now
@@ -222,7 +230,10 @@ def frames_of(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
     for item in data.get("output") or []:
         yield {"type": "response.output_item.done", "item": item}
     status = data.get("status")
-    yield {"type": f"response.{status}" if status in ("incomplete", "failed") else "response.completed", "response": data}
+    yield {
+        "type": f"response.{status}" if status in ("incomplete", "failed") else "response.completed",
+        "response": data,
+    }
 
 
 def merge_frames(frames: list[dict[str, Any]]) -> dict[str, Any]:

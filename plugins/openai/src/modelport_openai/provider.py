@@ -10,8 +10,8 @@ sync and async. The mapping modules are imported on first use, inside the method
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from modelport.http import HttpProvider, HttpRequest, check_header_value
@@ -179,7 +179,10 @@ class OpenAIResponsesProvider(OpenAIProvider):
         """``POST /responses/input_tokens`` with what the request would send as input."""
         from ._responses_request import count_body
 
-        return HttpRequest("/responses/input_tokens", body=count_body(model_name, request, quirks=self.quirks, provider=self.id))
+        return HttpRequest(
+            "/responses/input_tokens",
+            body=count_body(model_name, request, quirks=self.quirks, provider=self.id),
+        )
 
     def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
         return TokenCount(input_tokens=data["input_tokens"])
