@@ -26,7 +26,7 @@ from ._messages import wire_messages
 from ._options import parse_options
 from ._quirks import Quirks, ReasoningFamily
 
-__all__ = ["build_body", "is_reasoning_model"]
+__all__ = ["build_body", "is_reasoning_model", "reasoning_effort"]
 
 
 def is_reasoning_model(model_name: str, quirks: Quirks) -> bool:
@@ -148,7 +148,7 @@ def _tools(request: Request, body: dict[str, Any]) -> None:
 _RANK = {"minimal": 0, "low": 1, "medium": 2, "high": 3, "xhigh": 4, "max": 4}
 
 
-def _effort(
+def reasoning_effort(
     config: ReasoningConfig, family: ReasoningFamily, model_name: str
 ) -> tuple[str | None, list[CallWarning]]:
     """The wire effort ``model_name``'s family takes for ``config.effort``, with a warning when it
@@ -179,7 +179,7 @@ def _reasoning(
         return [_unsupported("reasoning", f"{model_name} is not a reasoning model; the setting is not sent")]
     if family.thinking and config.enabled is False and config.effort is not None:
         raise InvalidRequestError("reasoning.enabled=False cannot be combined with reasoning.effort")
-    effort, warnings = _effort(config, family, model_name)
+    effort, warnings = reasoning_effort(config, family, model_name)
     if family.effort == "reasoning":
         wire: dict[str, Any] = {}
         if effort is not None:

@@ -27,7 +27,7 @@ from modelport.types import (
 
 from ._options import parse_options
 from ._quirks import Quirks
-from ._request import is_reasoning_model
+from ._request import is_reasoning_model, reasoning_effort
 from ._responses_input import input_items
 
 __all__ = ["build_body", "count_body"]
@@ -82,7 +82,7 @@ def build_body(
     _tools(request, body)
     reasoning: dict[str, Any] = {}
     if request.reasoning is not None:
-        warnings += _reasoning(request, reasoning, model_name, reasoning_model)
+        warnings += _reasoning(request, reasoning, model_name, quirks, reasoning_model)
     effort = options.pop("reasoning_effort", None)
     if effort is not None:
         reasoning["effort"] = effort
@@ -158,25 +158,17 @@ def _tools(request: Request, body: dict[str, Any]) -> None:
 
 
 def _reasoning(
-    request: Request, wire: dict[str, Any], model_name: str, reasoning_model: bool
+    request: Request, wire: dict[str, Any], model_name: str, quirks: Quirks, reasoning_model: bool
 ) -> list[CallWarning]:
     config = request.reasoning
     assert config is not None
     if not reasoning_model:
         return [_unsupported("reasoning", f"{model_name} is not a reasoning model; the setting is not sent")]
-    warnings: list[CallWarning] = []
-    if config.effort is not None:
-        # OpenAI's highest level is "xhigh" from gpt-5.1-codex-max on, "high" before.
-        from .provider import OPENAI_XHIGH
-
-        top = "xhigh" if model_name.startswith(OPENAI_XHIGH.prefixes) else "high"
-        wire["effort"] = top if config.effort == "max" else config.effort
-        if config.effort == "max" and top == "high":
-            warnings.append(
-                _unsupported(
-                    "reasoning.effort", f"{model_name} takes no effort 'max': it is lowered to 'high'"
-                )
-            )
+    # The effort levels of the model's family, as for Chat Completions ("max" is "xhigh" from
+    # gpt-5.1-codex-max on, "high" before, with a warning).
+    effort, warnings = reasoning_effort(config, quirks.reasoning_family(model_name), model_name)
+    if effort is not None:
+        wire["effort"] = effort
     if config.enabled is not False:
         wire["summary"] = "auto"  # the summaries are the reasoning text the result carries
     if config.budget_tokens is not None:
