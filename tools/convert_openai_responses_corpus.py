@@ -20,11 +20,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from convert_openai_corpus import _interaction
+from convert_openai_corpus import _interaction, write_case
 from openai_responses_corpus import attribution, chunks, count_wire, raw_json, vcr, wire
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -683,24 +681,7 @@ def build(spec: dict[str, Any]) -> None:
     else:
         uri, body = f"{BASE}/responses", wire(spec["request"], spec["model"], stream=stream)
     source = attribution(spec["source"], interaction=spec.get("interaction"), note=spec.get("note", ""))
-    directory = TARGET / spec["name"]
-    directory.mkdir(parents=True, exist_ok=True)
-    case: dict[str, Any] = {
-        "description": spec["description"],
-        "method": spec["method"],
-        "model": spec["model"],
-    }
-    if spec.get("features"):
-        case["features"] = spec["features"]
-    case["request"] = spec["request"]
-    case["source"] = source
-    (directory / "case.yaml").write_text(
-        yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8"
-    )
-    from modelport_conformance.cassette import Cassette, dump_cassette
-
-    cassette = Cassette([_interaction(uri, body, stream, spec["response"])], metadata={"source": source})
-    (directory / "cassette.yaml").write_text(dump_cassette(cassette), encoding="utf-8")
+    write_case(TARGET / spec["name"], spec, source, [_interaction(uri, body, stream, spec["response"])])
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ from ._messages import wire_messages
 from ._options import parse_options
 from ._quirks import Quirks, ReasoningFamily
 
-__all__ = ["build_body", "is_reasoning_model", "reasoning_effort"]
+__all__ = ["build_body", "is_reasoning_model", "reasoning_effort", "sampling"]
 
 
 def is_reasoning_model(model_name: str, quirks: Quirks) -> bool:
@@ -36,6 +36,24 @@ def is_reasoning_model(model_name: str, quirks: Quirks) -> bool:
 
 def _unsupported(setting: str, details: str) -> CallWarning:
     return CallWarning(type="unsupported-setting", setting=setting, details=details)
+
+
+def sampling(
+    request: Request, body: dict[str, Any], model_name: str, reasoning_model: bool
+) -> list[CallWarning]:
+    """``temperature`` and ``top_p`` into ``body``; a reasoning model takes neither (a warning each)."""
+    warnings: list[CallWarning] = []
+    for setting in ("temperature", "top_p"):
+        value = getattr(request, setting)
+        if value is None:
+            continue
+        if reasoning_model:
+            warnings.append(
+                _unsupported(setting, f"{model_name} is a reasoning model; {setting} is not sent")
+            )
+        else:
+            body[setting] = value
+    return warnings
 
 
 def build_body(
@@ -50,16 +68,7 @@ def build_body(
     warnings: list[CallWarning] = []
     if request.max_output_tokens is not None:
         body["max_completion_tokens" if reasoning_model else "max_tokens"] = request.max_output_tokens
-    for setting in ("temperature", "top_p"):
-        value = getattr(request, setting)
-        if value is None:
-            continue
-        if reasoning_model:
-            warnings.append(
-                _unsupported(setting, f"{model_name} is a reasoning model; {setting} is not sent")
-            )
-        else:
-            body[setting] = value
+    warnings += sampling(request, body, model_name, reasoning_model)
     if request.top_k is not None:
         if quirks.top_k:
             body["top_k"] = request.top_k

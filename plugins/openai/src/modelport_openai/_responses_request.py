@@ -27,7 +27,7 @@ from modelport.types import (
 
 from ._options import parse_options
 from ._quirks import Quirks
-from ._request import is_reasoning_model, reasoning_effort
+from ._request import is_reasoning_model, reasoning_effort, sampling
 from ._responses_input import input_items
 
 __all__ = ["build_body", "count_body"]
@@ -58,16 +58,7 @@ def build_body(
     warnings: list[CallWarning] = []
     if request.max_output_tokens is not None:
         body["max_output_tokens"] = request.max_output_tokens
-    for setting in ("temperature", "top_p"):
-        value = getattr(request, setting)
-        if value is None:
-            continue
-        if reasoning_model:
-            warnings.append(
-                _unsupported(setting, f"{model_name} is a reasoning model; {setting} is not sent")
-            )
-        else:
-            body[setting] = value
+    warnings += sampling(request, body, model_name, reasoning_model)
     for setting in ("top_k", "stop_sequences", "seed", "presence_penalty", "frequency_penalty"):
         if getattr(request, setting) is not None:
             warnings.append(_unsupported(setting, f"the Responses API has no {setting}; it is not sent"))
