@@ -26,7 +26,7 @@ from ._messages import wire_messages
 from ._options import parse_options
 from ._quirks import Quirks, ReasoningFamily
 
-__all__ = ["build_body", "is_reasoning_model", "reasoning_effort", "sampling"]
+__all__ = ["build_body", "is_reasoning_model", "json_schema_format", "reasoning_effort", "sampling"]
 
 
 def is_reasoning_model(model_name: str, quirks: Quirks) -> bool:
@@ -107,6 +107,12 @@ def build_body(
 def _response_format(fmt: ResponseFormat, warnings: list[CallWarning]) -> dict[str, Any]:
     if fmt.type == "json":
         return {"type": "json_object"}
+    return {"type": "json_schema", "json_schema": json_schema_format(fmt, warnings)}
+
+
+def json_schema_format(fmt: ResponseFormat, warnings: list[CallWarning]) -> dict[str, Any]:
+    """A ``json_schema`` format's ``name``, ``schema`` (in OpenAI's strict dialect when strict),
+    ``description`` and ``strict``, as both OpenAI APIs take them."""
     wire_schema = fmt.json_schema
     if fmt.strict and wire_schema is not None:  # strict mode takes only its own dialect
         compiled = openai_strict_schema(wire_schema)
@@ -117,7 +123,7 @@ def _response_format(fmt: ResponseFormat, warnings: list[CallWarning]) -> dict[s
         schema["description"] = fmt.description
     if fmt.strict is not None:
         schema["strict"] = fmt.strict
-    return {"type": "json_schema", "json_schema": schema}
+    return schema
 
 
 def _function(tool: FunctionTool) -> dict[str, Any]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from modelport.errors import InvalidRequestError
-from modelport.schemas import openai_strict_schema
 from modelport.types import (
     CallWarning,
     FunctionTool,
@@ -27,7 +26,7 @@ from modelport.types import (
 
 from ._options import parse_options
 from ._quirks import Quirks
-from ._request import is_reasoning_model, reasoning_effort, sampling
+from ._request import is_reasoning_model, json_schema_format, reasoning_effort, sampling
 from ._responses_input import input_items
 
 __all__ = ["build_body", "count_body"]
@@ -102,17 +101,7 @@ def count_body(model_name: str, request: Request, *, quirks: Quirks, provider: s
 def _text_format(fmt: ResponseFormat, warnings: list[CallWarning]) -> dict[str, Any]:
     if fmt.type == "json":
         return {"type": "json_object"}
-    schema = fmt.json_schema
-    if fmt.strict and schema is not None:  # strict mode takes only its own dialect
-        compiled = openai_strict_schema(schema)
-        schema = compiled.schema
-        warnings += compiled.warnings
-    wire: dict[str, Any] = {"type": "json_schema", "name": fmt.name or "response", "schema": schema}
-    if fmt.description is not None:
-        wire["description"] = fmt.description
-    if fmt.strict is not None:
-        wire["strict"] = fmt.strict
-    return wire
+    return {"type": "json_schema", **json_schema_format(fmt, warnings)}
 
 
 def _function(tool: FunctionTool) -> dict[str, Any]:
