@@ -73,7 +73,13 @@ def build(provider: str, spec: dict[str, Any], target: Path) -> None:
     recorded = spec.get("responses") or [spec["response"]]
     interactions = [_interaction(uri, body, stream, r) for r in recorded]
     source = attribution(spec["source"], **spec.get("source_args", {}))
-    directory = target / spec["name"]
+    write_case(target / spec["name"], spec, source, interactions)
+
+
+def write_case(
+    directory: Path, spec: dict[str, Any], source: dict[str, Any], interactions: list[Interaction]
+) -> None:
+    """Write ``case.yaml`` and ``cassette.yaml`` of one case (``expected.json``, when present, is kept)."""
     directory.mkdir(parents=True, exist_ok=True)
     case: dict[str, Any] = {
         "description": spec["description"],

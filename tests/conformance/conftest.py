@@ -18,6 +18,7 @@ FIRST_PARTY_IDS = (
     "google-vertex",
     "openai",
     "openai-compatible",
+    "openai-responses",
     "groq",
     "deepseek",
     "openrouter",

@@ -14,6 +14,7 @@ CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
     "openai": 34,
     "openai-compatible": 5,
+    "openai-responses": 35,
     "groq": 6,
     "deepseek": 4,
     "openrouter": 3,
@@ -30,13 +31,18 @@ REPOS = {
     "open-telemetry/opentelemetry-python-contrib",
     "traceloop/openllmetry",
     "Future-House/ldp",
+    "Mirascope/mirascope",
+    "charmbracelet/fantasy",
 }
 
 
 def test_case_counts() -> None:
     assert {p: len(c) for p, c in CASES.items()} == COUNTS
     assert sum(COUNTS.values()) >= 30
-    assert len([p for p in COUNTS if p not in ("openai", "openai-compatible") and COUNTS[p]]) >= 3
+    assert (
+        len([p for p in COUNTS if p not in ("openai", "openai-compatible", "openai-responses") and COUNTS[p]])
+        >= 3
+    )
 
 
 def test_every_case_carries_attribution_and_no_credentials() -> None:
@@ -104,3 +110,7 @@ class TestDeepSeekConformance(ProviderConformanceTests):
 
 class TestOpenRouterConformance(ProviderConformanceTests):
     provider_id = "openrouter"
+
+
+class TestOpenAIResponsesConformance(ProviderConformanceTests):
+    provider_id = "openai-responses"

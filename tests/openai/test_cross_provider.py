@@ -1,8 +1,10 @@
-"""The same canonical request against ``google`` and ``openai`` fakes gives results of the same shape.
+"""The same canonical request against ``google``, ``openai`` and ``openai-responses`` fakes gives
+results of the same shape.
 
 A text answer, a tool-call round trip (call, then the answer after the tool result) and a streamed
 answer: each provider's fake answers in its own wire format (Gemini ``generateContent`` /
-``streamGenerateContent`` and Chat Completions, shapes as in the recorded corpora) with the same
+``streamGenerateContent``, Chat Completions and the Responses API, shapes as in the recorded
+corpora) with the same
 content, and the two results are compared field by field. Only what is provider-specific by
 definition differs: the response id, the model version, ``provider_metadata`` and the origin.
 """
@@ -125,6 +127,77 @@ OPENAI = {
 }
 
 
+def _response(*output: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": "resp_1",
+        "object": "response",
+        "status": "completed",
+        "model": "gpt-4o-mini",
+        "output": list(output),
+        "usage": {"input_tokens": USAGE[0], "output_tokens": USAGE[1], "total_tokens": USAGE[2]},
+    }
+
+
+def _message(text: str) -> dict[str, Any]:
+    content = [{"type": "output_text", "text": text, "annotations": []}]
+    return {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed", "content": content}
+
+
+def _events(frames: list[dict[str, Any]]) -> httpx.Response:
+    body = "".join(f"event: {f['type']}\ndata: {json.dumps(f)}\n\n" for f in frames)
+    return httpx.Response(200, content=body.encode(), headers={"content-type": "text/event-stream"})
+
+
+_STREAMED = _message("Paris is sunny.")
+RESPONSES = {
+    "text": [_json(_response(_message("Paris is sunny.")))],
+    "call": [
+        _json(
+            _response(
+                {
+                    "type": "function_call",
+                    "id": "fc_1",
+                    "call_id": "call_1",
+                    "name": "weather",
+                    "arguments": '{"city":"Paris"}',
+                    "status": "completed",
+                }
+            )
+        )
+    ],
+    "after": [_json(_response(_message("It is 21 degrees in Paris.")))],
+    "stream": [
+        _events(
+            [
+                {
+                    "type": "response.created",
+                    "response": {**_response(), "status": "in_progress", "usage": None},
+                },
+                {
+                    "type": "response.output_item.added",
+                    "output_index": 0,
+                    "item": {**_STREAMED, "content": []},
+                },
+                {
+                    "type": "response.output_text.delta",
+                    "item_id": "msg_1",
+                    "content_index": 0,
+                    "delta": "Paris ",
+                },
+                {
+                    "type": "response.output_text.delta",
+                    "item_id": "msg_1",
+                    "content_index": 0,
+                    "delta": "is sunny.",
+                },
+                {"type": "response.output_item.done", "output_index": 0, "item": _STREAMED},
+                {"type": "response.completed", "response": _response(_STREAMED)},
+            ]
+        )
+    ],
+}
+
+
 def _model(model_id: str, replies: list[httpx.Response]) -> tuple[modelport.Model, list[httpx.Request]]:
     seen: list[httpx.Request] = []
 
@@ -198,6 +271,21 @@ def test_google_and_openai_results_have_the_same_shape() -> None:
     ]
     assert openai["stream"].text == openai["text"].text == "Paris is sunny."
     assert (openai["call"].finish_reason, openai["call"].raw_finish_reason) == ("tool-calls", "tool_calls")
+    responses, sent_responses = _run(
+        "openai-responses/gpt-4o-mini", {k: list(v) for k, v in RESPONSES.items()}
+    )
+    for key in ("text", "call", "after", "stream"):
+        assert _shape(responses[key]) == {**_shape(openai[key]), "raw_finish_reason": "completed"}, key
+    assert sent_responses[2]["input"][1:] == [
+        {
+            "type": "function_call",
+            "call_id": "call_1",
+            "name": "weather",
+            "arguments": '{"city":"Paris"}',
+            "id": "fc_1",
+        },
+        {"type": "function_call_output", "call_id": "call_1", "output": '{"celsius":21}'},
+    ]
     # The round trip went back in the provider's own form: the call by its id, the result as a tool message.
     assert sent[2]["messages"][1:] == [
         {

@@ -17,6 +17,7 @@ from modelport.errors import ProviderNotInstalledError
 PROVIDERS = [
     "openai",
     "openai-compatible",
+    "openai-responses",
     "groq",
     "deepseek",
     "openrouter",
@@ -82,8 +83,9 @@ def test_public_names_are_pinned() -> None:
         "OpenAICompatibleProvider",
         "OpenAIOptions",
         "OpenAIProvider",
+        "OpenAIResponsesProvider",
         "Quirks",
         "merge_frames",
     ]
-    assert [p.id for p in modelport_openai.PRESETS] == PROVIDERS[2:]
+    assert [p.id for p in modelport_openai.PRESETS] == PROVIDERS[3:]
     assert modelport_openai.OpenAIOptions.model_fields["extra_body"].annotation is not None

@@ -26,6 +26,7 @@ FIRST_PARTY: dict[str, FirstParty] = {
         for provider, name in (
             ("openai", "OpenAI"),
             ("openai-compatible", "OpenAI-compatible server"),
+            ("openai-responses", "OpenAI Responses API"),
             ("groq", "Groq"),
             ("deepseek", "DeepSeek"),
             ("openrouter", "OpenRouter"),

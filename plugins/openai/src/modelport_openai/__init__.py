@@ -1,8 +1,9 @@
-"""modelport-openai: OpenAI Chat Completions and OpenAI-compatible servers for modelport.
+"""modelport-openai: OpenAI Chat Completions, the Responses API and OpenAI-compatible servers.
 
-Providers ``openai``, ``openai-compatible`` (any server: ``base_url=`` required) and the presets
-``groq``, ``deepseek``, ``openrouter``, ``xai``, ``together``, ``mistral`` and ``ollama``. Use them
-through ``modelport.get_model("openai/gpt-4o-mini")``; the names here are for typing and configuration.
+Providers ``openai``, ``openai-responses`` (the Responses API), ``openai-compatible`` (any server:
+``base_url=`` required) and the presets ``groq``, ``deepseek``, ``openrouter``, ``xai``,
+``together``, ``mistral`` and ``ollama``. Use them through
+``modelport.get_model("openai/gpt-4o-mini")``; the names here are for typing and configuration.
 """
 
 from __future__ import annotations
@@ -12,7 +13,13 @@ from typing import TYPE_CHECKING
 from modelport.lazy import lazy_attributes
 
 from ._quirks import Quirks
-from .provider import OPENAI_BASE_URL, ChatCompletionsProvider, OpenAICompatibleProvider, OpenAIProvider
+from .provider import (
+    OPENAI_BASE_URL,
+    ChatCompletionsProvider,
+    OpenAICompatibleProvider,
+    OpenAIProvider,
+    OpenAIResponsesProvider,
+)
 
 # Names backed by pydantic or the mapping modules load on first access (get_model stays cheap).
 _LAZY = {
@@ -37,6 +44,7 @@ __all__ = [
     "OpenAICompatibleProvider",
     "OpenAIOptions",
     "OpenAIProvider",
+    "OpenAIResponsesProvider",
     "Quirks",
     "merge_frames",
 ]

@@ -12,9 +12,10 @@ from modelport.hookspecs import hookimpl
 def modelport_register_providers(register: Any) -> None:
     """Register ``openai``, ``openai-compatible`` and every preset."""
     from .presets import PRESETS
-    from .provider import OpenAICompatibleProvider, OpenAIProvider
+    from .provider import OpenAICompatibleProvider, OpenAIProvider, OpenAIResponsesProvider
 
     register(OpenAIProvider)
+    register(OpenAIResponsesProvider)
     register(OpenAICompatibleProvider)
     for preset in PRESETS:
         register(preset)
@@ -25,9 +26,15 @@ def modelport_conformance_suites(register: Any) -> None:
     """Register the recorded cases shipped in ``cassettes/<provider id>/``."""
     from importlib.resources import files
 
+    from ._responses_stream import merge_frames as merge_events
     from ._stream import merge_frames
     from .presets import PRESETS
-    from .provider import ChatCompletionsProvider, OpenAICompatibleProvider, OpenAIProvider
+    from .provider import (
+        ChatCompletionsProvider,
+        OpenAICompatibleProvider,
+        OpenAIProvider,
+        OpenAIResponsesProvider,
+    )
 
     cassettes = files("modelport_openai") / "cassettes"
     providers: tuple[type[ChatCompletionsProvider], ...] = (
@@ -39,3 +46,10 @@ def modelport_conformance_suites(register: Any) -> None:
         folder = cassettes / provider.id
         if folder.is_dir():
             register(provider.id, folder, merge_frames=merge_frames, credential_env=provider.api_key_env)
+    responses = OpenAIResponsesProvider
+    register(
+        responses.id,
+        cassettes / responses.id,
+        merge_frames=merge_events,
+        credential_env=responses.api_key_env,
+    )

@@ -26,7 +26,7 @@ from ._messages import wire_messages
 from ._options import parse_options
 from ._quirks import Quirks, ReasoningFamily
 
-__all__ = ["build_body", "is_reasoning_model"]
+__all__ = ["build_body", "is_reasoning_model", "json_schema_format", "reasoning_effort", "sampling"]
 
 
 def is_reasoning_model(model_name: str, quirks: Quirks) -> bool:
@@ -36,6 +36,24 @@ def is_reasoning_model(model_name: str, quirks: Quirks) -> bool:
 
 def _unsupported(setting: str, details: str) -> CallWarning:
     return CallWarning(type="unsupported-setting", setting=setting, details=details)
+
+
+def sampling(
+    request: Request, body: dict[str, Any], model_name: str, reasoning_model: bool
+) -> list[CallWarning]:
+    """``temperature`` and ``top_p`` into ``body``; a reasoning model takes neither (a warning each)."""
+    warnings: list[CallWarning] = []
+    for setting in ("temperature", "top_p"):
+        value = getattr(request, setting)
+        if value is None:
+            continue
+        if reasoning_model:
+            warnings.append(
+                _unsupported(setting, f"{model_name} is a reasoning model; {setting} is not sent")
+            )
+        else:
+            body[setting] = value
+    return warnings
 
 
 def build_body(
@@ -50,16 +68,7 @@ def build_body(
     warnings: list[CallWarning] = []
     if request.max_output_tokens is not None:
         body["max_completion_tokens" if reasoning_model else "max_tokens"] = request.max_output_tokens
-    for setting in ("temperature", "top_p"):
-        value = getattr(request, setting)
-        if value is None:
-            continue
-        if reasoning_model:
-            warnings.append(
-                _unsupported(setting, f"{model_name} is a reasoning model; {setting} is not sent")
-            )
-        else:
-            body[setting] = value
+    warnings += sampling(request, body, model_name, reasoning_model)
     if request.top_k is not None:
         if quirks.top_k:
             body["top_k"] = request.top_k
@@ -98,6 +107,12 @@ def build_body(
 def _response_format(fmt: ResponseFormat, warnings: list[CallWarning]) -> dict[str, Any]:
     if fmt.type == "json":
         return {"type": "json_object"}
+    return {"type": "json_schema", "json_schema": json_schema_format(fmt, warnings)}
+
+
+def json_schema_format(fmt: ResponseFormat, warnings: list[CallWarning]) -> dict[str, Any]:
+    """A ``json_schema`` format's ``name``, ``schema`` (in OpenAI's strict dialect when strict),
+    ``description`` and ``strict``, as both OpenAI APIs take them."""
     wire_schema = fmt.json_schema
     if fmt.strict and wire_schema is not None:  # strict mode takes only its own dialect
         compiled = openai_strict_schema(wire_schema)
@@ -108,7 +123,7 @@ def _response_format(fmt: ResponseFormat, warnings: list[CallWarning]) -> dict[s
         schema["description"] = fmt.description
     if fmt.strict is not None:
         schema["strict"] = fmt.strict
-    return {"type": "json_schema", "json_schema": schema}
+    return schema
 
 
 def _function(tool: FunctionTool) -> dict[str, Any]:
@@ -148,7 +163,7 @@ def _tools(request: Request, body: dict[str, Any]) -> None:
 _RANK = {"minimal": 0, "low": 1, "medium": 2, "high": 3, "xhigh": 4, "max": 4}
 
 
-def _effort(
+def reasoning_effort(
     config: ReasoningConfig, family: ReasoningFamily, model_name: str
 ) -> tuple[str | None, list[CallWarning]]:
     """The wire effort ``model_name``'s family takes for ``config.effort``, with a warning when it
@@ -179,7 +194,7 @@ def _reasoning(
         return [_unsupported("reasoning", f"{model_name} is not a reasoning model; the setting is not sent")]
     if family.thinking and config.enabled is False and config.effort is not None:
         raise InvalidRequestError("reasoning.enabled=False cannot be combined with reasoning.effort")
-    effort, warnings = _effort(config, family, model_name)
+    effort, warnings = reasoning_effort(config, family, model_name)
     if family.effort == "reasoning":
         wire: dict[str, Any] = {}
         if effort is not None:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from modelport.http import HttpProvider, HttpRequest, check_header_value
-from modelport.provider import Capabilities, EmbedRequest
+from modelport.provider import Capabilities, EmbedRequest, TokenCount
 
 from ._quirks import Quirks, ReasoningFamily
 
@@ -22,9 +23,10 @@ if TYPE_CHECKING:
     from modelport.errors import ProviderError
     from modelport.types import EmbeddingResult, Request, Result
 
+    from ._responses_stream import ResponsesStream
     from ._stream import ChatStream
 
-__all__ = ["OPENAI_BASE_URL", "OpenAICompatibleProvider", "OpenAIProvider"]
+__all__ = ["OPENAI_BASE_URL", "OpenAICompatibleProvider", "OpenAIProvider", "OpenAIResponsesProvider"]
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 
@@ -142,3 +144,45 @@ class OpenAICompatibleProvider(ChatCompletionsProvider):
     secret_patterns: ClassVar[Mapping[str, str]] = {
         "Anthropic API key": r"(?<![0-9A-Za-z])sk-ant-[0-9A-Za-z_\-]{20,}"
     }
+
+
+class OpenAIResponsesProvider(OpenAIProvider):
+    """OpenAI's Responses API (``POST /responses``): same key, base URL, organization and project as
+    ``openai``. Reasoning items come back with their encrypted state and are sent back in the next
+    turn (stateless: ``store: false``); no embeddings (use ``openai``)."""
+
+    id: ClassVar[str] = "openai-responses"
+    display_name: ClassVar[str] = "OpenAI Responses API"
+    api: ClassVar[str | None] = "responses"
+    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, embed=False, count_tokens=True)
+    #: Encrypted reasoning items belong to the model that produced them: dropped for another model.
+    cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
+
+    def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
+        """``POST /responses`` (with ``stream: true`` for a stream)."""
+        from ._responses_request import build_body
+
+        body, warnings = build_body(model_name, request, stream=stream, quirks=self.quirks, provider=self.id)
+        return HttpRequest("/responses", body=body, stream=stream, warnings=warnings)
+
+    def decode_response(self, data: Any, spec: HttpRequest) -> Result:
+        from ._responses_stream import decode_response
+
+        return decode_response(data, provider=self.name)
+
+    def stream_decoder(self, spec: HttpRequest) -> ResponsesStream:  # type: ignore[override]
+        from ._responses_stream import ResponsesStream
+
+        return ResponsesStream(provider=self.name)
+
+    def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest:
+        """``POST /responses/input_tokens`` with what the request would send as input."""
+        from ._responses_request import count_body
+
+        return HttpRequest(
+            "/responses/input_tokens",
+            body=count_body(model_name, request, quirks=self.quirks, provider=self.id),
+        )
+
+    def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
+        return TokenCount(input_tokens=data["input_tokens"])

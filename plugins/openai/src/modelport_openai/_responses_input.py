@@ -1,0 +1,159 @@
+"""Canonical messages → Responses API input items (pure; a part that cannot be sent is an error).
+
+System text becomes a ``system`` input message (``developer`` for reasoning models); user text,
+images and PDFs become ``input_text`` / ``input_image`` / ``input_file`` content; each tool result is
+a ``function_call_output`` item. An assistant turn is sent back item by item, in the order it was
+produced: its reasoning items (summary and ``encrypted_content``, under their ``rs_`` ids), its
+messages and its ``function_call`` items (under their ``msg_`` / ``fc_`` ids).
+
+A reasoning item is only valid when the item that followed it comes with it: the API answers
+"Item of type 'reasoning' was provided without its required following item" otherwise. So a
+reasoning item is sent only when another item of the same turn follows it, and only with the
+opaque state it needs (``encrypted_content`` when nothing is stored at OpenAI; its id alone when
+``store`` is on); one that cannot be sent validly is left out, never sent broken.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modelport.errors import InvalidRequestError
+from modelport.types import FilePart, Message, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
+from modelport.wire import dumps
+
+from ._messages import _data_url
+
+__all__ = ["RESPONSES", "input_items", "item_id"]
+
+#: The ``provider_metadata`` namespace of what the Responses API returned (item ids, refusals).
+RESPONSES = "openai-responses"
+
+
+def item_id(part: Any) -> str | None:
+    """The id of the output item ``part`` came from (``rs_…``, ``msg_…``, ``fc_…``), if known."""
+    found = (part.provider_metadata or {}).get(RESPONSES, {}).get("item_id")
+    return found if isinstance(found, str) and found else None
+
+
+def input_items(messages: list[Message], *, developer: bool, stored: bool) -> list[dict[str, Any]]:
+    """Every message as input items, in order (``stored``: the items are kept at OpenAI)."""
+    out: list[dict[str, Any]] = []
+    for index, message in enumerate(messages):
+        where = f"messages[{index}]"
+        results = [p for p in message.content if isinstance(p, ToolResultPart)]
+        rest = [p for p in message.content if not isinstance(p, ToolResultPart)]
+        out += [_tool_result(p) for p in results]
+        if message.role == "system":
+            for part in rest:
+                if not isinstance(part, TextPart):
+                    raise InvalidRequestError(f"{where}: a system message can only hold text")
+            out.append({"role": "developer" if developer else "system", "content": message.text})
+        elif message.role == "assistant":
+            out += _assistant(rest, where, stored=stored)
+        elif rest and message.role == "user":
+            out.append({"role": "user", "content": _user_content(rest, where)})
+        elif rest:
+            raise InvalidRequestError(f"{where}: a tool message can only hold tool results")
+    return out
+
+
+def _tool_result(part: ToolResultPart) -> dict[str, Any]:
+    output = part.output
+    text = output if isinstance(output, str) else dumps(output).decode()
+    return {"type": "function_call_output", "call_id": part.call_id, "output": text}
+
+
+def _assistant(parts: list[Any], where: str, *, stored: bool) -> list[dict[str, Any]]:
+    """The turn's items; consecutive parts of one output item (same id) form that item again."""
+    items: list[dict[str, Any]] = []
+    for part in parts:
+        ident = item_id(part)
+        last = items[-1] if items else None
+        if isinstance(part, ReasoningPart):
+            if last is not None and last["type"] == "reasoning" and ident and last.get("id") == ident:
+                if part.text:
+                    last["summary"].append({"type": "summary_text", "text": part.text})
+                last["encrypted_content"] = part.signature or last.get("encrypted_content")
+                continue
+            reasoning: dict[str, Any] = {"type": "reasoning", "summary": []}
+            if ident:
+                reasoning["id"] = ident
+            if part.text:
+                reasoning["summary"].append({"type": "summary_text", "text": part.text})
+            reasoning["encrypted_content"] = part.signature
+            items.append(reasoning)
+        elif isinstance(part, TextPart):
+            content: dict[str, Any]
+            if (part.provider_metadata or {}).get("modelport", {}).get("refusal"):
+                content = {"type": "refusal", "refusal": part.text}
+            else:
+                content = {"type": "output_text", "text": part.text, "annotations": []}
+            if last is not None and last["type"] == "message" and ident and last.get("id") == ident:
+                last["content"].append(content)
+                continue
+            message: dict[str, Any] = {"type": "message", "role": "assistant", "content": [content]}
+            if ident:
+                message["id"] = ident
+            items.append(message)
+        elif isinstance(part, ToolCallPart):
+            if part.provider_executed:
+                raise InvalidRequestError(f"{where}: built-in tool calls cannot be sent back yet")
+            call: dict[str, Any] = {
+                "type": "function_call",
+                "call_id": part.id,
+                "name": part.name,
+                "arguments": dumps(part.args).decode(),
+            }
+            if ident:
+                call["id"] = ident
+            items.append(call)
+        else:
+            raise InvalidRequestError(f"{where}: an assistant message cannot hold a {part.type} part")
+    return _valid_reasoning(items, stored=stored)
+
+
+def _valid_reasoning(items: list[dict[str, Any]], *, stored: bool) -> list[dict[str, Any]]:
+    """The items without any reasoning item the API would refuse: one with nothing after it in the
+    turn, one without ``encrypted_content`` when nothing is stored, one with neither state nor id."""
+    kept: list[dict[str, Any]] = []
+    for position, item in enumerate(items):
+        if item["type"] == "reasoning":
+            follows = any(other["type"] != "reasoning" for other in items[position + 1 :])
+            state = item.get("encrypted_content") or (stored and item.get("id"))
+            if not follows or not state:
+                continue
+            if not item.get("encrypted_content"):
+                item = {k: v for k, v in item.items() if k != "encrypted_content"}
+        kept.append(item)
+    return kept
+
+
+def _user_content(parts: list[Any], where: str) -> str | list[dict[str, Any]]:
+    if len(parts) == 1 and isinstance(parts[0], TextPart):
+        return str(parts[0].text)
+    out: list[dict[str, Any]] = []
+    for part in parts:
+        if isinstance(part, TextPart):
+            out.append({"type": "input_text", "text": part.text})
+        elif isinstance(part, FilePart):
+            out.append(_file(part, where))
+        elif not isinstance(part, ReasoningPart):
+            raise InvalidRequestError(f"{where}: a user message cannot hold a {part.type} part")
+    return out
+
+
+def _file(part: FilePart, where: str) -> dict[str, Any]:
+    media = part.media_type.lower()
+    if media.startswith("image/"):
+        if part.uri is not None and part.uri.startswith("file-"):
+            return {"type": "input_image", "file_id": part.uri}
+        url = part.uri if part.uri is not None else _data_url(part)
+        return {"type": "input_image", "image_url": url}
+    if media == "application/pdf":
+        if part.data is not None:
+            return {"type": "input_file", "filename": "document.pdf", "file_data": _data_url(part)}
+        if part.uri is not None and part.uri.startswith("file-"):
+            return {"type": "input_file", "file_id": part.uri}
+        if part.uri is not None:
+            return {"type": "input_file", "file_url": part.uri}
+    raise InvalidRequestError(f"{where}: media type {part.media_type!r} cannot be sent (images and PDFs can)")

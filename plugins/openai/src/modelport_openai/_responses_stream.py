@@ -1,0 +1,250 @@
+"""Responses API events (``response.*``) → stream events; one mapping path for generate and stream.
+
+A non-streamed body is decoded by the same decoder (:func:`decode_response`): each of its output
+items is fed as the ``response.output_item.done`` event a stream ends the item with, then the body
+as the ``response.completed`` (or ``incomplete`` / ``failed``) event. So a streamed answer and the
+same answer not streamed give equal results.
+
+Each output item becomes parts that keep its id (``provider_metadata["openai-responses"]
+["item_id"]``), so the next turn sends them back as the same items (:mod:`._responses_input`):
+a ``reasoning`` item is one reasoning part per summary (one empty part when it has none), the
+last one carrying ``encrypted_content`` as its ``signature``; a ``message`` is a text part per
+``output_text`` or ``refusal``; a ``function_call`` is a tool call (``call_id`` as its id). Other
+item types (built-in tools) are not mapped in this version: each gives a warning and is kept raw
+under ``Result.provider_metadata["openai-responses"]["unmapped_items"]``.
+
+``response.incomplete`` ends with ``length`` (``max_output_tokens``) or ``content-filter``, the
+raw reason kept; ``response.failed`` raises the error it carries, typed by the core's table
+(:func:`modelport.http.stream_error`), after the events before it; an ``error`` event is raised
+by the core's SSE parser. A stream that ends without a terminal event gets no ``finish`` event,
+so the core raises ``StreamInterruptedError`` with what arrived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from modelport import events as ev
+from modelport.events import StreamAccumulator
+from modelport.http import stream_error
+from modelport.types import REFUSAL_METADATA, CallWarning, FinishReason, Result, Usage
+
+from ._responses_input import RESPONSES
+
+__all__ = ["ResponsesStream", "decode_response", "merge_frames", "usage"]
+
+_TERMINAL = ("response.completed", "response.incomplete", "response.failed")
+_INCOMPLETE: dict[str, FinishReason] = {"max_output_tokens": "length", "content_filter": "content-filter"}
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _detail(raw: dict[str, Any], details: str, key: str) -> int | None:
+    found = raw.get(details)
+    return _count(found.get(key)) if isinstance(found, dict) else None
+
+
+def usage(raw: Any) -> Usage:
+    """The contract's usage: ``input_tokens`` holds the cached ones, ``output_tokens`` the reasoning."""
+    if not isinstance(raw, dict):
+        return Usage()
+    return Usage(
+        input_tokens=_count(raw.get("input_tokens")),
+        output_tokens=_count(raw.get("output_tokens")),
+        reasoning_tokens=_detail(raw, "output_tokens_details", "reasoning_tokens"),
+        total_tokens=_count(raw.get("total_tokens")),
+        cache_read_input_tokens=_detail(raw, "input_tokens_details", "cached_tokens"),
+    )
+
+
+def _meta(ident: str, **extra: Any) -> dict[str, dict[str, Any]]:
+    return {RESPONSES: {"item_id": ident, **extra}}
+
+
+class ResponsesStream:
+    """One stream's decoder: ``feed`` each ``response.*`` event, then ``finish``."""
+
+    def __init__(self, *, provider: str) -> None:
+        self.provider = provider
+        self.response_id: str | None = None
+        self.open: dict[str, str] = {}  # event id of each open text/reasoning part → its kind
+        self.calls: dict[str, bool] = {}  # item id of each started call → whether deltas came
+        self.refusal: list[str] = []
+        self.unmapped: list[dict[str, Any]] = []
+        self.warnings: list[CallWarning] = []
+        self.terminal: dict[str, Any] | None = None
+
+    def feed(self, frame: dict[str, Any]) -> list[ev.StreamEvent]:
+        kind = frame.get("type")
+        out: list[ev.StreamEvent] = []
+        if kind in ("response.output_text.delta", "response.refusal.delta"):
+            part = "text" if kind == "response.output_text.delta" else "refusal"
+            ident = self._start(out, part, frame["item_id"], frame.get("content_index", 0))
+            if frame["delta"]:
+                out.append(ev.text_delta(ident, frame["delta"]))
+        elif kind == "response.reasoning_summary_text.delta":
+            ident = self._start(out, "reasoning", frame["item_id"], frame.get("summary_index", 0))
+            if frame["delta"]:
+                out.append(ev.reasoning_delta(ident, frame["delta"]))
+        elif kind == "response.function_call_arguments.delta":
+            if frame["item_id"] in self.calls and frame["delta"]:
+                self.calls[frame["item_id"]] = True
+                out.append(ev.ToolCallDeltaEvent(id=frame["item_id"], delta=frame["delta"]))
+        elif kind == "response.output_item.added":
+            item = frame["item"]
+            if item.get("type") == "function_call":
+                self._start_call(out, item)
+        elif kind == "response.output_item.done":
+            self._item(out, frame["item"])
+        elif kind in ("response.created", "response.in_progress"):
+            self._metadata(out, frame.get("response") or {})
+        elif kind in _TERMINAL:
+            response = frame.get("response") or {}
+            self._metadata(out, response)
+            if kind == "response.failed":
+                error = response.get("error")
+                raise stream_error(error if isinstance(error, dict) else {}, provider=self.provider)
+            self.terminal = response
+        return out
+
+    def _metadata(self, out: list[ev.StreamEvent], response: dict[str, Any]) -> None:
+        if self.response_id is None and response.get("id"):
+            self.response_id = response["id"]
+            out.append(
+                ev.ResponseMetadataEvent(response_id=response["id"], model_version=response.get("model"))
+            )
+
+    def _start(self, out: list[ev.StreamEvent], part: str, item: str, index: int) -> str:
+        ident = f"{item}:{index}"
+        if ident not in self.open:
+            self.open[ident] = part
+            if part == "reasoning":
+                out.append(ev.ReasoningStartEvent(id=ident, provider_metadata=_meta(item)))
+            else:
+                extra = {RESPONSES: {"item_id": item, "refusal": True}, **REFUSAL_METADATA}
+                out.append(
+                    ev.TextStartEvent(id=ident, provider_metadata=extra if part == "refusal" else _meta(item))
+                )
+        return ident
+
+    def _start_call(self, out: list[ev.StreamEvent], item: dict[str, Any]) -> None:
+        ident = item["id"]
+        if ident not in self.calls:
+            self.calls[ident] = False
+            start = ev.ToolCallStartEvent(
+                id=ident, call_id=item["call_id"], name=item["name"], provider_metadata=_meta(ident)
+            )
+            out.append(start)
+
+    def _item(self, out: list[ev.StreamEvent], item: dict[str, Any]) -> None:
+        kind = item.get("type")
+        ident = item.get("id") or ""
+        if kind == "message":
+            for index, content in enumerate(item.get("content") or []):
+                part = "refusal" if content.get("type") == "refusal" else "text"
+                text = content.get("refusal" if part == "refusal" else "text") or ""
+                if part == "refusal":
+                    self.refusal.append(text)
+                key = f"{ident}:{index}"
+                if key not in self.open:  # not streamed: the whole text now
+                    self._start(out, part, ident, index)
+                    if text:
+                        out.append(ev.text_delta(key, text))
+                del self.open[key]
+                out.append(ev.TextEndEvent(id=key))
+        elif kind == "reasoning":
+            summary = item.get("summary") or [{}]
+            for index, entry in enumerate(summary):
+                key = f"{ident}:{index}"
+                if key not in self.open:
+                    self._start(out, "reasoning", ident, index)
+                    if entry.get("text"):
+                        out.append(ev.reasoning_delta(key, entry["text"]))
+                del self.open[key]
+                last = index == len(summary) - 1
+                out.append(
+                    ev.ReasoningEndEvent(id=key, signature=item.get("encrypted_content") if last else None)
+                )
+        elif kind == "function_call":
+            self._start_call(out, item)
+            if not self.calls[ident] and item.get("arguments"):  # not streamed: the arguments now
+                out.append(ev.ToolCallDeltaEvent(id=ident, delta=item["arguments"]))
+            out.append(ev.ToolCallEndEvent(id=ident))
+        else:
+            self.unmapped.append(item)
+            self.warnings.append(
+                CallWarning(
+                    type="other",
+                    setting="output",
+                    details=f"an output item of type {kind!r} is not mapped in this version; it is kept "
+                    f"raw in provider_metadata[{RESPONSES!r}]['unmapped_items']",
+                )
+            )
+
+    def finish(self) -> Iterator[ev.StreamEvent]:
+        response = self.terminal
+        if response is None:
+            return  # cut short: no finish event, so the core raises with what arrived
+        details = response.get("incomplete_details") or {}
+        raw = details.get("reason") if response.get("status") == "incomplete" else None
+        refused = bool(self.refusal)
+        reason: FinishReason
+        if raw is not None:
+            reason = _INCOMPLETE.get(raw, "other")
+        elif refused:
+            reason = "content-filter"
+        else:
+            reason = "tool-calls" if self.calls else "stop"
+        found = {k: response[k] for k in ("service_tier",) if response.get(k)}
+        if refused:
+            found["refusal"] = "".join(self.refusal)
+        if self.unmapped:
+            found["unmapped_items"] = self.unmapped
+        yield ev.FinishEvent(
+            finish_reason=reason,
+            raw_finish_reason=raw or response.get("status"),
+            usage=usage(response.get("usage")),
+            provider_metadata={RESPONSES: found} if found else {},
+            warnings=self.warnings,
+        )
+
+
+def decode_response(data: dict[str, Any], *, provider: str) -> Result:
+    """A non-streamed ``response`` body, through the stream's decoder (one mapping path)."""
+    decoder = ResponsesStream(provider=provider)
+    accumulator = StreamAccumulator()
+    for frame in frames_of(data):
+        for event in decoder.feed(frame):
+            accumulator.add(event)
+    for event in decoder.finish():
+        accumulator.add(event)
+    return accumulator.result()
+
+
+def frames_of(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The events a stream of ``data`` would end with: each output item done, then the terminal."""
+    yield {"type": "response.created", "response": data}
+    for item in data.get("output") or []:
+        yield {"type": "response.output_item.done", "item": item}
+    status = data.get("status")
+    yield {
+        "type": f"response.{status}" if status in ("incomplete", "failed") else "response.completed",
+        "response": data,
+    }
+
+
+def merge_frames(frames: list[dict[str, Any]]) -> dict[str, Any]:
+    """Stream events → the body a non-streamed call returns: the terminal event's ``response`` with
+    the stream's own items (``response.output_item.done``, in output order). The terminal copy of a
+    reasoning item carries another, equally valid ``encrypted_content``; the stream keeps its own."""
+    terminal = [f for f in frames if f.get("type") in _TERMINAL and isinstance(f.get("response"), dict)]
+    if not terminal:
+        raise ValueError("the stream has no terminal response.* event")
+    merged = dict(terminal[-1]["response"])
+    done = [f for f in frames if f.get("type") == "response.output_item.done"]
+    if done:
+        merged["output"] = [f["item"] for f in sorted(done, key=lambda f: f.get("output_index", 0))]
+    return merged

@@ -1,0 +1,225 @@
+"""Reasoning items go back to the Responses API exactly, ahead of the items they precede.
+
+The next request is built from ``result.message`` of a recorded answer and compared with what the
+recording's own next request sent (pydantic-ai's cassettes, whose second turns the API accepted):
+each reasoning item with its id, every summary and its ``encrypted_content``, then the item that
+followed it (a ``function_call`` or ``message`` with its id). A reasoning item that would be refused
+("Item of type 'reasoning' was provided without its required following item", or an id nothing
+stored) is never sent; another model's reasoning follows the contract's replay policy.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+
+import modelport
+from modelport.errors import InvalidRequestError
+from modelport.types import (
+    FunctionTool,
+    Message,
+    Origin,
+    ReasoningPart,
+    Result,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+)
+
+from . import responses_corpus as corpus
+from .replay import KEY
+
+P = "pydantic__pydantic-ai/tests__models__cassettes__test_openai_responses__"
+PLAN = FunctionTool(
+    name="update_plan",
+    parameters={
+        "type": "object",
+        "properties": {"plan": {"type": "string"}},
+        "required": ["plan"],
+        "additionalProperties": False,
+    },
+)
+
+
+class Recorded:
+    """Answers each request with the next recorded exchange; keeps the bodies sent."""
+
+    def __init__(self, exchanges: list[corpus.Exchange]) -> None:
+        self.exchanges = exchanges
+        self.sent: list[dict[str, Any]] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.sent.append(json.loads(request.content))
+        exchange = self.exchanges[len(self.sent) - 1]
+        return httpx.Response(exchange.status, headers=exchange.headers, content=exchange.body)
+
+    def model(self, name: str = "gpt-5") -> Any:
+        return modelport.get_model(
+            f"openai-responses/{name}", api_key=KEY, transport=httpx.MockTransport(self), max_retries=0
+        )
+
+
+def _without_status(item: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in item.items() if k != "status"}
+
+
+def test_tool_turn_sends_reasoning_then_its_function_call() -> None:
+    exchanges = corpus.exchanges(P + "test_openai_responses_thinking_with_tool_calls.yaml")
+    recorded = Recorded(exchanges)
+    model = recorded.model()
+    first = model.generate(prompt="Compose a poem", tools=[PLAN])
+    assert isinstance(first, Result)
+    (call,) = first.tool_calls
+    answer = Message(
+        role="tool", content=[ToolResultPart(call_id=call.id, name=call.name, output="plan updated")]
+    )
+    model.generate(
+        messages=[Message(role="user", content=[TextPart(text="Compose a poem")]), first.message, answer],
+        tools=[PLAN],
+    )
+    sent = recorded.sent[1]["input"]
+    expected = exchanges[1].request["input"]
+    assert [item.get("type", "message") for item in sent] == [
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+    ]
+    assert sent[1] == expected[1]  # id, five summaries and encrypted_content, as recorded
+    assert sent[2] == _without_status(expected[2])  # fc_ id, call_id, name and arguments
+    assert sent[3] == expected[3]
+    assert recorded.sent[1]["store"] is False
+    assert recorded.sent[1]["include"] == ["reasoning.encrypted_content"]
+
+
+def test_text_turn_sends_reasoning_then_its_message() -> None:
+    exchanges = corpus.exchanges(P + "test_openai_responses_model_thinking_part.yaml")
+    recorded = Recorded(exchanges)
+    model = recorded.model()
+    first = model.generate(prompt="How do I cross the street?")
+    follow_up = exchanges[1].request["input"][3]["content"]
+    model.generate(
+        messages=[
+            Message(role="user", content=[TextPart(text="How do I cross the street?")]),
+            first.message,
+            Message(role="user", content=[TextPart(text=follow_up)]),
+        ]
+    )
+    sent = recorded.sent[1]["input"]
+    expected = exchanges[1].request["input"]
+    assert sent[1] == expected[1]
+    assert sent[2] == _without_status(expected[2])
+    assert [item.get("id") for item in sent] == [None, expected[1]["id"], expected[2]["id"], None]
+
+
+def test_streamed_turn_replays_the_same_items() -> None:
+    # fantasy's gpt-5 stream: summary deltas, encrypted reasoning, a function call (store: false).
+    name = (
+        "charmbracelet__fantasy/providertests__testdata__TestOpenAIResponsesWithSummaryThinking__"
+        "openai-gpt-5__thinking-streaming.yaml"
+    )
+    exchanges = corpus.exchanges(name)
+    recorded = Recorded(exchanges)
+    model = recorded.model()
+    with model.stream(prompt="What's the weather in Florence, Italy?") as stream:
+        for _ in stream:
+            pass
+        first = stream.result()
+    done = [f["item"] for f in exchanges[0].frames() if f.get("type") == "response.output_item.done"]
+    (call,) = first.tool_calls
+    answer = Message(role="tool", content=[ToolResultPart(call_id=call.id, name=call.name, output="40 C")])
+    with model.stream(
+        messages=[Message(role="user", content=[TextPart(text="weather?")]), first.message, answer]
+    ) as s:
+        assert s.result().text == exchanges[1].final()["output"][-1]["content"][0]["text"]
+    sent = recorded.sent[1]["input"]
+    assert sent[1] == {
+        "type": "reasoning",
+        "id": done[0]["id"],
+        "summary": done[0]["summary"],
+        "encrypted_content": done[0]["encrypted_content"],
+    }
+    assert sent[2] == {
+        "type": "function_call",
+        "id": done[1]["id"],
+        "call_id": done[1]["call_id"],
+        "name": "weather",
+        "arguments": done[1]["arguments"],
+    }
+
+
+def _sent_for(history: list[Message], **request: Any) -> dict[str, Any]:
+    exchanges = corpus.exchanges(P + "test_openai_responses_model_simple_response.yaml")
+    recorded = Recorded(exchanges)
+    recorded.model(request.pop("model", "gpt-5")).generate(messages=history, **request)
+    return recorded.sent[0]
+
+
+USER = Message(role="user", content=[TextPart(text="Hi")])
+STATE = {"openai-responses": {"item_id": "rs_1"}}
+CALL = ToolCallPart(
+    id="call_1",
+    name="update_plan",
+    args={"plan": "x"},
+    provider_metadata={"openai-responses": {"item_id": "fc_1"}},
+)
+RESULT = Message(role="tool", content=[ToolResultPart(call_id="call_1", name="update_plan", output="ok")])
+GPT5 = Origin(provider="openai-responses", api="responses", model="gpt-5")
+
+
+def test_reasoning_with_nothing_after_it_is_not_sent() -> None:
+    # A turn cut after its reasoning (or edited down to it) would be refused by the API.
+    alone = Message(
+        role="assistant", content=[ReasoningPart(text="", signature="enc", provider_metadata=STATE)]
+    )
+    sent = _sent_for([USER, alone, USER])
+    assert [item.get("type", "message") for item in sent["input"]] == ["message", "message"]
+
+
+def test_reasoning_without_its_encrypted_state_is_not_sent_when_nothing_is_stored() -> None:
+    bare = Message(role="assistant", content=[ReasoningPart(text="thought", provider_metadata=STATE), CALL])
+    sent = _sent_for([USER, bare, RESULT])
+    assert [item.get("type", "message") for item in sent["input"]] == [
+        "message",
+        "function_call",
+        "function_call_output",
+    ]
+    # With store on, the id alone refers to the stored item.
+    stored = _sent_for([USER, bare, RESULT], provider_options={"openai-responses": {"store": True}})
+    assert stored["input"][1] == {
+        "type": "reasoning",
+        "id": "rs_1",
+        "summary": [{"type": "summary_text", "text": "thought"}],
+    }
+    assert "include" not in stored
+
+
+def test_another_models_reasoning_is_dropped_with_a_warning() -> None:
+    turn = Message(
+        role="assistant",
+        content=[ReasoningPart(text="", signature="enc", provider_metadata=STATE), CALL],
+        origin=GPT5,
+    )
+    exchanges = corpus.exchanges(P + "test_openai_responses_model_simple_response.yaml")
+    recorded = Recorded(exchanges)
+    result = recorded.model("gpt-5-mini").generate(messages=[USER, turn, RESULT])
+    assert [item.get("type", "message") for item in recorded.sent[0]["input"]] == [
+        "message",
+        "function_call",
+        "function_call_output",
+    ]
+    assert recorded.sent[0]["input"][1] == {
+        "type": "function_call",
+        "call_id": "call_1",
+        "name": "update_plan",
+        "arguments": '{"plan":"x"}',
+    }
+    assert [w.setting for w in result.warnings] == ["reasoning_replay"]
+    with pytest.raises(InvalidRequestError, match="reasoning_replay='strict'"):
+        recorded.model("gpt-5-mini").generate(messages=[USER, turn, RESULT], reasoning_replay="strict")
+    # The same model gets it back exactly.
+    same = _sent_for([USER, turn, RESULT])
+    assert same["input"][1] == {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "enc"}

@@ -1,0 +1,189 @@
+"""Readers for the recorded Responses API corpus (tests/corpus/openai-responses) and the request oracle.
+
+The readers return a recorded response as ``(status, content type, body text)``; the oracle
+:func:`wire` writes the ``POST /v1/responses`` body the API reference prescribes for a canonical case
+request, independently of the adapter (the cassette holds it; the replay compares the adapter's).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import corpus_attribution
+import yaml
+
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "openai-responses"  # see its MANIFEST
+
+SOURCES = {
+    "pydantic__pydantic-ai": ("pydantic/pydantic-ai", "4fda38988f2939fa6ea9cdefcf120693e10ef491", "MIT"),
+    "vercel__ai": ("vercel/ai", "ed857f50f112e23930b0c2dd8d532cc8bebbc911", "Apache-2.0"),
+    "Mirascope__mirascope": ("Mirascope/mirascope", "41d433578653411dbff96c6eaca4fa869aafc931", "MIT"),
+    "charmbracelet__fantasy": (
+        "charmbracelet/fantasy",
+        "f6d4d1e3022229bd6e77717416336bf50e1693ad",
+        "Apache-2.0",
+    ),
+}
+
+Recorded = tuple[int, str, str]
+JSON_TYPE = "application/json"
+SSE_TYPE = "text/event-stream"
+REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")
+_TERMINAL = ("response.completed", "response.incomplete", "response.failed")
+
+
+def attribution(saved: str, *, interaction: int | None = None, note: str = "") -> dict[str, Any]:
+    """Where a recording came from: repository, commit, original path, license (from the MANIFEST)."""
+    return corpus_attribution.attribution(SOURCES, saved, interaction=interaction, note=note)
+
+
+def vcr(saved: str, index: int = 0) -> Recorded:
+    """The recorded response of a vcrpy or go-vcr cassette's interaction."""
+    data = yaml.safe_load((CORPUS / saved).read_text(encoding="utf-8"))
+    response = data["interactions"][index]["response"]
+    status = int(response.get("code") or response["status"]["code"])
+    headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
+    content_type = (headers.get("content-type") or [JSON_TYPE])[0]
+    if "parsed_body" in response:
+        return status, content_type, json.dumps(response["parsed_body"], ensure_ascii=False)
+    body = response["body"]
+    text = body["string"] if isinstance(body, dict) else body
+    if isinstance(text, bytes):
+        text = (gzip.decompress(text) if text[:2] == b"\x1f\x8b" else text).decode("utf-8")
+    return status, content_type, text
+
+
+def raw_json(saved: str, status: int = 200) -> Recorded:
+    """A raw JSON body (vercel ``*.json``)."""
+    data = json.loads((CORPUS / saved).read_text(encoding="utf-8"))
+    return status, JSON_TYPE, json.dumps(data, ensure_ascii=False)
+
+
+def chunks(saved: str, stream: int = 0) -> Recorded:
+    """A vercel ``*.chunks.txt`` as an SSE body; a file of several streams is split after each
+    terminal event, and ``stream`` picks one."""
+    lines = [line for line in (CORPUS / saved).read_text(encoding="utf-8").splitlines() if line.strip()]
+    parts: list[list[str]] = [[]]
+    for line in lines:
+        parts[-1].append(line)
+        if json.loads(line).get("type") in _TERMINAL:
+            parts.append([])
+    return 200, SSE_TYPE, "".join(f"data: {line}\n\n" for line in parts[stream])
+
+
+# --------------------------------------------------------------------------- the request oracle
+
+
+def _content(part: dict[str, Any], role: str) -> dict[str, Any]:
+    if role == "assistant":
+        return {"type": "output_text", "text": part["text"], "annotations": []}
+    return {"type": "input_text", "text": part["text"]}
+
+
+def _assistant(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """An assistant turn as output items, grouped back by their recorded item ids."""
+    items: list[dict[str, Any]] = []
+    for part in message["content"]:
+        ident = ((part.get("provider_metadata") or {}).get("openai-responses") or {}).get("item_id")
+        last = items[-1] if items else None
+        same = last is not None and ident is not None and last.get("id") == ident
+        if part["type"] == "reasoning":
+            if same and last is not None:
+                if part["text"]:
+                    last["summary"].append({"type": "summary_text", "text": part["text"]})
+                last["encrypted_content"] = part.get("signature") or last["encrypted_content"]
+                continue
+            summary = [{"type": "summary_text", "text": part["text"]}] if part["text"] else []
+            items.append(
+                {
+                    "type": "reasoning",
+                    "id": ident,
+                    "summary": summary,
+                    "encrypted_content": part.get("signature"),
+                }
+            )
+        elif part["type"] == "text":
+            if same and last is not None:
+                last["content"].append(_content(part, "assistant"))
+                continue
+            item = {"type": "message", "role": "assistant", "content": [_content(part, "assistant")]}
+            items.append({**item, "id": ident} if ident else item)
+        elif part["type"] == "tool-call":
+            call = {
+                "type": "function_call",
+                "call_id": part["id"],
+                "name": part["name"],
+                "arguments": json.dumps(part.get("args") or {}, separators=(",", ":"), ensure_ascii=False),
+            }
+            items.append({**call, "id": ident} if ident else call)
+    return items
+
+
+def _input(request: dict[str, Any], developer: bool) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if request.get("system"):
+        out.append({"role": "developer" if developer else "system", "content": request["system"]})
+    for message in request.get("messages") or [{"role": "user", "content": request["prompt"]}]:
+        role, content = message["role"], message["content"]
+        if role == "assistant":
+            out += _assistant(message)
+        elif role == "tool":
+            for part in content:
+                output = part["output"]
+                text = output if isinstance(output, str) else json.dumps(output, separators=(",", ":"))
+                out.append({"type": "function_call_output", "call_id": part["call_id"], "output": text})
+        elif isinstance(content, str):
+            out.append({"role": "developer" if role == "system" and developer else role, "content": content})
+        elif len(content) == 1 and content[0]["type"] == "text":
+            out.append({"role": role, "content": content[0]["text"]})
+        else:
+            out.append({"role": role, "content": [_content(p, role) for p in content]})
+    return out
+
+
+def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]:
+    """The Responses body for a canonical case request to ``model`` (the API reference's shape)."""
+    reasoning_model = model.startswith(REASONING_PREFIXES)
+    body: dict[str, Any] = {"model": model, "input": _input(request, reasoning_model)}
+    if "max_output_tokens" in request:
+        body["max_output_tokens"] = request["max_output_tokens"]
+    if "temperature" in request and not reasoning_model:
+        body["temperature"] = request["temperature"]
+    fmt = request.get("response_format")
+    if fmt and fmt["type"] == "json_schema":
+        text = {"type": "json_schema", "name": fmt.get("name") or "response", "schema": fmt["schema"]}
+        if "strict" in fmt:
+            text["strict"] = fmt["strict"]
+        body["text"] = {"format": text}
+    if request.get("tools"):
+        body["tools"] = [
+            {
+                "type": "function",
+                "name": t["name"],
+                **({"description": t["description"]} if "description" in t else {}),
+                "parameters": t["parameters"],
+                "strict": False,
+            }
+            for t in request["tools"]
+        ]
+        choice = request.get("tool_choice")
+        if choice is not None:
+            body["tool_choice"] = "required" if choice == "any" else choice
+    reasoning = request.get("reasoning")
+    if reasoning and reasoning_model:
+        body["reasoning"] = {"effort": reasoning["effort"], "summary": "auto"}
+    body["store"] = False
+    if reasoning_model:
+        body["include"] = ["reasoning.encrypted_content"]
+    if stream:
+        body["stream"] = True
+    return body
+
+
+def count_wire(request: dict[str, Any], model: str) -> dict[str, Any]:
+    """The ``/v1/responses/input_tokens`` body: the input-side fields of :func:`wire`."""
+    body = wire(request, model, stream=False)
+    return {k: body[k] for k in ("model", "input", "tools", "tool_choice", "text", "reasoning") if k in body}
