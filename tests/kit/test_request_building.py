@@ -154,17 +154,17 @@ def test_a_proxy_in_the_environment_keeps_the_client_path(monkeypatch: pytest.Mo
 def test_the_core_assembles_the_request_httpx_would(
     method: str, body: bytes | None, extra: dict[str, str]
 ) -> None:
-    from modelport._transport import _assembled, _client_defaults
+    from modelport.http._fast import assembled, client_defaults
 
     url = httpx.URL(URL)
     with httpx.Client() as client:  # its default headers, merged with the call's as the core caches them
-        merged, _, _ = _client_defaults(
+        merged, _, _ = client_defaults(
             client, {"content-type": "application/json", "x-goog-api-key": "k", **extra}
         )
     expected = httpx.Request(
         method, url, content=body, headers=merged.headers, extensions={"timeout": {"read": 2.0}}
     )
-    made = _assembled(method, url, merged, body, {"read": 2.0})
+    made = assembled(method, url, merged, body, {"read": 2.0})
     assert made.headers.raw == expected.headers.raw  # names as written, in the same order
     assert (made.method, made.url, made.content, made.extensions) == (
         expected.method,

@@ -119,6 +119,11 @@ class HttpClients:
         if not urllib.request.getproxies():
             self._direct[client] = transport
 
+    def built(self, client: httpx.Client | httpx.AsyncClient) -> bool:
+        """Whether ``client`` is one modelport built (not the caller's injected one)."""
+        config = self._config
+        return client is not config.http_client and client is not config.async_http_client
+
     def direct(self, client: httpx.Client | httpx.AsyncClient) -> Any:
         """The transport that serves every request of ``client``, when modelport built ``client``
         (no event hooks, no mounts, no proxies): the core sends through it directly, skipping the
