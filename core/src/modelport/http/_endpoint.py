@@ -19,7 +19,7 @@ from ._types import Limits
 if TYPE_CHECKING:
     from .._clients import HttpClients
 
-__all__ = ["Endpoint", "ErrorMapping"]
+__all__ = ["Endpoint", "ErrorMapping", "joined"]
 
 #: A provider's mapping of a non-2xx answer (status, scrubbed headers, scrubbed body) to a typed
 #: error: :meth:`~modelport.http.HttpProvider.error_from_response`.
@@ -64,7 +64,12 @@ class Endpoint:
         base = self.base_url
         if base is None:
             raise ConfigurationError(self.base_url_problem or f"{self.name}: no base URL")
-        return base + ("" if url.startswith("/") else "/") + url
+        return joined(base, url)
 
     def __repr__(self) -> str:
         return f"<Endpoint {self.name!r} {self.base_url or '-'}>"
+
+
+def joined(base_url: str, path: str) -> str:
+    """``path`` (relative) under ``base_url`` (which has no trailing slash)."""
+    return base_url + ("" if path.startswith("/") else "/") + path

@@ -20,7 +20,7 @@ from ..provider import EmbedRequest, Provider, Secret, TokenCount
 from ..secrets import CREDENTIAL_HEADERS
 from ..urls import check_base_url
 from . import _calls
-from ._endpoint import Endpoint
+from ._endpoint import Endpoint, joined
 from ._operation import Operation
 from ._types import DEFAULT_LIMITS, HttpRequest, HttpResponse, Limits, Steps, StreamDecoder
 
@@ -129,7 +129,7 @@ class HttpProvider(Provider):
 
     def url(self, spec: HttpRequest) -> str:
         """The absolute URL of a request."""
-        return self.endpoint().url(spec.url)
+        return spec.url if "://" in spec.url else joined(self.base_url(), spec.url)
 
     def api_key(self) -> str | None:
         """The key from ``api_key=`` or ``api_key_env``, checked to be sendable; ``None`` if optional."""
