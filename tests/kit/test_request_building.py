@@ -154,17 +154,17 @@ def test_a_proxy_in_the_environment_keeps_the_client_path(monkeypatch: pytest.Mo
 def test_the_core_assembles_the_request_httpx_would(
     method: str, body: bytes | None, extra: dict[str, str]
 ) -> None:
-    from modelport._transport import _assembled, _client_defaults
+    from modelport.http._fast import assembled, client_defaults
 
     url = httpx.URL(URL)
     with httpx.Client() as client:  # its default headers, merged with the call's as the core caches them
-        merged, _, _ = _client_defaults(
+        merged, _, _ = client_defaults(
             client, {"content-type": "application/json", "x-goog-api-key": "k", **extra}
         )
     expected = httpx.Request(
         method, url, content=body, headers=merged.headers, extensions={"timeout": {"read": 2.0}}
     )
-    made = _assembled(method, url, merged, body, {"read": 2.0})
+    made = assembled(method, url, merged, body, {"read": 2.0})
     assert made.headers.raw == expected.headers.raw  # names as written, in the same order
     assert (made.method, made.url, made.content, made.extensions) == (
         expected.method,
@@ -173,3 +173,38 @@ def test_the_core_assembles_the_request_httpx_would(
         expected.extensions,
     )
     assert type(made.stream) is type(expected.stream) and list(made.stream) == list(expected.stream)  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize("kind", [httpx.Client, httpx.AsyncClient])
+@pytest.mark.parametrize("method", ["POST", "GET"])
+@pytest.mark.parametrize("body", [None, b'{"contents":[]}'])
+@pytest.mark.parametrize("extra", [{}, {"accept": "text/event-stream", "x-goog-user-project": "p"}])
+def test_the_fast_plan_gives_the_request_of_the_general_path(
+    kind: type[httpx.Client | httpx.AsyncClient], method: str, body: bytes | None, extra: dict[str, str]
+) -> None:
+    from modelport.http._fast import assembled, general, parsed, prepare
+    from modelport.provider import HttpClients, ProviderConfig
+
+    clients = HttpClients(ProviderConfig(provider_id="google"))
+    client = kind(timeout=httpx.Timeout(3.0, read=9.0))
+    headers = {"content-type": "application/json", "x-goog-api-key": "k", **extra}
+    plan = prepare(clients, client, method, parsed(URL), dict(headers), body, None, False)
+    assert plan.request is None and plan.lean is not None  # the shortcut was taken
+    lean = plan.lean
+    made = assembled(lean.method, lean.url, lean.merged, lean.body, lean.timeout)
+    expected = general(client, method, parsed(URL), dict(headers), body)
+    assert made.headers.raw == expected.headers.raw
+    # What a transport sending parts sends (it adds host and content-length itself, as httpx does).
+    own = {"host", "content-length"}
+    assert dict(lean.headers) == {k: v for k, v in expected.headers.items() if k not in own}
+    assert (made.method, made.url, made.content, made.extensions) == (
+        expected.method,
+        expected.url,
+        expected.content,
+        expected.extensions,
+    )
+    # With cookies in the client the general path itself is taken.
+    client.cookies.set("affinity", "node-7", domain="generativelanguage.googleapis.com")
+    plan = prepare(clients, client, method, parsed(URL), dict(headers), body, None, False)
+    assert plan.lean is None and plan.request is not None
+    assert plan.request.headers["cookie"] == "affinity=node-7"

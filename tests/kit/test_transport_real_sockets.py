@@ -613,7 +613,7 @@ def test_neither_import_modelport_nor_get_model_imports_aiohttp() -> None:
 
 
 def test_without_the_aiohttp_extra_async_calls_use_httpx(monkeypatch: pytest.MonkeyPatch) -> None:
-    from modelport import provider
+    from modelport import _clients as provider
 
     monkeypatch.setattr(provider, "_aiohttp_installed", lambda: False)
     with Loopback(ok) as server:

@@ -126,7 +126,7 @@ class Reply:
 
     ``status_code``, ``request`` (the one it answers) and ``headers`` (an :class:`httpx.Headers`,
     built only when asked: for an error, a redirect, a cookie or :func:`asend`'s answer) are what
-    :class:`~modelport._transport.Exchange` judges; ``raw`` is aiohttp's header view for the two
+    :class:`~modelport.http._exchange.Exchange` judges; ``raw`` is aiohttp's header view for the two
     lookups of every call. ``read()`` is the next chunk of the body as received (``b""`` at its
     end), with aiohttp's exceptions mapped like the transport's; the core sets ``inflater``.
     """

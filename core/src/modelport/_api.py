@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 
+from ._clients import _ASYNC_TRANSPORTS, _aiohttp_installed
 from ._model import Model
 from ._registry import registry
 from .errors import ConfigurationError, UnknownModelError
-from .provider import _ASYNC_TRANSPORTS, DEFAULT_DEADLINE, ProviderConfig, Secret, _aiohttp_installed
+from .provider import DEFAULT_DEADLINE, ProviderConfig, Secret
 from .urls import check_base_url, resource_name_problem
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""The async half of the core's HTTP I/O (see :mod:`modelport._transport` for the shared decisions).
+"""The async half of the core's HTTP I/O (the decisions are the exchange's, :mod:`._exchange`).
 
 A response is read through a small reply object: httpx's response (:class:`_HttpxReply`), or, on
 modelport's aiohttp transport, aiohttp's own (``_aiohttp.Reply``) with no httpx response built; the
@@ -7,37 +7,30 @@ body is read with plain ``await read()`` loops, no generator layer per chunk of 
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
 
-from ._transport import (
-    _DEBUG,
-    Exchange,
-    StreamSize,
-    _answer,
-    _Body,
-    _encoding,
-    _Head,
-    _inflated_encoding,
-    _Inflater,
-    _log,
-)
+from ._exchange import Body, Exchange, Head, StreamSize, log
+from ._inflate import Inflater, encoding_of, inflated_encoding
+from ._sync import answer
 
 if TYPE_CHECKING:
-    from .deadlines import Deadline
-    from .http import HttpProvider, HttpRequest, HttpResponse
+    from ..deadlines import Deadline
+    from ._endpoint import Endpoint
+    from ._types import HttpRequest, HttpResponse
 
-__all__ = ["asend", "asend_json", "astream_frames"]
+__all__ = ["abody_of", "asend", "asend_json", "astream_frames"]
 
 
-class _AReply(_Head, Protocol):
+class _AReply(Head, Protocol):
     """A response as the async functions read it: its head, and its body chunk by chunk."""
 
     #: The core's bounded inflater for a gzip or deflate body (``read`` gives it the raw chunks).
-    inflater: _Inflater | None
+    inflater: Inflater | None
 
     async def read(self) -> bytes:
         """The next chunk of the body, ``b""`` at its end."""
@@ -62,8 +55,8 @@ class _HttpxReply:
         self.headers = response.headers
         self.request = response.request
         consumed = response.is_stream_consumed
-        encoding = None if consumed else _encoding(response)
-        self.inflater = None if encoding is None else _Inflater(encoding)
+        encoding = None if consumed else encoding_of(response)
+        self.inflater = None if encoding is None else Inflater(encoding)
         raw = encoding is not None or (not consumed and "content-encoding" not in response.headers)
         self._source = response.aiter_raw() if raw else response.aiter_bytes()
         self._next = self._source.__anext__
@@ -121,17 +114,17 @@ def _read_as_sent(reply: Any, client: httpx.AsyncClient) -> _AReply:
         client.cookies.extract_cookies(head)
     coding = raw.get("content-encoding")
     if coding is not None:
-        encoding = _inflated_encoding(coding) if len(raw.getall("content-encoding")) == 1 else None
+        encoding = inflated_encoding(coding) if len(raw.getall("content-encoding")) == 1 else None
         if encoding is None:  # an encoding only httpx's decoders read: read it through httpx
             return _HttpxReply(reply.as_httpx())
-        reply.inflater = _Inflater(encoding)
+        reply.inflater = Inflater(encoding)
     return reply  # type: ignore[no-any-return]
 
 
 async def _aopen(exchange: Exchange, client: httpx.AsyncClient) -> _AReply:
     request: httpx.Request | None = None  # the exchange's own, built only where httpx needs it
     hops = 0
-    debug = _log.isEnabledFor(_DEBUG)
+    debug = log.isEnabledFor(logging.DEBUG)
     while True:
         started = time.perf_counter() if debug else 0.0
         try:
@@ -185,7 +178,7 @@ def _reader(exchange: Exchange, reply: _AReply) -> Callable[[], Awaitable[bytes]
 
 
 async def _aread(exchange: Exchange, reply: _AReply, limit: int, *, truncate: bool = True) -> bytes:
-    body = _Body(exchange, limit, truncate=truncate)
+    body = Body(exchange, limit, truncate=truncate)
     read, inflater, add = _reader(exchange, reply), reply.inflater, body.add
     try:
         if inflater is None:
@@ -202,21 +195,22 @@ async def _aread(exchange: Exchange, reply: _AReply, limit: int, *, truncate: bo
 
 
 async def asend_json(
-    provider: HttpProvider, spec: HttpRequest, *, allow_empty: bool = False, model: str | None = None
+    endpoint: Endpoint, spec: HttpRequest, *, allow_empty: bool = False, model: str | None = None
 ) -> Any:
     """Async twin of :func:`send_json`."""
-    exchange, _, body = await _abody(provider, spec, model)
+    exchange, _, body = await abody_of(endpoint, spec, model)
     if allow_empty and not body.strip():
         return None
     return exchange.json(body)
 
 
-async def _abody(
-    provider: HttpProvider, spec: HttpRequest, model: str | None
+async def abody_of(
+    endpoint: Endpoint, spec: HttpRequest, model: str | None
 ) -> tuple[Exchange, _AReply, bytes]:
-    """Async twin of ``_body``: the exchange, the (closed) reply and the whole body."""
-    client = provider.http.loop_client() or await provider.http.async_client()
-    exchange = Exchange(provider, spec, client, model)
+    """Async twin of ``body_of``: the exchange, the (closed) reply and the whole body."""
+    clients = endpoint.clients
+    client = clients.loop_client() or await clients.async_client()
+    exchange = Exchange(endpoint, spec, client, model)
     reply = await _aopen(exchange, client)
     try:
         return (
@@ -228,13 +222,13 @@ async def _abody(
         await reply.aclose()
 
 
-async def asend(provider: HttpProvider, spec: HttpRequest, *, model: str | None = None) -> HttpResponse:
+async def asend(endpoint: Endpoint, spec: HttpRequest, *, model: str | None = None) -> HttpResponse:
     """Async twin of :func:`send`."""
-    return _answer(*await _abody(provider, spec, model))
+    return answer(*await abody_of(endpoint, spec, model))
 
 
 async def astream_frames(
-    provider: HttpProvider,
+    endpoint: Endpoint,
     spec: HttpRequest,
     *,
     model: str | None = None,
@@ -243,8 +237,8 @@ async def astream_frames(
     size: StreamSize | None = None,
 ) -> AsyncGenerator[Any, None]:
     """Async twin of :func:`stream_frames`."""
-    client = await provider.http.async_client()
-    exchange = Exchange(provider, spec, client, model, deadline)
+    client = await endpoint.clients.async_client()
+    exchange = Exchange(endpoint, spec, client, model, deadline)
     parser = exchange.parser()
     reply = await _aopen(exchange, client)
     if size is None:

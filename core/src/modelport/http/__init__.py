@@ -1,0 +1,79 @@
+"""The plugin kit for HTTP providers: a provider plugin is pure mapping; the core does the I/O.
+
+Subclass :class:`HttpProvider` and supply four pure pieces; the core sends them, once for sync and
+async, generate and stream::
+
+    class AcmeProvider(HttpProvider):
+        id = "acme"
+        default_base_url = "https://api.acme.example/v1"
+        api_key_env = ("ACME_API_KEY",)          # sent as "authorization: Bearer <key>"
+
+        def build_request(self, model_name, request, *, stream):   # canonical Request → HttpRequest
+            return HttpRequest("/chat", body={...}, stream=stream, warnings=[...])
+
+        def decode_response(self, data, spec):                     # parsed JSON → Result
+            ...
+
+        def stream_decoder(self, spec):                            # frames → events
+            return AcmeStreamDecoder()                              # .feed(frame), .finish()
+
+        def error_from_response(self, status, headers, body):      # optional: the default reads
+            ...                                                     # {"error": {"message", ...}}
+
+What the core owns, for every provider alike: pooled clients (one async client per event loop,
+closed with its loop), credentials (looked up, checked to be sendable, never in a message), strict
+JSON both ways, SSE framing (:mod:`modelport.sse`: ``[DONE]``, comments, ``event: error``, in-stream
+error objects, BOM, CRLF), size bounds (:class:`Limits`), a total deadline, redirects (none unless
+asked, never across origins), retries, typed errors from transport failures, warnings on both the
+result and the ``stream-start`` event, and scrubbing of every credential from every error.
+
+Authentication plugs in as an :class:`httpx.Auth` (:meth:`HttpProvider.auth`), whose sync and async
+flows let a token be fetched or refreshed without twin methods. A provider's other endpoints go
+through the same I/O: :meth:`HttpProvider.call` / :meth:`HttpProvider.call_json` for one request,
+and an :class:`Operation` (pure steps, run with ``.run()`` or awaited) for a flow of several, such as
+a resumable upload or polling until a file is ready; token counting is the optional
+``count_tokens_request``/``decode_token_count`` pair. A provider that does not speak HTTP
+subclasses :class:`~modelport.provider.Provider` and implements ``generate``/``stream`` directly.
+"""
+
+from __future__ import annotations
+
+from .._file_body import FileBody
+from .._http_auth import HeaderAuth, check_header_value
+from .._http_errors import (
+    ERROR_TYPES,
+    TRANSIENT_STATUSES,
+    error_class,
+    error_message,
+    own_status,
+    parse_retry_after,
+    status_error,
+    stream_error,
+)
+from ._endpoint import Endpoint
+from ._kit import HttpProvider
+from ._operation import Operation
+from ._types import HttpRequest, HttpResponse, Limits, Steps, StreamDecoder, Wait
+
+__all__ = [
+    "Endpoint",
+    "FileBody",
+    "HeaderAuth",
+    "HttpProvider",
+    "HttpRequest",
+    "HttpResponse",
+    "Operation",
+    "Steps",
+    "Wait",
+    "Limits",
+    "StreamDecoder",
+    "check_header_value",
+    "ERROR_TYPES",
+    "TRANSIENT_STATUSES",
+    "error_class",
+    "error_message",
+    "own_status",
+    "parse_retry_after",
+    "status_error",
+    "stream_error",
+]

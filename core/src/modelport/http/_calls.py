@@ -1,0 +1,289 @@
+"""What the kit does for every call, sync and async: build the request with the plugin's pure hooks,
+send it to the model's :class:`~modelport.http.Endpoint` (:mod:`._sync`, :mod:`._async`), and decode
+the answer with the plugin's hooks again, turning a decoder's bare Python error into a typed one.
+
+The plugin is reached through :class:`Codec` (the hooks of :class:`~modelport.http.HttpProvider`),
+so this module never imports the kit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from .. import _retry
+from .._file_body import FileBody
+from ..errors import ModelportError, ProviderResponseError
+from ..wire import decoding, dumps
+from ._async import abody_of, asend, asend_json, astream_frames
+from ._exchange import StreamSize
+from ._sync import receive_json, send, send_json, stream_frames
+from ._types import HttpRequest, HttpResponse, StreamDecoder
+
+if TYPE_CHECKING:
+    from ..deadlines import Deadline
+    from ..events import StreamEvent
+    from ..provider import EmbedRequest, TokenCount
+    from ..types import EmbeddingResult, Request, Result
+    from ._endpoint import Endpoint
+
+__all__ = [
+    "Codec",
+    "acall",
+    "acall_json",
+    "acount_tokens",
+    "aembed",
+    "agenerate",
+    "astream",
+    "call",
+    "call_json",
+    "count_tokens",
+    "embed",
+    "generate",
+    "stream",
+]
+
+_T = TypeVar("_T")
+
+
+class Codec(Protocol):
+    """The plugin's side of a call: its pure hooks, and the endpoint built from them."""
+
+    @property
+    def name(self) -> str: ...
+    def endpoint(self) -> Endpoint: ...
+    def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest: ...
+    def decode_response(self, data: Any, spec: HttpRequest) -> Result: ...
+    def stream_decoder(self, spec: HttpRequest) -> StreamDecoder: ...
+    def embed_requests(self, model_name: str, request: EmbedRequest) -> Sequence[HttpRequest]: ...
+    def decode_embeddings(
+        self, request: EmbedRequest, specs: Sequence[HttpRequest], responses: Sequence[Any]
+    ) -> EmbeddingResult: ...
+    def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest: ...
+    def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount: ...
+
+
+#: What a decoder raises on data it did not expect (a typed ``ModelportError`` passes through).
+_DECODE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError)
+_IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS"})
+
+
+# Generation ---------------------------------------------------------------------------------------
+
+
+def generate(codec: Codec, model_name: str, request: Request) -> Result:
+    spec = codec.build_request(model_name, request, stream=False)
+    return _result(codec, *receive_json(codec.endpoint(), spec, model=model_name), spec)
+
+
+async def agenerate(codec: Codec, model_name: str, request: Request) -> Result:
+    spec = codec.build_request(model_name, request, stream=False)
+    exchange, reply, body = await abody_of(codec.endpoint(), spec, model_name)  # receive_json, inline
+    return _result(codec, exchange.answer(reply, body), len(body), spec)
+
+
+def stream(
+    codec: Codec, model_name: str, request: Request, deadline: Deadline | None
+) -> Iterator[StreamEvent]:
+    """The events of a stream, within the call's ``deadline`` (read when the call was made)."""
+    spec = codec.build_request(model_name, request, stream=True)
+    decoder = codec.stream_decoder(spec)
+    feed = decoder.feed
+    yield _start(spec)
+    endpoint = codec.endpoint()
+    size = StreamSize(endpoint.limits.max_stream_bytes, endpoint.name)
+    ended = getattr(decoder, "done", None)
+    try:
+        for frame in stream_frames(
+            endpoint, spec, model=model_name, ended=ended, deadline=deadline, size=size
+        ):
+            try:
+                events = _kept(feed(frame), size)
+            except _DECODE_ERRORS as error:
+                raise _decode_error(codec, error) from error
+            yield from events
+    except ModelportError:
+        yield from _flushed(decoder)  # events a decoder held back are not lost
+        raise
+    yield from _decoded(codec, decoder.finish)
+
+
+async def astream(
+    codec: Codec, model_name: str, request: Request, deadline: Deadline | None
+) -> AsyncIterator[StreamEvent]:
+    """Async twin of :func:`stream`."""
+    spec = codec.build_request(model_name, request, stream=True)
+    decoder = codec.stream_decoder(spec)
+    feed = decoder.feed
+    yield _start(spec)
+    endpoint = codec.endpoint()
+    size = StreamSize(endpoint.limits.max_stream_bytes, endpoint.name)
+    ended = getattr(decoder, "done", None)
+    frames = astream_frames(endpoint, spec, model=model_name, ended=ended, deadline=deadline, size=size)
+    try:
+        async for frame in frames:
+            try:
+                events = _kept(feed(frame), size)
+            except _DECODE_ERRORS as error:
+                raise _decode_error(codec, error) from error
+            for event in events:
+                yield event
+    except ModelportError:
+        for event in _flushed(decoder):
+            yield event
+        raise
+    finally:
+        await frames.aclose()
+    for event in _decoded(codec, decoder.finish):
+        yield event
+
+
+# Embeddings and token counts ----------------------------------------------------------------------
+
+
+def embed(codec: Codec, model_name: str, request: EmbedRequest) -> EmbeddingResult:
+    specs = _embed_specs(codec, model_name, request)
+    endpoint = codec.endpoint()
+    policy = endpoint.retry
+    responses = [_retry.call(policy, partial(send_json, endpoint, spec, model=model_name)) for spec in specs]
+    return _embeddings(codec, request, specs, responses)
+
+
+async def aembed(codec: Codec, model_name: str, request: EmbedRequest) -> EmbeddingResult:
+    specs = _embed_specs(codec, model_name, request)
+    endpoint = codec.endpoint()
+    policy = endpoint.retry
+    responses = [
+        await _retry.acall(policy, partial(asend_json, endpoint, spec, model=model_name)) for spec in specs
+    ]
+    return _embeddings(codec, request, specs, responses)
+
+
+def count_tokens(codec: Codec, model_name: str, request: Request) -> TokenCount:
+    spec = codec.count_tokens_request(model_name, request)
+    data = send_json(codec.endpoint(), spec, model=model_name)
+    return _guard(codec, lambda: codec.decode_token_count(data, spec))
+
+
+async def acount_tokens(codec: Codec, model_name: str, request: Request) -> TokenCount:
+    spec = codec.count_tokens_request(model_name, request)
+    data = await asend_json(codec.endpoint(), spec, model=model_name)
+    return _guard(codec, lambda: codec.decode_token_count(data, spec))
+
+
+# Any other endpoint -------------------------------------------------------------------------------
+
+
+def call_json(endpoint: Endpoint, spec: HttpRequest, *, retry: bool = False) -> Any:
+    """See :meth:`~modelport.http.HttpProvider.call_json`."""
+    spec = _encoded(spec)
+    if retry:
+        return _retry.call(endpoint.retry, partial(send_json, endpoint, spec, allow_empty=True))
+    return send_json(endpoint, spec, allow_empty=True)
+
+
+async def acall_json(endpoint: Endpoint, spec: HttpRequest, *, retry: bool = False) -> Any:
+    spec = _encoded(spec)
+    if retry:
+        return await _retry.acall(endpoint.retry, partial(asend_json, endpoint, spec, allow_empty=True))
+    return await asend_json(endpoint, spec, allow_empty=True)
+
+
+def call(endpoint: Endpoint, spec: HttpRequest, *, retry: bool | None = None) -> HttpResponse:
+    """See :meth:`~modelport.http.HttpProvider.call`."""
+    spec = _encoded(spec)
+    if _retried(spec, retry):
+        return _retry.call(endpoint.retry, partial(send, endpoint, spec))
+    return send(endpoint, spec)
+
+
+async def acall(endpoint: Endpoint, spec: HttpRequest, *, retry: bool | None = None) -> HttpResponse:
+    spec = _encoded(spec)
+    if _retried(spec, retry):
+        return await _retry.acall(endpoint.retry, partial(asend, endpoint, spec))
+    return await asend(endpoint, spec)
+
+
+# Helpers ------------------------------------------------------------------------------------------
+
+
+def _encoded(spec: HttpRequest) -> HttpRequest:
+    """``spec`` with its JSON body encoded (and so checked) once, before any attempt."""
+    if spec.body is None or isinstance(spec.body, (bytes, FileBody)):
+        return spec
+    return spec._replace(body=dumps(spec.body))
+
+
+def _retried(spec: HttpRequest, retry: bool | None) -> bool:
+    return spec.method.upper() in _IDEMPOTENT if retry is None else retry
+
+
+def _embed_specs(codec: Codec, model_name: str, request: EmbedRequest) -> list[HttpRequest]:
+    # Every body is encoded (and so checked) before the first is sent.
+    return [_encoded(spec) for spec in codec.embed_requests(model_name, request)]
+
+
+def _embeddings(
+    codec: Codec, request: EmbedRequest, specs: Sequence[HttpRequest], responses: Sequence[Any]
+) -> EmbeddingResult:
+    return _guard(codec, lambda: codec.decode_embeddings(request, specs, responses))
+
+
+def _start(spec: HttpRequest) -> StreamEvent:
+    from ..events import StreamStartEvent
+
+    return StreamStartEvent(warnings=list(spec.warnings))
+
+
+def _result(codec: Codec, data: Any, size: int, spec: HttpRequest) -> Result:
+    try:
+        with decoding(size):
+            result = codec.decode_response(data, spec)
+    except _DECODE_ERRORS as error:
+        raise _decode_error(codec, error) from error
+    if spec.warnings:
+        result = result._with_warnings_first(list(spec.warnings))
+    return result
+
+
+def _decoded(codec: Codec, step: Callable[[], Iterable[StreamEvent]]) -> list[StreamEvent]:
+    return _guard(codec, lambda: list(step()))
+
+
+def _guard(codec: Codec, decode: Callable[[], _T]) -> _T:
+    """Run a plugin decoder; a bare Python error from malformed data becomes a typed error."""
+    try:
+        return decode()
+    except _DECODE_ERRORS as error:
+        raise _decode_error(codec, error) from error
+
+
+def _flushed(decoder: StreamDecoder) -> list[StreamEvent]:
+    """Events a decoder held back when its stream broke (its optional ``flush()``)."""
+    flush = getattr(decoder, "flush", None)
+    if flush is None:
+        return []
+    try:
+        return list(flush())
+    except _DECODE_ERRORS:
+        return []  # the stream's own error is the one to report
+
+
+def _decode_error(codec: Codec, error: Exception) -> ProviderResponseError:
+    return ProviderResponseError(
+        f"the response could not be decoded: {type(error).__name__}: {error}", provider=codec.name
+    )
+
+
+def _kept(events: Iterable[StreamEvent], size: StreamSize) -> Sequence[StreamEvent]:
+    """``events`` (of one frame), their text, reasoning and tool arguments (what the stream's result
+    keeps) counted in ``size``: a stream's cap bounds what it holds, not only what it reads. Kept
+    text counts twice: it is held while the stream runs and copied once into the (partial) result."""
+    if events.__class__ is not list:
+        events = list(events)
+    for event in events:
+        delta = getattr(event, "delta", None)
+        if delta.__class__ is str:
+            size.add(2 * len(delta))  # type: ignore[arg-type]
+    return events  # type: ignore[return-value]

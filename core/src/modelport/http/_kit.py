@@ -1,0 +1,269 @@
+"""The kit class of HTTP providers (:class:`HttpProvider`): the pure hooks a plugin supplies or
+overrides, and the :class:`Endpoint` built from them once per model. What the core does with them is
+in :mod:`._calls`; see :mod:`modelport.http` for the whole kit.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+import httpx
+
+from .. import _retry
+from .._http_auth import HeaderAuth, check_header_value
+from .._http_errors import error_message, status_error
+from ..deadlines import current as current_deadline
+from ..errors import ConfigurationError, MissingCredentialsError, ProviderError
+from ..provider import EmbedRequest, Provider, Secret, TokenCount
+from ..secrets import CREDENTIAL_HEADERS
+from ..urls import check_base_url
+from . import _calls
+from ._endpoint import Endpoint, joined
+from ._operation import Operation
+from ._types import DEFAULT_LIMITS, HttpRequest, HttpResponse, Limits, Steps, StreamDecoder
+
+if TYPE_CHECKING:
+    from ..events import StreamEvent
+    from ..types import EmbeddingResult, Request, Result
+
+__all__ = ["HttpProvider"]
+
+_T = TypeVar("_T")
+
+
+class HttpProvider(Provider):
+    """A provider that speaks JSON over HTTP; subclasses supply pure mapping (see the module doc).
+
+    Class attributes beyond :class:`~modelport.provider.Provider`'s:
+
+    - ``default_base_url``: where requests go unless ``base_url=`` (or ``base_url_env``) says otherwise;
+      ``None`` makes ``base_url`` required.
+    - ``base_url_env``: an environment variable that overrides the default base URL.
+    - ``api_key_env``: environment variables searched for the key, in order.
+    - ``api_key_header``: the header the key goes in; ``"authorization"`` sends ``Bearer <key>``.
+    - ``api_key_required``: ``False`` for servers that need no key (a local server).
+    """
+
+    default_base_url: ClassVar[str | None] = None
+    base_url_env: ClassVar[str | None] = None
+    api_key_env: ClassVar[tuple[str, ...]] = ()
+    api_key_header: ClassVar[str] = "authorization"
+    api_key_required: ClassVar[bool] = True
+    checks_on_send: ClassVar[bool] = True
+    embed_retries_per_request: ClassVar[bool] = True
+    _endpoint: Endpoint | None = None
+
+    # What a plugin supplies (pure) -----------------------------------------------------------
+
+    def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
+        """The HTTP request for a canonical request; raise ``InvalidRequestError`` to reject it."""
+        raise self._unsupported("generate")
+
+    def decode_response(self, data: Any, spec: HttpRequest) -> Result:
+        """The :class:`Result` of a parsed JSON response (the request's warnings are added by the core)."""
+        raise self._unsupported("generate")
+
+    def stream_decoder(self, spec: HttpRequest) -> StreamDecoder:
+        """A fresh :class:`StreamDecoder` for one stream."""
+        raise self._unsupported("stream")
+
+    def embed_requests(self, model_name: str, request: EmbedRequest) -> Sequence[HttpRequest]:
+        """The HTTP requests (batches) for an embedding request, all built before any is sent."""
+        raise self._unsupported("embed")
+
+    def decode_embeddings(
+        self, request: EmbedRequest, specs: Sequence[HttpRequest], responses: Sequence[Any]
+    ) -> EmbeddingResult:
+        """The embeddings of every response, in input order."""
+        raise self._unsupported("embed")
+
+    def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest:
+        """The HTTP request that counts a canonical request's input tokens (capability
+        ``count_tokens``); raise ``InvalidRequestError`` to reject it."""
+        raise self._unsupported("count_tokens")
+
+    def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
+        """The :class:`~modelport.provider.TokenCount` of a parsed token-count response."""
+        raise self._unsupported("count_tokens")
+
+    def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
+        """The typed error for a non-2xx response (or an in-stream error object that carries its own
+        status, with ``headers={}``; one without a status is typed by the core, see ``stream_error``).
+
+        ``body`` and ``headers`` are already scrubbed of credentials. The default reads the common
+        ``{"error": {"message", "type"}}`` shape and classifies by status.
+        """
+        message, kind, error = error_message(body)
+        code = error.get("code") if isinstance(error, dict) else None
+        quota = "insufficient_quota" in (kind, code)
+        return status_error(
+            status, headers, body, provider=self.name, message=message, provider_status=kind, quota=quota
+        )
+
+    # Configuration (override when a provider differs) ----------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The provider's name in errors (the ``name`` option, else the provider id)."""
+        return str(self.config.options.get("name") or self.id)
+
+    @property
+    def limits(self) -> Limits:
+        """Size bounds (``limits=`` of ``get_model``, else the defaults)."""
+        limits = self.config.limits
+        return limits if isinstance(limits, Limits) else DEFAULT_LIMITS
+
+    def base_url(self) -> str:
+        """``base_url=``, else ``base_url_env``, else ``default_base_url`` (without a trailing slash),
+        checked by :func:`modelport.urls.check_base_url` wherever it came from."""
+        if self.config.base_url:
+            return check_base_url(self.config.base_url)
+        from_env = os.environ.get(self.base_url_env) if self.base_url_env else None
+        if from_env:
+            return check_base_url(from_env, source=str(self.base_url_env))
+        if not self.default_base_url:
+            raise ConfigurationError(f"provider {self.id!r} needs base_url=... (the server's URL)")
+        return check_base_url(self.default_base_url, source=f"{type(self).__name__}.default_base_url")
+
+    def url(self, spec: HttpRequest) -> str:
+        """The absolute URL of a request."""
+        return spec.url if "://" in spec.url else joined(self.base_url(), spec.url)
+
+    def api_key(self) -> str | None:
+        """The key from ``api_key=`` or ``api_key_env``, checked to be sendable; ``None`` if optional."""
+        key = self.config.api_key.reveal() if isinstance(self.config.api_key, Secret) else None
+        if not key:
+            key = next((os.environ[n] for n in self.api_key_env if os.environ.get(n)), None)
+        if not key:
+            if self.api_key_required:
+                raise MissingCredentialsError(self.id, self.api_key_env)
+            return None
+        return check_header_value(key, "API key")
+
+    def secrets(self) -> list[str]:
+        """Credential values to scrub from every message (the key; the core adds what auth sent)."""
+        try:
+            key = self.api_key()
+        except ConfigurationError:
+            return []
+        return [key] if key else []
+
+    def auth(self) -> httpx.Auth | None:
+        """How requests are authenticated: the key in ``api_key_header`` by default."""
+        key = self.api_key()
+        if key is None:
+            return None
+        value = f"Bearer {key}" if self.api_key_header == "authorization" else key
+        return HeaderAuth(self.api_key_header, value)
+
+    def headers(self) -> Mapping[str, str]:
+        """Extra headers for every request (e.g. an organization id)."""
+        return {}
+
+    # The endpoint (built once) -----------------------------------------------------------------
+
+    def endpoint(self) -> Endpoint:
+        """The model's :class:`Endpoint`, built from the hooks above on the first request, then kept:
+        the I/O reads it and never calls back into the provider."""
+        built = self._endpoint
+        if built is None:
+            built = self._endpoint = self._build_endpoint()
+        return built
+
+    def _build_endpoint(self) -> Endpoint:
+        config = self.config
+        auth = self.auth()  # a missing credential is raised here, before any I/O (and nothing is kept)
+        credential = None
+        if isinstance(auth, HeaderAuth):  # a fixed header needs no auth flow (cheaper per call)
+            credential, auth = (auth.header, auth.value), None
+        base_url, problem = None, None
+        try:
+            base_url = self.base_url()
+        except ConfigurationError as error:  # said only if a relative URL needs it
+            problem = str(error)
+        return Endpoint(
+            name=self.name,
+            base_url=base_url,
+            headers={"content-type": "application/json", **self.headers()},
+            credential=credential,
+            auth=auth,
+            limits=self.limits,
+            deadline=config.deadline,
+            follow_redirects=config.follow_redirects,
+            error_from_response=self.error_from_response,
+            secrets=tuple(self.secrets()),
+            credential_headers=CREDENTIAL_HEADERS | self.credential_headers,
+            retry=_retry.RetryPolicy(
+                max_retries=config.max_retries, max_delay=config.max_retry_delay, deadline=config.deadline
+            ),
+            clients=self.http,
+            base_url_problem=problem,
+        )
+
+    # What the core does (:mod:`._calls`) ----------------------------------------------------------
+
+    def check_request(self, model_name: str, request: Request) -> None:
+        """Build the request once: every mapping rule that can reject it does so before any I/O."""
+        self.build_request(model_name, request, stream=False)
+
+    def generate(self, model_name: str, request: Request) -> Result:
+        return _calls.generate(self, model_name, request)
+
+    async def agenerate(self, model_name: str, request: Request) -> Result:
+        return await _calls.agenerate(self, model_name, request)
+
+    def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
+        # The call's deadline is read now: the generator runs later, between the caller's events.
+        return _calls.stream(self, model_name, request, current_deadline())
+
+    def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:
+        return _calls.astream(self, model_name, request, current_deadline())
+
+    def embed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
+        return _calls.embed(self, model_name, request)
+
+    async def aembed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
+        return await _calls.aembed(self, model_name, request)
+
+    def count_tokens(self, model_name: str, request: Request) -> TokenCount:
+        return _calls.count_tokens(self, model_name, request)
+
+    async def acount_tokens(self, model_name: str, request: Request) -> TokenCount:
+        return await _calls.acount_tokens(self, model_name, request)
+
+    # Any other endpoint, through the same I/O ----------------------------------------------------
+
+    def call_json(self, spec: HttpRequest, *, retry: bool = False) -> Any:
+        """Send ``spec`` through the kit and return the parsed JSON answer (``None`` for an empty
+        body): for a provider's other endpoints (token counting, files, caches...).
+
+        Everything a generation gets applies: authentication, strict JSON, size bounds, the
+        deadline, redirect rules, typed errors from :meth:`error_from_response`, scrubbing.
+        ``retry=True`` retries retryable errors with the configured policy (leave it off for a
+        request that must not be sent twice).
+        """
+        return _calls.call_json(self.endpoint(), spec, retry=retry)
+
+    async def acall_json(self, spec: HttpRequest, *, retry: bool = False) -> Any:
+        """Async twin of :meth:`call_json`."""
+        return await _calls.acall_json(self.endpoint(), spec, retry=retry)
+
+    def call(self, spec: HttpRequest, *, retry: bool | None = None) -> HttpResponse:
+        """Send ``spec`` through the kit and return status, headers and body (JSON parsed): for
+        exchanges that need response headers (a resumable upload's session URL) or raw bytes.
+
+        ``retry=None`` retries retryable errors for idempotent methods (GET, HEAD, PUT, DELETE)
+        only; ``True``/``False`` decide explicitly. A body may be raw ``bytes`` (set its
+        ``content-type`` in ``headers``).
+        """
+        return _calls.call(self.endpoint(), spec, retry=retry)
+
+    async def acall(self, spec: HttpRequest, *, retry: bool | None = None) -> HttpResponse:
+        """Async twin of :meth:`call`."""
+        return await _calls.acall(self.endpoint(), spec, retry=retry)
+
+    def operation(self, steps: Callable[[], Steps[_T]]) -> Operation[_T]:
+        """An :class:`Operation` of this provider's (run it with ``.run()`` or ``await`` it)."""
+        return Operation(self, steps)
