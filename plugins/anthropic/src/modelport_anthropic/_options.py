@@ -1,0 +1,59 @@
+"""``provider_options["anthropic"]``: the typed, strict Messages API options.
+
+``disable_parallel_tool_use`` goes into ``tool_choice`` (with ``{"type": "auto"}`` when the
+request sets no choice); ``thinking`` replaces what ``reasoning`` maps to (e.g. ``{"type":
+"adaptive"}``); the others are merged into the body under their wire names, ``extra_body`` last.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from modelport.errors import InvalidRequestError, validation_message
+
+__all__ = ["AnthropicOptions", "RESERVED", "parse_options"]
+
+#: Body fields the mapping owns: not even ``extra_body`` may replace them.
+RESERVED = frozenset({"model", "messages", "stream", "system"})
+
+
+class AnthropicOptions(BaseModel):
+    """Messages API options that have no canonical request field."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    disable_parallel_tool_use: bool | None = Field(default=None, strict=True)
+    """``True`` asks for at most one tool call per turn (sent inside ``tool_choice``)."""
+    thinking: dict[str, Any] | None = None
+    """Sent as ``thinking`` as given, replacing what ``reasoning`` maps to."""
+    service_tier: str | None = None
+    container: str | None = None
+    extra_body: dict[str, Any] | None = None
+    """Raw top-level body fields merged last (the escape hatch)."""
+
+    def wire(self) -> dict[str, Any]:
+        """The merged options by wire name (``disable_parallel_tool_use`` and ``thinking`` are placed
+        by the request mapping); ``extra_body`` last."""
+        body = self.model_dump(
+            exclude_unset=True, exclude={"extra_body", "disable_parallel_tool_use", "thinking"}
+        )
+        body.update(self.extra_body or {})
+        return body
+
+
+def parse_options(provider_options: dict[str, dict[str, Any]] | None, key: str) -> AnthropicOptions:
+    """The options under ``provider_options[key]``, validated strictly."""
+    given = (provider_options or {}).get(key) or {}
+    try:
+        options = AnthropicOptions.model_validate(given)
+    except ValidationError as error:
+        problems = validation_message(error, root=key)
+        raise InvalidRequestError(f"invalid provider_options[{key!r}]: {problems}") from None
+    clash = sorted(RESERVED & set(options.extra_body or {}))
+    if clash:
+        raise InvalidRequestError(
+            f"provider_options[{key!r}].extra_body cannot set {', '.join(clash)} (the request owns them)"
+        )
+    return options
