@@ -112,7 +112,7 @@ def _tool_result(part: ToolResultPart) -> dict[str, Any]:
 
 def _file(part: FilePart, where: str) -> dict[str, Any]:
     media = part.media_type.lower()
-    if media in _IMAGES:
+    if media in _IMAGES or (part.uri is not None and media.startswith("image/")):
         kind = "image"
     elif media == "application/pdf":
         kind = "document"

@@ -107,6 +107,7 @@ def count_body(model_name: str, request: Request) -> dict[str, Any]:
     thinking = _thinking(request, options, max_tokens(model_name, request))
     if thinking is not None:
         body["thinking"] = thinking
+    body.update(options.extra_body or {})
     return body
 
 
