@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from modelport.errors import InvalidRequestError, validation_message
+from modelport.provider import parse_provider_options
 
 __all__ = ["AnthropicOptions", "RESERVED", "parse_options"]
 
@@ -45,15 +45,4 @@ class AnthropicOptions(BaseModel):
 
 def parse_options(provider_options: dict[str, dict[str, Any]] | None, key: str) -> AnthropicOptions:
     """The options under ``provider_options[key]``, validated strictly."""
-    given = (provider_options or {}).get(key) or {}
-    try:
-        options = AnthropicOptions.model_validate(given)
-    except ValidationError as error:
-        problems = validation_message(error, root=key)
-        raise InvalidRequestError(f"invalid provider_options[{key!r}]: {problems}") from None
-    clash = sorted(RESERVED & set(options.extra_body or {}))
-    if clash:
-        raise InvalidRequestError(
-            f"provider_options[{key!r}].extra_body cannot set {', '.join(clash)} (the request owns them)"
-        )
-    return options
+    return parse_provider_options(AnthropicOptions, provider_options, key, reserved=RESERVED)
