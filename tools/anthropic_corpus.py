@@ -62,13 +62,6 @@ class Exchange:
     url: str = ""
 
 
-class _Loader(yaml.SafeLoader):
-    pass
-
-
-_Loader.add_constructor("!binary", lambda loader, node: loader.construct_scalar(node))  # type: ignore[arg-type]
-
-
 def attribution(saved: str, *, interaction: int | None = None, note: str = "") -> dict[str, Any]:
     """Where a recording came from: repository, commit, original path, license (from the MANIFEST)."""
     return corpus_attribution.attribution(SOURCES, saved, interaction=interaction, note=note)
@@ -106,7 +99,7 @@ def exchange(saved: str, index: int = 0) -> Exchange:
             {k: headers[k] for k in KEPT_HEADERS if k in headers},
             entry["request"]["url"],
         )
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506 (a SafeLoader subclass)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
     item = data["interactions"][index]
     request, response = item["request"], item["response"]
     body = request.get("parsed_body") or request.get("body")
