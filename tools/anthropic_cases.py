@@ -23,6 +23,24 @@ M = "Mirascope__mirascope/"
 R = "prism-php__prism/tests__Fixtures__anthropic__"
 
 RECONSTRUCTED = "body-only recording: the request is reconstructed for this case"
+WEATHER_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "elements": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "location": {"type": "string"},
+                    "temperature": {"type": "number"},
+                    "condition": {"type": "string"},
+                },
+                "required": ["location", "temperature", "condition"],
+            },
+        }
+    },
+    "required": ["elements"],
+}
 TOOL_SEARCH = PE + "test_tool_search__test_tool_search_eval[anthropic].yaml"
 
 
@@ -389,6 +407,25 @@ def cases() -> list[dict[str, Any]]:
                 "reasoning": {"budget_tokens": 4096},
             },
             features=("reasoning",),
+        ),
+        body_only(
+            "stream-response-format-answer-tool",
+            V + "anthropic-json-tool.1.chunks.txt",
+            "response_format as the forced answer tool 'json': its input, in 3 input_json_delta fragments, is the answer text.",
+            chunks(V + "anthropic-json-tool.1.chunks.txt"),
+            "stream",
+            "claude-haiku-4-5",
+            {
+                "messages": _user("What is the weather in San Francisco?"),
+                "max_output_tokens": 4096,
+                "response_format": {
+                    "type": "json_schema",
+                    "name": "json",
+                    "description": "Respond with a JSON object.",
+                    "schema": WEATHER_SCHEMA,
+                },
+            },
+            features=("structured_output",),
         ),
         body_only(
             "generate-opus-reasoning",

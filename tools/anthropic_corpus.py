@@ -329,6 +329,16 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
             wire_choice = {**(wire_choice or {"type": "auto"}), "disable_parallel_tool_use": parallel}
         if wire_choice is not None:
             body["tool_choice"] = wire_choice
+    fmt = request.get("response_format")
+    if fmt is not None:  # the documented JSON route: one forced tool whose input is the answer
+        schema = fmt.get("schema", {"type": "object"})
+        tool = {
+            "name": fmt.get("name", "response"),
+            "description": fmt["description"],
+            "input_schema": schema,
+        }
+        body["tools"] = [tool]
+        body["tool_choice"] = {"type": "tool", "name": tool["name"]}
     reasoning = request.get("reasoning") or {}
     if "budget_tokens" in reasoning:
         body["thinking"] = {"type": "enabled", "budget_tokens": reasoning["budget_tokens"]}

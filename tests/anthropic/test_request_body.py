@@ -133,7 +133,6 @@ def test_reasoning_maps_to_thinking(reasoning: dict[str, Any], thinking: dict[st
     [
         ({"reasoning": {"budget_tokens": 512}}, "at least 1024"),
         ({"reasoning": {"budget_tokens": 4096}, "max_output_tokens": 4096}, "below max_tokens 4096"),
-        ({"response_format": {"type": "json"}}, "response_format"),
         ({"provider_options": {"anthropic": {"extra_body": {"messages": []}}}}, "cannot set messages"),
         ({"provider_options": {"anthropic": {"thinkng": {}}}}, "invalid provider_options"),
     ],

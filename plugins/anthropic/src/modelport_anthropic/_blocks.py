@@ -17,6 +17,7 @@ Canonical forms of what only Anthropic has (sent back unchanged by :mod:`._messa
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from modelport.events import tool_call_part
@@ -61,8 +62,11 @@ STOP_REASONS: dict[str, FinishReason] = {
 _SERVER_CALLS = frozenset({"server_tool_use", "mcp_tool_use"})
 
 
-def finish_reason(raw: str | None) -> FinishReason:
-    """The canonical finish reason of a ``stop_reason`` (an unknown one is ``other``)."""
+def finish_reason(raw: str | None, *, answered: bool = False) -> FinishReason:
+    """The canonical finish reason of a ``stop_reason`` (an unknown one is ``other``); a turn that
+    stopped to call the forced answer tool (``answered``) is a finished answer."""
+    if answered and raw == "tool_use":
+        return "stop"
     return STOP_REASONS.get(raw or "", "other")
 
 
@@ -123,9 +127,14 @@ def text_metadata(citations: list[Any] | None) -> dict[str, dict[str, Any]] | No
     return _meta(citations=citations) if citations else None
 
 
-def block_part(block: dict[str, Any]) -> tuple[Part | None, CallWarning | None]:
-    """The part of one whole content block (``None`` for a block of no known type)."""
+def block_part(
+    block: dict[str, Any], answer_tool: str | None = None
+) -> tuple[Part | None, CallWarning | None]:
+    """The part of one whole content block (``None`` for a block of no known type); a call of
+    ``answer_tool`` (``response_format``'s forced tool) is the answer: its input as JSON text."""
     kind = block.get("type")
+    if kind == "tool_use" and answer_tool is not None and block.get("name") == answer_tool:
+        return TextPart(text=json.dumps(block.get("input") or {}, ensure_ascii=False)), None
     if kind == "text":
         return TextPart(
             text=block.get("text") or "", provider_metadata=text_metadata(block.get("citations"))

@@ -11,12 +11,13 @@ from ._blocks import block_part, finish_reason, message_metadata, usage
 __all__ = ["decode_message"]
 
 
-def decode_message(data: Any) -> Result:
-    """The result of a ``message`` body, every content block in order."""
+def decode_message(data: Any, answer_tool: str | None = None) -> Result:
+    """The result of a ``message`` body, every content block in order (``answer_tool``: the forced
+    tool of ``response_format``, whose input is the answer)."""
     content: list[Part] = []
     warnings: list[CallWarning] = []
     for block in data.get("content") or []:
-        part, warning = block_part(block)
+        part, warning = block_part(block, answer_tool)
         if part is not None:
             content.append(part)
         if warning is not None:
@@ -24,7 +25,7 @@ def decode_message(data: Any) -> Result:
     raw = data.get("stop_reason")
     return Result(
         content=content,
-        finish_reason=finish_reason(raw),
+        finish_reason=finish_reason(raw, answered=answer_tool is not None),
         raw_finish_reason=raw,
         usage=usage(data.get("usage")),
         warnings=warnings,

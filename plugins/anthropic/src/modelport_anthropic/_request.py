@@ -1,5 +1,11 @@
 """Canonical request → Messages API body, with a warning for each setting that is not sent (pure).
 
+``response_format`` is a forced answer tool (the Messages API's documented way to get JSON): a
+tool named after the format (``response`` by default) whose ``input_schema`` is the schema (any
+object for ``type="json"``), with ``tool_choice`` set to it; its input comes back as the answer's
+text (:func:`._blocks.block_part`). Thinking allows no forced tool, and a forced answer leaves no
+room for function tools: both are an ``InvalidRequestError``.
+
 ``max_tokens`` is required by the API: when ``max_output_tokens`` is unset it is the model
 family's output limit (:data:`MAX_TOKENS`). ``reasoning`` becomes ``thinking``: a budget
 (``budget_tokens``, at least 1024 and below ``max_tokens``), an effort turned into a budget
@@ -12,7 +18,15 @@ from __future__ import annotations
 from typing import Any
 
 from modelport.errors import InvalidRequestError
-from modelport.types import CallWarning, FunctionTool, Request, SpecificToolChoice, ToolSubsetChoice
+from modelport.schemas import anthropic_tool_schema
+from modelport.types import (
+    CallWarning,
+    FunctionTool,
+    Request,
+    ResponseFormat,
+    SpecificToolChoice,
+    ToolSubsetChoice,
+)
 
 from ._messages import wire_messages
 from ._options import AnthropicOptions, parse_options
@@ -59,6 +73,14 @@ def _messages(request: Request) -> dict[str, Any]:
     return body
 
 
+def answer_tool(request: Request) -> str | None:
+    """The name of the forced answer tool of ``request``'s ``response_format`` (``None``: no format)."""
+    fmt = request.response_format
+    if fmt is None or fmt.type == "text":
+        return None
+    return fmt.name or "response"
+
+
 def build_body(
     model_name: str, request: Request, *, stream: bool
 ) -> tuple[dict[str, Any], list[CallWarning]]:
@@ -84,9 +106,14 @@ def build_body(
     for setting in ("seed", "presence_penalty", "frequency_penalty"):
         if getattr(request, setting) is not None:
             warnings.append(_unsupported(setting, f"the Messages API has no {setting}; it is not sent"))
-    if request.response_format is not None and request.response_format.type != "text":
-        raise InvalidRequestError("response_format is not supported by the anthropic plugin yet")
     _tools(request, options, body)
+    if answer_tool(request) is not None:
+        assert request.response_format is not None
+        if thinking_on:
+            raise InvalidRequestError(
+                "response_format cannot be combined with thinking on Anthropic (no forced tool)"
+            )
+        warnings += _answer(request.response_format, body)
     if thinking is not None:
         body["thinking"] = thinking
     if request.user_id is not None:
@@ -137,6 +164,26 @@ def _thinking(request: Request, options: AnthropicOptions, limit: int) -> dict[s
             f"reasoning budget {budget} must be below max_tokens {limit} (set max_output_tokens higher)"
         )
     return {"type": "enabled", "budget_tokens": budget}
+
+
+def _answer(fmt: ResponseFormat, body: dict[str, Any]) -> list[CallWarning]:
+    """The forced answer tool for ``fmt``."""
+    if "tools" in body:
+        raise InvalidRequestError("response_format cannot be combined with function tools on Anthropic")
+    warnings: list[CallWarning] = []
+    schema: dict[str, Any] = {"type": "object"}
+    if fmt.type == "json_schema" and fmt.json_schema is not None:
+        compiled = anthropic_tool_schema(fmt.json_schema)
+        schema, warnings = compiled.schema, list(compiled.warnings)
+    if fmt.strict:
+        warnings.append(
+            _unsupported("response_format.strict", "the answer tool is not strict; strict is not sent")
+        )
+    name = fmt.name or "response"
+    description = fmt.description or "Give the answer as this tool's input."
+    body["tools"] = [{"name": name, "description": description, "input_schema": schema}]
+    body["tool_choice"] = {"type": "tool", "name": name}
+    return warnings
 
 
 def _tool(tool: FunctionTool) -> dict[str, Any]:

@@ -45,7 +45,8 @@ def _merge_usage(into: dict[str, Any], raw: Any) -> None:
 class MessageStream:
     """One stream's decoder: ``feed`` each parsed frame, then ``finish``."""
 
-    def __init__(self) -> None:
+    def __init__(self, answer_tool: str | None = None) -> None:
+        self.answer_tool = answer_tool  # response_format's forced tool: its input streams as text
         self.message: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
         self.blocks: dict[int, _Block] = {}
@@ -74,7 +75,11 @@ class MessageStream:
 
     def _start(self, index: int, raw: dict[str, Any]) -> list[ev.StreamEvent]:
         kind = str(raw.get("type", ""))
+        if kind == "tool_use" and self.answer_tool is not None and raw.get("name") == self.answer_tool:
+            kind = "answer"
         block = self.blocks[index] = _Block(kind, f"{kind}-{index}", raw)
+        if kind == "answer":
+            return [ev.TextStartEvent(id=block.id)]
         if kind == "text":
             out: list[ev.StreamEvent] = [ev.TextStartEvent(id=block.id)]
             if raw.get("text"):
@@ -118,6 +123,8 @@ class MessageStream:
             fragment = delta.get("partial_json") or ""
             if block.kind == "tool_use" and fragment:
                 return [ev.ToolCallDeltaEvent(id=block.id, delta=fragment)]
+            if block.kind == "answer" and fragment:
+                return [ev.text_delta(block.id, fragment)]
             block.json.append(fragment)
         elif kind == "citations_delta" and delta.get("citation") is not None:
             block.citations.append(delta["citation"])
@@ -129,6 +136,8 @@ class MessageStream:
             return []
         if block.kind == "text":
             return [ev.TextEndEvent(id=block.id, provider_metadata=text_metadata(block.citations))]
+        if block.kind == "answer":
+            return [ev.TextEndEvent(id=block.id)]
         if block.kind == "thinking":
             return [ev.ReasoningEndEvent(id=block.id, signature=block.signature)]
         if block.kind == "tool_use":
@@ -144,7 +153,7 @@ class MessageStream:
             return  # cut short: no finish event, so the core raises with what arrived
         raw = self.message.get("stop_reason")
         yield ev.FinishEvent(
-            finish_reason=finish_reason(raw),
+            finish_reason=finish_reason(raw, answered=self.answer_tool is not None),
             raw_finish_reason=raw,
             usage=usage(self.usage),
             provider_metadata=message_metadata(self.message, self.usage),

@@ -38,7 +38,12 @@ class AnthropicProvider(HttpProvider):
     display_name: ClassVar[str] = "Anthropic"
     telemetry_name: ClassVar[str | None] = "anthropic"
     capabilities: ClassVar[Capabilities] = Capabilities(
-        generate=True, stream=True, function_tools=True, reasoning=True, count_tokens=True
+        generate=True,
+        stream=True,
+        function_tools=True,
+        reasoning=True,
+        structured_output=True,
+        count_tokens=True,
     )
     default_base_url: ClassVar[str | None] = ANTHROPIC_BASE_URL
     base_url_env: ClassVar[str | None] = "ANTHROPIC_BASE_URL"
@@ -64,20 +69,21 @@ class AnthropicProvider(HttpProvider):
 
     def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
         """``POST /v1/messages`` (with ``stream: true`` for a stream)."""
-        from ._request import build_body
+        from ._request import answer_tool, build_body
 
         body, warnings = build_body(model_name, request, stream=stream)
-        return HttpRequest("/v1/messages", body=body, stream=stream, warnings=warnings)
+        answer = answer_tool(request)
+        return HttpRequest("/v1/messages", body=body, stream=stream, warnings=warnings, context=answer)
 
     def decode_response(self, data: Any, spec: HttpRequest) -> Result:
         from ._decode import decode_message
 
-        return decode_message(data)
+        return decode_message(data, spec.context)
 
     def stream_decoder(self, spec: HttpRequest) -> MessageStream:
         from ._stream import MessageStream
 
-        return MessageStream()
+        return MessageStream(spec.context)
 
     def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest:
         """``POST /v1/messages/count_tokens``."""
