@@ -184,3 +184,41 @@ def test_count_tokens_posts_the_input_only() -> None:
         "messages": [{"role": "user", "content": "Hi"}],
         "system": "Be brief.",
     }
+
+
+def test_prompt_cache_breakpoints_end_the_system_the_tools_and_the_last_user_turn() -> None:
+    history = [
+        Message(role="system", content=[TextPart(text="You are a travel agent.")]),
+        Message(role="user", content=[TextPart(text="Hi")]),
+        Message(role="assistant", content=[TextPart(text="Hello!")]),
+        Message(role="user", content=[TextPart(text="Book Paris"), TextPart(text="for two")]),
+    ]
+    body, _, _ = sent(
+        messages=history,
+        prompt=None,
+        tools=[WEATHER, CLOCK],
+        provider_options={"anthropic": {"cache": {"ttl": "1h"}}},
+    )
+    control = {"type": "ephemeral", "ttl": "1h"}
+    assert body["system"] == [{"type": "text", "text": "You are a travel agent.", "cache_control": control}]
+    assert [t.get("cache_control") for t in body["tools"]] == [None, control]
+    assert body["messages"] == [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": [{"type": "text", "text": "Hello!"}]},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "Book Paris"},
+                {"type": "text", "text": "for two", "cache_control": control},
+            ],
+        },
+    ]
+    assert "cache" not in body
+
+
+def test_prompt_cache_breakpoints_only_where_asked() -> None:
+    body, _, _ = sent(system="Be brief.", provider_options={"anthropic": {"cache": {"at": ["system"]}}})
+    assert body["system"] == [
+        {"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral", "ttl": "5m"}}
+    ]
+    assert body["messages"] == [{"role": "user", "content": "Hi"}]

@@ -15,13 +15,14 @@ from .provider import ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicProvider
 # Names backed by pydantic or the mapping modules load on first access (get_model stays cheap).
 _LAZY = {
     "AnthropicOptions": "._options",
+    "PromptCache": "._options",
     "MAX_TOKENS": "._request",
     "EFFORT_BUDGETS": "._request",
     "merge_frames": "._stream",
 }
 
 if TYPE_CHECKING:
-    from ._options import AnthropicOptions
+    from ._options import AnthropicOptions, PromptCache
     from ._request import EFFORT_BUDGETS, MAX_TOKENS
     from ._stream import merge_frames
 
@@ -36,5 +37,6 @@ __all__ = [
     "MAX_TOKENS",
     "AnthropicOptions",
     "AnthropicProvider",
+    "PromptCache",
     "merge_frames",
 ]

@@ -29,7 +29,7 @@ from modelport.types import (
 )
 
 from ._messages import wire_messages
-from ._options import AnthropicOptions, parse_options
+from ._options import AnthropicOptions, PromptCache, parse_options
 
 __all__ = ["DEFAULT_MAX_TOKENS", "EFFORT_BUDGETS", "MAX_TOKENS", "build_body", "count_body"]
 
@@ -120,10 +120,36 @@ def build_body(
         body["metadata"] = {"user_id": request.user_id}
     if request.request_labels:
         warnings.append(_unsupported("request_labels", "the Messages API has no labels; they are not sent"))
+    if options.cache is not None:
+        place_cache(body, options.cache)
     body.update(options.wire())
     if stream:
         body["stream"] = True
     return body, warnings
+
+
+def _ending_with(content: str | list[dict[str, Any]], control: dict[str, str]) -> list[dict[str, Any]]:
+    """``content`` as blocks (a string becomes one text block), the last one carrying ``control``."""
+    blocks: list[dict[str, Any]] = (
+        [{"type": "text", "text": content}] if isinstance(content, str) else [dict(b) for b in content]
+    )
+    blocks[-1]["cache_control"] = control
+    return blocks
+
+
+def place_cache(body: dict[str, Any], cache: PromptCache) -> None:
+    """Put a ``cache_control`` breakpoint at the end of each part of the prompt ``cache.at`` names:
+    the system text, the last tool, the last block of the last user turn. A part the request does
+    not have gets none."""
+    control = {"type": "ephemeral", "ttl": cache.ttl}
+    if "system" in cache.at and "system" in body:
+        body["system"] = _ending_with(body["system"], control)
+    if "tools" in cache.at and body.get("tools"):
+        body["tools"] = [*body["tools"][:-1], {**body["tools"][-1], "cache_control": control}]
+    users = [i for i, m in enumerate(body["messages"]) if m["role"] == "user"]
+    if "messages" in cache.at and users:
+        turn = body["messages"][users[-1]]
+        body["messages"][users[-1]] = {**turn, "content": _ending_with(turn["content"], control)}
 
 
 def count_body(model_name: str, request: Request) -> dict[str, Any]:
