@@ -43,7 +43,13 @@ SOURCES = {
 }
 
 #: Top-level fields the canonical request has no field for, sent through ``extra_body``.
-EXTRA_FIELDS = ("cache_control", "output_config")
+EXTRA_FIELDS = ("cache_control", "output_config", "mcp_servers", "container")
+#: Server-tool versions (the ``type`` of their tool blocks) → the provider tool id.
+SERVER_TOOLS = {
+    "web_search": "anthropic.web_search",
+    "web_fetch": "anthropic.web_fetch",
+    "code_execution": "anthropic.code_execution",
+}
 JSON_TYPE = "application/json"
 SSE_TYPE = "text/event-stream"
 #: Response headers a case keeps (what the error mapping reads).
@@ -182,6 +188,28 @@ def _part(block: dict[str, Any], names: dict[str, str]) -> dict[str, Any] | None
             "name": block["name"],
             "args": block.get("input") or {},
         }
+    if kind in ("server_tool_use", "mcp_tool_use"):
+        own = {
+            "block_type": kind,
+            **({"server_name": block["server_name"]} if "server_name" in block else {}),
+        }
+        return {
+            "type": "tool-call",
+            "id": block["id"],
+            "name": block["name"],
+            "args": block.get("input") or {},
+            "provider_executed": True,
+            "provider_metadata": {"anthropic": own},
+        }
+    if kind.endswith("_tool_result") and kind != "tool_result":
+        return {
+            "type": "tool-result",
+            "call_id": block["tool_use_id"],
+            "name": kind.removesuffix("_tool_result"),
+            "output": block.get("content"),
+            "provider_executed": True,
+            "provider_metadata": {"anthropic": {"block_type": kind}},
+        }
     if kind in ("image", "document"):
         return _file(block)
     if kind == "tool_result":
@@ -220,8 +248,20 @@ def canonical(body: dict[str, Any]) -> dict[str, Any]:
         if key in body and not (thinking.get("type") == "enabled" and key in ("temperature", "top_k")):
             request[key] = body[key]
     tools = [t for t in body.get("tools") or [] if "input_schema" in t]
-    if tools:
-        request["tools"] = [
+    server = [
+        {
+            "type": "provider",
+            "id": SERVER_TOOLS[t["name"]],
+            "args": {
+                "version": t["type"],
+                **{k: v for k, v in t.items() if k not in ("type", "name") and v is not None},
+            },
+        }
+        for t in body.get("tools") or []
+        if t.get("name") in SERVER_TOOLS and "input_schema" not in t
+    ]
+    if tools or server:
+        request["tools"] = server + [
             {
                 "type": "function",
                 "name": t["name"],
@@ -263,6 +303,17 @@ def _wire_part(part: dict[str, Any]) -> dict[str, Any] | None:
         if redacted is not None:
             return {"type": "redacted_thinking", "data": redacted}
         return {"type": "thinking", "thinking": part["text"], "signature": part["signature"]}
+    own = (part.get("provider_metadata") or {}).get("anthropic", {})
+    if kind == "tool-call" and part.get("provider_executed"):
+        block = {
+            "type": own["block_type"],
+            "id": part["id"],
+            "name": part["name"],
+            "input": part.get("args", {}),
+        }
+        return {**block, **({"server_name": own["server_name"]} if "server_name" in own else {})}
+    if kind == "tool-result" and part.get("provider_executed"):
+        return {"type": own["block_type"], "tool_use_id": part["call_id"], "content": part.get("output")}
     if kind == "tool-call":
         return {"type": "tool_use", "id": part["id"], "name": part["name"], "input": part.get("args", {})}
     if kind == "tool-result":
@@ -284,6 +335,17 @@ def _wire_part(part: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
+def _wire_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    if tool["type"] == "provider":  # a server tool: its version block, then its arguments
+        args = dict(tool.get("args") or {})
+        return {"type": args.pop("version"), "name": tool["id"].split(".", 1)[1], **args}
+    return {
+        "name": tool["name"],
+        **({"description": tool["description"]} if "description" in tool else {}),
+        "input_schema": tool["parameters"],
+    }
+
+
 def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]:
     """The Messages body for a canonical request (the API reference's shape)."""
     messages = request["messages"]
@@ -296,9 +358,10 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
         if message["role"] == "user" and len(parts) == 1 and parts[0]["type"] == "text":
             out.append({"role": "user", "content": parts[0]["text"]})
             continue
-        ordered = [p for p in parts if p["type"] == "tool-result"] + [
-            p for p in parts if p["type"] != "tool-result"
-        ]
+        ordered = parts
+        if message["role"] != "assistant":  # tool results come first in a user turn
+            results = [p for p in parts if p["type"] == "tool-result"]
+            ordered = results + [p for p in parts if p["type"] != "tool-result"]
         blocks = [b for b in map(_wire_part, ordered) if b is not None]
         role = "assistant" if message["role"] == "assistant" else "user"
         out.append({"role": role, "content": blocks})
@@ -309,14 +372,7 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
         if key in request:
             body[key] = request[key]
     if request.get("tools"):
-        body["tools"] = [
-            {
-                "name": t["name"],
-                **({"description": t["description"]} if "description" in t else {}),
-                "input_schema": t["parameters"],
-            }
-            for t in request["tools"]
-        ]
+        body["tools"] = [_wire_tool(t) for t in request["tools"]]
         choice = request.get("tool_choice")
         wire_choice: dict[str, Any] | None = None
         if isinstance(choice, dict):

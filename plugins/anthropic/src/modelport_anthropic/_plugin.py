@@ -17,6 +17,15 @@ def modelport_register_providers(register: Any) -> None:
 
 
 @hookimpl
+def modelport_register_provider_tools(register: Any) -> None:
+    """Register ``anthropic.web_search``, ``anthropic.web_fetch`` and ``anthropic.code_execution``."""
+    from .tools import PROVIDER_TOOL_SPECS
+
+    for spec in PROVIDER_TOOL_SPECS:
+        register(spec)
+
+
+@hookimpl
 def modelport_conformance_suites(register: Any) -> None:
     """Register the recorded cases shipped in ``cassettes/anthropic/``."""
     from importlib.resources import files

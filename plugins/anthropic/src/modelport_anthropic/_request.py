@@ -22,6 +22,7 @@ from modelport.schemas import anthropic_tool_schema
 from modelport.types import (
     CallWarning,
     FunctionTool,
+    ProviderTool,
     Request,
     ResponseFormat,
     SpecificToolChoice,
@@ -30,6 +31,7 @@ from modelport.types import (
 
 from ._messages import wire_messages
 from ._options import AnthropicOptions, PromptCache, parse_options
+from .tools import tool_to_wire
 
 __all__ = ["DEFAULT_MAX_TOKENS", "EFFORT_BUDGETS", "MAX_TOKENS", "build_body", "count_body"]
 
@@ -222,10 +224,8 @@ def _tool(tool: FunctionTool) -> dict[str, Any]:
 
 def _tools(request: Request, options: AnthropicOptions, body: dict[str, Any]) -> None:
     tools = request.tools or []
-    for tool in tools:
-        if not isinstance(tool, FunctionTool):
-            raise InvalidRequestError(f"tool {tool.name!r}: Anthropic server tools are not supported yet")
     functions = [t for t in tools if isinstance(t, FunctionTool)]
+    server = [tool_to_wire(t) for t in tools if isinstance(t, ProviderTool)]
     choice = request.tool_choice
     wire: dict[str, Any] | None
     if isinstance(choice, ToolSubsetChoice):
@@ -241,8 +241,8 @@ def _tools(request: Request, options: AnthropicOptions, body: dict[str, Any]) ->
         wire = None
     if options.disable_parallel_tool_use is not None:
         wire = {**(wire or {"type": "auto"}), "disable_parallel_tool_use": options.disable_parallel_tool_use}
-    if not functions:
+    if not functions and not server:
         return
-    body["tools"] = [_tool(t) for t in functions]
+    body["tools"] = [_tool(t) for t in functions] + server
     if wire is not None:
         body["tool_choice"] = wire

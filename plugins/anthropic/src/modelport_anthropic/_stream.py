@@ -145,8 +145,7 @@ class MessageStream:
         part, _ = block_part({**block.raw, "input": _json(block.json, block.raw.get("input"))})
         if part is None or part.type != "tool-call":
             return []
-        start = ev.ToolCallStartEvent(id=block.id, call_id=part.id, name=part.name)
-        return [start, ev.ToolCallEndEvent(id=block.id, part=part)]
+        return [ev.ToolCallEvent(part=part)]  # a server tool's call, whole: its input is complete now
 
     def finish(self) -> Iterator[ev.StreamEvent]:
         if not self.ended:

@@ -43,6 +43,7 @@ class AnthropicProvider(HttpProvider):
         function_tools=True,
         reasoning=True,
         structured_output=True,
+        provider_tools=True,
         count_tokens=True,
     )
     default_base_url: ClassVar[str | None] = ANTHROPIC_BASE_URL
@@ -54,6 +55,7 @@ class AnthropicProvider(HttpProvider):
         "Anthropic API key": r"(?<![0-9A-Za-z])sk-ant-[0-9A-Za-z_\-]{20,}"
     }
     config_options: ClassVar[frozenset[str] | None] = frozenset({"beta", "name"})
+    tool_namespace: ClassVar[str | None] = "anthropic"
     api: ClassVar[str | None] = "messages"
     #: Thinking signatures belong to the model that wrote them: another Claude model gets the turn
     #: without its thinking (the contract's replay policy warns about what was dropped).
