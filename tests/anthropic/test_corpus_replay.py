@@ -41,6 +41,8 @@ def _merged(frames: list[dict[str, Any]]) -> dict[str, Any]:
                 block["signature"] = delta["signature"]
             if delta["type"] == "input_json_delta":
                 block["_json"] += delta["partial_json"]
+            if delta["type"] == "citations_delta":
+                block["citations"] = [*(block.get("citations") or []), delta["citation"]]
         elif kind == "message_delta":
             message.update({k: v for k, v in frame["delta"].items() if v is not None})
             message["usage"].update({k: v for k, v in (frame.get("usage") or {}).items() if v is not None})
@@ -115,6 +117,18 @@ def test_every_recording_replays_to_what_it_holds(name: str, index: int) -> None
     got_results = [p for p in got.content if isinstance(p, ToolResultPart)]
     assert [(p.call_id, p.provider_executed) for p in got_results] == [
         (b["tool_use_id"], True) for b in results
+    ]
+    # Each text block with citations is the span of the answer text they support, its sources by URL.
+    spans, offset = [], 0
+    for block in blocks:
+        if block["type"] == "text":
+            urls = [c.get("url") or c.get("source") for c in block.get("citations") or []]
+            if urls:
+                spans.append((offset, offset + len(block["text"]), urls))
+            offset += len(block["text"])
+    numbers = {s.number: s.uri for s in got.sources}
+    assert [(c.start, c.end, [numbers[n] for n in c.sources]) for c in got.citations] == [
+        (start, end, list(dict.fromkeys(urls))) for start, end, urls in spans
     ]
     if message.get("stop_sequence"):
         assert got.provider_metadata["anthropic"]["stop_sequence"] == message["stop_sequence"]

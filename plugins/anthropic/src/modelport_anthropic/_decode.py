@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from modelport.types import CallWarning, Part, Result
+from modelport.types import CallWarning, Part, Result, TextPart
 
-from ._blocks import block_part, finish_reason, message_metadata, usage
+from ._blocks import NAMESPACE, block_part, finish_reason, message_metadata, usage
+from ._citations import Span, sources_and_citations
 
 __all__ = ["decode_message"]
 
@@ -23,6 +24,7 @@ def decode_message(data: Any, answer_tool: str | None = None) -> Result:
         if warning is not None:
             warnings.append(warning)
     raw = data.get("stop_reason")
+    sources, citations = sources_and_citations(_spans(content))
     return Result(
         content=content,
         finish_reason=finish_reason(raw, answered=answer_tool is not None),
@@ -30,6 +32,20 @@ def decode_message(data: Any, answer_tool: str | None = None) -> Result:
         usage=usage(data.get("usage")),
         warnings=warnings,
         provider_metadata=message_metadata(data, data.get("usage")),
+        sources=sources,
+        citations=citations,
         response_id=data.get("id") or None,
         model_version=data.get("model") or None,
     )
+
+
+def _spans(content: list[Part]) -> list[Span]:
+    """Each text part's span of the answer text, with its citations."""
+    spans: list[Span] = []
+    offset = 0
+    for part in content:
+        if isinstance(part, TextPart):
+            cited = ((part.provider_metadata or {}).get(NAMESPACE) or {}).get("citations") or []
+            spans.append((offset, offset + len(part.text), cited))
+            offset += len(part.text)
+    return spans

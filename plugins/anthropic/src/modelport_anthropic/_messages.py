@@ -24,6 +24,8 @@ from ._blocks import NAMESPACE
 __all__ = ["wire_messages"]
 
 _IMAGES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+#: What a PDF part's ``provider_metadata["anthropic"]`` may add to its ``document`` block.
+_DOCUMENT_FIELDS = ("title", "context", "citations")
 
 
 def wire_messages(messages: list[Message]) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
@@ -121,7 +123,11 @@ def _file(part: FilePart, where: str) -> dict[str, Any]:
             f"{where}: media type {part.media_type!r} cannot be sent (images and PDFs can)"
         )
     if part.uri is not None:
-        return {"type": kind, "source": {"type": "url", "url": part.uri}}
-    assert part.data is not None
-    data = base64.b64encode(part.data).decode("ascii")
-    return {"type": kind, "source": {"type": "base64", "media_type": media, "data": data}}
+        block: dict[str, Any] = {"type": kind, "source": {"type": "url", "url": part.uri}}
+    else:
+        assert part.data is not None
+        data = base64.b64encode(part.data).decode("ascii")
+        block = {"type": kind, "source": {"type": "base64", "media_type": media, "data": data}}
+    own = _own(part)  # a document's title, context and citations switch, as the API names them
+    block.update({key: own[key] for key in _DOCUMENT_FIELDS if key in own and kind == "document"})
+    return block

@@ -21,12 +21,13 @@ from typing import Any
 from modelport import events as ev
 
 from ._blocks import block_part, finish_reason, is_result_block, message_metadata, text_metadata, usage
+from ._citations import Span, sources_and_citations
 
 __all__ = ["MessageStream", "merge_frames"]
 
 
 class _Block:
-    __slots__ = ("citations", "id", "json", "kind", "raw", "signature")
+    __slots__ = ("citations", "id", "json", "kind", "raw", "signature", "start")
 
     def __init__(self, kind: str, ident: str, raw: dict[str, Any]) -> None:
         self.kind = kind
@@ -35,6 +36,7 @@ class _Block:
         self.json: list[str] = []
         self.citations: list[Any] = []
         self.signature: str | None = raw.get("signature") or None
+        self.start = 0  # a text block's offset in the answer text
 
 
 def _merge_usage(into: dict[str, Any], raw: Any) -> None:
@@ -50,6 +52,8 @@ class MessageStream:
         self.message: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
         self.blocks: dict[int, _Block] = {}
+        self.offset = 0  # the length of the answer text so far
+        self.spans: list[Span] = []
         self.ended = False
 
     def feed(self, frame: dict[str, Any]) -> list[ev.StreamEvent]:
@@ -82,7 +86,9 @@ class MessageStream:
             return [ev.TextStartEvent(id=block.id)]
         if kind == "text":
             out: list[ev.StreamEvent] = [ev.TextStartEvent(id=block.id)]
+            block.start = self.offset
             if raw.get("text"):
+                self.offset += len(raw["text"])
                 out.append(ev.text_delta(block.id, raw["text"]))
             block.citations += raw.get("citations") or []
             return out
@@ -114,7 +120,9 @@ class MessageStream:
             return []
         kind = delta.get("type")
         if kind == "text_delta":
-            return [ev.text_delta(block.id, delta.get("text") or "")]
+            text = delta.get("text") or ""
+            self.offset += len(text)
+            return [ev.text_delta(block.id, text)]
         if kind == "thinking_delta":
             return [ev.reasoning_delta(block.id, delta.get("thinking") or "")]
         if kind == "signature_delta":
@@ -124,6 +132,7 @@ class MessageStream:
             if block.kind == "tool_use" and fragment:
                 return [ev.ToolCallDeltaEvent(id=block.id, delta=fragment)]
             if block.kind == "answer" and fragment:
+                block.json.append(fragment)
                 return [ev.text_delta(block.id, fragment)]
             block.json.append(fragment)
         elif kind == "citations_delta" and delta.get("citation") is not None:
@@ -135,8 +144,10 @@ class MessageStream:
         if block is None:
             return []
         if block.kind == "text":
+            self.spans.append((block.start, self.offset, block.citations))
             return [ev.TextEndEvent(id=block.id, provider_metadata=text_metadata(block.citations))]
         if block.kind == "answer":
+            self.offset += len("".join(block.json))
             return [ev.TextEndEvent(id=block.id)]
         if block.kind == "thinking":
             return [ev.ReasoningEndEvent(id=block.id, signature=block.signature)]
@@ -151,11 +162,14 @@ class MessageStream:
         if not self.ended:
             return  # cut short: no finish event, so the core raises with what arrived
         raw = self.message.get("stop_reason")
+        sources, citations = sources_and_citations(self.spans)
         yield ev.FinishEvent(
             finish_reason=finish_reason(raw, answered=self.answer_tool is not None),
             raw_finish_reason=raw,
             usage=usage(self.usage),
             provider_metadata=message_metadata(self.message, self.usage),
+            sources=sources,
+            citations=citations,
         )
 
 
