@@ -119,3 +119,26 @@ def test_search_calls_and_results_go_back_as_recorded() -> None:
     assert [b["text"] for b in sent if b["type"] == "text"] == [
         b["text"] for b in expected if b["type"] == "text"
     ]
+
+
+PAUSED = "pydantic__pydantic-ai/tests__models__cassettes__test_anthropic__test_pause_turn_web_search_vcr.yaml"
+
+
+def test_a_paused_turn_continues_by_sending_its_message_back() -> None:
+    first, second = corpus.interactions(PAUSED)[:2]
+    assert first.request is not None and second.request is not None
+    prompt = first.request["messages"][0]["content"][0]["text"]
+    m, _ = model([httpx.Response(200, headers=first.headers, content=first.body)])
+    paused = m.generate(prompt=prompt, tools=[web_search()], reasoning={"budget_tokens": 4096})
+    assert (paused.finish_reason, paused.raw_finish_reason) == ("other", "pause_turn")
+    m, answers = model([httpx.Response(200, headers=second.headers, content=second.body)])
+    resumed = m.generate(
+        messages=[Message(role="user", content=[TextPart(text=prompt)]), paused.message],
+        tools=[web_search()],
+        reasoning={"budget_tokens": 4096},
+    )
+    sent, expected = answers.body()["messages"][1]["content"], second.request["messages"][1]["content"]
+    # Every block goes back as the recording tool sent it (text without its citations: see above).
+    assert [b["type"] for b in sent] == [b["type"] for b in expected]
+    assert [b for b in sent if b["type"] != "text"] == [b for b in expected if b["type"] != "text"]
+    assert resumed.raw_finish_reason == "end_turn"
