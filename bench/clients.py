@@ -2,8 +2,9 @@
 
 Both build the request (a JSON body), send it on a pooled keep-alive client, parse the answer and
 extract the text; for streams both read SSE lines and decode every ``data:`` frame. Google's Gemini
-API (:class:`RawHttpx`, :class:`Modelport`) and OpenAI Chat Completions (:class:`RawOpenAI`,
-:class:`Modelport` with :data:`OPENAI_MODEL_ID`) each have their pair.
+API (:class:`RawHttpx`, :class:`Modelport`), OpenAI Chat Completions (:class:`RawOpenAI`,
+:class:`Modelport` with :data:`OPENAI_MODEL_ID`) and Anthropic's Messages API (:class:`RawAnthropic`,
+:class:`Modelport` with :data:`ANTHROPIC_MODEL_ID`) each have their pair.
 """
 
 from __future__ import annotations
@@ -27,6 +28,13 @@ OPENAI_MODEL = "gpt-4o-mini"
 OPENAI_MODEL_ID = f"openai/{OPENAI_MODEL}"
 _HEADERS = {"x-goog-api-key": API_KEY, "content-type": "application/json"}
 _OPENAI_HEADERS = {"authorization": f"Bearer {API_KEY}", "content-type": "application/json"}
+ANTHROPIC_MODEL = "claude-sonnet-4-5"
+ANTHROPIC_MODEL_ID = f"anthropic/{ANTHROPIC_MODEL}"
+_ANTHROPIC_HEADERS = {
+    "x-api-key": API_KEY,
+    "anthropic-version": "2023-06-01",
+    "content-type": "application/json",
+}
 
 
 def stream_prompt(frames: int) -> str:
@@ -111,6 +119,45 @@ class RawOpenAI:
                 for choice in json.loads(data)["choices"]:
                     if choice.get("index", 0) == 0 and choice["delta"].get("content"):
                         chunks.append(choice["delta"]["content"])
+        return "".join(chunks)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class RawAnthropic:
+    """The Anthropic baseline: httpx plus ``json``, the body modelport sends (``max_tokens`` included)."""
+
+    def __init__(self, base_url: str) -> None:
+        self.client = httpx.Client(timeout=120.0)
+        self.url = f"{base_url}/v1/messages"
+
+    @staticmethod
+    def _body(prompt: str, stream: bool) -> bytes:
+        messages = [{"role": "user", "content": prompt}]
+        body: dict[str, Any] = {"model": ANTHROPIC_MODEL, "max_tokens": 64000, "messages": messages}
+        if stream:
+            body["stream"] = True
+        return json.dumps(body).encode()
+
+    def generate(self, prompt: str) -> str:
+        response = self.client.post(self.url, content=self._body(prompt, False), headers=_ANTHROPIC_HEADERS)
+        response.raise_for_status()
+        return "".join(b["text"] for b in json.loads(response.content)["content"] if b["type"] == "text")
+
+    def stream(self, prompt: str) -> str:
+        chunks: list[str] = []
+        body = self._body(prompt, True)
+        with self.client.stream("POST", self.url, content=body, headers=_ANTHROPIC_HEADERS) as response:
+            response.raise_for_status()
+            for line in response.iter_lines():
+                if not line.startswith("data:"):
+                    continue
+                frame = json.loads(line[5:])
+                if frame["type"] == "content_block_delta" and frame["delta"]["type"] == "text_delta":
+                    chunks.append(frame["delta"]["text"])
+                elif frame["type"] == "message_stop":
+                    break
         return "".join(chunks)
 
     def close(self) -> None:

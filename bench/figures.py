@@ -4,7 +4,8 @@ Every figure is a :class:`Figure` whose ``ratio`` is modelport / baseline (lower
 take the median of per-round ratios (both sides run alternately inside a round, so both see the same
 noise); P1 and P5 run each sample in a fresh interpreter, alternating sides, and compare medians.
 P2t is the tail of P2 (per-round p99 ratios), P2u P2 with a plain (ungrounded) answer, P2-openai and
-P3-openai are P2 and P3 through the OpenAI provider, P4g is google-genai's default async client (a
+P3-openai are P2 and P3 through the OpenAI provider (P2-anthropic and P3-anthropic through the
+Anthropic one), P4g is google-genai's default async client (a
 reference, when it is installed).
 """
 
@@ -24,9 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from .clients import (
+    ANTHROPIC_MODEL_ID,
     OPENAI_MODEL_ID,
     PLAIN_PROMPT,
     Modelport,
+    RawAnthropic,
     RawHttpx,
     RawOpenAI,
     Side,
@@ -394,7 +397,23 @@ def sync_figures(base_url: str, calls: int, frames: int, rounds: int, stream_rou
 
 def openai_figures(base_url: str, calls: int, frames: int, rounds: int, stream_rounds: int) -> list[Figure]:
     """P2 and P3 through the OpenAI provider (``openai/...``) against the Chat Completions mock."""
-    base, mp = RawOpenAI(base_url), Modelport(base_url, OPENAI_MODEL_ID)
+    sides = (RawOpenAI(base_url), Modelport(base_url, OPENAI_MODEL_ID))
+    return _provider_figures("openai", sides, calls, frames, rounds, stream_rounds)
+
+
+def anthropic_figures(
+    root_url: str, calls: int, frames: int, rounds: int, stream_rounds: int
+) -> list[Figure]:
+    """P2 and P3 through the Anthropic provider (``anthropic/...``) against the Messages API mock."""
+    sides = (RawAnthropic(root_url), Modelport(root_url, ANTHROPIC_MODEL_ID))
+    return _provider_figures("anthropic", sides, calls, frames, rounds, stream_rounds)
+
+
+def _provider_figures(
+    provider: str, sides: tuple[Any, Modelport], calls: int, frames: int, rounds: int, stream_rounds: int
+) -> list[Figure]:
+    """P2-<provider> and P3-<provider>: ``sides`` is (the raw httpx baseline, modelport)."""
+    base, mp = sides
     try:
         prompt = stream_prompt(frames)
         _warm((base, mp), (_PROMPT,))
@@ -404,15 +423,17 @@ def openai_figures(base_url: str, calls: int, frames: int, rounds: int, stream_r
         }
         seq = _interleaved(base, mp, lambda s: s.generate(_PROMPT), calls, rounds)
         p2 = _calls_figure(
-            "P2-openai",
-            f"median of {calls} sequential generate calls, openai/ (1 KB)",
+            f"P2-{provider}",
+            f"median of {calls} sequential generate calls, {provider}/ (1 KB)",
             seq,
             1.10,
             p99_ratio=statistics.median(seq.p99_ratios),
             **checks,
         )
         streams = _interleaved(base, mp, lambda s: s.stream(prompt), 1, stream_rounds)
-        p3 = _stream_figure("P3-openai", f"{frames:,}-frame SSE stream, openai/", streams, frames, 1.2)
+        p3 = _stream_figure(
+            f"P3-{provider}", f"{frames:,}-frame SSE stream, {provider}/", streams, frames, 1.2
+        )
         return [p2, p3]
     finally:
         base.close()

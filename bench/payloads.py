@@ -120,15 +120,15 @@ def _frame(i: int, last: bool) -> bytes:
     return b"data: " + json.dumps(body, separators=(",", ":")).encode() + b"\r\n\r\n"
 
 
+def http_chunks(events: list[bytes]) -> bytes:
+    """``events``, one HTTP/1.1 chunk each, with the terminating chunk."""
+    return b"".join(b"%x\r\n%s\r\n" % (len(event), event) for event in events) + b"0\r\n\r\n"
+
+
 @lru_cache(maxsize=8)
 def stream_body_chunked(frames: int) -> bytes:
     """``frames`` SSE frames, one HTTP/1.1 chunk each, with the terminating chunk."""
-    out = []
-    for i in range(frames):
-        frame = _frame(i, last=i == frames - 1)
-        out.append(b"%x\r\n%s\r\n" % (len(frame), frame))
-    out.append(b"0\r\n\r\n")
-    return b"".join(out)
+    return http_chunks([_frame(i, last=i == frames - 1) for i in range(frames)])
 
 
 def embed_body(count: int | None, dims: int = 768) -> bytes:

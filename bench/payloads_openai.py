@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from .payloads import _SENTENCES, answer_text
+from .payloads import _SENTENCES, answer_text, http_chunks
 
 MODEL_VERSION = "gpt-4o-mini-2024-07-18"
 RESPONSE_ID = "chatcmpl-BenchQ3vX9mF2kLp8RtYw1ZnHc4Ua"
@@ -93,6 +93,4 @@ def frames(count: int) -> list[bytes]:
 @lru_cache(maxsize=8)
 def stream_body_chunked(count: int) -> bytes:
     """A stream with ``count`` content chunks, one HTTP/1.1 chunk per event, with the terminating chunk."""
-    parts = [b"%x\r\n%s\r\n" % (len(frame), frame) for frame in frames(count)]
-    parts.append(b"0\r\n\r\n")
-    return b"".join(parts)
+    return http_chunks(frames(count))

@@ -49,12 +49,12 @@ def table(report: dict[str, Any]) -> str:
     figs = report["figures"]
     cpu = [
         f"{k} {figs[k]['extra']['cpu_ratio']:.2f}x"
-        for k in ("P2", "P2u", "P3", "P2-openai", "P3-openai", "P4", "P4a")
+        for k in ("P2", "P2u", "P3", "P2-openai", "P3-openai", "P2-anthropic", "P3-anthropic", "P4", "P4a")
         if k in figs and "cpu_ratio" in figs[k]["extra"]
     ]
     if cpu:
         notes.append("CPU time of the client process, same ratio (P4a: / raw aiohttp): " + ", ".join(cpu))
-    for k in ("P2", "P2-openai"):
+    for k in ("P2", "P2-openai", "P2-anthropic"):
         if k in figs:
             tail = figs[k]["extra"]["tail"]
             notes.append(

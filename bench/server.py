@@ -30,7 +30,7 @@ import threading
 from pathlib import Path
 from types import TracebackType
 
-from . import payloads, payloads_openai
+from . import payloads, payloads_anthropic, payloads_openai
 
 _FRAMES = re.compile(rb"frames=(\d+)")
 _STREAM = re.compile(rb'"stream"\s*:\s*true')
@@ -61,6 +61,12 @@ def respond(target: bytes, body: bytes) -> bytes:
             stream = payloads_openai.stream_body_chunked(_frames(body))
             return _head("200 OK", "text/event-stream; charset=utf-8", None) + stream
         data = payloads_openai.completion_body()
+        return _head("200 OK", "application/json", len(data)) + data
+    if path.endswith(b"/v1/messages"):
+        if _STREAM.search(body):
+            stream = payloads_anthropic.stream_body_chunked(_frames(body))
+            return _head("200 OK", "text/event-stream; charset=utf-8", None) + stream
+        data = payloads_anthropic.message_body()
         return _head("200 OK", "application/json", len(data)) + data
     if path.endswith(b":embedContent"):
         data = payloads.embed_body(None)
@@ -143,6 +149,7 @@ async def serve(max_requests: int, max_seconds: float) -> None:
     threading.Thread(target=watch_stdin, daemon=True).start()
     payloads.generate_body()
     payloads_openai.completion_body()
+    payloads_anthropic.message_body()
     try:
         await asyncio.wait_for(stop.wait(), max_seconds)
     except asyncio.TimeoutError:

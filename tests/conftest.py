@@ -40,6 +40,8 @@ def _no_real_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         "MISTRAL_API_KEY",
         "OLLAMA_API_KEY",
         "OLLAMA_BASE_URL",
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_BASE_URL",
         "MODELPORT_BLOCK_PLUGINS",
         "MODELPORT_DISABLE_PLUGIN_AUTOLOAD",
     ):

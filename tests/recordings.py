@@ -1,6 +1,7 @@
 """The one locator for the recorded provider traffic that the tests read.
 
-The recordings are vendored, byte for byte, in ``tests/corpus/<provider>/`` (``gemini``, ``openai``, ``openai-responses``);
+The recordings are vendored, byte for byte, in ``tests/corpus/<provider>/`` (``anthropic``, ``gemini``,
+``openai``, ``openai-responses``);
 each folder's ``MANIFEST.md`` names every file's source repository, commit and license. Nothing in the
 project reads recorded traffic from anywhere else, so a fresh clone has everything its tests need.
 
@@ -19,7 +20,7 @@ import pytest
 CORPUS = Path(__file__).resolve().parent / "corpus"
 """The root of the vendored recordings (one folder per provider)."""
 
-PROVIDERS = ("gemini", "openai", "openai-responses")
+PROVIDERS = ("anthropic", "gemini", "openai", "openai-responses")
 
 
 def recording(provider: str, relative: str) -> Path:
@@ -47,6 +48,11 @@ def openai(relative: str) -> Path:
 def openai_responses(relative: str) -> Path:
     """A recording of the OpenAI Responses API corpus."""
     return recording("openai-responses", relative)
+
+
+def anthropic(relative: str) -> Path:
+    """A recording of the Anthropic Messages API corpus."""
+    return recording("anthropic", relative)
 
 
 def vcr_body(body: Any) -> bytes:

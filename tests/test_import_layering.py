@@ -15,7 +15,7 @@ import pytest
 grimp = pytest.importorskip("grimp", reason="import-linter (and its grimp) is installed on Python 3.11+")
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("modelport", "modelport_google", "modelport_openai", "modelport_conformance")
+PACKAGES = ("modelport", "modelport_google", "modelport_openai", "modelport_anthropic", "modelport_conformance")
 
 
 def test_the_import_contracts_are_kept() -> None:
@@ -34,7 +34,7 @@ def graph() -> Any:
 
 
 def test_nothing_of_the_core_imports_the_conformance_suite(graph: Any) -> None:
-    for plugin in ("modelport_conformance", "modelport_google", "modelport_openai"):
+    for plugin in ("modelport_conformance", "modelport_google", "modelport_openai", "modelport_anthropic"):
         assert graph.find_illegal_dependencies_for_layers(layers=[plugin, "modelport"]) == set()
     assert graph.find_modules_that_directly_import("modelport_conformance.cli") == set()
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Build the four wheels and the worked example plugin's (docs/examples/modelport-acme), install them
+# Build the five wheels and the worked example plugin's (docs/examples/modelport-acme), install them
 # (not editable) in a clean virtual environment and run the conformance suite from there: proves the
 # cassettes really ship as package data (X2, K6) and that a third-party plugin on the kit passes.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-python3 -m pip wheel --quiet --no-deps -w "$work/wheels" "$root/core" "$root/plugins/google" "$root/plugins/openai" "$root/conformance" \
+python3 -m pip wheel --quiet --no-deps -w "$work/wheels" "$root/core" "$root/plugins/google" "$root/plugins/openai" "$root/plugins/anthropic" "$root/conformance" \
   "$root/docs/examples/modelport-acme"
 python3 -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet "$work"/wheels/*.whl
@@ -14,9 +14,9 @@ cd "$work"
 "$work/venv/bin/modelport" providers
 "$work/venv/bin/modelport" conformance --strict | tee "$work/conformance.txt"
 grep -q "^acme: 8 passed, 0 failed, 0 skipped$" "$work/conformance.txt"
-# The OpenAI plugin's cases ship as package data, one suite per provider.
+# The OpenAI and Anthropic plugins' cases ship as package data, one suite per provider.
 for suite in "openai: 34" "openai-compatible: 5" "openai-responses: 35" "groq: 6" "deepseek: 4" "openrouter: 3" "xai: 2" \
-  "together: 2" "mistral: 1" "ollama: 1"; do
+  "together: 2" "mistral: 1" "ollama: 1" "anthropic: 70"; do
   grep -q "^${suite} passed, 0 failed, 0 skipped$" "$work/conformance.txt"
 done
 

@@ -1,7 +1,8 @@
 """The benchmark's quick mode runs end to end and writes a well-formed report (no timing assertions).
 
 Every figure must appear with finite, positive numbers: P1, P2 with its tail P2t (p99, target 2x raw
-httpx) and the plain answer P2u, P3, the OpenAI provider's P2-openai and P3-openai, P4, P5i and P5s;
+httpx) and the plain answer P2u, P3, the OpenAI provider's P2-openai and P3-openai, the Anthropic provider's
+P2-anthropic and P3-anthropic, P4, P5i and P5s;
 P2o, P4a/P4r and google-genai's reference P4g when their optional packages are installed.
 """
 
@@ -15,7 +16,20 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-FIGURES = {"P1", "P2", "P2t", "P2u", "P3", "P2-openai", "P3-openai", "P4", "P5i", "P5s"}
+FIGURES = {
+    "P1",
+    "P2",
+    "P2t",
+    "P2u",
+    "P3",
+    "P2-openai",
+    "P3-openai",
+    "P2-anthropic",
+    "P3-anthropic",
+    "P4",
+    "P5i",
+    "P5s",
+}
 AIOHTTP_FIGURES = {"P4a", "P4r"}  # only with the optional httpx-aiohttp installed
 OTEL_FIGURES = {"P2o"}  # only with opentelemetry-api and -sdk installed (requirements-dev.txt)
 GENAI_FIGURES = {"P4g"}  # only with google-genai installed (a reference; not a requirement of ours)
@@ -81,6 +95,7 @@ def test_quick_benchmark_report(tmp_path: Path) -> None:
     for name, checks in (
         ("P2", ("generate_text_equal", "plain_text_equal", "stream_text_equal")),
         ("P2-openai", ("generate_text_equal", "stream_text_equal")),
+        ("P2-anthropic", ("generate_text_equal", "stream_text_equal")),
     ):
         for check in checks:
             assert figures[name]["extra"][check] is True, (name, check)
@@ -88,6 +103,7 @@ def test_quick_benchmark_report(tmp_path: Path) -> None:
     # P2's tail: p50, p99 and max for both sides; P2t is the p99 against its 2x target.
     _check_tail(figures["P2"]["extra"]["tail"])
     _check_tail(figures["P2-openai"]["extra"]["tail"])
+    _check_tail(figures["P2-anthropic"]["extra"]["tail"])
     assert figures["P2t"]["target"] == 2.0
     assert figures["P2t"]["extra"]["tail"] == figures["P2"]["extra"]["tail"]
     assert _positive(figures["P2t"]["extra"]["max_ratio"])
@@ -95,6 +111,12 @@ def test_quick_benchmark_report(tmp_path: Path) -> None:
     for key in ("grounded_cost_us", "baseline_grounded_cost_us"):
         assert math.isfinite(figures["P2u"]["extra"][key]), key
     # The plain answer and the OpenAI provider have the targets of the Google figures they mirror.
-    for name, mirrored in (("P2u", "P2"), ("P2-openai", "P2"), ("P3-openai", "P3")):
+    for name, mirrored in (
+        ("P2u", "P2"),
+        ("P2-openai", "P2"),
+        ("P3-openai", "P3"),
+        ("P2-anthropic", "P2"),
+        ("P3-anthropic", "P3"),
+    ):
         assert figures[name]["target"] == figures[mirrored]["target"], name
         assert _positive(figures[name]["extra"]["cpu_ratio"]), name

@@ -11,7 +11,7 @@ import pytest
 
 from modelport._registry import reset_registry
 
-#: The entry points of the first-party plugins (modelport-google, modelport-openai), blocked where a
+#: The entry points of the first-party plugins (modelport-google, -openai, -anthropic), blocked where a
 #: test wants only the example plugin.
 FIRST_PARTY_IDS = (
     "google",
@@ -26,6 +26,7 @@ FIRST_PARTY_IDS = (
     "together",
     "mistral",
     "ollama",
+    "anthropic",
 )
 
 EXAMPLE_ROOT = Path(__file__).parent / "example_plugin"

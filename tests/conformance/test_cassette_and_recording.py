@@ -157,3 +157,70 @@ def test_a_failed_recording_keeps_the_old_cassette(example_installed, tmp_path):
         "cassette.yaml",
         "expected.json",
     ]
+
+
+def _versioned_cassette():
+    from modelport_conformance.cassette import Cassette, Interaction
+
+    request = {
+        "method": "POST",
+        "uri": "https://api.anthropic.com/v1/messages",
+        "headers": {"anthropic-version": ["2023-06-01"], "x-api-key": ["<credential>"]},
+        "body": {"json": {"model": "claude-sonnet-4-5"}},
+    }
+    response = {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"json": {"ok": True}}}
+    return Cassette([Interaction(request=request, response=response)])
+
+
+@pytest.mark.parametrize(
+    ("headers", "problem"),
+    [
+        ({"x-api-key": "k"}, "header anthropic-version: missing (expected '2023-06-01')"),
+        (
+            {"x-api-key": "k", "anthropic-version": "2024-01-01"},
+            "header anthropic-version: expected '2023-06-01', got '2024-01-01'",
+        ),
+    ],
+)
+def test_replay_pins_the_api_version_header_a_recording_holds(headers, problem):
+    player = CassettePlayer(_versioned_cassette())
+    with httpx.Client(transport=player.transport) as client:
+        url = "https://api.anthropic.com/v1/messages"
+        assert client.post(url, json={"model": "claude-sonnet-4-5"}, headers=headers).status_code == 599
+        assert player.played == []
+        sent = {"x-api-key": "k", "anthropic-version": "2023-06-01"}
+        assert client.post(url, json={"model": "claude-sonnet-4-5"}, headers=sent).status_code == 200
+    assert player.played == [0]
+    (report,) = player.problems()
+    assert problem in report
+    assert "credential" not in report
+
+
+def test_a_recorded_version_header_and_request_id_are_kept():
+    from modelport_conformance.cassette import clean_request, clean_response
+
+    request = clean_request(
+        {
+            "method": "POST",
+            "uri": "https://api.anthropic.com/v1/messages",
+            "headers": {
+                "anthropic-version": "2023-06-01",
+                "anthropic-beta": "files-api-2025-04-14",
+                "x-api-key": "k",
+            },
+            "body": None,
+        }
+    )
+    assert request["headers"] == {
+        "anthropic-version": ["2023-06-01"],
+        "anthropic-beta": ["files-api-2025-04-14"],
+        "x-api-key": ["<credential>"],
+    }
+    response = clean_response(
+        {
+            "status": {"code": 404},
+            "headers": {"request-id": "req_011CdufXo8Y2LVfY2veyuQWG", "cf-ray": "x"},
+            "body": None,
+        }
+    )
+    assert response["headers"] == {"request-id": ["req_011CdufXo8Y2LVfY2veyuQWG"]}

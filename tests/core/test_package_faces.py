@@ -59,7 +59,7 @@ def test_http_plugins_and_telemetry_work_after_a_plain_import() -> None:
     assert got == [
         1024,
         "Limits",
-        ["deepseek", "google"],
+        ["anthropic", "deepseek"],
         ["google", "gemini-2.5-flash"],
         False,
         "modelport.telemetry",

@@ -36,6 +36,7 @@ from .credentials import (
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 __all__ = [
+    "PINNED_REQUEST_HEADERS",
     "REQUEST_HEADERS",
     "RESPONSE_HEADERS",
     "Cassette",
@@ -46,6 +47,7 @@ __all__ = [
     "clean_response",
     "clean_uri",
     "credential_header_names",
+    "pinned_headers",
     "dump_cassette",
     "load_cassette",
     "parse_sse",
@@ -53,11 +55,15 @@ __all__ = [
     "store_body",
 ]
 
+#: Request headers that select the API's version or beta features: a cassette keeps them, and replay
+#: requires the adapter to send each one a recording holds with the same value (Anthropic's
+#: ``anthropic-version`` pins the wire format the recording was made with).
+PINNED_REQUEST_HEADERS = frozenset({"anthropic-version", "anthropic-beta"})
 #: Request headers a cassette keeps with their value (credential headers are kept with a placeholder).
-REQUEST_HEADERS = frozenset({"content-type", "accept"})
+REQUEST_HEADERS = frozenset({"content-type", "accept"}) | PINNED_REQUEST_HEADERS
 #: Response headers a cassette keeps: the ones a mapping depends on (errors read the request id and
 #: the server's retry delay).
-RESPONSE_HEADERS = frozenset({"content-type", "retry-after", "retry-after-ms", "x-request-id"})
+RESPONSE_HEADERS = frozenset({"content-type", "retry-after", "retry-after-ms", "x-request-id", "request-id"})
 
 
 @dataclass
@@ -234,6 +240,17 @@ def credential_header_names(request: Mapping[str, Any]) -> list[str]:
     """The headers a stored request holds as ``<credential>``: what replay requires the adapter to send."""
     headers = request.get("headers") or {}
     return sorted(name.lower() for name, values in headers.items() if values == [CREDENTIAL_PLACEHOLDER])
+
+
+def pinned_headers(request: Mapping[str, Any]) -> dict[str, str]:
+    """The :data:`PINNED_REQUEST_HEADERS` a stored request holds, with their values: what replay
+    requires the adapter to send as recorded."""
+    headers = request.get("headers") or {}
+    return {
+        name.lower(): ", ".join(values if isinstance(values, list) else [values])
+        for name, values in headers.items()
+        if name.lower() in PINNED_REQUEST_HEADERS
+    }
 
 
 def clean_request(request: Mapping[str, Any]) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 A request matches an interaction when the method, the URL (scheme, host, path, and query without
 credential parameters) and the body are equal, JSON bodies compared structurally, and it carries
 (with a non-empty value) every credential header the recording holds as ``<credential>``: an
-adapter that stops authenticating fails its cases. Matching takes
+adapter that stops authenticating fails its cases; and it sends every version header the recording
+holds (:data:`~modelport_conformance.cassette.PINNED_REQUEST_HEADERS`) with the recorded value. Matching takes
 the first unplayed interaction that matches; a request that matches none is recorded as a
 :class:`Mismatch` whose message names every differing JSON path, and answered with a 599 so the
 adapter fails fast. :meth:`CassettePlayer.unplayed` lists what was never requested. Response bodies
@@ -22,7 +23,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 
-from .cassette import Cassette, Interaction, body_bytes, credential_header_names
+from .cassette import Cassette, Interaction, body_bytes, credential_header_names, pinned_headers
 from .credentials import CREDENTIAL_PLACEHOLDER, CREDENTIAL_QUERY_PARAMS
 from .jsondiff import Difference, diff_json, format_differences
 
@@ -48,7 +49,7 @@ class Mismatch:
             f"request {self.method} {self.url} does not match recorded interaction #{self.interaction + 1}:"
         )
         text = head + "\n" + format_differences(self.differences)
-        if any(d.path.startswith(_HEADER) for d in self.differences):
+        if any(d.path.startswith(_HEADER) and d.expected == CREDENTIAL_PLACEHOLDER for d in self.differences):
             text += "\n  the recording sent a credential in that header; this request sends none"
         return text
 
@@ -116,6 +117,12 @@ class CassettePlayer:
         for name in credential_header_names(interaction.request):
             if not request.headers.get(name, "").strip():
                 differences.append(Difference(_HEADER + name, "missing", CREDENTIAL_PLACEHOLDER))
+        for name, value in pinned_headers(interaction.request).items():
+            sent = request.headers.get(name)
+            if sent != value:
+                differences.append(
+                    Difference(_HEADER + name, "missing" if sent is None else "changed", value, sent)
+                )
         if self.match_body:
             differences.extend(self._body_differences(interaction, request.content))
         return differences

@@ -36,6 +36,7 @@ FIRST_PARTY: dict[str, FirstParty] = {
             ("ollama", "Ollama"),
         )
     },
+    "anthropic": FirstParty("Anthropic", "modelport-anthropic", "anthropic"),
 }
 
 #: Aliases of first-party providers, known before any plugin loads.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 import httpx
 
@@ -18,6 +18,8 @@ from ._clients import DEFAULT_TIMEOUT, HttpClients
 from .errors import InvalidRequestError
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from .events import StreamEvent
     from .types import EmbeddingResult, Message, Origin, Request, Result
 
@@ -31,6 +33,7 @@ __all__ = [
     "Secret",
     "TokenCount",
     "DEFAULT_TIMEOUT",
+    "parse_provider_options",
 ]
 
 #: The version of the provider contract (this module, :mod:`modelport.http`, the events). A plugin
@@ -274,3 +277,38 @@ class Provider:
 
     def _unsupported(self, what: str) -> InvalidRequestError:
         return InvalidRequestError(f"provider {self.id!r} does not support {what}")
+
+
+_Options = TypeVar("_Options", bound="BaseModel")
+
+
+def parse_provider_options(
+    options_type: type[_Options],
+    provider_options: Mapping[str, Mapping[str, Any]] | None,
+    key: str,
+    *,
+    reserved: frozenset[str] = frozenset(),
+) -> _Options:
+    """``provider_options[key]`` validated as ``options_type`` (a pydantic model, strict: unknown
+    keys refused), for a plugin's typed options.
+
+    Every problem is an :class:`~modelport.errors.InvalidRequestError` naming where it is, raised
+    before any I/O; so is an ``extra_body`` (the options' escape hatch, when the model has one)
+    that would set a body field in ``reserved`` (the fields the request mapping owns).
+    """
+    from pydantic import ValidationError
+
+    from .errors import validation_message
+
+    given = (provider_options or {}).get(key) or {}
+    try:
+        options = options_type.model_validate(given)
+    except ValidationError as error:
+        problems = validation_message(error, root=key)
+        raise InvalidRequestError(f"invalid provider_options[{key!r}]: {problems}") from None
+    clash = sorted(reserved & set(getattr(options, "extra_body", None) or {}))
+    if clash:
+        raise InvalidRequestError(
+            f"provider_options[{key!r}].extra_body cannot set {', '.join(clash)} (the request owns them)"
+        )
+    return options

@@ -122,7 +122,23 @@ class SseParser:
     def _frames(self, chunk: bytes) -> Iterable[Any]:
         """:meth:`feed`, for the stream readers: a chunk that is one whole plain event, as nearly
         every chunk is (``data: {...}`` and a blank line, in LF or CRLF), is read without a generator
-        or a line loop; any other chunk goes to :meth:`feed`."""
+        or a line loop; any other chunk goes to :meth:`feed`. A leading ``event:`` line naming any
+        event but ``error`` (Anthropic names every event) changes nothing about the frame, so it is
+        skipped first."""
+        if (
+            chunk.startswith(b"event: ")
+            and self._plain
+            and not self._buffer  # else the chunk goes on a line already begun
+            and not self._data
+            and not self._first_line
+        ):
+            first = chunk.find(b"\n")
+            if (
+                first > 0
+                and chunk[7:first].rstrip(b"\r") != b"error"
+                and chunk.startswith(b"data: ", first + 1)
+            ):
+                chunk = chunk[first + 1 :]
         end = len(chunk) - 1
         first = chunk.find(b"\n")
         if (

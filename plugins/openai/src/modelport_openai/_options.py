@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from modelport.errors import InvalidRequestError, validation_message
+from modelport.errors import InvalidRequestError
+from modelport.provider import parse_provider_options
 
 __all__ = ["OpenAIOptions", "RESERVED", "parse_options"]
 
@@ -49,17 +50,7 @@ class OpenAIOptions(BaseModel):
 
 def parse_options(provider_options: dict[str, dict[str, Any]] | None, key: str) -> OpenAIOptions:
     """The options under ``provider_options[key]``, validated strictly."""
-    given = (provider_options or {}).get(key) or {}
-    try:
-        options = OpenAIOptions.model_validate(given)
-    except ValidationError as error:
-        problems = validation_message(error, root=key)
-        raise InvalidRequestError(f"invalid provider_options[{key!r}]: {problems}") from None
-    clash = sorted(RESERVED & set(options.extra_body or {}))
-    if clash:
-        raise InvalidRequestError(
-            f"provider_options[{key!r}].extra_body cannot set {', '.join(clash)} (the request owns them)"
-        )
+    options = parse_provider_options(OpenAIOptions, provider_options, key, reserved=RESERVED)
     if options.top_logprobs is not None and not options.logprobs:
         raise InvalidRequestError(f"provider_options[{key!r}]: top_logprobs needs logprobs=True")
     return options

@@ -1,0 +1,63 @@
+"""A text block's ``citations`` → the contract's numbered sources and the spans of ``Result.text``
+they support (pure; one function for generate and stream).
+
+Each Anthropic text block that carries citations is the span its citations support: ``[start,
+end)`` of the answer text, counted over the text blocks in order. A citation names its source by
+kind: ``web_search_result_location`` and ``search_result_location`` by URL (``url`` / ``source``)
+and title, ``char_location``, ``page_location`` and ``content_block_location`` by the document
+(``document_index`` and ``document_title``). Sources are numbered from 1 in the order first cited;
+one source cited twice keeps its number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+from modelport.types import Citation, Source
+
+__all__ = ["Span", "sources_and_citations"]
+
+#: ``(start, end, citations)``: a text block's span of the answer text and its citations as sent.
+Span = tuple[int, int, list[Any]]
+
+
+def _source_key(citation: dict[str, Any]) -> tuple[Any, ...] | None:
+    kind = citation.get("type")
+    if kind == "web_search_result_location":
+        return ("url", citation.get("url"))
+    if kind == "search_result_location":
+        return ("url", citation.get("source"))
+    if kind in ("char_location", "page_location", "content_block_location"):
+        return ("document", citation.get("document_index"), citation.get("document_title"))
+    return None
+
+
+def _source(number: int, citation: dict[str, Any]) -> Source:
+    uri = citation.get("url") or citation.get("source")
+    uri = uri if isinstance(uri, str) and uri else None
+    title = citation.get("title") or citation.get("document_title")
+    domain = urlsplit(uri).hostname if uri is not None else None
+    return Source(number=number, title=title if isinstance(title, str) else None, uri=uri, domain=domain)
+
+
+def sources_and_citations(spans: Iterable[Span]) -> tuple[list[Source], list[Citation]]:
+    """The numbered sources and the cited spans of ``spans``."""
+    numbers: dict[tuple[Any, ...], int] = {}
+    sources: list[Source] = []
+    citations: list[Citation] = []
+    for start, end, cited in spans:
+        supported: list[int] = []
+        for citation in cited:
+            key = _source_key(citation) if isinstance(citation, dict) else None
+            if key is None:
+                continue
+            if key not in numbers:
+                numbers[key] = len(sources) + 1
+                sources.append(_source(numbers[key], citation))
+            if numbers[key] not in supported:
+                supported.append(numbers[key])
+        if supported and end > start:
+            citations.append(Citation(start=start, end=end, sources=supported))
+    return sources, citations

@@ -1,0 +1,39 @@
+"""The ``modelport-anthropic`` plugin: registers ``anthropic`` and its recorded conformance cases.
+Found through the ``modelport`` entry-point group."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modelport.hookspecs import hookimpl
+
+
+@hookimpl
+def modelport_register_providers(register: Any) -> None:
+    """Register ``anthropic``."""
+    from .provider import AnthropicProvider
+
+    register(AnthropicProvider)
+
+
+@hookimpl
+def modelport_register_provider_tools(register: Any) -> None:
+    """Register ``anthropic.web_search``, ``anthropic.web_fetch`` and ``anthropic.code_execution``."""
+    from .tools import PROVIDER_TOOL_SPECS
+
+    for spec in PROVIDER_TOOL_SPECS:
+        register(spec)
+
+
+@hookimpl
+def modelport_conformance_suites(register: Any) -> None:
+    """Register the recorded cases shipped in ``cassettes/anthropic/``."""
+    from importlib.resources import files
+
+    from ._stream import merge_frames
+    from .provider import AnthropicProvider
+
+    folder = files("modelport_anthropic") / "cassettes" / AnthropicProvider.id
+    register(
+        AnthropicProvider.id, folder, merge_frames=merge_frames, credential_env=AnthropicProvider.api_key_env
+    )

@@ -1,0 +1,222 @@
+"""Messages API stream events → stream events, and stream events → the ``message`` body a
+non-streamed call returns (:func:`merge_frames`, for the conformance suite).
+
+Frames arrive as ``message_start``, then per content block ``content_block_start``, its
+``content_block_delta`` frames (``text_delta``, ``thinking_delta``, ``signature_delta``,
+``input_json_delta``, ``citations_delta``) and ``content_block_stop``, then ``message_delta``
+(stop reason, matched stop sequence, final usage) and ``message_stop``; ``ping`` carries nothing.
+Blocks that arrive whole in ``content_block_start`` (``redacted_thinking``, server-tool results)
+are mapped by :func:`._blocks.block_part`, as a non-streamed body's blocks are. A stream cut
+before ``message_stop`` gets no ``finish`` event: the core raises ``StreamInterruptedError`` with
+what had arrived. An ``event: error`` frame (``overloaded_error`` mid-stream) is raised by the
+core's SSE parser, typed by its error table, with the partial result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from modelport import events as ev
+
+from ._blocks import block_part, finish_reason, is_result_block, message_metadata, text_metadata, usage
+from ._citations import Span, sources_and_citations
+
+__all__ = ["MessageStream", "merge_frames"]
+
+
+class _Block:
+    __slots__ = ("citations", "id", "json", "kind", "raw", "signature", "start")
+
+    def __init__(self, kind: str, ident: str, raw: dict[str, Any]) -> None:
+        self.kind = kind
+        self.id = ident
+        self.raw = raw
+        self.json: list[str] = []
+        self.citations: list[Any] = []
+        self.signature: str | None = raw.get("signature") or None
+        self.start = 0  # a text block's offset in the answer text
+
+
+def _merge_usage(into: dict[str, Any], raw: Any) -> None:
+    if isinstance(raw, dict):
+        into.update({key: value for key, value in raw.items() if value is not None})
+
+
+class MessageStream:
+    """One stream's decoder: ``feed`` each parsed frame, then ``finish``."""
+
+    def __init__(self, answer_tool: str | None = None) -> None:
+        self.answer_tool = answer_tool  # response_format's forced tool: its input streams as text
+        self.message: dict[str, Any] = {}
+        self.usage: dict[str, Any] = {}
+        self.blocks: dict[int, _Block] = {}
+        self.offset = 0  # the length of the answer text so far
+        self.spans: list[Span] = []
+        self.ended = False
+
+    def feed(self, frame: dict[str, Any]) -> list[ev.StreamEvent]:
+        kind = frame.get("type")
+        if kind == "content_block_delta":
+            return self._delta(frame)
+        if kind == "content_block_start":
+            return self._start(frame.get("index", 0), frame.get("content_block") or {})
+        if kind == "content_block_stop":
+            return self._stop(frame.get("index", 0))
+        if kind == "message_start":
+            self.message = dict(frame.get("message") or {})
+            _merge_usage(self.usage, self.message.get("usage"))
+            ident = self.message.get("id")
+            if ident:
+                return [ev.ResponseMetadataEvent(response_id=ident, model_version=self.message.get("model"))]
+        elif kind == "message_delta":
+            self.message.update({k: v for k, v in (frame.get("delta") or {}).items() if v is not None})
+            _merge_usage(self.usage, frame.get("usage"))
+        elif kind == "message_stop":
+            self.ended = True
+        return []
+
+    def _start(self, index: int, raw: dict[str, Any]) -> list[ev.StreamEvent]:
+        kind = str(raw.get("type", ""))
+        if kind == "tool_use" and self.answer_tool is not None and raw.get("name") == self.answer_tool:
+            kind = "answer"
+        block = self.blocks[index] = _Block(kind, f"{kind}-{index}", raw)
+        if kind == "answer":
+            return [ev.TextStartEvent(id=block.id)]
+        if kind == "text":
+            out: list[ev.StreamEvent] = [ev.TextStartEvent(id=block.id)]
+            block.start = self.offset
+            if raw.get("text"):
+                self.offset += len(raw["text"])
+                out.append(ev.text_delta(block.id, raw["text"]))
+            block.citations += raw.get("citations") or []
+            return out
+        if kind == "thinking":
+            out = [ev.ReasoningStartEvent(id=block.id)]
+            if raw.get("thinking"):
+                out.append(ev.reasoning_delta(block.id, raw["thinking"]))
+            return out
+        if kind == "tool_use":
+            return [
+                ev.ToolCallStartEvent(id=block.id, call_id=raw.get("id") or "", name=raw.get("name") or "")
+            ]
+        if kind == "redacted_thinking":
+            part, _ = block_part(raw)
+            metadata = part.provider_metadata if part is not None else None
+            return [
+                ev.ReasoningStartEvent(id=block.id, provider_metadata=metadata),
+                ev.ReasoningEndEvent(id=block.id),
+            ]
+        if is_result_block(kind):
+            part, _ = block_part(raw)
+            return [ev.ToolResultEvent(part=part)] if part is not None else []  # type: ignore[arg-type]
+        return []  # server tool calls are sent whole at their stop; unknown blocks are skipped
+
+    def _delta(self, frame: dict[str, Any]) -> list[ev.StreamEvent]:
+        block = self.blocks.get(frame.get("index", 0))
+        delta = frame.get("delta") or {}
+        if block is None:
+            return []
+        kind = delta.get("type")
+        if kind == "text_delta":
+            text = delta.get("text") or ""
+            self.offset += len(text)
+            return [ev.text_delta(block.id, text)]
+        if kind == "thinking_delta":
+            return [ev.reasoning_delta(block.id, delta.get("thinking") or "")]
+        if kind == "signature_delta":
+            block.signature = delta.get("signature") or block.signature
+        elif kind == "input_json_delta":
+            fragment = delta.get("partial_json") or ""
+            if block.kind == "tool_use" and fragment:
+                return [ev.ToolCallDeltaEvent(id=block.id, delta=fragment)]
+            if block.kind == "answer" and fragment:
+                block.json.append(fragment)
+                return [ev.text_delta(block.id, fragment)]
+            block.json.append(fragment)
+        elif kind == "citations_delta" and delta.get("citation") is not None:
+            block.citations.append(delta["citation"])
+        return []
+
+    def _stop(self, index: int) -> list[ev.StreamEvent]:
+        block = self.blocks.pop(index, None)
+        if block is None:
+            return []
+        if block.kind == "text":
+            self.spans.append((block.start, self.offset, block.citations))
+            return [ev.TextEndEvent(id=block.id, provider_metadata=text_metadata(block.citations))]
+        if block.kind == "answer":
+            self.offset += len("".join(block.json))
+            return [ev.TextEndEvent(id=block.id)]
+        if block.kind == "thinking":
+            return [ev.ReasoningEndEvent(id=block.id, signature=block.signature)]
+        if block.kind == "tool_use":
+            return [ev.ToolCallEndEvent(id=block.id)]
+        part, _ = block_part({**block.raw, "input": _json(block.json, block.raw.get("input"))})
+        if part is None or part.type != "tool-call":
+            return []
+        return [ev.ToolCallEvent(part=part)]  # a server tool's call, whole: its input is complete now
+
+    def finish(self) -> Iterator[ev.StreamEvent]:
+        if not self.ended:
+            return  # cut short: no finish event, so the core raises with what arrived
+        raw = self.message.get("stop_reason")
+        sources, citations = sources_and_citations(self.spans)
+        yield ev.FinishEvent(
+            finish_reason=finish_reason(raw, answered=self.answer_tool is not None),
+            raw_finish_reason=raw,
+            usage=usage(self.usage),
+            provider_metadata=message_metadata(self.message, self.usage),
+            sources=sources,
+            citations=citations,
+        )
+
+
+def _json(fragments: list[str], default: Any) -> Any:
+    text = "".join(fragments)
+    if not text:
+        return default or {}
+    try:
+        return json.loads(text)
+    except ValueError:
+        return {}
+
+
+def merge_frames(frames: list[dict[str, Any]]) -> dict[str, Any]:
+    """Stream frames → the ``message`` body a non-streamed call returns."""
+    message: dict[str, Any] = {"content": []}
+    blocks: dict[int, dict[str, Any]] = {}
+    fragments: dict[int, list[str]] = {}
+    for frame in frames:
+        kind = frame.get("type")
+        if kind == "message_start":
+            message = {**frame.get("message", {}), "content": []}
+            message["usage"] = dict(message.get("usage") or {})
+        elif kind == "content_block_start":
+            index = frame.get("index", 0)
+            block = blocks[index] = dict(frame.get("content_block") or {})
+            message["content"].append(block)
+            fragments[index] = []
+        elif kind == "content_block_delta":
+            index = frame.get("index", 0)
+            block, delta = blocks[index], frame.get("delta") or {}
+            step = delta.get("type")
+            if step == "text_delta":
+                block["text"] = block.get("text", "") + delta.get("text", "")
+            elif step == "thinking_delta":
+                block["thinking"] = block.get("thinking", "") + delta.get("thinking", "")
+            elif step == "signature_delta":
+                block["signature"] = delta.get("signature")
+            elif step == "input_json_delta":
+                fragments[index].append(delta.get("partial_json") or "")
+            elif step == "citations_delta":
+                block["citations"] = [*(block.get("citations") or []), delta.get("citation")]
+        elif kind == "content_block_stop":
+            index = frame.get("index", 0)
+            if "input" in blocks.get(index, {}) and fragments.get(index):
+                blocks[index]["input"] = _json(fragments[index], {})
+        elif kind == "message_delta":
+            message.update({k: v for k, v in (frame.get("delta") or {}).items() if v is not None})
+            _merge_usage(message.setdefault("usage", {}), frame.get("usage"))
+    return message

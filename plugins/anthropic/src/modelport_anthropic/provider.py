@@ -1,0 +1,102 @@
+"""The ``anthropic`` provider: the Messages API (``POST /v1/messages``) on the core's HTTP kit.
+
+Pure mapping: bodies come from :mod:`._request` (messages from :mod:`._messages`), decoding from
+:mod:`._decode` and :mod:`._stream` (blocks from :mod:`._blocks`), errors from :mod:`._errors`.
+The core sends, reads, bounds, retries and scrubs, the same way for sync and async. The mapping
+modules are imported on first use, so resolving ``"anthropic/..."`` in ``get_model`` stays cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from modelport.http import HttpProvider, HttpRequest, check_header_value
+from modelport.provider import Capabilities, TokenCount
+
+if TYPE_CHECKING:
+    from modelport.errors import ProviderError
+    from modelport.types import Request, Result
+
+    from ._stream import MessageStream
+
+__all__ = ["ANTHROPIC_BASE_URL", "ANTHROPIC_VERSION", "AnthropicProvider"]
+
+ANTHROPIC_BASE_URL = "https://api.anthropic.com"
+#: The ``anthropic-version`` header every request sends (the API's only stable version).
+ANTHROPIC_VERSION = "2023-06-01"
+
+
+class AnthropicProvider(HttpProvider):
+    """Anthropic (``https://api.anthropic.com``); key in ``ANTHROPIC_API_KEY`` (sent as ``x-api-key``),
+    URL in ``ANTHROPIC_BASE_URL``.
+
+    ``beta=`` (a string or a list of strings) is sent as the ``anthropic-beta`` header.
+    """
+
+    id: ClassVar[str] = "anthropic"
+    display_name: ClassVar[str] = "Anthropic"
+    telemetry_name: ClassVar[str | None] = "anthropic"
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        generate=True,
+        stream=True,
+        function_tools=True,
+        reasoning=True,
+        structured_output=True,
+        provider_tools=True,
+        count_tokens=True,
+    )
+    default_base_url: ClassVar[str | None] = ANTHROPIC_BASE_URL
+    base_url_env: ClassVar[str | None] = "ANTHROPIC_BASE_URL"
+    api_key_env: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
+    api_key_header: ClassVar[str] = "x-api-key"
+    credential_headers: ClassVar[frozenset[str]] = frozenset({"x-api-key"})
+    secret_patterns: ClassVar[Mapping[str, str]] = {
+        "Anthropic API key": r"(?<![0-9A-Za-z])sk-ant-[0-9A-Za-z_\-]{20,}"
+    }
+    config_options: ClassVar[frozenset[str] | None] = frozenset({"beta", "name"})
+    tool_namespace: ClassVar[str | None] = "anthropic"
+    api: ClassVar[str | None] = "messages"
+    #: Thinking signatures belong to the model that wrote them: another Claude model gets the turn
+    #: without its thinking (the contract's replay policy warns about what was dropped).
+    cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
+
+    def headers(self) -> Mapping[str, str]:
+        sent = {"anthropic-version": ANTHROPIC_VERSION}
+        beta = self.config.options.get("beta")
+        if beta:
+            names = [beta] if isinstance(beta, str) else [str(name) for name in beta]
+            sent["anthropic-beta"] = check_header_value(",".join(names), "beta")
+        return sent
+
+    def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
+        """``POST /v1/messages`` (with ``stream: true`` for a stream)."""
+        from ._request import answer_tool, build_body
+
+        body, warnings = build_body(model_name, request, stream=stream)
+        answer = answer_tool(request)
+        return HttpRequest("/v1/messages", body=body, stream=stream, warnings=warnings, context=answer)
+
+    def decode_response(self, data: Any, spec: HttpRequest) -> Result:
+        from ._decode import decode_message
+
+        return decode_message(data, spec.context)
+
+    def stream_decoder(self, spec: HttpRequest) -> MessageStream:
+        from ._stream import MessageStream
+
+        return MessageStream(spec.context)
+
+    def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest:
+        """``POST /v1/messages/count_tokens``."""
+        from ._request import count_body
+
+        return HttpRequest("/v1/messages/count_tokens", body=count_body(model_name, request))
+
+    def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
+        return TokenCount(input_tokens=int(data["input_tokens"]))
+
+    def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
+        from ._errors import error_from_response
+
+        return error_from_response(status, headers, body, provider=self.name)

@@ -1,0 +1,416 @@
+"""Readers for the recorded Anthropic corpus (tests/corpus/anthropic), the reverse mapping of a
+recorded request to a canonical one, and the request oracle.
+
+Each reader returns one recorded exchange as :class:`Exchange`: the request body the recording
+tool sent (``None`` for body-only recordings), the response status, content type, body text and
+the response headers a mapping reads (``request-id``, ``retry-after``). Containers (see the
+MANIFEST): vcrpy YAML (``parsed_body`` or ``body.string``), go-vcr YAML, HAR 1.2, and raw bodies
+(``*.json``; ``*.chunks.txt`` one SSE payload a line; ``*.sse`` raw SSE).
+
+:func:`canonical` reads a recorded Messages body back into a canonical request (what the recording
+meant); :func:`wire` is the request oracle: the body the API reference prescribes for a canonical
+request, written independently of the adapter, so each cassette pins the adapter's request mapping.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import corpus_attribution
+import yaml
+
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "anthropic"  # vendored, see its MANIFEST
+
+SOURCES = {
+    "pydantic__pydantic-ai": ("pydantic/pydantic-ai", "4fda38988f2939fa6ea9cdefcf120693e10ef491", "MIT"),
+    "vercel__ai": ("vercel/ai", "ed857f50f112e23930b0c2dd8d532cc8bebbc911", "Apache-2.0"),
+    "simonw__llm-anthropic": (
+        "simonw/llm-anthropic",
+        "3ae428f3b5143cc81da25af0271d8fa55bda3f05",
+        "Apache-2.0",
+    ),
+    "charmbracelet__fantasy": (
+        "charmbracelet/fantasy",
+        "f6d4d1e3022229bd6e77717416336bf50e1693ad",
+        "Apache-2.0",
+    ),
+    "prism-php__prism": ("prism-php/prism", "5d6cc65b80b19cf3f22744703ac0c727b68cdca8", "MIT"),
+    "Mirascope__mirascope": ("Mirascope/mirascope", "41d433578653411dbff96c6eaca4fa869aafc931", "MIT"),
+}
+
+#: Top-level fields the canonical request has no field for, sent through ``extra_body``.
+EXTRA_FIELDS = ("cache_control", "output_config", "mcp_servers", "container")
+#: Server-tool versions (the ``type`` of their tool blocks) → the provider tool id.
+SERVER_TOOLS = {
+    "web_search": "anthropic.web_search",
+    "web_fetch": "anthropic.web_fetch",
+    "code_execution": "anthropic.code_execution",
+}
+JSON_TYPE = "application/json"
+SSE_TYPE = "text/event-stream"
+#: Response headers a case keeps (what the error mapping reads).
+KEPT_HEADERS = ("request-id", "retry-after")
+
+
+@dataclass
+class Exchange:
+    """One recorded request and response."""
+
+    request: dict[str, Any] | None
+    status: int
+    content_type: str
+    body: str
+    headers: dict[str, str] = field(default_factory=dict)
+    url: str = ""
+
+
+def attribution(saved: str, *, interaction: int | None = None, note: str = "") -> dict[str, Any]:
+    """Where a recording came from: repository, commit, original path, license (from the MANIFEST)."""
+    return corpus_attribution.attribution(SOURCES, saved, interaction=interaction, note=note)
+
+
+def _json(text: Any) -> Any:
+    if isinstance(text, (dict, list)):
+        return text
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def _headers(raw: Any) -> dict[str, str]:
+    if isinstance(raw, list):  # HAR
+        pairs = [(h["name"], h["value"]) for h in raw]
+    else:
+        pairs = [(k, v[0] if isinstance(v, list) else v) for k, v in (raw or {}).items()]
+    return {k.lower(): str(v) for k, v in pairs}
+
+
+def exchange(saved: str, index: int = 0) -> Exchange:
+    """Interaction ``index`` of a cassette (vcrpy, go-vcr or HAR)."""
+    path = CORPUS / saved
+    if saved.endswith(".har"):
+        entry = json.loads(path.read_text(encoding="utf-8"))["log"]["entries"][index]
+        response = entry["response"]
+        headers = _headers(response["headers"])
+        return Exchange(
+            _json(entry["request"]["postData"]["text"]),
+            int(response["status"]),
+            response["content"].get("mimeType") or JSON_TYPE,
+            response["content"]["text"],
+            {k: headers[k] for k in KEPT_HEADERS if k in headers},
+            entry["request"]["url"],
+        )
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    item = data["interactions"][index]
+    request, response = item["request"], item["response"]
+    body = request.get("parsed_body") or request.get("body")
+    if isinstance(body, dict) and "string" in body:
+        body = body["string"]
+    status = response.get("status")
+    code = int(status["code"]) if isinstance(status, dict) else int(response.get("code") or 200)
+    headers = _headers(response.get("headers"))
+    if "parsed_body" in response:
+        text = json.dumps(response["parsed_body"], ensure_ascii=False)
+    else:
+        raw = response.get("body")
+        text = raw["string"] if isinstance(raw, dict) else raw
+        if isinstance(text, bytes):  # a !!binary body: the gzip bytes as sent
+            text = (gzip.decompress(text) if text[:2] == b"\x1f\x8b" else text).decode("utf-8")
+    content_type = headers.get("content-type", JSON_TYPE).split(";")[0]
+    return Exchange(
+        _json(body),
+        code,
+        content_type,
+        text,
+        {k: headers[k] for k in KEPT_HEADERS if k in headers},
+        request.get("uri") or request.get("url") or "",
+    )
+
+
+def raw_json(saved: str, status: int = 200) -> Exchange:
+    """A body-only ``*.json`` recording."""
+    return Exchange(None, status, JSON_TYPE, (CORPUS / saved).read_text(encoding="utf-8"))
+
+
+def chunks(saved: str) -> Exchange:
+    """A vercel ``*.chunks.txt`` (one SSE payload a line) as an SSE body with ``event:`` lines."""
+    lines = [line for line in (CORPUS / saved).read_text(encoding="utf-8").splitlines() if line.strip()]
+    text = "".join(f"event: {json.loads(line)['type']}\ndata: {line}\n\n" for line in lines)
+    return Exchange(None, 200, SSE_TYPE, text)
+
+
+def sse(saved: str) -> Exchange:
+    """A raw ``*.sse`` body."""
+    return Exchange(None, 200, SSE_TYPE, (CORPUS / saved).read_text(encoding="utf-8"))
+
+
+# --------------------------------------------------------------------------- recorded → canonical
+
+
+def _system(system: Any) -> list[dict[str, Any]]:
+    if system is None:
+        return []
+    if isinstance(system, str):
+        return [{"role": "system", "content": [{"type": "text", "text": system}]}]
+    return [{"role": "system", "content": [{"type": "text", "text": b["text"]}]} for b in system]
+
+
+def _file(block: dict[str, Any]) -> dict[str, Any]:
+    source = block["source"]
+    media = source.get("media_type") or ("application/pdf" if block["type"] == "document" else "image/jpeg")
+    if source["type"] == "url":
+        return {"type": "file", "media_type": media, "uri": source["url"]}
+    return {"type": "file", "media_type": media, "data": source["data"]}
+
+
+def _part(block: dict[str, Any], names: dict[str, str]) -> dict[str, Any] | None:
+    kind = block["type"]
+    if kind == "text":
+        return {"type": "text", "text": block["text"]}
+    if kind == "thinking":
+        return {"type": "reasoning", "text": block["thinking"], "signature": block["signature"]}
+    if kind == "redacted_thinking":
+        return {
+            "type": "reasoning",
+            "text": "",
+            "provider_metadata": {"anthropic": {"redacted_data": block["data"]}},
+        }
+    if kind == "tool_use":
+        names[block["id"]] = block["name"]
+        return {
+            "type": "tool-call",
+            "id": block["id"],
+            "name": block["name"],
+            "args": block.get("input") or {},
+        }
+    if kind in ("server_tool_use", "mcp_tool_use"):
+        own = {
+            "block_type": kind,
+            **({"server_name": block["server_name"]} if "server_name" in block else {}),
+        }
+        return {
+            "type": "tool-call",
+            "id": block["id"],
+            "name": block["name"],
+            "args": block.get("input") or {},
+            "provider_executed": True,
+            "provider_metadata": {"anthropic": own},
+        }
+    if kind.endswith("_tool_result") and kind != "tool_result":
+        return {
+            "type": "tool-result",
+            "call_id": block["tool_use_id"],
+            "name": kind.removesuffix("_tool_result"),
+            "output": block.get("content"),
+            "provider_executed": True,
+            "provider_metadata": {"anthropic": {"block_type": kind}},
+        }
+    if kind in ("image", "document"):
+        return _file(block)
+    if kind == "tool_result":
+        content = block.get("content", "")
+        if isinstance(content, list) and all(c.get("type") == "text" for c in content):
+            content = "".join(c["text"] for c in content)
+        part = {
+            "type": "tool-result",
+            "call_id": block["tool_use_id"],
+            "name": names.get(block["tool_use_id"], "tool"),
+        }
+        part["output"] = content
+        if block.get("is_error"):
+            part["is_error"] = True
+        return part
+    raise ValueError(f"no canonical form for a {kind!r} block in a recorded request")
+
+
+def _message(message: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    content = message["content"]
+    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+    parts = [p for p in (_part(b, names) for b in blocks) if p is not None]
+    return {"role": message["role"], "content": parts}
+
+
+def canonical(body: dict[str, Any]) -> dict[str, Any]:
+    """The canonical request a recorded Messages body means (server tools are not mapped)."""
+    names: dict[str, str] = {}
+    request: dict[str, Any] = {
+        "messages": _system(body.get("system")) + [_message(m, names) for m in body["messages"]],
+    }
+    if "max_tokens" in body:
+        request["max_output_tokens"] = body["max_tokens"]
+    thinking = body.get("thinking") or {}
+    for key in ("temperature", "top_p", "top_k", "stop_sequences"):
+        if key in body and not (thinking.get("type") == "enabled" and key in ("temperature", "top_k")):
+            request[key] = body[key]
+    tools = [t for t in body.get("tools") or [] if "input_schema" in t]
+    server = [
+        {
+            "type": "provider",
+            "id": SERVER_TOOLS[t["name"]],
+            "args": {
+                "version": t["type"],
+                **{k: v for k, v in t.items() if k not in ("type", "name") and v is not None},
+            },
+        }
+        for t in body.get("tools") or []
+        if t.get("name") in SERVER_TOOLS and "input_schema" not in t
+    ]
+    if tools or server:
+        request["tools"] = server + [
+            {
+                "type": "function",
+                "name": t["name"],
+                **({"description": t["description"]} if "description" in t else {}),
+                "parameters": t["input_schema"],
+            }
+            for t in tools
+        ]
+        choice = body.get("tool_choice") or {}
+        kind = choice.get("type")
+        if kind == "tool":
+            request["tool_choice"] = {"type": "tool", "name": choice["name"]}
+        elif kind in ("auto", "any", "none"):
+            request["tool_choice"] = kind
+        if "disable_parallel_tool_use" in choice:
+            parallel = {"disable_parallel_tool_use": choice["disable_parallel_tool_use"]}
+            request.setdefault("provider_options", {}).setdefault("anthropic", {}).update(parallel)
+    if thinking.get("type") == "enabled":
+        request["reasoning"] = {"budget_tokens": thinking["budget_tokens"]}
+    elif thinking.get("type") == "disabled":
+        request["reasoning"] = {"enabled": False}
+    extra = {k: body[k] for k in EXTRA_FIELDS if k in body}
+    if extra:  # set by hand through the escape hatch
+        request.setdefault("provider_options", {}).setdefault("anthropic", {})["extra_body"] = extra
+    if (body.get("metadata") or {}).get("user_id"):
+        request["user_id"] = body["metadata"]["user_id"]
+    return request
+
+
+# --------------------------------------------------------------------------- the request oracle
+
+
+def _wire_part(part: dict[str, Any]) -> dict[str, Any] | None:
+    kind = part["type"]
+    if kind == "text":
+        return {"type": "text", "text": part["text"]}
+    if kind == "reasoning":
+        redacted = (part.get("provider_metadata") or {}).get("anthropic", {}).get("redacted_data")
+        if redacted is not None:
+            return {"type": "redacted_thinking", "data": redacted}
+        return {"type": "thinking", "thinking": part["text"], "signature": part["signature"]}
+    own = (part.get("provider_metadata") or {}).get("anthropic", {})
+    if kind == "tool-call" and part.get("provider_executed"):
+        block = {
+            "type": own["block_type"],
+            "id": part["id"],
+            "name": part["name"],
+            "input": part.get("args", {}),
+        }
+        return {**block, **({"server_name": own["server_name"]} if "server_name" in own else {})}
+    if kind == "tool-result" and part.get("provider_executed"):
+        return {"type": own["block_type"], "tool_use_id": part["call_id"], "content": part.get("output")}
+    if kind == "tool-call":
+        return {"type": "tool_use", "id": part["id"], "name": part["name"], "input": part.get("args", {})}
+    if kind == "tool-result":
+        output = part.get("output")
+        wire = {
+            "type": "tool_result",
+            "tool_use_id": part["call_id"],
+            "content": output if isinstance(output, str) else json.dumps(output, separators=(",", ":")),
+        }
+        if part.get("is_error"):
+            wire["is_error"] = True
+        return wire
+    block = "document" if part["media_type"] == "application/pdf" else "image"
+    if "uri" in part:
+        return {"type": block, "source": {"type": "url", "url": part["uri"]}}
+    return {
+        "type": block,
+        "source": {"type": "base64", "media_type": part["media_type"], "data": part["data"]},
+    }
+
+
+def _wire_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    if tool["type"] == "provider":  # a server tool: its version block, then its arguments
+        args = dict(tool.get("args") or {})
+        return {"type": args.pop("version"), "name": tool["id"].split(".", 1)[1], **args}
+    return {
+        "name": tool["name"],
+        **({"description": tool["description"]} if "description" in tool else {}),
+        "input_schema": tool["parameters"],
+    }
+
+
+def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]:
+    """The Messages body for a canonical request (the API reference's shape)."""
+    messages = request["messages"]
+    system = [m["content"][0]["text"] for m in messages if m["role"] == "system"]
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        if message["role"] == "system":
+            continue
+        parts = message["content"]
+        if message["role"] == "user" and len(parts) == 1 and parts[0]["type"] == "text":
+            out.append({"role": "user", "content": parts[0]["text"]})
+            continue
+        ordered = parts
+        if message["role"] != "assistant":  # tool results come first in a user turn
+            results = [p for p in parts if p["type"] == "tool-result"]
+            ordered = results + [p for p in parts if p["type"] != "tool-result"]
+        blocks = [b for b in map(_wire_part, ordered) if b is not None]
+        role = "assistant" if message["role"] == "assistant" else "user"
+        out.append({"role": role, "content": blocks})
+    body: dict[str, Any] = {"model": model, "max_tokens": request.get("max_output_tokens"), "messages": out}
+    if system:
+        body["system"] = system[0] if len(system) == 1 else [{"type": "text", "text": s} for s in system]
+    for key in ("temperature", "top_p", "top_k", "stop_sequences"):
+        if key in request:
+            body[key] = request[key]
+    if request.get("tools"):
+        body["tools"] = [_wire_tool(t) for t in request["tools"]]
+        choice = request.get("tool_choice")
+        wire_choice: dict[str, Any] | None = None
+        if isinstance(choice, dict):
+            wire_choice = {"type": "tool", "name": choice["name"]}
+        elif choice is not None:
+            wire_choice = {"type": "any" if choice in ("any", "required") else choice}
+        options = (request.get("provider_options") or {}).get("anthropic", {})
+        if "disable_parallel_tool_use" in options:
+            parallel = options["disable_parallel_tool_use"]
+            wire_choice = {**(wire_choice or {"type": "auto"}), "disable_parallel_tool_use": parallel}
+        if wire_choice is not None:
+            body["tool_choice"] = wire_choice
+    fmt = request.get("response_format")
+    if fmt is not None:  # the documented JSON route: one forced tool whose input is the answer
+        schema = fmt.get("schema", {"type": "object"})
+        tool = {
+            "name": fmt.get("name", "response"),
+            "description": fmt["description"],
+            "input_schema": schema,
+        }
+        body["tools"] = [tool]
+        body["tool_choice"] = {"type": "tool", "name": tool["name"]}
+    reasoning = request.get("reasoning") or {}
+    if "budget_tokens" in reasoning:
+        body["thinking"] = {"type": "enabled", "budget_tokens": reasoning["budget_tokens"]}
+    elif reasoning.get("enabled") is False:
+        body["thinking"] = {"type": "disabled"}
+    if "user_id" in request:
+        body["metadata"] = {"user_id": request["user_id"]}
+    body.update((request.get("provider_options") or {}).get("anthropic", {}).get("extra_body", {}))
+    if stream:
+        body["stream"] = True
+    return body
+
+
+def count_wire(request: dict[str, Any], model: str) -> dict[str, Any]:
+    """The count_tokens body: the input of :func:`wire` (no ``max_tokens``, no sampling, no stream)."""
+    body = wire(request, model, stream=False)
+    for key in ("max_tokens", "temperature", "top_p", "top_k", "stop_sequences", "metadata"):
+        body.pop(key, None)
+    return body

@@ -1,0 +1,118 @@
+"""Build the ``anthropic`` conformance cases from the recordings in tests/corpus/anthropic.
+
+    python tools/convert_anthropic_corpus.py                     # (re)write case.yaml + cassette.yaml
+    modelport conformance --provider anthropic --regenerate      # then expected.json; review, commit
+
+Each case keeps the recorded response as recorded in meaning (JSON parsed, SSE one event per entry;
+only the headers a mapping reads) and pairs it with a canonical request. The request body in the
+cassette is what the API reference prescribes for that request (:func:`anthropic_corpus.wire`,
+independent of the adapter), sent with ``anthropic-version: 2023-06-01`` (pinned: replay fails a
+request without it) and the key by name only. Attribution goes into ``case.yaml`` and the cassette.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from anthropic_cases import cases
+from anthropic_corpus import Exchange, attribution, canonical, count_wire, wire
+
+from modelport_conformance.cassette import Cassette, Interaction, dump_cassette, store_body
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET = ROOT / "plugins/anthropic/src/modelport_anthropic/cassettes/anthropic"
+BASE_URL = "https://api.anthropic.com"
+VERSION = "2023-06-01"
+_STATUS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests"}
+
+
+def _one_text(message: dict[str, Any]) -> dict[str, Any]:
+    """A message whose content is one text block, with the content as a string (the same request)."""
+    content = message["content"]
+    if isinstance(content, list) and len(content) == 1 and set(content[0]) == {"type", "text"}:
+        return {"role": message["role"], "content": content[0]["text"]}
+    return {"role": message["role"], "content": content}
+
+
+def _differences(sent: dict[str, Any], recorded: dict[str, Any]) -> list[str]:
+    """The top-level fields where the oracle's body differs from the recorded one in meaning."""
+    recorded = {k: v for k, v in recorded.items() if not (k == "stream" and v is False)}
+    recorded["messages"] = [_one_text(m) for m in recorded["messages"]]
+    return sorted(k for k in set(sent) | set(recorded) if sent.get(k) != recorded.get(k))
+
+
+def _interaction(uri: str, body: dict[str, Any], stream: bool, recorded: Exchange) -> Interaction:
+    request_headers = {"content-type": ["application/json"], "anthropic-version": [VERSION]}
+    if stream:
+        request_headers["accept"] = ["text/event-stream"]
+    request_headers["x-api-key"] = ["<credential>"]
+    headers = {"content-type": [recorded.content_type], **{k: [v] for k, v in recorded.headers.items()}}
+    return Interaction(
+        request={"method": "POST", "uri": uri, "headers": request_headers, "body": {"json": body}},
+        response={
+            "status": {"code": recorded.status, "message": _STATUS.get(recorded.status, "")},
+            "headers": headers,
+            "body": store_body(recorded.body, headers),
+        },
+    )
+
+
+def build(spec: dict[str, Any]) -> None:
+    """Write one case directory (``expected.json``, when present, is kept)."""
+    recorded: Exchange = spec["exchange"]
+    note = spec.get("note", "")
+    if recorded.request is not None:
+        request = canonical(recorded.request)
+        model = recorded.request["model"]
+        stream = bool(recorded.request.get("stream"))
+    else:
+        request, model, stream = spec["request"], spec["model"], spec["method"] == "stream"
+    method = spec.get("method") or ("stream" if stream else "generate")
+    if method == "count_tokens":
+        uri, body = f"{BASE_URL}/v1/messages/count_tokens", count_wire(request, model)
+        request = {k: v for k, v in request.items() if k != "max_output_tokens"}
+    else:
+        uri, body = f"{BASE_URL}/v1/messages", wire(request, model, stream=stream)
+    if recorded.request is not None:
+        differing = _differences(body, recorded.request)
+        if differing:
+            note = "request adapted to the canonical mapping; the recorded body differs in: " + ", ".join(
+                differing
+            )
+    source = attribution(spec["saved"], interaction=spec["interaction"], note=note)
+    directory = TARGET / spec["name"]
+    directory.mkdir(parents=True, exist_ok=True)
+    case: dict[str, Any] = {"description": spec["description"], "method": method, "model": model}
+    if spec.get("features"):
+        case["features"] = spec["features"]
+    case["request"] = request
+    case["source"] = source
+    (directory / "case.yaml").write_text(
+        yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8"
+    )
+    cassette = Cassette([_interaction(uri, body, stream, recorded)], metadata={"source": source})
+    (directory / "cassette.yaml").write_text(dump_cassette(cassette), encoding="utf-8")
+
+
+def main() -> None:
+    """Write every case."""
+    specs = cases()
+    keep = {spec["name"] for spec in specs}
+    if TARGET.exists():
+        for stale in TARGET.iterdir():
+            if stale.is_dir() and stale.name not in keep:
+                shutil.rmtree(stale)
+    for spec in specs:
+        build(spec)
+    print(f"anthropic: {len(specs)} cases in {TARGET.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
