@@ -81,10 +81,6 @@ def server_of(url: str) -> dict[str, Any]:
 # Attributes ------------------------------------------------------------------------------------
 
 
-def number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 def request_attributes(request: Request, *, stream: bool) -> dict[str, Any]:
     """The ``gen_ai.request.*`` attributes of a validated request (what was given of them)."""
     attributes: dict[str, Any] = {}

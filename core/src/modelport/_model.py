@@ -277,7 +277,9 @@ class Model:
         provider_options: dict[str, dict[str, Any]] | None = None,
     ) -> EmbeddingResult:
         """Embed one value or a batch; embeddings come back in input order."""
-        request = _embed_request(values, output_dimensionality, task_type, provider_options)
+        return self._embed(_embed_request(values, output_dimensionality, task_type, provider_options))
+
+    def _embed(self, request: EmbedRequest) -> EmbeddingResult:
         if self.provider.embed_retries_per_request:  # each batch is retried alone, never resent
             with Deadline.for_call(self.retry_policy.deadline).applied():  # all batches, one deadline
                 return self.provider.embed(self.name, request)
@@ -351,7 +353,9 @@ class Model:
         provider_options: dict[str, dict[str, Any]] | None = None,
     ) -> EmbeddingResult:
         """Async twin of :meth:`embed`."""
-        request = _embed_request(values, output_dimensionality, task_type, provider_options)
+        return await self._aembed(_embed_request(values, output_dimensionality, task_type, provider_options))
+
+    async def _aembed(self, request: EmbedRequest) -> EmbeddingResult:
         if self.provider.embed_retries_per_request:
             with Deadline.for_call(self.retry_policy.deadline).applied():  # all batches, one deadline
                 return await self.provider.aembed(self.name, request)

@@ -38,10 +38,10 @@ environment variable ``MODELPORT_OTEL_CAPTURE_CONTENT=1`` (the convention's
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ._genai_attributes import as_json, content_attributes, number, request_attributes, usage_attributes
+from ._genai_attributes import as_json, content_attributes, request_attributes, usage_attributes
 from ._model import Model, ValidCall
 from ._otel import (
     _active,
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from .events import StreamAccumulator, StreamEvent
+    from .provider import EmbedRequest
     from .types import EmbeddingResult, Request, RequestKeywords, Result
 
 __all__ = [
@@ -79,16 +80,13 @@ def _chat_attributes(request: Request, *, stream: bool) -> dict[str, Any]:
     return attributes
 
 
-def _embed_attributes(output_dimensionality: Any, values: Any) -> dict[str, Any]:
+def _embed_attributes(request: EmbedRequest) -> dict[str, Any]:
     attributes: dict[str, Any] = {}
-    if number(output_dimensionality):
-        attributes["gen_ai.embeddings.dimension.count"] = output_dimensionality
+    if request.output_dimensionality is not None:
+        attributes["gen_ai.embeddings.dimension.count"] = request.output_dimensionality
     if capturing_content():
-        items = (
-            [values] if isinstance(values, str) else list(values) if isinstance(values, (list, tuple)) else []
-        )
         attributes["gen_ai.input.messages"] = as_json(
-            [{"role": "user", "parts": [{"type": "text", "content": v}]} for v in items if isinstance(v, str)]
+            [{"role": "user", "parts": [{"type": "text", "content": v}]} for v in request.values]
         )
     return attributes
 
@@ -141,41 +139,17 @@ class InstrumentedModel(Model):
     def _astream_type(self) -> type[AsyncResultStream]:
         return _TracedAsyncStream
 
-    def embed(
-        self,
-        values: str | Sequence[str],
-        *,
-        output_dimensionality: int | None = None,
-        task_type: str | None = None,
-        provider_options: dict[str, dict[str, Any]] | None = None,
-    ) -> EmbeddingResult:
-        span = _Call(self, "embeddings", _embed_attributes(output_dimensionality, values))
+    def _embed(self, request: EmbedRequest) -> EmbeddingResult:
+        span = _Call(self, "embeddings", _embed_attributes(request))
         with _active(span):
-            result = super().embed(
-                values,
-                output_dimensionality=output_dimensionality,
-                task_type=task_type,
-                provider_options=provider_options,
-            )
+            result = super()._embed(request)
         _embedding_result(span, result)
         return result
 
-    async def aembed(
-        self,
-        values: str | Sequence[str],
-        *,
-        output_dimensionality: int | None = None,
-        task_type: str | None = None,
-        provider_options: dict[str, dict[str, Any]] | None = None,
-    ) -> EmbeddingResult:
-        span = _Call(self, "embeddings", _embed_attributes(output_dimensionality, values))
+    async def _aembed(self, request: EmbedRequest) -> EmbeddingResult:
+        span = _Call(self, "embeddings", _embed_attributes(request))
         with _active(span):
-            result = await super().aembed(
-                values,
-                output_dimensionality=output_dimensionality,
-                task_type=task_type,
-                provider_options=provider_options,
-            )
+            result = await super()._aembed(request)
         _embedding_result(span, result)
         return result
 
