@@ -103,7 +103,7 @@ def _no_io_generate_us() -> float:
     """Microseconds of one ``Model.generate`` on an in-process provider that answers at once (best of 5)."""
     import timeit
 
-    from modelport import Model
+    from modelport._api import _model_class
     from modelport.provider import Provider, ProviderConfig
     from modelport.types import Result, TextPart
 
@@ -115,7 +115,7 @@ def _no_io_generate_us() -> float:
         def generate(self, model_name: str, request: object) -> Result:  # type: ignore[override]
             return answer
 
-    model = Model(Instant(ProviderConfig("instant")), "m")
+    model = _model_class()(Instant(ProviderConfig("instant")), "m")  # traced as get_model would
     model.generate(prompt="hi")
     number = 5_000
     return min(timeit.repeat(lambda: model.generate(prompt="hi"), number=number, repeat=5)) / number * 1e6

@@ -48,7 +48,6 @@ GROUNDED_SPAN = {
     "gen_ai.response.id": "qA5DaPG6AZ_KhMIPkLCIoAU",
     "gen_ai.usage.input_tokens": 8,
     "gen_ai.usage.output_tokens": 60,
-    "modelport.search_queries": 1,
     "modelport.sources": 2,
 }
 
@@ -70,7 +69,6 @@ STREAMED_SPAN = {
     "gen_ai.usage.input_tokens": 438 + 619,
     "gen_ai.usage.output_tokens": 81 + 39,
     "gen_ai.usage.reasoning.output_tokens": 39,
-    "modelport.search_queries": 0,
     "modelport.sources": 1,
 }
 

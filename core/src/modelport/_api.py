@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
@@ -16,9 +17,11 @@ from .provider import DEFAULT_DEADLINE, ProviderConfig, Secret
 from .urls import check_base_url, resource_name_problem
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from ._streams import AsyncResultStream, ResultStream
     from .http import Limits
-    from .types import EmbeddingResult, Result
+    from .types import EmbeddingResult, RequestKeywords, Result
 
 __all__ = ["aembed", "agenerate", "astream", "embed", "generate", "get_model", "split_model_id", "stream"]
 
@@ -104,7 +107,18 @@ def get_model(
         follow_redirects=follow_redirects,
         async_transport=async_transport,
     )
-    return Model(provider_cls(config), model_name)
+    return _model_class()(provider_cls(config), model_name)
+
+
+def _model_class() -> type[Model]:
+    """:class:`~modelport.telemetry.InstrumentedModel` while telemetry is on, else :class:`Model`:
+    decided once per model, here (an application that never imported OpenTelemetry pays a lookup)."""
+    if "opentelemetry" in sys.modules:
+        from .telemetry import InstrumentedModel, enabled
+
+        if enabled():
+            return InstrumentedModel
+    return Model
 
 
 def _check_io_options(deadline: object, limits: object, follow_redirects: object) -> None:
@@ -256,12 +270,12 @@ def _default_model(model_id: str) -> Model:
     return model
 
 
-def generate(model_id: str, **kwargs: Any) -> Result:
+def generate(model_id: str, **kwargs: Unpack[RequestKeywords]) -> Result:
     """``get_model(model_id).generate(**kwargs)`` with a shared, default-configured model."""
     return _default_model(model_id).generate(**kwargs)
 
 
-def stream(model_id: str, **kwargs: Any) -> ResultStream:
+def stream(model_id: str, **kwargs: Unpack[RequestKeywords]) -> ResultStream:
     """``get_model(model_id).stream(**kwargs)`` with a shared, default-configured model."""
     return _default_model(model_id).stream(**kwargs)
 
@@ -271,12 +285,12 @@ def embed(model_id: str, values: str | Sequence[str], **kwargs: Any) -> Embeddin
     return _default_model(model_id).embed(values, **kwargs)
 
 
-async def agenerate(model_id: str, **kwargs: Any) -> Result:
+async def agenerate(model_id: str, **kwargs: Unpack[RequestKeywords]) -> Result:
     """Async twin of :func:`generate`."""
     return await _default_model(model_id).agenerate(**kwargs)
 
 
-def astream(model_id: str, **kwargs: Any) -> AsyncResultStream:
+def astream(model_id: str, **kwargs: Unpack[RequestKeywords]) -> AsyncResultStream:
     """Async twin of :func:`stream`."""
     return _default_model(model_id).astream(**kwargs)
 

@@ -298,6 +298,22 @@ class ProviderTool(_Frozen):
             value = {**value, "name": value["id"].split(".", 1)[-1]}
         return value
 
+    @property
+    def parsed_args(self) -> BaseModel | None:
+        """``args`` as the tool's spec parsed them when the core validated a call with this tool
+        (for the selected provider and backend, before any I/O): what a plugin maps, without
+        validating again. ``None`` for a tool no call validated."""
+        parsed: BaseModel | None = self.__dict__.get(_PARSED_ARGS)
+        return parsed
+
+    def _carry(self, parsed: BaseModel) -> None:
+        # Kept beside the fields, not as one: equality, hashing, dumps and copies see the fields
+        # only (the place pydantic keeps a cached property's value). A parse is a function of
+        # ``args``, and every validation writes it afresh.
+        self.__dict__[_PARSED_ARGS] = parsed
+
+
+_PARSED_ARGS = "_parsed_args"
 
 Tool = Annotated[Union[FunctionTool, ProviderTool], Field(discriminator="type")]
 

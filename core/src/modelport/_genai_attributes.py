@@ -4,7 +4,6 @@ errors to attribute mappings (the spans and metrics themselves are in :mod:`mode
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ._retry import reason
@@ -82,53 +81,26 @@ def server_of(url: str) -> dict[str, Any]:
 # Attributes ------------------------------------------------------------------------------------
 
 
-def number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def request_attributes(get: Callable[[str], Any], *, stream: bool) -> dict[str, Any]:
+def request_attributes(request: Request, *, stream: bool) -> dict[str, Any]:
+    """The ``gen_ai.request.*`` attributes of a validated request (what was given of them)."""
     attributes: dict[str, Any] = {}
     for name, attribute in REQUEST_NUMBERS:
-        value = get(name)
-        if number(value):
+        value = getattr(request, name)
+        if value is not None:
             attributes[attribute] = value
-    stops = get("stop_sequences")
-    if isinstance(stops, (list, tuple)) and all(isinstance(s, str) for s in stops):
-        attributes["gen_ai.request.stop_sequences"] = list(stops)
-    output = output_type(get("response_format"))
-    if output is not None:
-        attributes["gen_ai.output.type"] = output
-    tools = provider_tools(get("tools"))
-    if tools:
-        attributes["modelport.provider_tools"] = tools
+    if request.stop_sequences is not None:
+        attributes["gen_ai.request.stop_sequences"] = list(request.stop_sequences)
+    if request.response_format is not None:
+        attributes["gen_ai.output.type"] = "text" if request.response_format.type == "text" else "json"
+    if request.tools:
+        from .types import ProviderTool
+
+        tools = [t.id for t in request.tools if isinstance(t, ProviderTool)]
+        if tools:
+            attributes["modelport.provider_tools"] = tools
     if stream:
         attributes["gen_ai.request.stream"] = True
     return attributes
-
-
-def output_type(response_format: Any) -> str | None:
-    if response_format is None:
-        return None
-    kind = (
-        response_format
-        if isinstance(response_format, str)
-        else response_format.get("type")
-        if isinstance(response_format, dict)
-        else getattr(response_format, "type", "json")
-    )
-    return "text" if kind == "text" else "json"
-
-
-def provider_tools(tools: Any) -> list[str]:
-    if not isinstance(tools, (list, tuple)):
-        return []
-    ids = []
-    for tool in tools:
-        kind = tool.get("type") if isinstance(tool, dict) else getattr(tool, "type", None)
-        tool_id = tool.get("id") if isinstance(tool, dict) else getattr(tool, "id", None)
-        if kind == "provider" and isinstance(tool_id, str):
-            ids.append(tool_id)
-    return ids
 
 
 def result_attributes(result: Result, *, content: bool) -> dict[str, Any]:
@@ -143,10 +115,6 @@ def result_attributes(result: Result, *, content: bool) -> dict[str, Any]:
     if result.response_id:
         attributes["gen_ai.response.id"] = result.response_id
     attributes.update(usage_attributes(result.usage))
-    grounding = result.provider_metadata.get("google", {}).get("groundingMetadata")
-    if grounding is not None:
-        queries = grounding.get("webSearchQueries")
-        attributes["modelport.search_queries"] = len(queries) if isinstance(queries, list) else 0
     if result.sources:
         attributes["modelport.sources"] = len(result.sources)
     if content:
@@ -202,9 +170,7 @@ def parts(content: Any) -> list[dict[str, Any]]:
     return parts
 
 
-def content_attributes(request: Request | None) -> dict[str, Any]:
-    if request is None:
-        return {}
+def content_attributes(request: Request) -> dict[str, Any]:
     system = [p for m in request.messages if m.role == "system" for p in parts(m.content)]
     messages = [{"role": m.role, "parts": parts(m.content)} for m in request.messages if m.role != "system"]
     attributes = {"gen_ai.input.messages": as_json(messages)}

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
-from sys import modules as _modules
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _retry
 from .deadlines import Deadline
@@ -16,34 +15,29 @@ from .provider import EmbedRequest, Provider, TokenCount
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from typing_extensions import Unpack
+
     from ._streams import AsyncResultStream, ResultStream
     from .approval import ApproveHook
     from .loop import RunResult, RunStream, Step
     from .outputs import OutputType
-    from .types import CallWarning, EmbeddingResult, Origin, Request, Result
+    from .types import CallWarning, EmbeddingResult, Origin, Request, RequestKeywords, Result
 
 # The request and result types (pydantic) load on first use, not on import: ``import modelport`` and
 # ``get_model`` stay as cheap as importing httpx.
 
-__all__ = ["Model", "build_request"]
+__all__ = ["Model", "ValidCall", "build_request"]
 
 _log = logging.getLogger("modelport")
 
-#: The key whose presence in ``sys.modules`` means the application imported OpenTelemetry: until
-#: then no call is traced, and checking costs one dictionary lookup (see :mod:`modelport.telemetry`).
-_OTEL = "opentelemetry"
-_telemetry: Any = None
 
+class ValidCall(NamedTuple):
+    """One call validated: the request as it is sent (the reasoning replay policy applied), the
+    policy's warnings, and the Python type the answer is parsed into. Only this travels on."""
 
-def _traced() -> Any:
-    """:mod:`modelport.telemetry` when calls are traced now, else ``None``."""
-    global _telemetry
-    telemetry = _telemetry
-    if telemetry is None:
-        from . import telemetry
-
-        _telemetry = telemetry
-    return telemetry if telemetry.enabled() else None
+    request: Request
+    warnings: list[CallWarning]
+    output: OutputType | None
 
 
 _DROPPED = ("unsupported-setting", "unsupported-tool")
@@ -68,7 +62,7 @@ def log_dropped(model_id: str, warnings: Sequence[CallWarning]) -> None:
     )
 
 
-def build_request(kwargs: dict[str, Any]) -> Request:
+def build_request(kwargs: Mapping[str, Any]) -> Request:
     """Validate request keywords into a :class:`Request`, or raise :class:`InvalidRequestError`."""
     try:
         return _request_type().model_validate(kwargs)
@@ -106,7 +100,7 @@ def _reasoning() -> Any:
     return _reasoning_module
 
 
-def _canonical(kwargs: dict[str, Any]) -> dict[str, Any]:
+def _canonical(kwargs: Mapping[str, Any]) -> Mapping[str, Any]:
     """Keywords with Python conveniences made canonical: :func:`modelport.tool` functions become
     their function-tool specs, and a Python type as ``response_format`` its JSON-schema format."""
     tools, response_format = kwargs.get("tools"), kwargs.get("response_format")
@@ -123,7 +117,7 @@ def _canonical(kwargs: dict[str, Any]) -> dict[str, Any]:
     return kwargs
 
 
-def _output_of(kwargs: dict[str, Any]) -> OutputType | None:
+def _output_of(kwargs: Mapping[str, Any]) -> OutputType | None:
     response_format = kwargs.get("response_format")
     if response_format is None:
         return None
@@ -132,8 +126,7 @@ def _output_of(kwargs: dict[str, Any]) -> OutputType | None:
     return output_type(response_format) if is_output_type(response_format) else None
 
 
-def _parsed(result: Result, kwargs: dict[str, Any]) -> Result:
-    output = _output_of(kwargs)
+def _parsed(result: Result, output: OutputType | None) -> Result:
     if output is not None:
         result._parsed = output.parse(result)
     return result
@@ -190,7 +183,13 @@ def _embed_request(
 
 
 class Model:
-    """A provider bound to one model name. Create it with :func:`modelport.get_model`."""
+    """A provider bound to one model name. Create it with :func:`modelport.get_model`.
+
+    Every call validates its keywords once into a :class:`ValidCall`; the provider prepares its wire
+    request from it once (:meth:`~modelport.provider.Provider.prepare`), before any I/O, and sends
+    what it prepared. Telemetry, when on, is :class:`modelport.telemetry.InstrumentedModel`: this
+    class with spans around the same steps, chosen once when the model is made.
+    """
 
     def __init__(self, provider: Provider, model_name: str) -> None:
         self.provider = provider
@@ -216,54 +215,58 @@ class Model:
         """The :class:`~modelport.types.Origin` stamped on this model's results."""
         return _reasoning().origin_of(self.provider, self.name)  # type: ignore[no-any-return]
 
-    def prepare(self, **kwargs: Any) -> Request:
+    def prepare(self, **kwargs: Unpack[RequestKeywords]) -> Request:
         """Build and fully validate a request without sending it: the request as it would be sent,
         the reasoning replay policy (:mod:`modelport.reasoning`) applied."""
-        return self._validated(kwargs, check=True)[0]
+        request = self._validate(kwargs).request
+        self.provider.prepare(self.name, request)
+        return request
 
-    def _validated(self, kwargs: dict[str, Any], *, check: bool) -> tuple[Request, list[CallWarning]]:
-        """The validated request as it is sent and the reasoning replay policy's warnings;
-        ``check=False`` leaves the provider's own check to the call itself (an HTTP provider builds
-        its request, and so rejects it, before any I/O)."""
+    def _validate(self, kwargs: Mapping[str, Any]) -> ValidCall:
+        """Request keywords validated once into the :class:`ValidCall` that travels on; raises
+        :class:`~modelport.errors.InvalidRequestError` (or ``ProviderToolError``) before any I/O.
+        The provider's own rules run when it prepares the call (:meth:`Provider.prepare`)."""
         provider = self.provider
         request, replayed = _reasoning().apply_reasoning_replay(
             build_request(_canonical(kwargs)), provider, self.name
         )
         if request.tools:
-            from .provider_tools import validate_provider_tools
-            from .types import ProviderTool
+            from ._tool_table import validate_provider_tools
 
-            provider_tools = [t for t in request.tools if isinstance(t, ProviderTool)]
-            if provider_tools:
-                validate_provider_tools(
-                    provider_tools, namespace=provider.tool_namespace, backend=provider.backend
-                )
-        if check or not provider.checks_on_send:
-            provider.check_request(self.name, request)
-        return request, replayed
+            validate_provider_tools(
+                request.tools, namespace=provider.tool_namespace, backend=provider.backend
+            )
+        return ValidCall(request, replayed, _output_of(kwargs))
 
     # Sync ------------------------------------------------------------------------------------
 
-    def generate(self, **kwargs: Any) -> Result:
+    def generate(self, **kwargs: Unpack[RequestKeywords]) -> Result:
         """Generate a complete result. Keywords are those of :class:`~modelport.types.Request`."""
-        if _OTEL in _modules and (telemetry := _traced()) is not None:
-            return telemetry.generate(self, kwargs, self._generate)  # type: ignore[no-any-return]
-        return self._generate(kwargs)
+        return self._generate(self._validate(kwargs))
 
-    def _generate(self, kwargs: dict[str, Any]) -> Result:
-        request, replayed = self._validated(kwargs, check=False)
-        result = _retry.call(self.retry_policy, lambda: self.provider.generate(self.name, request))
-        result = result._stamped(self.origin, replayed)
+    def _generate(self, call: ValidCall) -> Result:
+        """:meth:`generate` of a call already validated (the tool loop's steps come this way)."""
+        provider, name = self.provider, self.name
+        prepared = provider.prepare(name, call.request)
+        result = _retry.call(self.retry_policy, partial(provider.send, name, prepared))
+        result = result._stamped(self.origin, call.warnings)
         if known := result._known_warnings():  # what a call dropped is known without deriving
             log_dropped(self.id, known)
-        return _parsed(result, kwargs)
+        return _parsed(result, call.output)
 
-    def stream(self, **kwargs: Any) -> ResultStream:
+    def stream(self, **kwargs: Unpack[RequestKeywords]) -> ResultStream:
         """Stream events; iterate the returned :class:`ResultStream`, or call ``.result()``."""
+        return self._stream(self._validate(kwargs))
+
+    def _stream(self, call: ValidCall) -> ResultStream:
+        """:meth:`stream` of a call already validated."""
+        prepared = self.provider.prepare(self.name, call.request, stream=True)
+        return self._stream_type()(self, prepared, output=call.output, warnings=call.warnings)
+
+    def _stream_type(self) -> type[ResultStream]:
         from ._streams import ResultStream
 
-        request, replayed = self._validated(kwargs, check=True)
-        return ResultStream(self, request, output=_output_of(kwargs), warnings=replayed)
+        return ResultStream
 
     def embed(
         self,
@@ -274,29 +277,15 @@ class Model:
         provider_options: dict[str, dict[str, Any]] | None = None,
     ) -> EmbeddingResult:
         """Embed one value or a batch; embeddings come back in input order."""
-        if _OTEL in _modules and (telemetry := _traced()) is not None:
-            return telemetry.embed(  # type: ignore[no-any-return]
-                self,
-                values,
-                output_dimensionality,
-                lambda: self._embed(values, output_dimensionality, task_type, provider_options),
-            )
-        return self._embed(values, output_dimensionality, task_type, provider_options)
+        return self._embed(_embed_request(values, output_dimensionality, task_type, provider_options))
 
-    def _embed(
-        self,
-        values: str | Sequence[str],
-        output_dimensionality: int | None,
-        task_type: str | None,
-        provider_options: dict[str, dict[str, Any]] | None,
-    ) -> EmbeddingResult:
-        request = _embed_request(values, output_dimensionality, task_type, provider_options)
+    def _embed(self, request: EmbedRequest) -> EmbeddingResult:
         if self.provider.embed_retries_per_request:  # each batch is retried alone, never resent
             with Deadline.for_call(self.retry_policy.deadline).applied():  # all batches, one deadline
                 return self.provider.embed(self.name, request)
         return _retry.call(self.retry_policy, lambda: self.provider.embed(self.name, request))
 
-    def count_tokens(self, **kwargs: Any) -> TokenCount:
+    def count_tokens(self, **kwargs: Unpack[RequestKeywords]) -> TokenCount:
         """The input tokens the request would use, counted by the provider without generating.
 
         Keywords are those of :meth:`generate`; the request is validated the same way, before any
@@ -305,45 +294,55 @@ class Model:
         request = self._counted(kwargs)
         return _retry.call(self.retry_policy, lambda: self.provider.count_tokens(self.name, request))
 
-    def _counted(self, kwargs: dict[str, Any]) -> Request:
-        if not self.provider.capabilities.count_tokens:
-            raise InvalidRequestError(f"provider {self.provider.id!r} does not support count_tokens")
-        return self._validated(kwargs, check=False)[0]
+    def _counted(self, kwargs: Mapping[str, Any]) -> Request:
+        provider = self.provider
+        if not provider.capabilities.count_tokens:
+            raise InvalidRequestError(f"provider {provider.id!r} does not support count_tokens")
+        request = self._validate(kwargs).request
+        if not provider.checks_on_send:  # an HTTP provider's count request rejects it before I/O
+            provider.check_request(self.name, request)
+        return request
 
     # Async -----------------------------------------------------------------------------------
 
-    async def acount_tokens(self, **kwargs: Any) -> TokenCount:
+    async def acount_tokens(self, **kwargs: Unpack[RequestKeywords]) -> TokenCount:
         """Async twin of :meth:`count_tokens`."""
         request = self._counted(kwargs)
         return await _retry.acall(self.retry_policy, lambda: self.provider.acount_tokens(self.name, request))
 
-    async def agenerate(self, **kwargs: Any) -> Result:
+    async def agenerate(self, **kwargs: Unpack[RequestKeywords]) -> Result:
         """Async twin of :meth:`generate`."""
-        if _OTEL in _modules and (telemetry := _traced()) is not None:
-            return await telemetry.agenerate(self, kwargs, self._agenerate)  # type: ignore[no-any-return]
-        return await self._agenerate(kwargs)
+        return await self._agenerate(self._validate(kwargs))
 
-    async def _agenerate(self, kwargs: dict[str, Any]) -> Result:
-        request, replayed = self._validated(kwargs, check=False)
+    async def _agenerate(self, call: ValidCall) -> Result:
+        """Async twin of :meth:`_generate`."""
         provider, name = self.provider, self.name
+        prepared = provider.prepare(name, call.request)
         deadline = Deadline.for_call(self.retry_policy.deadline)
         with deadline.applied():  # every attempt, wait and read of the call keeps to it
             try:  # the first attempt made here, the retries by _retry (P4)
-                result = await provider.agenerate(name, request)
+                result = await provider.asend(name, prepared)
             except ModelportError as error:
-                retry = partial(provider.agenerate, name, request)
+                retry = partial(provider.asend, name, prepared)
                 result = await _retry.aretry(self.retry_policy, retry, error, deadline)
-        result = result._stamped(self.origin, replayed)
+        result = result._stamped(self.origin, call.warnings)
         if known := result._known_warnings():  # what a call dropped is known without deriving
             log_dropped(self.id, known)
-        return _parsed(result, kwargs)
+        return _parsed(result, call.output)
 
-    def astream(self, **kwargs: Any) -> AsyncResultStream:
+    def astream(self, **kwargs: Unpack[RequestKeywords]) -> AsyncResultStream:
         """Async twin of :meth:`stream`."""
+        return self._astream(self._validate(kwargs))
+
+    def _astream(self, call: ValidCall) -> AsyncResultStream:
+        """Async twin of :meth:`_stream`."""
+        prepared = self.provider.prepare(self.name, call.request, stream=True)
+        return self._astream_type()(self, prepared, output=call.output, warnings=call.warnings)
+
+    def _astream_type(self) -> type[AsyncResultStream]:
         from ._streams import AsyncResultStream
 
-        request, replayed = self._validated(kwargs, check=True)
-        return AsyncResultStream(self, request, output=_output_of(kwargs), warnings=replayed)
+        return AsyncResultStream
 
     async def aembed(
         self,
@@ -354,23 +353,9 @@ class Model:
         provider_options: dict[str, dict[str, Any]] | None = None,
     ) -> EmbeddingResult:
         """Async twin of :meth:`embed`."""
-        if _OTEL in _modules and (telemetry := _traced()) is not None:
-            return await telemetry.aembed(  # type: ignore[no-any-return]
-                self,
-                values,
-                output_dimensionality,
-                lambda: self._aembed(values, output_dimensionality, task_type, provider_options),
-            )
-        return await self._aembed(values, output_dimensionality, task_type, provider_options)
+        return await self._aembed(_embed_request(values, output_dimensionality, task_type, provider_options))
 
-    async def _aembed(
-        self,
-        values: str | Sequence[str],
-        output_dimensionality: int | None,
-        task_type: str | None,
-        provider_options: dict[str, dict[str, Any]] | None,
-    ) -> EmbeddingResult:
-        request = _embed_request(values, output_dimensionality, task_type, provider_options)
+    async def _aembed(self, request: EmbedRequest) -> EmbeddingResult:
         if self.provider.embed_retries_per_request:
             with Deadline.for_call(self.retry_policy.deadline).applied():  # all batches, one deadline
                 return await self.provider.aembed(self.name, request)
@@ -384,7 +369,7 @@ class Model:
         max_steps: int = 8,
         stop_when: Callable[[Step], bool] | None = None,
         approve: ApproveHook | None = None,
-        **kwargs: Any,
+        **kwargs: Unpack[RequestKeywords],
     ) -> RunResult:
         """Call the model, run the function tools it asks for, repeat until it answers (see
         :mod:`modelport.loop`). Keywords are those of :meth:`generate`; ``tools`` may hold
@@ -400,7 +385,7 @@ class Model:
         max_steps: int = 8,
         stop_when: Callable[[Step], bool] | None = None,
         approve: ApproveHook | None = None,
-        **kwargs: Any,
+        **kwargs: Unpack[RequestKeywords],
     ) -> RunResult:
         """Async twin of :meth:`run`."""
         from .loop import arun
@@ -413,7 +398,7 @@ class Model:
         max_steps: int = 8,
         stop_when: Callable[[Step], bool] | None = None,
         approve: ApproveHook | None = None,
-        **kwargs: Any,
+        **kwargs: Unpack[RequestKeywords],
     ) -> RunStream:
         """The events of every step of :meth:`run`, as they arrive."""
         from .loop import run_stream

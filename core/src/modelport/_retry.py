@@ -93,10 +93,10 @@ def retrying(error: BaseException, delay: float, retry: int, traced: Any = None)
         extra={"modelport_retry": retry, "modelport_delay": delay, "modelport_reason": why},
     )
     if "opentelemetry" in _modules:
-        from . import telemetry
+        from . import _otel
 
-        if traced is not None or telemetry.enabled():
-            telemetry.retried(error, delay, retry, traced)
+        if traced is not None or _otel.enabled():
+            _otel.retried(error, delay, retry, traced)
 
 
 def call(policy: RetryPolicy, attempt_once: Callable[[], T]) -> T:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
-from sys import modules as _modules
 from typing import TYPE_CHECKING, Any
 
 from . import _retry
 from ._http_errors import stream_error
-from ._model import _OTEL, _traced, log_dropped
+from ._model import log_dropped
 from .deadlines import Deadline
 from .errors import ModelportError, ProviderError, StreamInterruptedError
 from .events import (
@@ -24,7 +23,8 @@ from .outputs import PartialObjects
 if TYPE_CHECKING:
     from ._model import Model
     from .outputs import OutputType
-    from .types import CallWarning, Request, Result
+    from .provider import Prepared
+    from .types import CallWarning, Result
 
 __all__ = ["AsyncResultStream", "ResultStream"]
 
@@ -53,10 +53,10 @@ class _Attempts:
     """
 
     def __init__(
-        self, model: Model, request: Request, output: OutputType | None, warnings: Sequence[CallWarning]
+        self, model: Model, prepared: Prepared, output: OutputType | None, warnings: Sequence[CallWarning]
     ) -> None:
         self.model = model
-        self.request = request
+        self.prepared = prepared  # built once: every attempt sends it
         self.partial = PartialObjects(output) if output is not None else None
         self.accumulator = StreamAccumulator(origin=model.origin, warnings=warnings)
         self.deadline: Deadline | None = None  # the call's, set when the stream starts
@@ -124,21 +124,22 @@ class _Attempts:
 
 
 class _Call:
-    """What a sync and an async stream hold: the model, the request as sent, the output type, the
-    attempts and the accumulator (``warnings``: the request's, first in the result)."""
+    """What a sync and an async stream hold: the model, the request as the provider prepared it
+    (built once, sent by every attempt), the output type, the attempts and the accumulator
+    (``warnings``: the request's, first in the result)."""
 
     def __init__(
         self,
         model: Model,
-        request: Request,
+        prepared: Prepared,
         *,
         output: OutputType | None = None,
         warnings: Sequence[CallWarning] = (),
     ) -> None:
         self._model = model
-        self._request = request
+        self._request = prepared.request
         self._output = output
-        self._attempts = _Attempts(model, request, output, warnings)
+        self._attempts = _Attempts(model, prepared, output, warnings)
         self.accumulator = self._attempts.accumulator
 
 
@@ -154,13 +155,11 @@ class ResultStream(_Call):
 
     def __iter__(self) -> Iterator[StreamEvent]:
         if self._iterator is None:
-            events = self._run()
-            if _OTEL in _modules and (telemetry := _traced()) is not None:
-                events = telemetry.stream(self, events)
-            self._iterator = events
+            self._iterator = self._run()
         return self._iterator
 
     def _run(self) -> Iterator[StreamEvent]:
+        """The stream's events, made at its first iteration (a traced stream wraps them in its span)."""
         return _events(self._attempts)
 
     def result(self) -> Result:
@@ -198,13 +197,11 @@ class AsyncResultStream(_Call):
 
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
         if self._iterator is None:
-            events = self._run()
-            if _OTEL in _modules and (telemetry := _traced()) is not None:
-                events = telemetry.astream(self, events)
-            self._iterator = events
+            self._iterator = self._run()
         return self._iterator
 
     def _run(self) -> AsyncIterator[StreamEvent]:
+        """Async twin of :meth:`ResultStream._run`."""
         return _aevents(self._attempts)
 
     async def result(self) -> Result:
@@ -241,10 +238,10 @@ class AsyncResultStream(_Call):
 
 
 def _events(attempts: _Attempts) -> Iterator[StreamEvent]:
-    model, request = attempts.model, attempts.request
+    model, prepared = attempts.model, attempts.prepared
     while True:
         with attempts.begin().applied():
-            events = model.provider.stream(model.name, request)
+            events = model.provider.send_stream(model.name, prepared)
         add = attempts.accumulator.add
         try:
             for event in events:
@@ -268,10 +265,10 @@ def _events(attempts: _Attempts) -> Iterator[StreamEvent]:
 
 
 async def _aevents(attempts: _Attempts) -> AsyncIterator[StreamEvent]:
-    model, request = attempts.model, attempts.request
+    model, prepared = attempts.model, attempts.prepared
     while True:
         with attempts.begin().applied():
-            events = model.provider.astream(model.name, request)
+            events = model.provider.asend_stream(model.name, prepared)
         try:
             async for event in events:
                 out, done = attempts.feed(event)

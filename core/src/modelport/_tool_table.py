@@ -39,7 +39,11 @@ def validate_provider_tool(tool: ProviderTool, *, namespace: str | None, backend
 def validate_provider_tools(
     tools: Iterable[Any], *, namespace: str | None, backend: str
 ) -> dict[str, BaseModel]:
-    """Validate every provider tool of a request; returns parsed arguments by tool id."""
+    """Validate every provider tool of a request; returns parsed arguments by tool id.
+
+    Each tool carries its parse on to the plugin (:attr:`ProviderTool.parsed_args
+    <modelport.types.ProviderTool.parsed_args>`), which maps it without validating again.
+    """
     from .types import ProviderTool
 
     parsed: dict[str, BaseModel] = {}
@@ -48,7 +52,8 @@ def validate_provider_tools(
             continue
         if tool.id in parsed:
             raise ProviderToolError(f"provider tool {tool.id!r} is given twice", tool_id=tool.id)
-        parsed[tool.id] = validate_provider_tool(tool, namespace=namespace, backend=backend)
+        parsed[tool.id] = args = validate_provider_tool(tool, namespace=namespace, backend=backend)
+        tool._carry(args)
     return parsed
 
 

@@ -31,7 +31,7 @@ from .errors import DeadlineExceededError, InvalidRequestError, ModelportError
 from .functions import PythonTool
 
 if TYPE_CHECKING:
-    from ._model import Model
+    from ._model import Model, ValidCall
     from .approval import ApproveHook
     from .events import StreamEvent
     from .types import Message, Request, Result, ToolCallPart, ToolResultPart, Usage
@@ -129,11 +129,10 @@ class _Conversation:
         self.started = 0.0
         self.steps: list[Step] = []
 
-    def begin(self) -> tuple[dict[str, Any], Request]:
-        """A step starts: its keywords for the model call, and its canonical request."""
+    def begin(self, model: Model) -> ValidCall:
+        """A step starts: its call, validated once (its request is :attr:`Step.request`)."""
         self.started = time.monotonic()
-        kwargs = {**self.kwargs, "messages": list(self.messages)}
-        return kwargs, _request(kwargs)
+        return model._validate({**self.kwargs, "messages": list(self.messages)})
 
     def calls(self, result: Result) -> list[ToolCallPart]:
         """The calls to answer locally: every call the provider did not execute itself."""
@@ -184,14 +183,6 @@ class _Conversation:
             raise
 
 
-def _request(kwargs: dict[str, Any]) -> Request:
-    """The canonical request of a step, for :attr:`Step.request`. The call itself validates it
-    fully (provider checks included); this only builds the value, without a second wire body."""
-    from ._model import _canonical, build_request
-
-    return build_request(_canonical(kwargs))
-
-
 def _tools(conversation: _Conversation, result: Result) -> Round:
     """Ask about, then run, the calls of ``result`` (sync)."""
     functions, calls = conversation.functions, conversation.calls(result)
@@ -226,9 +217,9 @@ def run(
     conversation = _Conversation(model, kwargs, max_steps, stop_when, approve)
     with conversation.keeping_steps():
         while True:
-            request_kwargs, request = conversation.begin()
-            result = model.generate(**request_kwargs)
-            reason = conversation.record(request, result, _tools(conversation, result))
+            call = conversation.begin(model)
+            result = model._generate(call)
+            reason = conversation.record(call.request, result, _tools(conversation, result))
             if reason is not None:
                 return conversation.finished(reason)
 
@@ -246,9 +237,9 @@ async def arun(
     conversation = _Conversation(model, kwargs, max_steps, stop_when, approve)
     with conversation.keeping_steps():
         while True:
-            request_kwargs, request = conversation.begin()
-            result = await model.agenerate(**request_kwargs)
-            reason = conversation.record(request, result, await _atools(conversation, result))
+            call = conversation.begin(model)
+            result = await model._agenerate(call)
+            reason = conversation.record(call.request, result, await _atools(conversation, result))
             if reason is not None:
                 return conversation.finished(reason)
 
@@ -286,11 +277,11 @@ class RunStream:
         conversation = self._conversation
         with conversation.keeping_steps():
             while True:
-                request_kwargs, request = conversation.begin()
-                with self._model.stream(**request_kwargs) as stream:
+                call = conversation.begin(self._model)
+                with self._model._stream(call) as stream:
                     yield from stream
                     result = stream.result()
-                reason = conversation.record(request, result, _tools(conversation, result))
+                reason = conversation.record(call.request, result, _tools(conversation, result))
                 for part in conversation.steps[-1].tool_results:
                     yield ToolResultEvent(part=part)
                 if reason is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, TypeVar
 
 import httpx
 
@@ -28,6 +28,7 @@ __all__ = [
     "Capabilities",
     "EmbedRequest",
     "HttpClients",
+    "Prepared",
     "Provider",
     "ProviderConfig",
     "Secret",
@@ -99,6 +100,16 @@ class EmbedRequest:
     output_dimensionality: int | None = None
     task_type: str | None = None
     provider_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+
+class Prepared(NamedTuple):
+    """A request checked and built for one call before any I/O (:meth:`Provider.prepare`): what the
+    pre-flight check built is what is sent, and sent again on a retry."""
+
+    request: Request
+    stream: bool = False
+    #: What the provider built: an HTTP provider's :class:`~modelport.http.HttpRequest`, else ``None``.
+    wire: Any = None
 
 
 @dataclass(frozen=True)
@@ -178,8 +189,8 @@ class Provider:
     config_options: ClassVar[frozenset[str] | None] = None
     #: The contract version the provider was written against.
     contract_version: ClassVar[str] = CONTRACT_VERSION
-    #: ``generate`` itself validates the request before any I/O (so ``check_request`` is not run
-    #: separately for it); :class:`modelport.http.HttpProvider` sets this.
+    #: ``count_tokens`` itself validates the request before any I/O (so ``check_request`` is not
+    #: run separately for it); :class:`modelport.http.HttpProvider` sets this.
     checks_on_send: ClassVar[bool] = False
     #: ``embed`` retries each request (batch) itself; the model does not retry the whole call.
     embed_retries_per_request: ClassVar[bool] = False
@@ -221,6 +232,13 @@ class Provider:
     def check_request(self, model_name: str, request: Request) -> None:
         """Provider-specific validation; raise :class:`InvalidRequestError` to reject. Never does I/O."""
 
+    def prepare(self, model_name: str, request: Request, *, stream: bool = False) -> Prepared:
+        """``request`` checked and built for sending, before any I/O: a provider that builds a wire
+        request does so here, once, and the ``send`` methods send what it built. The default runs
+        :meth:`check_request`."""
+        self.check_request(model_name, request)
+        return Prepared(request, stream)
+
     def replay_from_model(self, message: Message, origin: Origin, model_name: str) -> Message:
         """The assistant ``message`` as it is sent to ``model_name`` when another model or API of this
         provider (``origin``) produced it: the provider's documented cross-model rule for reasoning
@@ -250,6 +268,22 @@ class Provider:
     def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:
         """Async twin of :meth:`stream`."""
         raise self._unsupported("stream")
+
+    def send(self, model_name: str, prepared: Prepared) -> Result:
+        """:meth:`generate` with what :meth:`prepare` made (the model's calls come this way)."""
+        return self.generate(model_name, prepared.request)
+
+    async def asend(self, model_name: str, prepared: Prepared) -> Result:
+        """Async twin of :meth:`send`."""
+        return await self.agenerate(model_name, prepared.request)
+
+    def send_stream(self, model_name: str, prepared: Prepared) -> Iterator[StreamEvent]:
+        """:meth:`stream` with what :meth:`prepare` made (once per attempt of a stream)."""
+        return self.stream(model_name, prepared.request)
+
+    def asend_stream(self, model_name: str, prepared: Prepared) -> AsyncIterator[StreamEvent]:
+        """Async twin of :meth:`send_stream`."""
+        return self.astream(model_name, prepared.request)
 
     def embed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
         """Embeddings for the request's values, in order."""

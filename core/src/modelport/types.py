@@ -7,14 +7,15 @@ Tags (``type``) are wire format and are never renamed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, Literal
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Literal, Protocol
 
 from pydantic import (
     ConfigDict,
     Field,
     model_validator,
 )
+from typing_extensions import TypedDict
 
 __all__ = [
     "CallWarning",
@@ -36,6 +37,7 @@ __all__ = [
     "ReasoningPart",
     "ReasoningReplay",
     "Request",
+    "RequestKeywords",
     "ResponseFormat",
     "Result",
     "Source",
@@ -207,6 +209,43 @@ class Request(_Frozen):
             raise ValueError(f"tool_choice names tools that are not in 'tools': {', '.join(missing)}")
         if choice in ("any", "required") and not self.tools:
             raise ValueError(f"tool_choice {choice!r} needs at least one tool")
+
+
+class _ToolFunction(Protocol):
+    """A :func:`modelport.tool` function, as ``tools`` takes it: its spec is what is sent."""
+
+    @property
+    def spec(self) -> FunctionTool: ...
+
+
+class RequestKeywords(TypedDict, total=False):
+    """The keywords of a call (``generate``, ``stream``, ``count_tokens``, ``run``... and their async
+    twins): :class:`Request`'s fields, as a caller may give them, plus ``prompt`` and ``system``.
+
+    The call signatures read ``**kwargs: Unpack[RequestKeywords]``, so editors complete the
+    keywords and ``mypy --strict`` checks them; validation into a :class:`Request` stays the judge.
+    """
+
+    prompt: str
+    system: str
+    messages: Sequence[Message | Mapping[str, Any]]
+    max_output_tokens: int | None
+    temperature: float | None
+    top_p: float | None
+    top_k: int | None
+    stop_sequences: Sequence[str] | None
+    seed: int | None
+    presence_penalty: float | None
+    frequency_penalty: float | None
+    #: A spec, its shorthand (``"json"``), or a Python type the answer is parsed into.
+    response_format: ResponseFormat | Mapping[str, Any] | Literal["text", "json"] | type[Any] | None
+    tools: Sequence[Tool | _ToolFunction | Mapping[str, Any]] | None
+    tool_choice: ToolChoice | Mapping[str, Any] | None
+    reasoning: ReasoningConfig | Mapping[str, Any] | None
+    reasoning_replay: ReasoningReplay
+    user_id: str | None
+    request_labels: Mapping[str, str] | None
+    provider_options: Mapping[str, Mapping[str, Any]] | None
 
 
 def _free_form_values(request: Request) -> Iterator[tuple[tuple[object, ...], Any]]:

@@ -72,22 +72,22 @@ _IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS"})
 # Generation ---------------------------------------------------------------------------------------
 
 
-def generate(codec: Codec, model_name: str, request: Request) -> Result:
-    spec = codec.build_request(model_name, request, stream=False)
+# Each takes the request as the codec built it, once a call (``HttpProvider.prepare``).
+
+
+def generate(codec: Codec, model_name: str, spec: HttpRequest) -> Result:
     return _result(codec, *receive_json(codec.endpoint(), spec, model=model_name), spec)
 
 
-async def agenerate(codec: Codec, model_name: str, request: Request) -> Result:
-    spec = codec.build_request(model_name, request, stream=False)
+async def agenerate(codec: Codec, model_name: str, spec: HttpRequest) -> Result:
     exchange, reply, body = await abody_of(codec.endpoint(), spec, model_name)  # receive_json, inline
     return _result(codec, exchange.answer(reply, body), len(body), spec)
 
 
 def stream(
-    codec: Codec, model_name: str, request: Request, deadline: Deadline | None
+    codec: Codec, model_name: str, spec: HttpRequest, deadline: Deadline | None
 ) -> Iterator[StreamEvent]:
     """The events of a stream, within the call's ``deadline`` (read when the call was made)."""
-    spec = codec.build_request(model_name, request, stream=True)
     decoder = codec.stream_decoder(spec)
     feed = decoder.feed
     yield _start(spec)
@@ -110,10 +110,9 @@ def stream(
 
 
 async def astream(
-    codec: Codec, model_name: str, request: Request, deadline: Deadline | None
+    codec: Codec, model_name: str, spec: HttpRequest, deadline: Deadline | None
 ) -> AsyncIterator[StreamEvent]:
     """Async twin of :func:`stream`."""
-    spec = codec.build_request(model_name, request, stream=True)
     decoder = codec.stream_decoder(spec)
     feed = decoder.feed
     yield _start(spec)

@@ -16,7 +16,7 @@ from .._http_auth import HeaderAuth, check_header_value
 from .._http_errors import error_message, status_error
 from ..deadlines import current as current_deadline
 from ..errors import ConfigurationError, MissingCredentialsError, ProviderError
-from ..provider import EmbedRequest, Provider, Secret, TokenCount
+from ..provider import EmbedRequest, Prepared, Provider, Secret, TokenCount
 from ..secrets import CREDENTIAL_HEADERS
 from ..urls import check_base_url
 from . import _calls
@@ -208,18 +208,46 @@ class HttpProvider(Provider):
         """Build the request once: every mapping rule that can reject it does so before any I/O."""
         self.build_request(model_name, request, stream=False)
 
+    def prepare(self, model_name: str, request: Request, *, stream: bool = False) -> Prepared:
+        """The :class:`HttpRequest` of ``request``, built once for the check and the send."""
+        return Prepared(request, stream, self.build_request(model_name, request, stream=stream))
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A plugin that overrides a call (to add to it) keeps it: the model's send goes through the
+        # override, which builds its own request as before. Decided once per class.
+        for call, send in _SENDS:
+            if getattr(cls, call) is not getattr(HttpProvider, call):
+                setattr(cls, send, getattr(Provider, send))
+
     def generate(self, model_name: str, request: Request) -> Result:
-        return _calls.generate(self, model_name, request)
+        return _calls.generate(self, model_name, self.build_request(model_name, request, stream=False))
 
     async def agenerate(self, model_name: str, request: Request) -> Result:
-        return await _calls.agenerate(self, model_name, request)
+        spec = self.build_request(model_name, request, stream=False)
+        return await _calls.agenerate(self, model_name, spec)
+
+    # A stream reads the call's deadline when it is made: its generator runs later, between events.
 
     def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
-        # The call's deadline is read now: the generator runs later, between the caller's events.
-        return _calls.stream(self, model_name, request, current_deadline())
+        spec = self.build_request(model_name, request, stream=True)
+        return _calls.stream(self, model_name, spec, current_deadline())
 
     def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:
-        return _calls.astream(self, model_name, request, current_deadline())
+        spec = self.build_request(model_name, request, stream=True)
+        return _calls.astream(self, model_name, spec, current_deadline())
+
+    def send(self, model_name: str, prepared: Prepared) -> Result:
+        return _calls.generate(self, model_name, prepared.wire)
+
+    async def asend(self, model_name: str, prepared: Prepared) -> Result:
+        return await _calls.agenerate(self, model_name, prepared.wire)
+
+    def send_stream(self, model_name: str, prepared: Prepared) -> Iterator[StreamEvent]:
+        return _calls.stream(self, model_name, prepared.wire, current_deadline())
+
+    def asend_stream(self, model_name: str, prepared: Prepared) -> AsyncIterator[StreamEvent]:
+        return _calls.astream(self, model_name, prepared.wire, current_deadline())
 
     def embed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
         return _calls.embed(self, model_name, request)
@@ -267,3 +295,12 @@ class HttpProvider(Provider):
     def operation(self, steps: Callable[[], Steps[_T]]) -> Operation[_T]:
         """An :class:`Operation` of this provider's (run it with ``.run()`` or ``await`` it)."""
         return Operation(self, steps)
+
+
+#: Each call a plugin may override, and the send the model uses in its place.
+_SENDS = (
+    ("generate", "send"),
+    ("agenerate", "asend"),
+    ("stream", "send_stream"),
+    ("astream", "asend_stream"),
+)
