@@ -12,7 +12,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 import modelport
-from modelport import _model, telemetry
+from modelport import _api, _model, telemetry
 from tests.google import corpus as c
 from tests.google import mock
 
@@ -56,6 +56,29 @@ def test_a_model_made_before_tracing_is_traced_once_wrapped() -> None:
         assert [s.name for s in exporter.get_finished_spans()] == ["chat gemini-2.5-flash"]
         assert len(recorder.requests) == 2
     finally:
+        telemetry.uninstrument()
+        provider.shutdown()
+
+
+def test_a_shared_model_made_before_tracing_is_traced_once_tracing_is_on() -> None:
+    """Module-level calls share a model the application never holds: it is wrapped for it."""
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    model, recorder = mock.model([grounded(), grounded()])
+    model_id = "google/shared-before-tracing"
+    _api._DEFAULT_MODELS[model_id] = model
+    try:
+        modelport.generate(model_id, prompt="What is the weather in London?")
+        assert exporter.get_finished_spans() == ()
+        telemetry.instrument(tracer_provider=provider)
+        modelport.generate(model_id, prompt="What is the weather in London?")
+        assert [s.name for s in exporter.get_finished_spans()] == ["chat gemini-2.5-flash"]
+        shared = _api._DEFAULT_MODELS[model_id]
+        assert type(shared) is telemetry.InstrumentedModel and shared.provider is model.provider
+        assert len(recorder.requests) == 2
+    finally:
+        _api._DEFAULT_MODELS.pop(model_id, None)
         telemetry.uninstrument()
         provider.shutdown()
 

@@ -259,14 +259,20 @@ _DEFAULT_LOCK = threading.Lock()
 
 
 def _default_model(model_id: str) -> Model:
-    # Module-level calls share one Model (and so one pooled client) per id.
+    # Module-level calls share one Model (and so one pooled client) per id. A shared model made
+    # before tracing was turned on is traced from then on (the same provider and clients, wrapped):
+    # the application never held it, so it cannot wrap it itself.
     model = _DEFAULT_MODELS.get(model_id)
-    if model is None:
+    if model is None or type(model) is not _model_class():
         with _DEFAULT_LOCK:
             model = _DEFAULT_MODELS.get(model_id)
             if model is None:
                 model = get_model(model_id)
-                _DEFAULT_MODELS[model_id] = model
+            elif type(model) is Model and _model_class() is not Model:
+                from .telemetry import instrument_model
+
+                model = instrument_model(model)
+            _DEFAULT_MODELS[model_id] = model
     return model
 
 
