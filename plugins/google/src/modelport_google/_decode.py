@@ -27,7 +27,7 @@ from modelport.types import (
 )
 from modelport.wire import source_bytes
 
-from ._parts import PartMapper, answered_calls
+from ._parts import PartMapper, answered_calls, text_of
 from ._replay import replay_metadata
 from .grounding import validate_grounding_metadata
 
@@ -195,17 +195,6 @@ def candidate_parts(candidate: dict[str, Any] | None) -> list[dict[str, Any]]:
     if not isinstance(parts, list) or not all(isinstance(p, dict) for p in parts):
         raise TypeError("content.parts must be a list of objects")
     return parts
-
-
-def text_of(parts: Iterable[dict[str, Any]]) -> list[str]:
-    """The non-thought text of each raw part, ``""`` for other parts (what grounding offsets index).
-
-    One entry per raw part, so a support's ``partIndex`` names the same part Google meant, and the
-    entries joined are exactly the result's text.
-    """
-    return [
-        p["text"] if isinstance(p.get("text"), str) and p.get("thought") is not True else "" for p in parts
-    ]
 
 
 def blocked_reason(response: dict[str, Any]) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Iterable
 from typing import Any
 
 from modelport.types import (
@@ -29,6 +30,7 @@ __all__ = [
     "call_id",
     "signature_metadata",
     "is_text_chunk",
+    "text_of",
 ]
 
 #: Name of the provider-executed code tool in canonical parts.
@@ -247,3 +249,14 @@ class PartMapper:
                 provider_metadata=meta,
             )
         return None
+
+
+def text_of(parts: Iterable[dict[str, Any]]) -> list[str]:
+    """The non-thought text of each raw part, ``""`` for other parts (what grounding offsets index).
+
+    One entry per raw part, so a support's ``partIndex`` names the same part Google meant, and the
+    entries joined are exactly the result's text.
+    """
+    return [
+        p["text"] if isinstance(p.get("text"), str) and p.get("thought") is not True else "" for p in parts
+    ]

@@ -13,14 +13,12 @@ from typing import Any
 from modelport.errors import InvalidRequestError
 from modelport.schemas import gemini_schema
 from modelport.types import (
-    MAX_SAFE_INTEGER,
     CallWarning,
     FilePart,
     FunctionTool,
     Message,
     Part,
     ProviderTool,
-    ReasoningConfig,
     ReasoningPart,
     Request,
     SpecificToolChoice,
@@ -32,9 +30,20 @@ from modelport.types import (
 )
 from modelport.wire import dumps
 
+from ._labels import check_labels, label_value
 from ._options import GoogleOptions, parse_options
 from ._parts import CODE_EXECUTION
 from ._replay import ReplayedCall, replay_parts
+from ._thinking import (
+    EFFORT_BUDGETS,
+    EFFORT_LEVELS,
+    check_reasoning,
+    check_thinking,
+    effort_warnings,
+    explicit_thinking,
+    is_gemini_3,
+    thinking_config,
+)
 
 __all__ = [
     "EFFORT_BUDGETS",
@@ -48,126 +57,10 @@ __all__ = [
     "unsupported_warnings",
 ]
 
-#: ``reasoning.effort`` → ``thinkingBudget`` (-1 lets the model decide: "dynamic"), Gemini 2.5 and older.
-EFFORT_BUDGETS = {"low": 512, "medium": 2048, "high": 8192, "max": -1}
-#: ``reasoning.effort`` → ``thinkingLevel`` on the Gemini 3 family (which thinks by levels).
-EFFORT_LEVELS = {"low": "LOW", "medium": "MEDIUM", "high": "HIGH", "max": "HIGH"}
-
-
-def is_gemini_3(model_name: str) -> bool:
-    """Whether the model belongs to the Gemini 3 family (``thinkingLevel`` instead of budgets).
-
-    The last path segment is read, so ``models/gemini-3-pro-preview`` and a Vertex resource name
-    ending in ``.../models/gemini-3-flash`` both count.
-    """
-    name = model_name.rsplit("/", 1)[-1].lower()
-    return name.startswith("gemini-3")
-
-
 _UNSUPPORTED = ("presence_penalty", "frequency_penalty")
 
 
 # --------------------------------------------------------------------------- settings
-
-
-def check_reasoning(reasoning: ReasoningConfig | None) -> None:
-    """G4 validation: ``budget_tokens`` is a non-negative safe integer; ``enabled=False`` is alone."""
-    if reasoning is None:
-        return
-    budget = reasoning.budget_tokens
-    if budget is not None:
-        if isinstance(budget, bool) or not isinstance(budget, int):
-            raise InvalidRequestError("reasoning.budget_tokens must be an integer")
-        if budget == -1:
-            raise InvalidRequestError(
-                "reasoning.budget_tokens=-1 is reserved: use reasoning.effort='max' for a dynamic budget"
-            )
-        if not 0 <= budget <= MAX_SAFE_INTEGER:
-            raise InvalidRequestError(
-                f"reasoning.budget_tokens must be between 0 and {MAX_SAFE_INTEGER}, got {budget}"
-            )
-    if reasoning.enabled is False and (reasoning.effort is not None or budget is not None):
-        raise InvalidRequestError("reasoning.enabled=False cannot be combined with effort or budget_tokens")
-
-
-def thinking_config(reasoning: ReasoningConfig | None, model_name: str = "") -> dict[str, Any] | None:
-    """``generationConfig.thinkingConfig`` for the request's reasoning settings.
-
-    ``effort`` becomes ``thinkingLevel`` on the Gemini 3 family and ``thinkingBudget`` on older
-    models; an explicit ``budget_tokens`` is a ``thinkingBudget`` everywhere (Gemini 3 still takes one).
-    """
-    if reasoning is None:
-        return None
-    check_reasoning(reasoning)
-    gemini_3 = is_gemini_3(model_name)
-    if reasoning.enabled is False:
-        if gemini_3:
-            raise InvalidRequestError(
-                f"{model_name} cannot turn thinking off: use reasoning={{'effort': 'low'}}, or "
-                "provider_options={'google': {'thinking_level': 'MINIMAL'}} on models that take it (Flash)"
-            )
-        return {"thinkingBudget": 0}
-    config: dict[str, Any] = {}
-    if reasoning.budget_tokens is not None:
-        config["thinkingBudget"] = reasoning.budget_tokens
-    elif reasoning.effort is not None:
-        if gemini_3:
-            config["thinkingLevel"] = EFFORT_LEVELS[reasoning.effort]
-        else:
-            config["thinkingBudget"] = EFFORT_BUDGETS[reasoning.effort]
-    config["includeThoughts"] = True
-    return config
-
-
-def _explicit_thinking(
-    config: dict[str, Any] | None, options: GoogleOptions, model_name: str
-) -> dict[str, Any] | None:
-    """``thinkingConfig`` with the explicit ``thinking_level`` / ``thinking_budget`` options applied,
-    validated against the model family before any request."""
-    level, budget = options.thinking_level, options.thinking_budget
-    if level is None and budget is None:
-        return config
-    if level is not None and budget is not None:
-        raise InvalidRequestError(
-            "provider_options: give thinking_level or thinking_budget, not both (Google rejects both at once)"
-        )
-    merged = dict(config or {})
-    if level is not None:
-        if not is_gemini_3(model_name):
-            raise InvalidRequestError(
-                f"provider_options thinking_level is for the Gemini 3 family; {model_name} takes "
-                "thinking_budget (or reasoning={'effort': ...})"
-            )
-        if "thinkingBudget" in merged:
-            raise InvalidRequestError(
-                "provider_options thinking_level cannot be combined with reasoning.budget_tokens or "
-                "reasoning.enabled=False (a level and a budget at once)"
-            )
-        merged["thinkingLevel"] = level
-    else:
-        if "thinkingLevel" in merged:
-            raise InvalidRequestError(
-                "provider_options thinking_budget cannot be combined with reasoning.effort on a Gemini 3 "
-                "model (a level and a budget at once)"
-            )
-        merged["thinkingBudget"] = budget
-    return merged
-
-
-def _check_thinking(generation: dict[str, Any] | None, model_name: str) -> None:
-    """A ``thinkingConfig`` (from any source, ``generation_config`` included) has at most one of a
-    level and a budget, and a level only on Gemini 3."""
-    thinking = (generation or {}).get("thinkingConfig")
-    if not isinstance(thinking, dict):
-        return
-    if "thinkingLevel" in thinking and "thinkingBudget" in thinking:
-        raise InvalidRequestError(
-            "thinkingConfig has both thinkingLevel and thinkingBudget; Google accepts one of them"
-        )
-    if "thinkingLevel" in thinking and model_name and not is_gemini_3(model_name):
-        raise InvalidRequestError(
-            f"thinkingLevel is for the Gemini 3 family; {model_name} takes thinkingBudget"
-        )
 
 
 def tool_config(choice: ToolChoice | None) -> dict[str, Any] | None:
@@ -202,7 +95,7 @@ def _generation_config(request: Request, options: GoogleOptions, model_name: str
         if options.response_logprobs is not True:
             raise InvalidRequestError("provider_options logprobs needs response_logprobs=True")
         config["logprobs"] = options.logprobs
-    thinking = _explicit_thinking(thinking_config(request.reasoning, model_name), options, model_name)
+    thinking = explicit_thinking(thinking_config(request.reasoning, model_name), options, model_name)
     if thinking is not None:
         config["thinkingConfig"] = thinking
     return config
@@ -421,55 +314,6 @@ def _contents(
     return system, contents, warnings
 
 
-# --------------------------------------------------------------------------- labels (Vertex)
-
-#: Most labels one Vertex request may carry, and the longest key or value.
-MAX_LABELS = 64
-MAX_LABEL_LENGTH = 63
-
-
-def _label_char(char: str) -> bool:
-    # Lowercase letters (international ones too), digits, underscore and dash.
-    return char.islower() or char.isdigit() or char in "_-"
-
-
-def _label_value(user_id: str, warnings: list[CallWarning]) -> str:
-    """``user_id`` as a valid Vertex label value: lowercased, other characters as ``_``, cut to
-    63 characters; the change is reported as a warning (documented in the plugin README)."""
-    if len(user_id) <= MAX_LABEL_LENGTH and all(_label_char(c) for c in user_id):
-        return user_id
-    value = "".join(c if _label_char(c) else "_" for c in user_id.lower())[:MAX_LABEL_LENGTH]
-    warnings.append(
-        CallWarning(
-            type="other",
-            setting="user_id",
-            details=f"user_id was normalised to the Vertex label value {value!r} (labels allow only "
-            "lowercase letters, digits, '_' and '-', up to 63 characters)",
-        )
-    )
-    return value
-
-
-def check_labels(labels: dict[str, Any]) -> None:
-    """Vertex label rules, before any request: at most 64; keys start with a lowercase letter; keys
-    and values use only lowercase letters, digits, ``_`` and ``-``, at most 63 characters."""
-    if len(labels) > MAX_LABELS:
-        raise InvalidRequestError(f"Vertex AI accepts at most {MAX_LABELS} labels, got {len(labels)}")
-    for key, value in labels.items():
-        if not isinstance(value, str):
-            raise InvalidRequestError(f"label {key!r}: the value must be a string")
-        if not (0 < len(key) <= MAX_LABEL_LENGTH and key[0].islower() and all(map(_label_char, key))):
-            raise InvalidRequestError(
-                f"label key {key!r} is not valid on Vertex AI: 1-63 characters, starting with a "
-                "lowercase letter, then lowercase letters, digits, '_' or '-'"
-            )
-        if not (len(value) <= MAX_LABEL_LENGTH and all(map(_label_char, value))):
-            raise InvalidRequestError(
-                f"label {key!r} has a value that is not valid on Vertex AI: at most 63 lowercase "
-                "letters, digits, '_' or '-'"
-            )
-
-
 # --------------------------------------------------------------------------- body
 
 
@@ -484,17 +328,6 @@ def unsupported_warnings(request: Request) -> list[CallWarning]:
         for name in _UNSUPPORTED
         if getattr(request, name) is not None
     ]
-
-
-def _effort_warnings(request: Request, model_name: str) -> list[CallWarning]:
-    """``effort="max"`` on the Gemini 3 family is its highest level, ``HIGH``: said, not hidden."""
-    reasoning = request.reasoning
-    if reasoning is None or reasoning.effort != "max" or reasoning.budget_tokens is not None:
-        return []
-    if not is_gemini_3(model_name):
-        return []  # a dynamic budget (-1): the model thinks as much as it needs
-    details = f"{model_name} takes no effort 'max': it is lowered to thinkingLevel 'HIGH', its highest"
-    return [CallWarning(type="unsupported-setting", setting="reasoning.effort", details=details)]
 
 
 def build_body(
@@ -518,12 +351,12 @@ def build_body(
         config = {**(config or {}), "retrievalConfig": retrieval}
     if config:
         body["toolConfig"] = config
-    warnings = [*edits, *unsupported_warnings(request), *_effort_warnings(request, model)]
+    warnings = [*edits, *unsupported_warnings(request), *effort_warnings(request, model)]
     labels = request.request_labels if request.request_labels is not None else None
     if labels is None and request.user_id is not None:
         user_id = request.user_id
         if backend == "vertex":
-            user_id = _label_value(user_id, warnings)
+            user_id = label_value(user_id, warnings)
         labels = {"user_id": user_id}
     if labels:
         body["labels"] = dict(labels)
@@ -537,7 +370,7 @@ def build_body(
         generation = dict(body.get("generationConfig") or {})
         warnings += _apply_response_format(generation, request)
         body["generationConfig"] = generation
-    _check_thinking(body.get("generationConfig"), model)
+    check_thinking(body.get("generationConfig"), model)
     _check_candidates(body.get("generationConfig"))
     return body, warnings
 

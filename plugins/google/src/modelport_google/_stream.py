@@ -37,7 +37,6 @@ from modelport.events import (
 from modelport.types import FilePart, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
 
 from ._decode import (
-    CANDIDATE_KEYS,
     MALFORMED,
     blocked_reason,
     candidate_metadata,
@@ -52,81 +51,12 @@ from ._decode import (
     text_of,
     usage_from,
 )
+from ._frames import FrameState, part_kind
 from ._partial_args import StreamedCall, is_fragment
 from ._parts import _TEXT_KEYS, PartMapper, answered_calls, is_text_chunk, signature_metadata
 from ._replay import replay_metadata
 
 __all__ = ["StreamDecoder", "merge_frames"]
-
-
-#: Most recitation sources (``citationMetadata.citationSources``) kept over one response: real
-#: answers carry a handful; a stream repeating a thousand per frame would otherwise grow without end.
-MAX_CITATION_SOURCES = 1_000
-
-_LAST_RESPONSE_KEYS = ("usageMetadata", "modelVersion", "promptFeedback")
-_LAST_CANDIDATE_KEYS = frozenset({"finishReason", *CANDIDATE_KEYS})
-_ACCUMULATED_KEYS = frozenset({"citationMetadata", "groundingMetadata", "logprobsResult"})
-#: A candidate with only these keys (nearly every frame) has nothing for :class:`_Frames` to keep.
-_PLAIN_CANDIDATE_KEYS = frozenset({"content", "index"})
-
-
-def _kind(raw: dict[str, Any]) -> str:
-    return "reasoning" if raw.get("thought") is True else "text"
-
-
-class _Frames:
-    """Frame-level state shared by :class:`StreamDecoder` and :func:`merge_frames`: last wins."""
-
-    def __init__(self, provider: str) -> None:
-        self.provider = provider
-        self.response: dict[str, Any] = {}
-        self.candidate: dict[str, Any] = {}
-        self.citation_sources: list[Any] = []
-        self.grounding: Any = None
-        self.logprobs: dict[str, list[Any]] | None = None  # logprobsResult lists, over all frames
-
-    def add(self, frame: dict[str, Any], candidate: dict[str, Any] | None) -> None:
-        # Three lookups, and a key-set test for the candidate, keep the per-frame cost flat.
-        for key in _LAST_RESPONSE_KEYS:
-            value = frame.get(key)
-            if value is not None:
-                self.response[key] = value
-        if "responseId" not in self.response and frame.get("responseId") is not None:
-            self.response["responseId"] = frame["responseId"]
-        if candidate is None or candidate.keys() <= _PLAIN_CANDIDATE_KEYS:
-            return
-        for key in candidate.keys() & _LAST_CANDIDATE_KEYS:
-            if candidate[key] not in (None, {}, []):
-                self.candidate[key] = candidate[key]
-        if not candidate.keys() & _ACCUMULATED_KEYS:
-            return
-        logprobs = candidate.get("logprobsResult")
-        if isinstance(logprobs, dict):
-            if self.logprobs is None:
-                self.logprobs = {"topCandidates": [], "chosenCandidates": []}
-            for key in ("topCandidates", "chosenCandidates"):
-                value = logprobs.get(key) or []
-                if not isinstance(value, list):
-                    raise TypeError(f"logprobsResult.{key} must be a list")
-                self.logprobs[key].extend(value)
-        citations = candidate.get("citationMetadata")
-        if isinstance(citations, dict) and isinstance(citations.get("citationSources"), list):
-            self.citation_sources.extend(citations["citationSources"])
-            if len(self.citation_sources) > MAX_CITATION_SOURCES:
-                raise ProviderMetadataError(
-                    f"citationMetadata has more than {MAX_CITATION_SOURCES} sources over the stream",
-                    provider=self.provider,
-                )
-            self.candidate["citationMetadata"] = {**citations, "citationSources": self.citation_sources}
-        if "groundingMetadata" in candidate:
-            if self.grounding is None:
-                from .grounding import GroundingAccumulator
-
-                self.grounding = GroundingAccumulator(provider=self.provider)
-            self.grounding.add(candidate["groundingMetadata"])
-
-    def grounding_result(self) -> dict[str, Any] | None:
-        return None if self.grounding is None else self.grounding.result()  # type: ignore[no-any-return]
 
 
 def merge_frames(frames: Iterable[dict[str, Any]], *, provider: str = "google") -> dict[str, Any]:
@@ -143,7 +73,7 @@ def merge_frames(frames: Iterable[dict[str, Any]], *, provider: str = "google") 
 
 
 def _merge_frames(frames: Iterable[dict[str, Any]], provider: str) -> dict[str, Any]:
-    state = _Frames(provider)
+    state = FrameState(provider)
     parts: list[dict[str, Any]] = []
     open_text = False
     streamed: StreamedCall | None = None  # a call whose arguments stream (partialArgs), at parts[-1]
@@ -162,7 +92,7 @@ def _merge_frames(frames: Iterable[dict[str, Any]], provider: str) -> dict[str, 
             streamed = None  # any other part ends a streamed call
             if is_text_chunk(raw):
                 signed = "thoughtSignature" in raw
-                if open_text and not signed and _kind(parts[-1]) == _kind(raw):
+                if open_text and not signed and part_kind(parts[-1]) == part_kind(raw):
                     parts[-1] = {**parts[-1], "text": parts[-1]["text"] + raw["text"]}
                     continue
                 if not raw["text"] and not signed:
@@ -187,7 +117,7 @@ class StreamDecoder:
 
     def __init__(self, *, provider: str = "google") -> None:
         self.provider = provider
-        self._state = _Frames(provider)
+        self._state = FrameState(provider)
         self._raw: list[dict[str, Any]] = []
         self._chunks: dict[int, list[str]] = {}  # text chunks of merged raw text parts, joined once
         self._mapper = PartMapper()
@@ -241,7 +171,7 @@ class StreamDecoder:
                         and isinstance(text, str)
                         and raw.keys() <= _TEXT_KEYS  # with the str test: is_text_chunk(raw)
                         and "thoughtSignature" not in raw
-                        and self._open[0] == _kind(raw)
+                        and self._open[0] == part_kind(raw)
                     ):
                         if text:
                             kind, ident, _, chunks = self._open
@@ -277,7 +207,7 @@ class StreamDecoder:
             self._end_streamed()  # any other part ends a call whose arguments streamed
         if is_text_chunk(raw):
             # More text of the open part never gets here: ``_feed`` takes it on its hot path.
-            kind, text, signed = _kind(raw), raw["text"], "thoughtSignature" in raw
+            kind, text, signed = part_kind(raw), raw["text"], "thoughtSignature" in raw
             if not text and not signed:
                 return
             self._close(events)

@@ -100,14 +100,14 @@ def _expiry(ttl: float | timedelta | None, expire_time: datetime | str | None) -
         text = f"{seconds:.9f}".rstrip("0").rstrip(".")
         return {"ttl": f"{text}s"}
     if expire_time is not None:
-        from .tools import _parse_rfc3339
+        from ._timestamps import parse_rfc3339
 
         if isinstance(expire_time, datetime):
             if expire_time.tzinfo is None or expire_time.utcoffset() is None:
                 raise InvalidRequestError("expire_time must be timezone-aware")
             return {"expireTime": expire_time.isoformat().replace("+00:00", "Z")}
         try:
-            _parse_rfc3339(expire_time)
+            parse_rfc3339(expire_time)
         except (TypeError, ValueError) as error:
             raise InvalidRequestError(f"expire_time: {error}") from None
         return {"expireTime": expire_time}

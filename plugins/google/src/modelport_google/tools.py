@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -33,6 +33,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from modelport.errors import ProviderToolError, validation_message
 from modelport.provider_tools import ProviderToolSpec, resolve_tool_names
 from modelport.types import ProviderTool
+
+from ._timestamps import parse_rfc3339, timestamp
 
 __all__ = [
     "BlockingConfidence",
@@ -71,10 +73,6 @@ BlockingConfidence = Literal[
 #: Most domains Google accepts in ``excludeDomains``.
 MAX_EXCLUDED_DOMAINS = 2_000
 
-_RFC3339 = re.compile(
-    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?"
-    r"(?:([Zz])|([+-])([0-9]{2}):([0-9]{2}))"
-)
 _LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
 
 
@@ -95,33 +93,6 @@ class SearchTypes(_Args):
     image_search: _Empty | None = Field(default=None, alias="imageSearch")
 
 
-def _parse_rfc3339(value: str) -> tuple[datetime, int]:
-    """``(instant to the second, in UTC; nanoseconds)``, or ``ValueError``."""
-    match = _RFC3339.fullmatch(value)
-    if match is None:
-        raise ValueError(f"{value!r} is not an RFC 3339 timestamp (e.g. 2025-01-31T00:00:00Z)")
-    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
-    fraction, zulu, sign = match.group(7), match.group(8), match.group(9)
-    offset = timedelta(0)
-    if not zulu:
-        hours, minutes = int(match.group(10)), int(match.group(11))
-        if hours > 23 or minutes > 59:
-            raise ValueError(f"{value!r} has an invalid UTC offset")
-        offset = timedelta(hours=hours, minutes=minutes) * (1 if sign == "+" else -1)
-    try:
-        instant = datetime(year, month, day, hour, minute, min(second, 59), tzinfo=timezone(offset))
-    except ValueError:
-        raise ValueError(f"{value!r} is not a valid date and time") from None
-    if second > 60:  # 60 is a leap second, allowed by RFC 3339
-        raise ValueError(f"{value!r} has an invalid seconds field")
-    nanos = int((fraction or "0").ljust(9, "0"))
-    try:
-        utc = instant.astimezone(timezone.utc)
-    except OverflowError:  # e.g. 9999-12-31T23:59:59-23:59 is in year 10000 in UTC
-        raise ValueError(f"{value!r} is outside the years 1 to 9999 once in UTC") from None
-    return utc, nanos + (1_000_000_000 if second == 60 else 0)
-
-
 class TimeRangeFilter(_Args):
     """Only results published in ``[startTime, endTime)``; Gemini API only."""
 
@@ -131,12 +102,12 @@ class TimeRangeFilter(_Args):
     @field_validator("start_time", "end_time")
     @classmethod
     def _rfc3339(cls, value: str) -> str:
-        _parse_rfc3339(value)
+        parse_rfc3339(value)
         return value
 
     @model_validator(mode="after")
     def _ordered(self) -> TimeRangeFilter:
-        if _parse_rfc3339(self.start_time) >= _parse_rfc3339(self.end_time):
+        if parse_rfc3339(self.start_time) >= parse_rfc3339(self.end_time):
             raise ValueError("startTime must be before endTime (an empty interval matches nothing)")
         return self
 
@@ -347,17 +318,6 @@ def tools_to_wire(tools: Iterable[ProviderTool], backend: str) -> list[dict[str,
     return [tool_to_wire(tool, backend) for tool in tools]
 
 
-def _timestamp(value: datetime | str) -> str:
-    if isinstance(value, str):
-        return value
-    if not isinstance(value, datetime) or value.tzinfo is None or value.utcoffset() is None:
-        raise ProviderToolError(
-            "time_range ends must be RFC 3339 strings or timezone-aware datetimes",
-            tool_id=_SEARCH.id,
-        )
-    return value.isoformat().replace("+00:00", "Z")
-
-
 def google_search(
     *,
     search_types: Sequence[Literal["web", "image"]] | None = None,
@@ -382,8 +342,8 @@ def google_search(
         if not isinstance(time_range, (tuple, list)) or len(time_range) != 2:
             raise ProviderToolError("time_range must be a (start, end) pair", tool_id=_SEARCH.id)
         args["timeRangeFilter"] = {
-            "startTime": _timestamp(time_range[0]),
-            "endTime": _timestamp(time_range[1]),
+            "startTime": timestamp(time_range[0], _SEARCH.id),
+            "endTime": timestamp(time_range[1], _SEARCH.id),
         }
     if exclude_domains is not None:
         if isinstance(exclude_domains, str):

@@ -13,6 +13,7 @@ from typing import Any
 
 from modelport.types import Citation, Result, Source, TextPart
 
+from .._parts import text_of
 from ._access import grounding_metadata, with_grounding
 from ._validate import LIST_FIELDS, check_shape, validate_grounding_metadata
 
@@ -112,8 +113,6 @@ def _text_parts(result: Result, provider: str) -> list[str]:
     parts), from the result's replay parts when it has them, else its text parts."""
     raw = ((result.replay or {}).get(provider) or {}).get("parts")
     if isinstance(raw, list) and all(isinstance(p, dict) for p in raw):
-        from .._decode import text_of
-
         parts = text_of(raw)
         if "".join(parts) == result.text:
             return parts
