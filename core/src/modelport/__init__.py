@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ._api import aembed, agenerate, astream, embed, generate, get_model, stream
 from ._model import Model
 from ._registry import plugin_errors, register_plugin
+from ._version import __version__ as __version__
 from .errors import (
     ConfigurationError,
     DeadlineExceededError,
@@ -138,8 +139,6 @@ __getattr__, __dir__ = lazy_attributes(
     deprecated=_RENAMED,
 )
 
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Approval",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ._retry import reason
+from .errors import retry_reason
 
 if TYPE_CHECKING:
     from .types import Request, Result
@@ -39,7 +39,7 @@ def retry_attributes(error: BaseException, delay: float, attempt: int) -> dict[s
     return {
         "modelport.retry.attempt": attempt,
         "modelport.retry.delay": float(delay),
-        "modelport.retry.reason": reason(error),
+        "modelport.retry.reason": retry_reason(error),
         "error.type": error_type(error),
     }
 

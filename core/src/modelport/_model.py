@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _retry
+from ._dropped import log_dropped
 from .deadlines import Deadline
 from .errors import InvalidRequestError, ModelportError, validation_message
 from .provider import EmbedRequest, Provider, TokenCount
@@ -28,9 +28,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Model", "ValidCall", "build_request"]
 
-_log = logging.getLogger("modelport")
-
-
 class ValidCall(NamedTuple):
     """One call validated: the request as it is sent (the reasoning replay policy applied), the
     policy's warnings, and the Python type the answer is parsed into. Only this travels on."""
@@ -38,28 +35,6 @@ class ValidCall(NamedTuple):
     request: Request
     warnings: list[CallWarning]
     output: OutputType | None
-
-
-_DROPPED = ("unsupported-setting", "unsupported-tool")
-
-
-def log_dropped(model_id: str, warnings: Sequence[CallWarning]) -> None:
-    """One WARNING line on the ``modelport`` logger for the settings and tools a call dropped."""
-    dropped = [w for w in warnings if w.type in _DROPPED]
-    if not dropped or not _log.isEnabledFor(logging.WARNING):
-        return
-    described = "; ".join(
-        ("tool " if w.type == "unsupported-tool" else "")
-        + (w.setting or "?")
-        + (f" ({w.details})" if w.details else "")
-        for w in dropped
-    )
-    _log.warning(
-        "%s dropped unsupported settings: %s",
-        model_id,
-        described,
-        extra={"modelport_model": model_id, "modelport_dropped": [w.setting for w in dropped]},
-    )
 
 
 def build_request(kwargs: Mapping[str, Any]) -> Request:

@@ -117,7 +117,7 @@ def _instruments() -> tuple[Any, Any, Any]:
     key = (id(tracer_provider), id(meter_provider))
     if _state.key == key and _state.instruments is not None:
         return _state.instruments
-    from . import __version__
+    from ._version import __version__
 
     tracer = tracer_provider.get_tracer(SCOPE, __version__)
     meter = meter_provider.get_meter(SCOPE, __version__)

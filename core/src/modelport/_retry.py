@@ -11,7 +11,7 @@ from sys import modules as _modules
 from typing import Any, TypeVar
 
 from .deadlines import Deadline
-from .errors import ModelportError
+from .errors import ModelportError, retry_reason
 
 T = TypeVar("T")
 
@@ -73,17 +73,11 @@ class RetryPolicy:
         return float(min(self.max_delay, backoff * (0.5 + random.random() / 2)))
 
 
-def reason(error: BaseException) -> str:
-    """Why a call is retried, in short: the error's class and HTTP status (never a body)."""
-    status = getattr(error, "status_code", None)
-    return type(error).__name__ + (f" (HTTP {status})" if status is not None else "")
-
-
 def retrying(error: BaseException, delay: float, retry: int, traced: Any = None) -> None:
     """Report retry number ``retry`` (1-based) of ``error`` after ``delay`` seconds: an INFO line on the
     ``modelport`` logger and, when the call is traced, an event on its span (``traced``: a stream's
     call in :mod:`modelport.telemetry`; else the current span)."""
-    why = reason(error)
+    why = retry_reason(error)
     _log.info(
         "retry %d in %.3g s after %s: %s",
         retry,

@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import _retry
+from ._dropped import log_dropped
 from ._http_errors import stream_error
-from ._model import log_dropped
 from .deadlines import Deadline
 from .errors import ModelportError, ProviderError, StreamInterruptedError
 from .events import (

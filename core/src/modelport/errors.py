@@ -61,6 +61,7 @@ __all__ = [
     "UnknownProviderError",
     "scrub",
     "excerpt",
+    "retry_reason",
     "validation_message",
 ]
 
@@ -94,6 +95,13 @@ def _field(value: str | None) -> str | None:
         return None
     value = "".join(c if c.isprintable() else "?" for c in str(value)[: FIELD_LIMIT + 1])
     return _bounded(scrub(value), FIELD_LIMIT)
+
+
+def retry_reason(error: BaseException) -> str:
+    """Why a call is retried, in short, for logs and span attributes: the error's class and its HTTP
+    status when it has one, never a body (``"ProviderRateLimitError (HTTP 429)"``)."""
+    status = getattr(error, "status_code", None)
+    return type(error).__name__ + (f" (HTTP {status})" if status is not None else "")
 
 
 def excerpt(body: str | bytes | None, limit: int = BODY_EXCERPT_LIMIT) -> str | None:
