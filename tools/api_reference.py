@@ -59,15 +59,19 @@ def handler_config(root: Path = ROOT) -> dict[str, Any]:
 
 def load(root: Path = ROOT) -> griffe.ModulesCollection:
     """The packages as griffe reads them from the handler's source paths, aliases resolved."""
-    paths = [root / path for path in handler_config(root)["paths"]]
-    loader = griffe.GriffeLoader(search_paths=paths)
+    config = handler_config(root)
+    paths = [root / path for path in config["paths"]]
+    extensions = griffe.load_extensions(*config.get("options", {}).get("extensions", ()))
+    loader = griffe.GriffeLoader(search_paths=paths, extensions=extensions)
     for package in PACKAGES:
         loader.load(package)
     loader.resolve_aliases(implicit=False, external=False)
     return loader.modules_collection
 
 
-def public_modules(collection: griffe.ModulesCollection) -> Iterator[griffe.Module]:
+def public_modules(
+    collection: griffe.ModulesCollection, packages: Iterable[str] = PACKAGES
+) -> Iterator[griffe.Module]:
     """Each package and its submodules whose names do not start with ``_`` (imports excluded)."""
 
     def walk(module: griffe.Module) -> Iterator[griffe.Module]:
@@ -76,7 +80,7 @@ def public_modules(collection: griffe.ModulesCollection) -> Iterator[griffe.Modu
             if not name.startswith("_") and not submodule.is_alias:
                 yield from walk(submodule)
 
-    for package in PACKAGES:
+    for package in packages:
         yield from walk(collection[package])
 
 
@@ -96,7 +100,9 @@ def _lookup(collection: griffe.ModulesCollection, path: str) -> griffe.Object | 
     return obj
 
 
-def problems(collection: griffe.ModulesCollection, rendered: Iterable[str]) -> list[str]:
+def problems(
+    collection: griffe.ModulesCollection, rendered: Iterable[str], packages: Iterable[str] = PACKAGES
+) -> list[str]:
     """What keeps the reference from documenting every public name, one line each.
 
     ``rendered`` holds the identifiers of the rendered entries (anchors such as
@@ -108,7 +114,7 @@ def problems(collection: griffe.ModulesCollection, rendered: Iterable[str]) -> l
         if obj is not None:
             documented.add(_target(obj).path)
     found: list[str] = []
-    for module in public_modules(collection):
+    for module in public_modules(collection, packages):
         if not module.docstring:
             found.append(f"{module.path}: the module has no docstring")
         if module.exports is None:
