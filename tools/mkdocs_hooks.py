@@ -8,18 +8,41 @@
 - Docstrings use Sphinx roles (``:class:`Result```); Markdown renders them as ``:class:`` followed by
   a code span, so the role prefix is dropped and ``~a.b.Name`` is shortened to ``Name``. A
   reStructuredText ``::`` before a literal block is shown as one colon.
+- Every public name of the distributions must have an entry in the API reference: the anchors the
+  pages were rendered with are checked by ``tools/api_reference.py`` after the build, and each
+  public name without one is a warning (an error under ``--strict``).
 """
 
 from __future__ import annotations
 
+import importlib.util
+import logging
 import re
+import sys
 from pathlib import Path, PurePosixPath
+from types import ModuleType
 from typing import Any
 
 _FENCE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.M | re.S)
 _LINK = re.compile(r"(?<!!)\[(?P<text>[^\]\n]+)\]\((?P<target>[^)\s]+)\)")
 _ROLE = re.compile(r":(?:class|func|data|meth|attr|mod|exc|obj):<code>(~?)([^<]*)</code>")
 _LITERAL_BLOCK = re.compile(r"::</p>(\s*<div class=\"highlight\">)")
+_ANCHOR = re.compile(r'\bid="([A-Za-z_][\w.]*)"')
+
+log = logging.getLogger("mkdocs.hooks.api_reference")
+_anchors: set[str] = set()
+
+
+def _api_reference() -> ModuleType:
+    """tools/api_reference.py, loaded by path (tools/ is not a package)."""
+    name = "modelport_tools_api_reference"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("api_reference.py"))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 def _repository_path(page_src: str, target: str, docs_dir: Path, root: Path, files: Any) -> str | None:
@@ -72,4 +95,16 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
         name = match[2].rsplit(".", 1)[-1] if match[1] else match[2]
         return f"<code>{name}</code>"
 
+    _anchors.update(_ANCHOR.findall(html))
     return _LITERAL_BLOCK.sub(r":</p>\1", _ROLE.sub(code, html))
+
+
+def on_pre_build(config: Any) -> None:
+    _anchors.clear()
+
+
+def on_post_build(config: Any) -> None:
+    api_reference = _api_reference()
+    root = Path(config["config_file_path"]).parent
+    for problem in api_reference.problems(api_reference.load(root), _anchors):
+        log.warning("API reference: %s", problem)

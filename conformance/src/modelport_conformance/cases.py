@@ -48,6 +48,7 @@ __all__ = [
     "read_case_file",
 ]
 
+#: The values a case's ``method`` may take: the provider call it replays.
 METHODS = ("generate", "stream", "embed", "count_tokens")
 CASE_FILE = "case.yaml"
 CASSETTE_FILE = "cassette.yaml"

@@ -22,6 +22,7 @@ import pluggy
 
 __all__ = ["SuiteRegistrar", "hookspec"]
 
+#: Marks this package's hook specifications; they join the core's on the ``modelport`` plugin manager.
 hookspec = pluggy.HookspecMarker("modelport")
 
 

@@ -52,6 +52,7 @@ __all__ = [
     "resolve_record_mode",
 ]
 
+#: The record modes (``--modelport-record-mode``, ``MODELPORT_RECORD_MODE``); see the module docstring.
 RECORD_MODES = ("none", "all", "regenerate")
 RECORD_MODE_ENV = "MODELPORT_RECORD_MODE"
 #: Where record mode sends requests instead of the provider's default (a local server, a proxy).

@@ -18,6 +18,7 @@ from .runner import CaseOutcome
 
 __all__ = ["FORMATS", "ProviderReport", "Report", "render", "run_conformance", "versions"]
 
+#: The report formats :func:`render` writes (``modelport conformance --format``).
 FORMATS = ("table", "json", "markdown", "html")
 _MARK = {"pass": "PASS", "fail": "FAIL", "skip": "skip"}
 

@@ -204,6 +204,7 @@ class ToolResultPart(_Frozen):
     provider_metadata: ProviderMetadata | None = None
 
 
+#: Any part of a message, told apart by ``type``.
 Part = Annotated[
     Union[TextPart, FilePart, ReasoningPart, ToolCallPart, ToolResultPart],
     Field(discriminator="type"),
@@ -315,6 +316,7 @@ class ProviderTool(_Frozen):
 
 _PARSED_ARGS = "_parsed_args"
 
+#: A tool offered to the model: a function tool or a provider tool, told apart by ``type``.
 Tool = Annotated[Union[FunctionTool, ProviderTool], Field(discriminator="type")]
 
 
@@ -332,4 +334,5 @@ class ToolSubsetChoice(_Frozen):
     names: list[str] = Field(min_length=1)
 
 
+#: Which tools the model may or must call: a mode, one named tool, or a named subset.
 ToolChoice = Union[Literal["auto", "any", "required", "none"], SpecificToolChoice, ToolSubsetChoice]

@@ -198,6 +198,7 @@ class ErrorEvent(_Event):
     error: dict[str, Any]
 
 
+#: Any stream event: the union of the event classes, told apart by ``type``.
 StreamEvent = Annotated[
     Union[
         StreamStartEvent,

@@ -32,6 +32,7 @@ from ._content import (
 
 # --------------------------------------------------------------------------- result
 
+#: Why a generation ended, the same names for every provider (the raw reason is kept beside it).
 FinishReason = Literal["stop", "length", "tool-calls", "content-filter", "error", "other"]
 
 

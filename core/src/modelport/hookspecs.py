@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
 __all__ = ["hookimpl", "hookspec", "ProviderRegistrar", "ToolRegistrar"]
 
+#: Marks a function of this module as a hook specification of the ``modelport`` project.
 hookspec = pluggy.HookspecMarker("modelport")
+#: Marks a plugin's function as the implementation of a hook (``@hookimpl``).
 hookimpl = pluggy.HookimplMarker("modelport")
 
 

@@ -28,6 +28,7 @@ from .wire import loads
 
 __all__ = ["DEFAULT_MAX_FRAME_BYTES", "DONE", "SseParser"]
 
+#: The ``data:`` value that ends a stream (OpenAI and the servers that copy it).
 DONE = "[DONE]"
 #: Largest frame (or single line) accepted by default: far above any real frame, far below harm.
 DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024

@@ -56,7 +56,8 @@ def loads(data: bytes | str) -> Any:
     return value
 
 
-strict_loads = loads  # the name the Google plugin used before the kit
+#: Another name of :func:`loads`, the one the Google plugin used before the kit.
+strict_loads = loads
 
 
 #: One encoder for every body: ``json.dumps`` with options would build a new one per call.

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ANTHROPIC_BASE_URL", "ANTHROPIC_VERSION", "AnthropicProvider"]
 
+#: The Anthropic API's base URL (the ``anthropic`` provider's default).
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 #: The ``anthropic-version`` header every request sends (the API's only stable version).
 ANTHROPIC_VERSION = "2023-06-01"

@@ -31,10 +31,14 @@ __all__ = [
     "vertex_host",
 ]
 
+#: The Gemini API's base URL (the ``google`` provider's default).
 GEMINI_BASE_URL = "https://generativelanguage.googleapis.com/v1beta"
 #: Where the Gemini API key is looked up, in order.
 API_KEY_ENV_VARS = ("GOOGLE_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY")
+#: The environment variable that overrides the Gemini API's base URL.
 BASE_URL_ENV_VAR = "GOOGLE_GEMINI_BASE_URL"
+#: The environment variables of the Vertex AI project and location, read when the ``project`` and
+#: ``location`` options are not given.
 VERTEX_ENV_VARS = ("GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION")
 _CLOUD_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 

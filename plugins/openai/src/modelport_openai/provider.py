@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["OPENAI_BASE_URL", "OpenAICompatibleProvider", "OpenAIProvider", "OpenAIResponsesProvider"]
 
+#: The OpenAI API's base URL (the ``openai`` provider's default).
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 
 #: OpenAI models that take ``reasoning_effort: "xhigh"``, sent for ``effort="max"`` (every model

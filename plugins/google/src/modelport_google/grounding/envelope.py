@@ -37,9 +37,12 @@ __all__ = [
     "decode",
 ]
 
+#: The envelope format's version (``version``).
 ENVELOPE_VERSION = 1
+#: The envelope's ``type``.
 ENVELOPE_TYPE = "google_search_grounding"
 ENVELOPE_PROVIDER = "google"
+#: The keys of an envelope, all required, no others.
 ENVELOPE_KEYS = frozenset({"version", "provider", "type", "outcome", "metadata"})
 
 #: Largest accepted serialized envelope (outcome and metadata together): 16 MiB.
