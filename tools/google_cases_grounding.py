@@ -1,12 +1,12 @@
 # ruff: noqa: E501  (a data table: long descriptions and corpus file names read better unwrapped)
-"""Google conformance cases for grounding (S) and the Vertex backend; shared names live in google_cases."""
+"""Google conformance cases for grounding (S) and the Vertex backend; shared names live in google_case_data."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from gemini_corpus import chunks, raw_json, raw_sse
-from google_cases import (
+from google_case_data import (
     ADAPTED,
     RECONSTRUCTED,
     SEARCH,

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from gemini_corpus import CORPUS, captured, raw_sse
-from google_cases import ADAPTED, RECONSTRUCTED, F, P, V, _response
+from google_case_data import ADAPTED, RECONSTRUCTED, F, P, V, _response
 
 LEVELS = V + "google-gemini-3.7-flash-thinking-levels.json"
 WEB_FETCH = "tests__models__cassettes__test_google__test_google_model_web_fetch_tool_stream.yaml"

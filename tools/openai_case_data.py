@@ -1,6 +1,6 @@
 # ruff: noqa: E501  (a data table: long descriptions and corpus file names read better unwrapped)
 """What the OpenAI case tables share: corpus folder prefixes, notes, and the tools and prompts the
-recordings used (the ``openai`` cases are in openai_cases_openai, the presets' in openai_cases_presets).
+recordings used (the ``openai`` cases are in openai_cases_openai*, the presets' in openai_cases_presets).
 """
 
 from __future__ import annotations

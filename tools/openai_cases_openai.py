@@ -7,18 +7,14 @@ from typing import Any
 
 from openai_case_data import (
     ADAPTED,
-    CAPITAL,
     CITY_SCHEMA,
     COUNTRY,
     DRAGONS,
     EMPTY,
     IMAGE,
-    MULTIPLY,
-    OT,
     PE,
     POPULATION,
     RECONSTRUCTED,
-    WEATHER,
     F,
     L,
     P,
@@ -27,11 +23,18 @@ from openai_case_data import (
     _call,
     _result,
 )
-from openai_corpus import chunks, raw_json, vcr
+from openai_cases_openai_embed import embed_cases
+from openai_cases_openai_stream import stream_cases
+from openai_corpus import raw_json, vcr
 
 
 def openai_cases() -> list[dict[str, Any]]:
-    stream_tool = P + "test_openai__test_run_stream_sync_streams_real_model.yaml"
+    """Every ``openai`` case: generate, stream, errors, embeddings (the stream and embedding cases
+    are in openai_cases_openai_stream and openai_cases_openai_embed)."""
+    return _generate_cases() + stream_cases() + _error_cases() + embed_cases()
+
+
+def _generate_cases() -> list[dict[str, Any]]:
     native = P + "test_openai__test_openai_native_output.yaml"
     return [
         {
@@ -299,135 +302,11 @@ def openai_cases() -> list[dict[str, Any]]:
             "source": V + "openai__src__chat____fixtures____openai-text.json",
             "source_args": {"note": RECONSTRUCTED},
         },
-        {
-            "name": "stream-tool-call-fragments",
-            "description": "A tool call whose arguments arrive over several deltas; include_usage chunk with choices [].",
-            "method": "stream",
-            "model": "gpt-4o-mini",
-            "features": ["function_tools"],
-            "request": {
-                "prompt": "What is the capital of the UK? Use the tool, then answer.",
-                "tools": [CAPITAL],
-                "tool_choice": "auto",
-            },
-            "response": vcr(stream_tool, 0),
-            "source": stream_tool,
-            "source_args": {
-                "interaction": 0,
-                "note": "the recorded tool had strict: true, which the canonical tool does not carry",
-            },
-        },
-        {
-            "name": "stream-text-after-tool-result",
-            "description": "The turn after the tool result, streamed: text, then a usage-only chunk.",
-            "method": "stream",
-            "model": "gpt-4o-mini",
-            "features": ["function_tools"],
-            "request": {
-                "messages": [
-                    {"role": "user", "content": "What is the capital of the UK? Use the tool, then answer."},
-                    {
-                        "role": "assistant",
-                        "content": [_call("call_ZR5UUuTt3pf61kjwAJIYdVMj", "get_capital", {"country": "UK"})],
-                    },
-                    {
-                        "role": "tool",
-                        "content": [_result("call_ZR5UUuTt3pf61kjwAJIYdVMj", "get_capital", "London")],
-                    },
-                ],
-                "tools": [CAPITAL],
-                "tool_choice": "auto",
-            },
-            "response": vcr(stream_tool, 1),
-            "source": stream_tool,
-            "source_args": {
-                "interaction": 1,
-                "note": "the recorded tool had strict: true, which the canonical tool does not carry",
-            },
-        },
-        {
-            "name": "stream-parallel-tool-calls",
-            "description": "Two parallel calls streamed with index 0 and 1.",
-            "method": "stream",
-            "model": "gpt-4o-mini",
-            "features": ["function_tools"],
-            "request": {
-                "system": "You're a helpful assistant.",
-                "prompt": "What's the weather in Seattle and San Francisco today?",
-                "tools": [WEATHER],
-                "tool_choice": "auto",
-            },
-            "response": vcr(OT + "test_chat_completion_multiple_tools_streaming_with_content.yaml"),
-            "source": OT + "test_chat_completion_multiple_tools_streaming_with_content.yaml",
-        },
-        {
-            "name": "stream-multiple-choices-first-read",
-            "description": "Chunks of two choices interleaved (n=2): only choice 0 is read.",
-            "method": "stream",
-            "model": "gpt-4o-mini",
-            "request": {
-                "system": "You're a helpful assistant.",
-                "prompt": "What's the weather in Seattle and San Francisco today?",
-            },
-            "response": vcr(OT + "test_chat_completion_multiple_choices_streaming.yaml"),
-            "source": OT + "test_chat_completion_multiple_choices_streaming.yaml",
-            "source_args": {"note": "the recording asked for n: 2, which is not a canonical setting"},
-        },
-        {
-            "name": "stream-no-usage",
-            "description": "A stream that carries no usage anywhere: every count stays None.",
-            "method": "stream",
-            "model": "gpt-4",
-            "request": {"prompt": "Say this is a test"},
-            "response": vcr(OT + "test_chat_completion_streaming_not_complete.yaml"),
-            "source": OT + "test_chat_completion_streaming_not_complete.yaml",
-            "source_args": {"note": "the recording sent no stream_options; modelport always asks for usage"},
-        },
-        {
-            "name": "stream-tool-call-twelve-deltas",
-            "description": "Arguments over 12 deltas; cf-ray era recording with an empty-choices usage chunk.",
-            "method": "stream",
-            "model": "gpt-4o-mini",
-            "features": ["function_tools"],
-            "request": {"prompt": "What is 1231 * 2331?", "tools": [MULTIPLY]},
-            "response": vcr(L + "test_tools__test_tool_use_basic.yaml", 0),
-            "source": L + "test_tools__test_tool_use_basic.yaml",
-            "source_args": {"interaction": 0},
-        },
-        {
-            "name": "stream-no-finish-reason",
-            "description": "A tool call with id '0' repeated in a second delta; no chunk has a finish_reason.",
-            "method": "stream",
-            "model": "gpt-4.1-mini",
-            "features": ["function_tools"],
-            "request": {
-                "prompt": "What is the current llm version?",
-                "tools": [
-                    {
-                        "type": "function",
-                        "name": "llm_version",
-                        "description": "Return the installed version of llm",
-                        "parameters": {"type": "object", "properties": {}},
-                    }
-                ],
-            },
-            "response": vcr(L + "test_tools_streaming__test_tools_streaming_variant_a.yaml", 0),
-            "source": L + "test_tools_streaming__test_tools_streaming_variant_a.yaml",
-            "source_args": {
-                "interaction": 0,
-                "note": "an OpenRouter capture filed under an api.openai.com URI",
-            },
-        },
-        {
-            "name": "stream-text-no-done",
-            "description": "303 text chunks with an obfuscation field, a usage-only chunk, and no [DONE] line.",
-            "method": "stream",
-            "model": "gpt-4.1-nano",
-            "request": {"prompt": "Invent a new holiday and describe its traditions."},
-            "response": chunks(V + "openai__src__chat____fixtures____openai-text.chunks.txt"),
-            "source": V + "openai__src__chat____fixtures____openai-text.chunks.txt",
-            "source_args": {"note": RECONSTRUCTED},
-        },
+    ]
+
+
+def _error_cases() -> list[dict[str, Any]]:
+    return [
         {
             "name": "error-invalid-api-key",
             "description": "401 invalid_api_key: ProviderAuthError with the request id.",
@@ -470,103 +349,5 @@ def openai_cases() -> list[dict[str, Any]]:
             ),
             "source": V + "openai__src__chat____fixtures____reasoning-model-legacy-parameter-error.json",
             "source_args": {"note": RECONSTRUCTED + "; the status (400) is the one the body's type implies"},
-        },
-        {
-            "name": "embed-single-base64",
-            "description": "One value, encoding_format base64: the float32 bytes are decoded.",
-            "method": "embed",
-            "model": "text-embedding-3-small",
-            "features": ["embed"],
-            "request": {
-                "values": ["Hello, world!"],
-                "provider_options": {"openai": {"encoding_format": "base64"}},
-            },
-            "response": vcr(PE + "test_embeddings__TestOpenAI.test_query.yaml"),
-            "source": PE + "test_embeddings__TestOpenAI.test_query.yaml",
-        },
-        {
-            "name": "embed-batch-base64",
-            "description": "Two values in one request, base64; usage prompt_tokens 2.",
-            "method": "embed",
-            "model": "text-embedding-3-small",
-            "features": ["embed"],
-            "request": {
-                "values": ["hello", "world"],
-                "provider_options": {"openai": {"encoding_format": "base64"}},
-            },
-            "response": vcr(PE + "test_embeddings__TestOpenAI.test_documents.yaml"),
-            "source": PE + "test_embeddings__TestOpenAI.test_documents.yaml",
-        },
-        {
-            "name": "embed-dimensions-base64",
-            "description": "output_dimensionality 128 as dimensions, base64.",
-            "method": "embed",
-            "model": "text-embedding-3-small",
-            "features": ["embed"],
-            "request": {
-                "values": ["Hello, world!"],
-                "output_dimensionality": 128,
-                "provider_options": {"openai": {"encoding_format": "base64"}},
-            },
-            "response": vcr(PE + "test_embeddings__TestOpenAI.test_instrumentation.yaml"),
-            "source": PE + "test_embeddings__TestOpenAI.test_instrumentation.yaml",
-        },
-        {
-            "name": "embed-single-string-dimensions",
-            "description": "A single string input (not a list) with dimensions 512, floats.",
-            "method": "embed",
-            "model": "text-embedding-3-small",
-            "features": ["embed"],
-            "request": {
-                "values": "This is a test for embeddings with dimensions",
-                "output_dimensionality": 512,
-            },
-            "response": vcr(OT + "test_embeddings_with_dimensions.yaml"),
-            "source": OT + "test_embeddings_with_dimensions.yaml",
-        },
-        {
-            "name": "embed-batch-floats",
-            "description": "Three values, 1536 floats each, in input order.",
-            "method": "embed",
-            "model": "text-embedding-3-small",
-            "features": ["embed"],
-            "request": {
-                "values": [
-                    "This is the first test string for embeddings",
-                    "This is the second test string for embeddings",
-                    "This is the third test string for embeddings",
-                ]
-            },
-            "response": vcr(OT + "test_embeddings_with_batch_input.yaml"),
-            "source": OT + "test_embeddings_with_batch_input.yaml",
-        },
-        {
-            "name": "embed-error-model-not-found",
-            "description": "Embeddings 404 model_not_found.",
-            "method": "embed",
-            "model": "nonexistent",
-            "features": ["embed"],
-            "request": {
-                "values": ["Hello, world!"],
-                "provider_options": {"openai": {"encoding_format": "base64"}},
-            },
-            "response": vcr(PE + "test_embeddings__TestOpenAI.test_embed_error.yaml"),
-            "source": PE + "test_embeddings__TestOpenAI.test_embed_error.yaml",
-        },
-        {
-            "name": "embed-error-token-limit",
-            "description": "Embeddings 400 max_tokens_per_request.",
-            "method": "embed",
-            "model": "text-embedding-3-small",
-            "features": ["embed"],
-            "request": {"values": ["a very long document", "another one"]},
-            "response": raw_json(
-                V + "openai__src__embedding____fixtures____issue-10082-token-limit-error.json", status=400
-            ),
-            "source": V + "openai__src__embedding____fixtures____issue-10082-token-limit-error.json",
-            "source_args": {
-                "commit": "318a6ffd9150d77bfb6fce8ce6c9d7f33e8bfe4f",
-                "note": RECONSTRUCTED + "; the status (400) is the one the body's type implies",
-            },
         },
     ]

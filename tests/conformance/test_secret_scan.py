@@ -100,6 +100,34 @@ def test_shapes_inside_longer_tokens_are_not_findings():
     assert scan_text("sig: Cqsk-proj-" + ALNUM + " task-" + ALNUM) == []
 
 
+def test_a_finding_names_its_line_and_never_holds_the_key():
+    key = SHAPES[0][1]  # a Google API key
+    findings = scan_text(f"uri: https://x.test/v1?alt=sse\nbody: '{key}'\n")
+    assert [(f.kind, f.line, f.masked) for f in findings] == [("Google API key", 2, "AIza…")]
+    assert key not in findings[0].describe("cassette.yaml")
+
+
+def test_credential_headers_urls_and_bearer_tokens_are_found():
+    text = "\n".join(
+        [
+            "x-goog-api-key: [abc]",
+            "token: "
+            + "ya29."
+            + "a0AfH6SMBx1234567890abcdef",  # built at run time: no token-shaped literal in git
+            "uri: https://h.test/v1/models?key=0123456789abcdef",
+            "Authorization: Bearer abcdefghijklmnopqrstuvwx",
+        ]
+    )
+    kinds = [(f.line, f.kind) for f in scan_text(text)]
+    assert kinds == [
+        (1, "credential header"),
+        (2, "Google OAuth access token"),
+        (3, "credential in URL"),
+        (4, "credential header"),
+        (4, "bearer token"),
+    ]
+
+
 EXAMPLE_KEY = {"Example key": r"exk_[0-9a-f]{32}"}
 EXK = "exk_" + "0123456789abcdef" * 2
 

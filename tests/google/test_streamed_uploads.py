@@ -3,7 +3,7 @@ larger than ``Limits.max_upload_bytes`` (default 2 GiB, the Files API's limit) b
 
 Memory is measured with tracemalloc on a generated file sent to a transport that hashes what it
 reads and keeps nothing; the bytes on the wire are checked against a loopback server. The answers
-follow the recorded resumable-upload shape used in test_files_and_caches.py (MOCK file object:
+follow the recorded resumable-upload shape used in test_files_api.py (MOCK file object:
 invented name and size, the upload's own).
 """
 

@@ -19,8 +19,6 @@ import os
 import pickle
 import socket
 import struct
-import subprocess
-import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Iterator
@@ -426,46 +424,6 @@ def test_recitation_sources_over_a_stream_are_bounded() -> None:
     assert info.value.partial is not None and info.value.partial.text == "a"
 
 
-def test_a_provider_for_another_major_contract_version_is_refused(fresh_registry: None) -> None:
-    from modelport.http import HttpProvider
-
-    class Future(HttpProvider):
-        id = "future-contract"
-        contract_version = "3.0"
-
-    class Plugin:
-        @modelport.hookimpl
-        def modelport_register_providers(self, register: Any) -> None:
-            register(Future)
-
-    with pytest.raises(ConfigurationError) as info:
-        modelport.register_plugin(Plugin(), name="future-plugin")
-    assert str(info.value).endswith(
-        "provider 'future-contract' was written for provider contract 3.0; this modelport implements 2.1 "
-        "(upgrade the plugin or modelport)"
-    )
-    assert "future-contract" not in modelport.plugins.providers()
-
-
-def test_a_provider_for_an_earlier_minor_contract_version_still_loads(fresh_registry: None) -> None:
-    """2.1 added a usage field and fixed the meaning of the counts; a 2.0 plugin is still accepted."""
-    from modelport.http import HttpProvider
-    from modelport.provider import CONTRACT_VERSION
-
-    class Earlier(HttpProvider):
-        id = "earlier-contract"
-        contract_version = "2.0"
-
-    class Plugin:
-        @modelport.hookimpl
-        def modelport_register_providers(self, register: Any) -> None:
-            register(Earlier)
-
-    modelport.register_plugin(Plugin(), name="earlier-plugin")
-    assert CONTRACT_VERSION == "2.1"
-    assert modelport.plugins.provider_class("earlier-contract") is Earlier
-
-
 @pytest.mark.parametrize("mode", MODES)
 def test_a_call_held_back_by_the_decoder_is_in_the_partial_when_the_stream_breaks(mode: str) -> None:
     # Gemini holds function-call events until the end of the turn (to tell server-answered calls);
@@ -559,68 +517,3 @@ def test_connection_failures_are_the_same_typed_errors_on_every_transport(
         assert f": {httpx_error}: " in str(info.value)
     else:
         assert info.value.partial is not None and info.value.partial.text == "a"
-
-
-@pytest.mark.skipif(not HAS_AIOHTTP, reason="modelport[aiohttp] absent")
-def test_async_calls_run_on_aiohttp_by_default_and_httpx_on_request() -> None:
-    from modelport._aiohttp import AiohttpClient
-
-    async def client_of(**options: Any) -> httpx.AsyncClient:
-        m = modelport.get_model("google/g", api_key=KEY, **options)
-        try:
-            return await m.provider.http.async_client()
-        finally:
-            await m.aclose()
-
-    async def main() -> None:
-        default = await client_of()
-        assert isinstance(default, AiohttpClient)
-        assert type(await client_of(async_transport="httpx")) is httpx.AsyncClient
-        assert isinstance(await client_of(async_transport="aiohttp"), AiohttpClient)
-        # An explicit transport or client wins over the default.
-        mock = httpx.MockTransport(lambda r: httpx.Response(200, json=ANSWER))
-        assert (await client_of(transport=mock))._transport is mock
-        async with httpx.AsyncClient() as mine:
-            assert await client_of(async_http_client=mine) is mine
-
-    asyncio.run(main())
-
-
-@pytest.mark.skipif(not HAS_AIOHTTP, reason="modelport[aiohttp] absent")
-def test_the_aiohttp_session_never_decompresses_and_is_closed_with_its_loop() -> None:
-    body = gzip.compress(json.dumps(ANSWER).encode())
-    with Loopback(lambda r: Reply(200, {**JSON, "content-encoding": "gzip"}, body)) as server:
-        m = model(server, "aiohttp")
-
-        async def main() -> Any:
-            assert (await m.agenerate(prompt="hi")).text == "hello"
-            client = await m.provider.http.async_client()
-            session = client._transport.client  # type: ignore[attr-defined]
-            assert session._auto_decompress is False
-            return session
-
-        session = asyncio.run(main())
-    assert session.closed
-
-
-def test_neither_import_modelport_nor_get_model_imports_aiohttp() -> None:
-    code = (
-        "import sys, modelport; m = modelport.get_model('google/g', api_key='k'); "
-        "print(sorted(n for n in sys.modules if n.split('.')[0] in ('aiohttp', 'httpx_aiohttp')))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    assert out.stdout.strip() == "[]"
-
-
-def test_without_the_aiohttp_extra_async_calls_use_httpx(monkeypatch: pytest.MonkeyPatch) -> None:
-    from modelport import _clients as provider
-
-    monkeypatch.setattr(provider, "_aiohttp_installed", lambda: False)
-    with Loopback(ok) as server:
-        m = model(server)  # async_transport="auto"
-
-        async def main() -> httpx.AsyncClient:
-            assert (await m.agenerate(prompt="hi")).text == "hello"
-            return await m.provider.http.async_client()
-
-        assert type(asyncio.run(main())) is httpx.AsyncClient

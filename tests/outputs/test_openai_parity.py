@@ -13,7 +13,7 @@ import pytest
 import modelport
 from modelport import OutputValidationError
 
-from .test_typed_outputs_and_tool_loop import Person, weather
+from .gemini_fakes import Person, weather
 
 KEY = "sk-test-typed-outputs-000000000000"
 

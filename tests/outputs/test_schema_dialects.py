@@ -17,7 +17,7 @@ from modelport.errors import InvalidRequestError
 from modelport.outputs import output_type
 from modelport.schemas import anthropic_tool_schema, gemini_schema, openai_strict_schema
 
-from . import test_typed_outputs_and_tool_loop as gemini
+from . import gemini_fakes as gemini
 from .test_openai_parity import Fake, completion
 
 

@@ -131,3 +131,40 @@ def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
         if hasattr(module, "async_sleep"):
             monkeypatch.setattr(module, "async_sleep", fake_async_sleep)
     return recorded
+
+
+def vertex(transport: Counting) -> modelport.Model:
+    """``google-vertex/gemini-2.5-flash`` (a token, project ``p``) whose HTTP goes to ``transport``."""
+    return modelport.get_model(
+        "google-vertex/gemini-2.5-flash", token="tok", project="p", transport=transport, max_retries=0
+    )
+
+
+ENTRY_POINTS = ["generate", "stream", "agenerate", "astream"]
+
+
+def call(model: modelport.Model, entry: str, kwargs: dict[str, Any]) -> None:
+    """Run one entry point to completion (streams are consumed)."""
+    if entry == "generate":
+        model.generate(**kwargs)
+    elif entry == "stream":
+        list(model.stream(**kwargs))
+    elif entry == "agenerate":
+        asyncio.run(model.agenerate(**kwargs))
+    else:
+
+        async def consume() -> None:
+            async for _ in model.astream(**kwargs):
+                pass
+
+        asyncio.run(consume())
+
+
+def rejected(model_factory: Any, kwargs: dict[str, Any], entry: str, kind: type[Exception]) -> BaseException:
+    """The ``kind`` error that ``entry`` raises for ``kwargs``, after checking nothing was sent."""
+    transport = Counting()
+    model = model_factory(transport)
+    with pytest.raises(kind) as info:
+        call(model, entry, kwargs)
+    assert transport.requests == []
+    return info.value

@@ -2,8 +2,9 @@
 
 Each fault gives one exact typed error, and ``error.partial`` carries exactly what had arrived before
 it (the text deltas already yielded, the response id); nothing already received is lost. Retries
-follow C9: bounded, honouring the server's delay, and never repeating a stream that already yielded.
-Every streaming fault is checked on the sync and the async path.
+follow C9: bounded, honouring the server's delay, and never repeating a stream that already yielded
+(429 storms and stream retries: test_fault_retries.py). Every streaming fault is checked on the sync
+and the async path.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import json
 import socket
 import threading
 import time
-from typing import Any
 
 import httpx
 import pytest
@@ -24,7 +24,6 @@ from modelport.errors import (
     ModelportError,
     ProviderError,
     ProviderOverloadedError,
-    ProviderQuotaError,
     ProviderRateLimitError,
     ProviderRequestError,
     ProviderResponseError,
@@ -39,6 +38,10 @@ HELLO = frame(text_frame("Hello, "))
 WORLD = frame(text_frame("world"))
 USAGE = {"promptTokenCount": 3, "candidatesTokenCount": 3, "totalTokenCount": 6}
 FINISH = frame(text_frame("!", finish="STOP", usage=USAGE))
+OK_BODY = {
+    "candidates": [{"content": {"role": "model", "parts": [{"text": "fine"}]}, "finishReason": "STOP"}],
+    "responseId": "r-ok",
+}
 
 
 def collect(model: modelport.Model, asynchronous: bool) -> tuple[list[str], BaseException | None]:
@@ -299,144 +302,6 @@ def test_a_server_stalling_past_the_read_timeout_is_interrupted(mode: str) -> No
     assert seen == ["stream-start", "response-metadata", "text-start", "text-delta"]
     assert_partial(error, "Hello, ")
     assert elapsed < 4  # the read timeout, not the server, ended it
-
-
-# --------------------------------------------------------------------------- C9 retries
-
-
-def rate_limited(delay: str) -> httpx.Response:
-    return json_response(
-        {
-            "error": {
-                "code": 429,
-                "message": "Resource has been exhausted (e.g. check quota).",
-                "status": "RESOURCE_EXHAUSTED",
-                "details": [
-                    {"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": []},
-                    {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": delay},
-                ],
-            }
-        },
-        status=429,
-    )
-
-
-OK_BODY = {
-    "candidates": [{"content": {"role": "model", "parts": [{"text": "fine"}]}, "finishReason": "STOP"}],
-    "responseId": "r-ok",
-}
-
-
-def storm(delays: list[str], then: httpx.Response | None = None) -> Counting:
-    """429 with RetryInfo for each delay in turn, then ``then`` (or 429 forever)."""
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        index = len(transport.requests) - 1
-        if index < len(delays):
-            return rate_limited(delays[index])
-        if then is None:
-            return rate_limited(delays[-1])
-        return then
-
-    transport = Counting(handler)
-    return transport
-
-
-def test_a_429_storm_is_retried_with_the_server_delays_then_succeeds(sleeps: list[float]) -> None:
-    transport = storm(["17.3s", "42s"], then=json_response(OK_BODY))
-    result = google(transport, max_retries=2).generate(prompt="hi")
-    assert result.text == "fine"
-    assert sleeps == [17.3, 42.0]
-    assert len(transport.requests) == 3
-
-
-def test_a_429_storm_gives_up_after_max_retries(sleeps: list[float]) -> None:
-    transport = storm(["1.5s"])
-    with pytest.raises(ProviderRateLimitError) as info:
-        google(transport, max_retries=3).generate(prompt="hi")
-    assert info.value.retry_after == 1.5
-    assert info.value.status_code == 429
-    assert info.value.provider_status == "RESOURCE_EXHAUSTED"
-    assert info.value.partial is None
-    assert sleeps == [1.5, 1.5, 1.5]
-    assert len(transport.requests) == 4
-
-
-def test_async_429_storm_is_bounded_and_honours_delays(sleeps: list[float]) -> None:
-    transport = storm(["3s", "0.25s", "9s"])
-    with pytest.raises(ProviderRateLimitError):
-        asyncio.run(google(transport, max_retries=2).agenerate(prompt="hi"))
-    assert sleeps == [3.0, 0.25]
-    assert len(transport.requests) == 3
-
-
-def test_retry_after_header_wins_over_retry_info(sleeps: list[float]) -> None:
-    calls = iter([rate_limited("30s"), json_response(OK_BODY)])
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        response = next(calls)
-        if response.status_code == 429:
-            response.headers["retry-after"] = "7"
-        return response
-
-    assert google(Counting(handler), max_retries=1).generate(prompt="hi").text == "fine"
-    assert sleeps == [7.0]
-
-
-def test_429_without_a_delay_is_quota_and_not_retried(sleeps: list[float]) -> None:
-    transport = Counting(
-        lambda r: json_response(
-            {"error": {"code": 429, "message": "Quota exceeded", "status": "RESOURCE_EXHAUSTED"}}, 429
-        )
-    )
-    with pytest.raises(ProviderQuotaError):
-        google(transport, max_retries=3).generate(prompt="hi")
-    assert sleeps == []
-    assert len(transport.requests) == 1
-
-
-@sync_and_async
-def test_a_stream_429_storm_before_any_event_is_retried_without_duplicates(
-    asynchronous: bool, sleeps: list[float]
-) -> None:
-    def handler(request: httpx.Request) -> httpx.Response:
-        if len(transport.requests) <= 2:
-            return rate_limited("2s")
-        return sse_response([HELLO, WORLD, FINISH])
-
-    transport = Counting(handler)
-    model = google(transport, max_retries=2)
-    if asynchronous:
-
-        async def arun() -> Any:
-            stream = model.astream(prompt="hi")
-            events = [event async for event in stream]
-            return events, stream.accumulator.result()
-
-        events, result = asyncio.run(arun())
-    else:
-        stream = model.stream(prompt="hi")
-        events = list(stream)
-        result = stream.accumulator.result()
-    assert [e.type for e in events].count("stream-start") == 1
-    assert result.text == "Hello, world!"
-    assert result.content == [TextPart(text="Hello, world!")]
-    assert sleeps == [2.0, 2.0]
-    assert len(transport.requests) == 3
-
-
-def test_a_retryable_error_after_the_first_event_is_not_retried(sleeps: list[float]) -> None:
-    overloaded = frame({"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}})
-    transport = stream_of(HELLO, overloaded)
-    stream = google(transport, max_retries=5).stream(prompt="hi")
-    received = []
-    with pytest.raises(ProviderOverloadedError) as info:
-        for event in stream:
-            received.append(event)
-    assert len(transport.requests) == 1
-    assert sleeps == []
-    assert info.value.partial is not None and info.value.partial.text == "Hello, "
-    assert "".join(e.delta for e in received if e.type == "text-delta") == "Hello, "
 
 
 # --------------------------------------------------------------------------- non-streaming faults

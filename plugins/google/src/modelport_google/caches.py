@@ -20,11 +20,12 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 from modelport.errors import InvalidRequestError, ProviderResponseError
 from modelport.http import HttpRequest, Operation, Steps
 from modelport.urls import check_resource_name
+
+from ._paging import all_pages, checked_page_size
 
 if TYPE_CHECKING:
     from modelport import Model
@@ -173,26 +174,11 @@ def get(model: Model, name: str) -> Operation[CachedContent]:
 def list_caches(model: Model, *, page_size: int = 100) -> Operation[list[CachedContent]]:
     """Every cached content of the project (and location, on Vertex), all pages read."""
     provider = _provider(model)
-    if not isinstance(page_size, int) or isinstance(page_size, bool) or not 0 < page_size <= 1000:
-        raise InvalidRequestError("page_size must be an integer from 1 to 1000")
+    size = checked_page_size(page_size, 1000)
     collection = _collection(provider)
-
-    def steps() -> Steps[list[CachedContent]]:
-        found: list[CachedContent] = []
-        token: str | None = None
-        while True:
-            query = f"{collection}?pageSize={page_size}" + (
-                f"&pageToken={quote(token, safe='')}" if token else ""
-            )
-            answer = yield HttpRequest(query, method="GET")
-            assert answer is not None
-            data = answer.data if isinstance(answer.data, dict) else {}
-            found.extend(_cache(item, provider.name) for item in data.get("cachedContents") or [])
-            token = data.get("nextPageToken") if isinstance(data.get("nextPageToken"), str) else None
-            if not token:
-                return found
-
-    return provider.operation(steps)
+    return provider.operation(
+        lambda: all_pages(collection, size, "cachedContents", lambda data: _cache(data, provider.name))
+    )
 
 
 def update(

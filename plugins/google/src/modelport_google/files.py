@@ -24,12 +24,14 @@ import os
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 from modelport.errors import DeadlineExceededError, InvalidRequestError, ProviderResponseError
 from modelport.http import FileBody, HttpRequest, Operation, Steps, Wait
 from modelport.types import FilePart
 from modelport.urls import check_resource_name
+
+from ._paging import all_pages, checked_page_size
 
 if TYPE_CHECKING:
     from modelport import Model
@@ -210,23 +212,10 @@ def get(model: Model, name: str) -> Operation[GoogleFile]:
 def list_files(model: Model, *, page_size: int = 100) -> Operation[list[GoogleFile]]:
     """Every file of the project, all pages read."""
     provider = _provider(model)
-    if not isinstance(page_size, int) or isinstance(page_size, bool) or not 0 < page_size <= 100:
-        raise InvalidRequestError("page_size must be an integer from 1 to 100")
-
-    def steps() -> Steps[list[GoogleFile]]:
-        found: list[GoogleFile] = []
-        token: str | None = None
-        while True:
-            query = f"files?pageSize={page_size}" + (f"&pageToken={quote(token, safe='')}" if token else "")
-            answer = yield HttpRequest(query, method="GET")
-            assert answer is not None
-            data = answer.data if isinstance(answer.data, dict) else {}
-            found.extend(_file(item, provider.name) for item in data.get("files") or [])
-            token = data.get("nextPageToken") if isinstance(data.get("nextPageToken"), str) else None
-            if not token:
-                return found
-
-    return provider.operation(steps)
+    size = checked_page_size(page_size, 100)
+    return provider.operation(
+        lambda: all_pages("files", size, "files", lambda data: _file(data, provider.name))
+    )
 
 
 def delete(model: Model, name: str) -> Operation[None]:

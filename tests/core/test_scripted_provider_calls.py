@@ -1,4 +1,5 @@
-"""C9 retries and stream bookkeeping, through the scripted provider (same path as real plugins)."""
+"""Calls through the scripted provider (same path as real plugins): C9 retries, stream bookkeeping,
+embedding validation and the module-level functions."""
 
 from __future__ import annotations
 

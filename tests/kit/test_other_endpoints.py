@@ -1,74 +1,19 @@
-"""The kit's generic JSON call (``HttpProvider.call_json`` / ``acall_json``) and the optional
-``count_tokens`` capability (``Model.count_tokens`` / ``acount_tokens``), through a counting transport."""
+"""The kit's calls to a provider's other endpoints (files, caches, uploads...): ``HttpProvider.call_json``
+/ ``acall_json``, ``call`` and multi-request ``Operation``s, against a recording transport."""
 
 from __future__ import annotations
 
 import json
 import math
-from typing import Any, ClassVar
+from typing import Any
 
 import httpx
 import pytest
 
-from modelport._model import Model
 from modelport.errors import InvalidRequestError, ProviderOverloadedError, ProviderRequestError
-from modelport.http import HttpProvider, HttpRequest, Wait
-from modelport.provider import Capabilities, ProviderConfig, Secret, TokenCount
-from modelport.types import Request
+from modelport.http import HttpRequest, Wait
 
-KEY = "counter-key-0123456789"
-
-
-class Counter(HttpProvider):
-    id: ClassVar[str] = "counter"
-    default_base_url: ClassVar[str | None] = "https://api.counter.test/v1"
-    capabilities: ClassVar[Capabilities] = Capabilities(count_tokens=True)
-
-    def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest:
-        if request.max_output_tokens == 13:
-            raise InvalidRequestError("unlucky")
-        return HttpRequest(f"/models/{model_name}:count", {"messages": len(request.messages)})
-
-    def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
-        return TokenCount(input_tokens=data["tokens"])
-
-
-class NoCount(Counter):
-    capabilities: ClassVar[Capabilities] = Capabilities()
-
-
-class Transport(httpx.MockTransport):
-    def __init__(self, *replies: httpx.Response) -> None:
-        self.replies = list(replies)
-        self.requests: list[httpx.Request] = []
-        super().__init__(self._handle)
-
-    def _handle(self, request: httpx.Request) -> httpx.Response:
-        self.requests.append(request)
-        return self.replies.pop(0)
-
-
-class ATransport(httpx.AsyncBaseTransport):
-    def __init__(self, sync: Transport) -> None:
-        self.sync = sync
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        await request.aread()
-        return self.sync._handle(request)
-
-
-def provider(
-    cls: type[Counter], transport: Transport, *, asynchronous: bool = False, **config: Any
-) -> Counter:
-    if asynchronous:
-        client: Any = {"async_http_client": httpx.AsyncClient(transport=ATransport(transport))}
-    else:
-        client = {"http_client": httpx.Client(transport=transport)}
-    return cls(ProviderConfig(provider_id=cls.id, api_key=Secret(KEY), **client, **config))
-
-
-def ok(data: Any) -> httpx.Response:
-    return httpx.Response(200, json=data)
+from .counter import KEY, Counter, Transport, ok, provider
 
 
 def test_call_json_sends_through_the_kit_and_parses_json() -> None:
@@ -114,39 +59,6 @@ async def test_acall_json() -> None:
     assert await p.acall_json(HttpRequest("/x", {"q": "é"})) == {"a": 1}
     assert await p.acall_json(HttpRequest("/y", method="DELETE")) is None
     assert json.loads(transport.requests[0].content) == {"q": "é"}
-
-
-def test_count_tokens_through_the_model() -> None:
-    transport = Transport(ok({"tokens": 7}))
-    model = Model(provider(Counter, transport), "tiny")
-    assert model.count_tokens(prompt="hi", system="be brief") == TokenCount(input_tokens=7)
-    assert str(transport.requests[0].url) == "https://api.counter.test/v1/models/tiny:count"
-    assert json.loads(transport.requests[0].content) == {"messages": 2}
-
-
-@pytest.mark.asyncio
-async def test_acount_tokens_through_the_model() -> None:
-    transport = Transport(ok({"tokens": 3}))
-    model = Model(provider(Counter, transport, asynchronous=True), "tiny")
-    assert (await model.acount_tokens(prompt="hi")).input_tokens == 3
-
-
-@pytest.mark.asyncio
-async def test_count_tokens_rejects_before_any_request() -> None:
-    transport = Transport()
-    counting = Model(provider(Counter, transport), "tiny")
-    without = Model(provider(NoCount, transport), "tiny")
-    for call in (
-        lambda: counting.count_tokens(prompt="hi", max_output_tokens=13),  # the provider's own rule
-        lambda: counting.count_tokens(prompt="hi", temperature=-1),  # the core's validation
-        lambda: without.count_tokens(prompt="hi"),  # no capability
-    ):
-        with pytest.raises(InvalidRequestError):
-            call()
-    with pytest.raises(InvalidRequestError, match="does not support count_tokens"):
-        await without.acount_tokens(prompt="hi")
-    assert transport.requests == []
-    assert Capabilities().count_tokens is False and "count_tokens" in Capabilities().as_dict()
 
 
 # --------------------------------------------------------------------------- call() and Operation

@@ -1,154 +1,20 @@
-"""Typed outputs, function tools from Python callables and the tool loop (issue 17), through the
-public API against Gemini-shaped fakes (an httpx mock transport that records every request body).
-
-The response shapes are those of the recorded Gemini corpus: ``functionCall`` parts with a
-``thoughtSignature`` on the first call of a turn (tests/corpus/gemini, vercel__ai
-google-tool-call-gemini3.json), ``executableCode``/``codeExecutionResult`` for provider-run code.
-"""
+"""Function tools from Python callables and the tool loop (issue 17), through the public API against
+Gemini-shaped fakes (tests/outputs/gemini_fakes.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-import httpx
 import pytest
-from pydantic import BaseModel
-from typing_extensions import TypedDict
 
 import modelport
-from modelport import OutputValidationError, tool
+from modelport import tool
 
-KEY = "test-key-typed-outputs-1"
-SIGNATURE = "CiIBVKhc7oDJLsh2CqvZbkmVMHXbgV8aaZ4c8OkrIS2qcfQf"
-
-
-class Person(BaseModel):
-    """A person."""
-
-    name: str
-    age: int
-
-
-def answer(parts: list[dict[str, Any]], usage: tuple[int, int] = (10, 5)) -> dict[str, Any]:
-    return {
-        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}],
-        "usageMetadata": {
-            "promptTokenCount": usage[0],
-            "candidatesTokenCount": usage[1],
-            "totalTokenCount": sum(usage),
-        },
-        "modelVersion": "gemini-3-flash-preview",
-    }
-
-
-class Fake:
-    """Answers each request with the next scripted body; keeps every request body."""
-
-    def __init__(self, *bodies: dict[str, Any]) -> None:
-        self.bodies = list(bodies)
-        self.requests: list[dict[str, Any]] = []
-
-    def __call__(self, request: httpx.Request) -> httpx.Response:
-        self.requests.append(json.loads(request.content))
-        body = self.bodies.pop(0) if len(self.bodies) > 1 else self.bodies[0]
-        if request.url.path.endswith(":streamGenerateContent"):
-            return httpx.Response(200, content=b"data: " + json.dumps(body).encode() + b"\r\n\r\n",
-                                  headers={"content-type": "text/event-stream"})  # fmt: skip
-        return httpx.Response(200, json=body)
-
-    def model(self) -> modelport.Model:
-        return modelport.get_model(
-            "google/gemini-3-flash-preview", api_key=KEY, transport=httpx.MockTransport(self)
-        )
-
-
-# Typed outputs ----------------------------------------------------------------------------------
-
-
-def test_a_pydantic_model_as_response_format_sends_its_schema_and_parses_the_answer() -> None:
-    fake = Fake(answer([{"text": '{"name": "Ada", "age": 36}'}]))
-    result = fake.model().generate(prompt="Who?", response_format=Person)
-    assert result.parsed == Person(name="Ada", age=36)
-    config = fake.requests[0]["generationConfig"]
-    assert config["responseMimeType"] == "application/json"
-    assert config["responseJsonSchema"] == {  # pydantic's schema, in Gemini's dialect
-        "description": "A person.",
-        "properties": {
-            "name": {"title": "Name", "type": "string"},
-            "age": {"title": "Age", "type": "integer"},
-        },
-        "required": ["name", "age"],
-        "title": "Person",
-        "type": "object",
-    }
-
-
-@pytest.mark.parametrize(
-    ("tp", "text", "expected"),
-    [
-        (list[int], '{"response": [1, 2, 3]}', [1, 2, 3]),  # wrapped: not an object
-        (TypedDict("Point", {"x": int, "y": int}), '{"x": 1, "y": 2}', {"x": 1, "y": 2}),
-    ],
-)
-def test_any_type_pydantic_adapts_is_an_output_type(tp: Any, text: str, expected: Any) -> None:
-    fake = Fake(answer([{"text": text}]))
-    assert fake.model().generate(prompt="?", response_format=tp).parsed == expected
-
-
-def test_a_dataclass_output() -> None:
-    @dataclass
-    class City:
-        name: str
-        population: int
-
-    fake = Fake(answer([{"text": '{"name": "Oslo", "population": 709000}'}]))
-    assert fake.model().generate(prompt="?", response_format=City).parsed == City("Oslo", 709000)
-
-
-def test_an_answer_that_does_not_validate_raises_the_typed_output_error() -> None:
-    fake = Fake(answer([{"text": '{"name": "Ada", "age": "old"}'}]))
-    with pytest.raises(OutputValidationError) as info:
-        fake.model().generate(prompt="Who?", response_format=Person)
-    error = info.value
-    assert error.text == '{"name": "Ada", "age": "old"}'
-    assert [(e["loc"], e["type"]) for e in error.errors] == [(("age",), "int_parsing")]
-    assert str(error).startswith("the answer is not a valid Person: age: Input should be a valid integer")
-    assert error.result.text == error.text
-
-
-@pytest.mark.parametrize("asynchronous", [False, True])
-def test_a_stream_gives_the_same_parsed_result(asynchronous: bool) -> None:
-    fake = Fake(answer([{"text": '{"name": "Ada", "age": 36}'}]))
-    model = fake.model()
-    if asynchronous:
-
-        async def main() -> Any:
-            return await model.astream(prompt="Who?", response_format=Person).result()
-
-        result = asyncio.run(main())
-    else:
-        result = model.stream(prompt="Who?", response_format=Person).result()
-    assert result.parsed == Person(name="Ada", age=36)
-
-
-def test_plain_requests_have_no_parsed_value() -> None:
-    assert Fake(answer([{"text": "hi"}])).model().generate(prompt="hi").parsed is None
-
+from .gemini_fakes import SIGNATURE, Fake, answer, weather
 
 # Function tools ---------------------------------------------------------------------------------
-
-
-@tool
-def weather(city: str, unit: str = "celsius") -> dict[str, Any]:
-    """The current weather in a city.
-
-    Longer notes that are not part of the description.
-    """
-    return {"city": city, "temperature": 21 if city == "Paris" else 25, "unit": unit}
 
 
 def test_a_function_becomes_a_tool_with_its_docstring_and_schema() -> None:
