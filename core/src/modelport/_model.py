@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Model", "ValidCall", "build_request"]
 
+
 class ValidCall(NamedTuple):
     """One call validated: the request as it is sent (the reasoning replay policy applied), the
     policy's warnings, and the Python type the answer is parsed into. Only this travels on."""
