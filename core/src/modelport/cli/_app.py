@@ -162,8 +162,10 @@ main.add_command(providers_command, name="models")
 
 def _register_builtins() -> None:
     from ._generate import generate_command
+    from ._new_provider import new_provider_command
 
     main.add_command(generate_command, name="generate")
+    main.add_command(new_provider_command, name="new-provider")
 
 
 _register_builtins()
