@@ -8,13 +8,14 @@ Answers stream on a terminal. A failed turn is reported and left out of the conv
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, field
 from typing import Any
 
 import click
 
 from . import terminal
 from ._connect import connect_options, error_text, model_id, open_model, verbose_logging
-from ._generate import parse_options
+from ._generate import logged_conversation, parse_options
 from ._home import Settings
 from ._logstore import new_conversation_id
 from ._request import history, user_message
@@ -47,6 +48,48 @@ def _read_turn(prompt: str) -> str | None:
     return line
 
 
+@dataclass
+class _Chat:
+    """One chat: the model, what every turn carries, and the conversation so far."""
+
+    model: Any
+    model_id: str
+    conversation_id: str
+    printing: Printing
+    settings: Settings
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    system: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    base_url: str | None = None
+
+    def run(self) -> None:
+        """Turns until the end of input: each sent with the conversation so far, printed, logged."""
+        while (text := _read_turn("> ")) is not None:
+            if text.strip():
+                self.turn(text)
+
+    def turn(self, text: str) -> None:
+        message = user_message(text, [])
+        request: dict[str, Any] = {**self.options, "messages": [*self.turns, message]}
+        if self.system:
+            request["system"] = self.system
+        outcome = run_turn(self.model, request, self.printing)
+        if outcome.error is not None:
+            click.echo(f"error: {error_text(outcome.error)}", err=True)
+        else:
+            self.turns += [message, {"role": "assistant", "content": outcome.text}]
+        log_call(
+            self.settings,
+            conversation_id=self.conversation_id,
+            model=self.model_id,
+            prompt=text,
+            outcome=outcome,
+            system=self.system,
+            options=self.options,
+            base_url=self.base_url,
+        )
+
+
 @click.command("chat")
 @click.argument("model", required=False)
 @connect_options
@@ -73,54 +116,39 @@ def chat_command(
     (ended by !end), Ctrl-D or exit to leave."""
     import modelport
 
-    from ._generate import _conversation
-
     try:
         import readline  # noqa: F401  (line editing and history for input())
     except ImportError:
         pass
     settings = Settings.load()
-    earlier = _conversation(continue_, cid)
+    earlier = logged_conversation(continue_, cid)
     if earlier:
         model = model or earlier[-1].model
         base_url = base_url or earlier[-1].base_url
     chosen = model_id(model, settings)
-    request_options: dict[str, Any] = parse_options(options)
-    conversation_id = earlier[-1].conversation_id if earlier else new_conversation_id()
-    turns = history(earlier)
-    verbose_logging(verbose)
-    printing = Printing(
-        stream=terminal.is_terminal(sys.stdout) if stream is None else stream, verbose=verbose
-    )
+    request_options = parse_options(options)
     try:
         opened = open_model(chosen, base_url=base_url, key=key)
     except modelport.ModelportError as error:
         click.echo(f"error: {error_text(error)}", err=True)
         raise SystemExit(1) from None
+    chat = _Chat(
+        model=opened,
+        model_id=chosen,
+        conversation_id=earlier[-1].conversation_id if earlier else new_conversation_id(),
+        printing=Printing(
+            stream=terminal.is_terminal(sys.stdout) if stream is None else stream, verbose=verbose
+        ),
+        settings=settings,
+        turns=history(earlier),
+        system=system,
+        options=request_options,
+        base_url=base_url,
+    )
     click.echo(f"Chatting with {chosen}: !multi for several lines, Ctrl-D or exit to leave.", err=True)
     try:
-        while (text := _read_turn("> ")) is not None:
-            if not text.strip():
-                continue
-            message = user_message(text, [])
-            request: dict[str, Any] = {**request_options, "messages": [*turns, message]}
-            if system:
-                request["system"] = system
-            outcome = run_turn(opened, request, printing)
-            if outcome.error is not None:
-                click.echo(f"error: {error_text(outcome.error)}", err=True)
-            else:
-                turns += [message, {"role": "assistant", "content": outcome.text}]
-            log_call(
-                settings,
-                conversation_id=conversation_id,
-                model=chosen,
-                prompt=text,
-                outcome=outcome,
-                system=system,
-                options=request_options,
-                base_url=base_url,
-            )
+        with verbose_logging(verbose):
+            chat.run()
     finally:
         opened.close()
     click.echo("", err=True)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -92,14 +94,22 @@ class _StderrHandler(logging.Handler):
             self.handleError(record)
 
 
-def verbose_logging(enabled: bool) -> None:
-    """Show the core's retries (its ``modelport`` logger, level INFO) on standard error."""
+@contextmanager
+def verbose_logging(enabled: bool) -> Iterator[None]:
+    """While the block runs, show the core's retries (its ``modelport`` logger, level INFO) on
+    standard error when ``enabled``; the logger is as it was afterwards."""
     if not enabled:
+        yield
         return
     logger = logging.getLogger("modelport")
-    if not any(isinstance(h, _StderrHandler) for h in logger.handlers):
-        logger.addHandler(_StderrHandler())
+    handler, level = _StderrHandler(), logger.level
+    logger.addHandler(handler)
     logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
 
 
 def timing(label: str, seconds: float) -> None:

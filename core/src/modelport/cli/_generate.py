@@ -24,7 +24,7 @@ from ._request import attachment, history, load_schema, user_message
 from ._turn import Printing, log_call, run_turn
 from .terminal import safe
 
-__all__ = ["generate_command", "parse_options"]
+__all__ = ["generate_command", "logged_conversation", "parse_options"]
 
 #: Request keywords that have their own option or argument.
 _OWN_OPTIONS = {
@@ -98,7 +98,7 @@ def _model_and_prompt(words: tuple[str, ...], model_option: str | None) -> tuple
     return model_option, "-"
 
 
-def _conversation(continue_: bool, cid: str | None) -> list[Call]:
+def logged_conversation(continue_: bool, cid: str | None) -> list[Call]:
     """The calls of the conversation ``-c`` (the latest) or ``--cid`` continues, oldest first."""
     if not (continue_ or cid):
         return []
@@ -197,7 +197,7 @@ def generate_command(
 
     settings = Settings.load()
     model_arg, prompt = _model_and_prompt(words, model_option)
-    conversation = _conversation(continue_, cid)
+    conversation = logged_conversation(continue_, cid)
     if conversation and model_arg is None:
         model_arg = conversation[-1].model
     if conversation and base_url is None:
@@ -222,10 +222,10 @@ def generate_command(
         logged["tools"] = list(tools)
     if stream is None:
         stream = terminal.is_terminal(sys.stdout) and not (as_json or schema)
-    verbose_logging(verbose)
     printing = Printing(stream=stream, as_json=as_json, schema=bool(schema), usage=usage, verbose=verbose)
     try:
-        outcome = _generate(model, request, tools, printing, cassette, base_url, key)
+        with verbose_logging(verbose):
+            outcome = _generate(model, request, tools, printing, cassette, base_url, key)
     except modelport.ModelportError as error:
         click.echo(f"error: {error_text(error)}", err=True)
         sys.exit(1)
