@@ -96,7 +96,9 @@ def test_schema_file_sends_the_schema_and_prints_the_parsed_json(tmp_path: Path)
     schema = tmp_path / "city.json"
     schema.write_text(json.dumps(CITY_SCHEMA), encoding="utf-8")
     with Loopback(_structured) as server:
-        result = run("generate", MODEL, "--base-url", server.url + "/v1", "--schema", str(schema), "Capital of France?")
+        result = run(
+            "generate", MODEL, "--base-url", server.url + "/v1", "--schema", str(schema), "Capital of France?"
+        )
     assert result.exit_code == 0, result.output
     assert json.loads(result.output) == {"city": "Paris", "country": "France"}
     sent = json.loads(server.received[0].body)
@@ -115,7 +117,15 @@ def test_schema_type_from_a_module_prints_the_validated_value(
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
     monkeypatch.delitem(sys.modules, "cities_for_cli_test", raising=False)
     with Loopback(_structured) as server:
-        result = run("generate", MODEL, "--base-url", server.url + "/v1", "--schema", "cities_for_cli_test:CityLocation", "q")
+        result = run(
+            "generate",
+            MODEL,
+            "--base-url",
+            server.url + "/v1",
+            "--schema",
+            "cities_for_cli_test:CityLocation",
+            "q",
+        )
     assert result.exit_code == 0, result.output
     assert result.output == '{\n  "city": "Paris",\n  "country": "France"\n}\n'
     assert json.loads(server.received[0].body)["response_format"]["json_schema"]["name"] == "CityLocation"

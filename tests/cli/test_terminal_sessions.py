@@ -124,7 +124,10 @@ def test_chat_on_a_terminal_is_one_logged_conversation(_command_home: Path) -> N
         {"role": "user", "content": "line one\nline two"},
     ]
     listed = subprocess.run(
-        [sys.executable, "-m", "modelport.cli", "logs", "list", "--json"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "modelport.cli", "logs", "list", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     calls = json.loads(listed.stdout)
     assert [c["prompt"] for c in calls] == ["line one\nline two", "hi"]

@@ -26,8 +26,11 @@ def model_list_url(page: str | None) -> str:
 
 def decode_model_page(data: Any) -> ModelPage:
     """The models of one page, and the id to page after when ``has_more`` says there is more."""
+    entries = data["data"]
+    if not isinstance(entries, list):
+        raise TypeError(f"'data' is a {type(entries).__name__}, not a list")
     models = []
-    for entry in data["data"]:
+    for entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
             continue
         name = entry.get("display_name")

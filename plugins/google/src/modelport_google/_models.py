@@ -25,8 +25,11 @@ def model_list_url(page: str | None) -> str:
 
 def decode_model_page(data: Any) -> ModelPage:
     """The models of one page (``models/`` taken off each name) and the next page's token."""
+    entries = data.get("models", [])  # an account with no models: no "models" at all
+    if not isinstance(entries, list):
+        raise TypeError(f"'models' is a {type(entries).__name__}, not a list")
     models = []
-    for entry in data.get("models") or []:
+    for entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
             continue
         models.append(

@@ -15,8 +15,11 @@ __all__ = ["decode_model_page"]
 
 def decode_model_page(data: Any) -> ModelPage:
     """The models of a ``/models`` answer (entries without a string ``id`` are skipped)."""
+    entries = data["data"]
+    if not isinstance(entries, list):
+        raise TypeError(f"'data' is a {type(entries).__name__}, not a list")
     models = []
-    for entry in data["data"]:
+    for entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
             continue
         created = entry.get("created")
