@@ -114,7 +114,7 @@ def test_continue_sends_the_previous_turn_and_the_log_has_both_calls_without_the
     assert KEY not in logged.output
     assert_no_key(_command_home)
     database = _command_home / "logs.db"
-    assert database.is_file()
+    assert database.stat().st_mode & 0o777 == 0o600  # prompts and answers are private
     for encoded in encodings(KEY).values():
         assert encoded not in database.read_bytes()
 
@@ -137,6 +137,13 @@ def test_cid_continues_a_named_conversation_and_search_show_find_calls() -> None
         f"  response: {ANSWER.splitlines()[0]}",
     ]
     assert run("logs", "show", "999").exit_code == 1
+    listed = run("logs", "list", "-n", "1").output.splitlines()
+    assert listed[0].startswith("#3  ") and listed[0].endswith(" ms")
+    assert listed[1:] == [
+        "  prompt: more",
+        f"  response: {ANSWER.splitlines()[0].strip()} …",
+        "  usage: input 16, output 363, reasoning 0, total 379, cache_read_input 0, cached_input 0 (tokens)",
+    ]
 
 
 def test_logs_off_stops_logging_and_on_resumes(_command_home: Path) -> None:

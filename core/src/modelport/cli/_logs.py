@@ -16,7 +16,21 @@ def log_store() -> LogStore:
     return LogStore(home() / LOGS_FILE)
 
 
-def _print(calls: list[Call], as_json: bool) -> None:
+def _preview(text: str, limit: int = 100) -> str:
+    """The first line of ``text``, at most ``limit`` characters (``…`` when there is more)."""
+    line = text.strip().split("\n", 1)[0]
+    more = len(line) > limit or "\n" in text.strip()
+    return (line[:limit].rstrip() + " …") if more else line
+
+
+def _field(name: str, text: str, whole: bool) -> str:
+    if not whole:
+        return safe(f"  {name}: {_preview(text)}")
+    return safe(f"  {name}: " + text.replace("\n", "\n    "))
+
+
+def _print(calls: list[Call], as_json: bool, *, whole: bool = False) -> None:
+    """The calls as JSON, or as text: a preview of each (``whole``: all of it)."""
     if as_json:
         click.echo(json_text([call.as_dict() for call in calls]))
         return
@@ -26,16 +40,18 @@ def _print(calls: list[Call], as_json: bool) -> None:
             safe(f"#{call.id}  {call.created}  {call.model}  conversation {call.conversation_id}{took}")
         )
         if call.system:
-            click.echo(safe(f"  system: {call.system}"))
-        click.echo(safe(f"  prompt: {call.prompt}"))
+            click.echo(_field("system", call.system, whole))
+        click.echo(_field("prompt", call.prompt, whole))
         if call.attachments:
             click.echo(safe(f"  attachments: {', '.join(call.attachments)}"))
-        click.echo(safe(f"  response: {call.response}"))
+        click.echo(_field("response", call.response, whole))
         if call.usage:
-            counts = ", ".join(f"{k} {v}" for k, v in call.usage.items() if v is not None)
-            click.echo(f"  usage: {counts}")
+            counts = ", ".join(
+                f"{k.removesuffix('_tokens')} {v}" for k, v in call.usage.items() if v is not None
+            )
+            click.echo(f"  usage: {counts} (tokens)")
         if call.error:
-            click.echo(safe(f"  error: {call.error}"))
+            click.echo(_field("error", call.error, whole))
 
 
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print the calls as JSON.")
@@ -79,7 +95,7 @@ def logs_show(call_id: int, as_json: bool) -> None:
     if call is None:
         click.echo(f"error: no call #{call_id} is logged", err=True)
         raise SystemExit(1)
-    _print([call], as_json)
+    _print([call], as_json, whole=True)
 
 
 def _set_logging(on: bool) -> None:

@@ -11,6 +11,7 @@ database older than the code (each in its own transaction), and a newer one is r
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import uuid
 from collections.abc import Iterator, Sequence
@@ -144,8 +145,10 @@ class LogStore:
     def _connect(self) -> Iterator[sqlite3.Connection]:
         self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         try:
+            if not self.path.exists():  # prompts and answers are private: readable by the owner only
+                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
             connection = sqlite3.connect(self.path, isolation_level=None)
-        except sqlite3.Error as error:
+        except (sqlite3.Error, OSError) as error:
             raise ConfigurationError(f"the log database {self.path} cannot be opened: {error}") from None
         with closing(connection):
             connection.row_factory = sqlite3.Row
