@@ -41,7 +41,7 @@ def list_models(
             isinstance(cached.get("models"), list)
             and time.time() - float(cached.get("fetched", 0)) < CACHE_SECONDS
         ):
-            return cached["models"]
+            return list(cached["models"])
     model = open_model(f"{provider_id}/{_LISTING}", base_url=base_url, key=key)
     try:
         models = [asdict(info) for info in model.provider.list_models()]

@@ -44,8 +44,8 @@ def attachment(value: str) -> dict[str, Any]:
     """The content part of ``-a VALUE``: an ``http(s)://`` URL as a file reference; an image or a PDF
     as a file part; a UTF-8 text file inlined as text under its name."""
     if value.startswith(("http://", "https://")):
-        media_type = mimetypes.guess_type(value.split("?", 1)[0])[0] or "application/octet-stream"
-        return {"type": "file", "media_type": media_type, "uri": value}
+        guessed = mimetypes.guess_type(value.split("?", 1)[0])[0] or "application/octet-stream"
+        return {"type": "file", "media_type": guessed, "uri": value}
     path = Path(value).expanduser()
     try:
         data = path.read_bytes()
