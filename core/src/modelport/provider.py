@@ -31,6 +31,7 @@ __all__ = [
     "ModelInfo",
     "ModelPage",
     "Prepared",
+    "model_list_entries",
     "Provider",
     "ProviderConfig",
     "Secret",
@@ -153,6 +154,19 @@ class ModelPage:
 
     models: tuple[ModelInfo, ...]
     next_page: str | None = None
+
+
+def model_list_entries(
+    data: Any, key: str, id_field: str = "id", *, required: bool = True
+) -> list[dict[str, Any]]:
+    """The objects listed under ``key`` of a parsed model list answer that carry a string
+    ``id_field``, in order (others are passed over), for a plugin's ``decode_model_page``. A
+    ``KeyError`` when ``key`` is missing (unless not ``required``: then no models), a ``TypeError``
+    when it holds no list; the core turns either into a typed error."""
+    entries = data[key] if required else data.get(key, [])
+    if not isinstance(entries, list):
+        raise TypeError(f"{key!r} is a {type(entries).__name__}, not a list")
+    return [e for e in entries if isinstance(e, dict) and isinstance(e.get(id_field), str)]
 
 
 @dataclass(frozen=True, repr=False)

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from modelport.provider import ModelInfo, ModelPage
+from modelport.provider import ModelInfo, ModelPage, model_list_entries
 
 __all__ = ["PAGE_SIZE", "decode_model_page", "model_list_url"]
 
@@ -26,13 +26,8 @@ def model_list_url(page: str | None) -> str:
 
 def decode_model_page(data: Any) -> ModelPage:
     """The models of one page, and the id to page after when ``has_more`` says there is more."""
-    entries = data["data"]
-    if not isinstance(entries, list):
-        raise TypeError(f"'data' is a {type(entries).__name__}, not a list")
     models = []
-    for entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
-            continue
+    for entry in model_list_entries(data, "data"):
         name = entry.get("display_name")
         models.append(
             ModelInfo(

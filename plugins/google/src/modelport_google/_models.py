@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from modelport.provider import ModelInfo, ModelPage
+from modelport.provider import ModelInfo, ModelPage, model_list_entries
 
 __all__ = ["PAGE_SIZE", "decode_model_page", "model_list_url"]
 
@@ -25,13 +25,8 @@ def model_list_url(page: str | None) -> str:
 
 def decode_model_page(data: Any) -> ModelPage:
     """The models of one page (``models/`` taken off each name) and the next page's token."""
-    entries = data.get("models", [])  # an account with no models: no "models" at all
-    if not isinstance(entries, list):
-        raise TypeError(f"'models' is a {type(entries).__name__}, not a list")
     models = []
-    for entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-            continue
+    for entry in model_list_entries(data, "models", "name", required=False):  # none: no "models"
         models.append(
             ModelInfo(
                 id=entry["name"].removeprefix("models/"),

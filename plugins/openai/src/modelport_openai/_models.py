@@ -8,20 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from modelport.provider import ModelInfo, ModelPage
+from modelport.provider import ModelInfo, ModelPage, model_list_entries
 
 __all__ = ["decode_model_page"]
 
 
 def decode_model_page(data: Any) -> ModelPage:
     """The models of a ``/models`` answer (entries without a string ``id`` are skipped)."""
-    entries = data["data"]
-    if not isinstance(entries, list):
-        raise TypeError(f"'data' is a {type(entries).__name__}, not a list")
     models = []
-    for entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
-            continue
+    for entry in model_list_entries(data, "data"):
         created = entry.get("created")
         owner = entry.get("owned_by")
         models.append(
