@@ -251,3 +251,18 @@ def test_the_default_model_and_aliases() -> None:
     assert run("aliases", "remove", "local").exit_code == 0
     assert run("default-model", "--clear").exit_code == 0
     assert run("default-model").exit_code == 1
+
+
+def test_the_directory_is_modelport_home_else_xdg_config_home_else_the_platforms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MODELPORT_HOME", str(tmp_path / "explicit"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert run("logs", "path").output == f"{tmp_path / 'explicit' / 'logs.db'}\n"
+    monkeypatch.delenv("MODELPORT_HOME")
+    assert run("keys", "path").output == f"{tmp_path / 'xdg' / 'modelport' / 'keys.json'}\n"
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    expected = tmp_path / "home" / ".config" / "modelport" / "keys.json"
+    if sys.platform.startswith("linux"):
+        assert run("keys", "path").output == f"{expected}\n"

@@ -117,7 +117,11 @@ def logged_conversation(continue_: bool, cid: str | None) -> list[Call]:
 @click.command("generate")
 @click.argument("words", nargs=-1, metavar="[MODEL] PROMPT")
 @click.option(
-    "-m", "--model", "model_option", help="The model (provider/name, or an alias); else the default model."
+    "-m",
+    "--model",
+    "model_option",
+    metavar="MODEL",
+    help="The model (provider/name, or an alias); else the default model.",
 )
 @connect_options
 @click.option("-s", "--system", help="A system instruction.")
