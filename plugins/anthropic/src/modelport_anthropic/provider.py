@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from modelport.http import HttpProvider, HttpRequest, check_header_value
-from modelport.provider import Capabilities, TokenCount
+from modelport.provider import Capabilities, ModelPage, TokenCount
 
 if TYPE_CHECKING:
     from modelport.errors import ProviderError
@@ -46,6 +46,7 @@ class AnthropicProvider(HttpProvider):
         structured_output=True,
         provider_tools=True,
         count_tokens=True,
+        list_models=True,
     )
     default_base_url: ClassVar[str | None] = ANTHROPIC_BASE_URL
     base_url_env: ClassVar[str | None] = "ANTHROPIC_BASE_URL"
@@ -96,6 +97,17 @@ class AnthropicProvider(HttpProvider):
 
     def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
         return TokenCount(input_tokens=int(data["input_tokens"]))
+
+    def list_models_request(self, page: str | None) -> HttpRequest:
+        """``GET /v1/models``, a page of up to 1000 models (after the model id ``page``)."""
+        from ._models import model_list_url
+
+        return HttpRequest(model_list_url(page), method="GET")
+
+    def decode_model_page(self, data: Any, spec: HttpRequest) -> ModelPage:
+        from ._models import decode_model_page
+
+        return decode_model_page(data)
 
     def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
         from ._errors import error_from_response

@@ -7,12 +7,13 @@ core sends, reads, bounds, retries and scrubs, identically for sync and async.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from modelport.http import HttpProvider, HttpRequest
-from modelport.provider import Capabilities, EmbedRequest, ProviderConfig, TokenCount
+from modelport.provider import Capabilities, EmbedRequest, ModelPage, ProviderConfig, TokenCount
 
-from ._backends import GEMINI_BASE_URL, GeminiBackend, VertexBackend
+from ._backends import API_KEY_ENV_VARS, GEMINI_BASE_URL, GeminiBackend, VertexBackend
 
 if TYPE_CHECKING:
     import httpx
@@ -176,12 +177,25 @@ class GoogleProvider(_GeminiFamily):
     display_name: ClassVar[str] = "Google"
     telemetry_name: ClassVar[str | None] = "gcp.gemini"
     backend: ClassVar[str] = "gemini"
+    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, list_models=True)
     default_base_url: ClassVar[str | None] = GEMINI_BASE_URL
+    api_key_env: ClassVar[tuple[str, ...]] = API_KEY_ENV_VARS
     config_options: ClassVar[frozenset[str] | None] = frozenset({"credential", "name"})
 
     def __init__(self, config: ProviderConfig) -> None:
         super().__init__(config)
         self._backend = GeminiBackend(config)
+
+    def list_models_request(self, page: str | None) -> HttpRequest:
+        """``GET models`` (``models.list``), a page of up to 1000 models."""
+        from ._models import model_list_url
+
+        return HttpRequest(model_list_url(page), method="GET")
+
+    def decode_model_page(self, data: Any, spec: HttpRequest) -> ModelPage:
+        from ._models import decode_model_page
+
+        return decode_model_page(data)
 
 
 class VertexProvider(_GeminiFamily):

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from modelport.http import HttpProvider, HttpRequest, check_header_value
-from modelport.provider import Capabilities, EmbedRequest, TokenCount
+from modelport.provider import Capabilities, EmbedRequest, ModelPage, TokenCount
 
 from ._quirks import Quirks, ReasoningFamily
 
@@ -45,6 +45,7 @@ _CAPABILITIES = Capabilities(
     function_tools=True,
     reasoning=True,
     structured_output=True,
+    list_models=True,
 )
 
 
@@ -94,6 +95,15 @@ class ChatCompletionsProvider(HttpProvider):
         from ._embed import decode_embeddings
 
         return decode_embeddings([spec.context for spec in specs], responses, provider=self.name)
+
+    def list_models_request(self, page: str | None) -> HttpRequest:
+        """``GET /models`` (the whole list in one answer)."""
+        return HttpRequest("/models", method="GET")
+
+    def decode_model_page(self, data: Any, spec: HttpRequest) -> ModelPage:
+        from ._models import decode_model_page
+
+        return decode_model_page(data)
 
 
 class OpenAIProvider(ChatCompletionsProvider):
