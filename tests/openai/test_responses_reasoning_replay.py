@@ -3,7 +3,8 @@
 The next request is built from ``result.message`` of a recorded answer and compared with what the
 recording's own next request sent (pydantic-ai's cassettes, whose second turns the API accepted):
 each reasoning item with its id, every summary and its ``encrypted_content``, then the item that
-followed it (a ``function_call`` or ``message`` with its id). A reasoning item that would be refused
+followed it (a ``function_call`` or ``message``; with its ``fc_`` / ``msg_`` id only when ``store``
+is on: an unstored item's id is refused, "Item with id 'msg_…' not found"). A reasoning item that would be refused
 ("Item of type 'reasoning' was provided without its required following item", or an id nothing
 stored) is never sent; another model's reasoning follows the contract's replay policy.
 """
@@ -62,15 +63,17 @@ class Recorded:
         )
 
 
-def _without_status(item: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in item.items() if k != "status"}
+def _without(item: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: v for k, v in item.items() if k not in keys}
 
 
-def test_tool_turn_sends_reasoning_then_its_function_call() -> None:
+@pytest.mark.parametrize("store", [False, True])
+def test_tool_turn_sends_reasoning_then_its_function_call(store: bool) -> None:
     exchanges = corpus.exchanges(P + "test_openai_responses_thinking_with_tool_calls.yaml")
     recorded = Recorded(exchanges)
     model = recorded.model()
-    first = model.generate(prompt="Compose a poem", tools=[PLAN])
+    options = {"openai-responses": {"store": True}} if store else None
+    first = model.generate(prompt="Compose a poem", tools=[PLAN], provider_options=options)
     assert isinstance(first, Result)
     (call,) = first.tool_calls
     answer = Message(
@@ -79,6 +82,7 @@ def test_tool_turn_sends_reasoning_then_its_function_call() -> None:
     model.generate(
         messages=[Message(role="user", content=[TextPart(text="Compose a poem")]), first.message, answer],
         tools=[PLAN],
+        provider_options=options,
     )
     sent = recorded.sent[1]["input"]
     expected = exchanges[1].request["input"]
@@ -89,10 +93,14 @@ def test_tool_turn_sends_reasoning_then_its_function_call() -> None:
         "function_call_output",
     ]
     assert sent[1] == expected[1]  # id, five summaries and encrypted_content, as recorded
-    assert sent[2] == _without_status(expected[2])  # fc_ id, call_id, name and arguments
+    if store:  # the recording's own request (pydantic-ai's default store: on): fc_ id kept
+        assert sent[2] == _without(expected[2], "status")
+        assert "include" not in recorded.sent[1]
+    else:  # nothing stored: call_id, name and arguments, no fc_ id to look up
+        assert sent[2] == _without(expected[2], "status", "id")
+        assert recorded.sent[1]["include"] == ["reasoning.encrypted_content"]
     assert sent[3] == expected[3]
-    assert recorded.sent[1]["store"] is False
-    assert recorded.sent[1]["include"] == ["reasoning.encrypted_content"]
+    assert recorded.sent[1]["store"] is store
 
 
 def test_text_turn_sends_reasoning_then_its_message() -> None:
@@ -111,8 +119,8 @@ def test_text_turn_sends_reasoning_then_its_message() -> None:
     sent = recorded.sent[1]["input"]
     expected = exchanges[1].request["input"]
     assert sent[1] == expected[1]
-    assert sent[2] == _without_status(expected[2])
-    assert [item.get("id") for item in sent] == [None, expected[1]["id"], expected[2]["id"], None]
+    assert sent[2] == _without(expected[2], "status", "id")  # store is off: no msg_ id
+    assert [item.get("id") for item in sent] == [None, expected[1]["id"], None, None]
 
 
 def test_streamed_turn_replays_the_same_items() -> None:
@@ -144,7 +152,6 @@ def test_streamed_turn_replays_the_same_items() -> None:
     }
     assert sent[2] == {
         "type": "function_call",
-        "id": done[1]["id"],
         "call_id": done[1]["call_id"],
         "name": "weather",
         "arguments": done[1]["arguments"],

@@ -169,7 +169,8 @@ def test_images_and_pdfs_as_input_content() -> None:
     ("request_", "message"),
     [
         ({"provider_options": {"openai-responses": {"logprobs": True}}}, "has no logprobs"),
-        ({"tools": [ProviderTool(id="openai.web_search")]}, "unknown provider tool 'openai.web_search'"),
+        ({"tools": [ProviderTool(id="openai.file_search")]}, "vector_store_ids"),
+        ({"provider_options": {"openai-responses": {"truncation": "on"}}}, "truncation"),
     ],
 )
 def test_what_cannot_be_sent_is_refused_before_any_request(request_: dict[str, Any], message: str) -> None:
