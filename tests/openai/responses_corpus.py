@@ -15,9 +15,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
 import yaml
 
+import modelport
 from tests import recordings
+
+from .replay import KEY
 
 FOLDER = recordings.CORPUS / "openai-responses"
 _TERMINAL = ("response.completed", "response.incomplete", "response.failed")
@@ -110,6 +114,24 @@ def exchanges(name: str) -> list[Exchange]:
         headers.pop("content-length", None)
         out.append(Exchange(request.get("uri") or request.get("url"), raw, int(status), headers, body))
     return out
+
+
+class Recorded:
+    """Answers each request with the next recorded exchange; keeps the bodies sent."""
+
+    def __init__(self, exchanges: list[Exchange]) -> None:
+        self.exchanges = exchanges
+        self.sent: list[dict[str, Any]] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.sent.append(json.loads(request.content))
+        exchange = self.exchanges[len(self.sent) - 1]
+        return httpx.Response(exchange.status, headers=exchange.headers, content=exchange.body)
+
+    def model(self, name: str = "gpt-5") -> Any:
+        return modelport.get_model(
+            f"openai-responses/{name}", api_key=KEY, transport=httpx.MockTransport(self), max_retries=0
+        )
 
 
 # --------------------------------------------------------------------------- the oracle

@@ -11,13 +11,10 @@ stored) is never sent; another model's reasoning follows the contract's replay p
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import httpx
 import pytest
 
-import modelport
 from modelport.errors import InvalidRequestError
 from modelport.types import (
     FunctionTool,
@@ -31,7 +28,7 @@ from modelport.types import (
 )
 
 from . import responses_corpus as corpus
-from .replay import KEY
+from .responses_corpus import Recorded
 
 P = "pydantic__pydantic-ai/tests__models__cassettes__test_openai_responses__"
 PLAN = FunctionTool(
@@ -43,24 +40,6 @@ PLAN = FunctionTool(
         "additionalProperties": False,
     },
 )
-
-
-class Recorded:
-    """Answers each request with the next recorded exchange; keeps the bodies sent."""
-
-    def __init__(self, exchanges: list[corpus.Exchange]) -> None:
-        self.exchanges = exchanges
-        self.sent: list[dict[str, Any]] = []
-
-    def __call__(self, request: httpx.Request) -> httpx.Response:
-        self.sent.append(json.loads(request.content))
-        exchange = self.exchanges[len(self.sent) - 1]
-        return httpx.Response(exchange.status, headers=exchange.headers, content=exchange.body)
-
-    def model(self, name: str = "gpt-5") -> Any:
-        return modelport.get_model(
-            f"openai-responses/{name}", api_key=KEY, transport=httpx.MockTransport(self), max_retries=0
-        )
 
 
 def _without(item: dict[str, Any], *keys: str) -> dict[str, Any]:

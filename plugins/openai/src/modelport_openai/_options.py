@@ -68,6 +68,22 @@ class ResponsesOptions(OpenAIOptions):
     reasoning_summary: Literal["auto", "concise", "detailed"] | None = None
     """Sent as ``reasoning.summary``, replacing the ``"auto"`` the request's ``reasoning`` maps to."""
 
+    include: (
+        list[
+            Literal[
+                "web_search_call.action.sources",
+                "file_search_call.results",
+                "code_interpreter_call.outputs",
+                "message.input_image.image_url",
+                "message.output_text.logprobs",
+                "reasoning.encrypted_content",
+            ]
+        ]
+        | None
+    ) = None
+    """More output to return (e.g. ``"web_search_call.action.sources"``: every source a web search
+    read, in its tool result); added to the ``reasoning.encrypted_content`` a stateless call asks for."""
+
     def wire(self) -> dict[str, Any]:
         body = super().wire()
         if self.previous_response_id is not None and "store" not in body:

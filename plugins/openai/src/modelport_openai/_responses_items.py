@@ -56,7 +56,10 @@ def _call_and_output(item: dict[str, Any]) -> tuple[dict[str, Any], Any]:
         sources = action.pop("sources", None)
         return action, {"status": item.get("status"), **({"sources": sources} if sources else {})}
     if kind == "file_search_call":
-        return {"queries": item.get("queries") or []}, {"status": item.get("status"), "results": item.get("results")}
+        return {"queries": item.get("queries") or []}, {
+            "status": item.get("status"),
+            "results": item.get("results"),
+        }
     if kind == "code_interpreter_call":
         args = {"code": item.get("code"), "container_id": item.get("container_id")}
         return args, {"status": item.get("status"), "outputs": item.get("outputs")}
@@ -88,7 +91,12 @@ def built_in_events(item: dict[str, Any]) -> tuple[list[ev.StreamEvent], CallWar
     if kind in ("mcp_call", "mcp_list_tools") and item.get("error"):
         output = {"error": item["error"]} if output is None else output
     result = ToolResultPart(
-        call_id=ident, name=name, output=output, is_error=failed, provider_executed=True, provider_metadata=metadata
+        call_id=ident,
+        name=name,
+        output=output,
+        is_error=failed,
+        provider_executed=True,
+        provider_metadata=metadata,
     )
     events: list[ev.StreamEvent] = [ev.ToolCallEvent(part=call), ev.ToolResultEvent(part=result)]
     if kind == "image_generation_call" and item.get("result"):
@@ -96,7 +104,9 @@ def built_in_events(item: dict[str, Any]) -> tuple[list[ev.StreamEvent], CallWar
         if image is not None:
             events.append(ev.FileEvent(part=image))
         else:
-            events[-1] = ev.ToolResultEvent(part=result.model_copy(update={"output": {**output, "result": item["result"]}}))
+            events[-1] = ev.ToolResultEvent(
+                part=result.model_copy(update={"output": {**output, "result": item["result"]}})
+            )
             warning = CallWarning(
                 type="other",
                 setting="image_generation",
@@ -115,7 +125,9 @@ def _image(item: dict[str, Any]) -> FilePart | None:
     if raw is None:
         return None
     media = f"image/{item.get('output_format') or 'png'}"
-    return FilePart(media_type=media, data=raw, provider_metadata={RESPONSES: {"item_id": item.get("id") or ""}})
+    return FilePart(
+        media_type=media, data=raw, provider_metadata={RESPONSES: {"item_id": item.get("id") or ""}}
+    )
 
 
 def _source_key(annotation: dict[str, Any]) -> tuple[Any, ...] | None:

@@ -89,8 +89,10 @@ def build_body(
     if request.request_labels:
         body["metadata"] = dict(request.request_labels)
     body["store"] = stored
-    if reasoning_model and not stored:
-        body["include"] = ["reasoning.encrypted_content"]
+    include = ["reasoning.encrypted_content"] if reasoning_model and not stored else []
+    include += [name for name in options.pop("include", None) or [] if name not in include]
+    if include:
+        body["include"] = include
     body.update(options)
     if stream:
         body["stream"] = True
@@ -123,27 +125,20 @@ def _function(tool: FunctionTool) -> dict[str, Any]:
 def _tools(request: Request, body: dict[str, Any]) -> None:
     tools = request.tools or []
     functions = [t for t in tools if isinstance(t, FunctionTool)]
-    provided = [t for t in tools if isinstance(t, ProviderTool)]
-    built_in = [tool_to_wire(t) for t in provided]
+    built_in = [tool_to_wire(t) for t in tools if isinstance(t, ProviderTool)]
     if not functions and not built_in:
         return  # "none" and "auto" mean what no tools mean (the core refuses "any" without tools)
     body["tools"] = [_function(t) for t in functions] + built_in
-    kinds = {tool.name: wire["type"] for tool, wire in zip(provided, built_in)}
     choice = request.tool_choice
     if choice is None:
         return
     if isinstance(choice, SpecificToolChoice):
-        body["tool_choice"] = _named(choice.name, kinds)
+        body["tool_choice"] = {"type": "function", "name": choice.name}
     elif isinstance(choice, ToolSubsetChoice):
-        allowed = [_named(name, kinds) for name in choice.names]
+        allowed = [{"type": "function", "name": name} for name in choice.names]
         body["tool_choice"] = {"type": "allowed_tools", "mode": "required", "tools": allowed}
     else:
         body["tool_choice"] = "required" if choice == "any" else choice
-
-
-def _named(name: str, built_in: dict[str, str]) -> dict[str, Any]:
-    """A tool choice naming one tool: a built-in tool by its type, a function by its name."""
-    return {"type": built_in[name]} if name in built_in else {"type": "function", "name": name}
 
 
 def _reasoning(

@@ -137,7 +137,9 @@ class ImageGenerationArgs(_Args):
 
 
 PROVIDER_TOOL_SPECS: tuple[ProviderToolSpec, ...] = (
-    ProviderToolSpec("openai.web_search", "web_search", "openai", WebSearchArgs, "Web search, run by OpenAI."),
+    ProviderToolSpec(
+        "openai.web_search", "web_search", "openai", WebSearchArgs, "Web search, run by OpenAI."
+    ),
     ProviderToolSpec(
         "openai.file_search", "file_search", "openai", FileSearchArgs, "Searches your vector stores."
     ),
