@@ -299,6 +299,20 @@ def answer_cases() -> list[dict[str, Any]]:
             "source": V + "reasoning-model-temperature-error.json",
             "note": "body-only recording (status 400 per its message); canonical request",
         },
+        {
+            "name": "generate-previous-response-id",
+            "description": "A stateful turn: previous_response_id names the stored first answer, only the new question is sent, store on.",
+            "method": "generate",
+            "model": "gpt-5",
+            "request": {
+                "prompt": "What is the secret key again?",
+                "provider_options": {"openai-responses": {"previous_response_id": "resp_1234"}},
+            },
+            "response": vcr(P + "openai_previous_response_id.yaml", 1),
+            "source": P + "openai_previous_response_id.yaml",
+            "interaction": 1,
+            "note": "the canonical request reproduces the recorded one but its empty instructions and text.format text",
+        },
     ]
     for index in range(2):
         out.append(

@@ -181,12 +181,19 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
         choice = request.get("tool_choice")
         if choice is not None:
             body["tool_choice"] = "required" if choice == "any" else choice
+    options = (request.get("provider_options") or {}).get("openai-responses") or {}
     reasoning = request.get("reasoning")
     if reasoning and reasoning_model:
-        body["reasoning"] = {"effort": reasoning["effort"], "summary": "auto"}
-    body["store"] = False
-    include = ["reasoning.encrypted_content"] if reasoning_model else []
-    include += ((request.get("provider_options") or {}).get("openai-responses") or {}).get("include") or []
+        body["reasoning"] = {
+            "effort": reasoning["effort"],
+            "summary": options.get("reasoning_summary", "auto"),
+        }
+    previous = options.get("previous_response_id")
+    if previous is not None:  # stateful: continue a stored answer, store this one too
+        body["previous_response_id"] = previous
+    body["store"] = options.get("store", previous is not None)
+    include = ["reasoning.encrypted_content"] if reasoning_model and not body["store"] else []
+    include += options.get("include") or []
     if include:
         body["include"] = include
     if stream:
