@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from modelport_openai import tools
 
 import modelport
 from modelport.errors import ProviderToolError
@@ -25,7 +26,6 @@ from modelport.types import (
     ToolCallPart,
     ToolResultPart,
 )
-from modelport_openai import tools
 
 from . import responses_corpus as corpus
 from .replay import KEY

@@ -5,7 +5,7 @@ Pure: the same request gives the same body; every rule that can reject a request
 ``InvalidRequestError`` here, before any I/O. Stateless by default: ``store: false``, and for
 reasoning models ``include: ["reasoning.encrypted_content"]``, so every reasoning item comes back
 with the opaque state the next turn sends (:mod:`._responses_input`). Stateful when asked:
-``previous_response_id`` (:class:`~modelport_openai._options.ResponsesOptions`) continues a stored
+``previous_response_id`` (:class:`~modelport_openai.ResponsesOptions`) continues a stored
 answer, and ``store`` then defaults to true. ``provider_options`` are sent under their own top-level
 names, except ``reasoning_effort`` (sent as ``reasoning.effort``), ``reasoning_summary``
 (``reasoning.summary``) and ``verbosity`` (``text.verbosity``); ``logprobs`` and ``logit_bias``

@@ -15,7 +15,7 @@ Reference: https://platform.openai.com/docs/api-reference/responses/create#respo
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -81,14 +81,14 @@ class ComparisonFilter(_Args):
 
     type: Literal["eq", "ne", "gt", "gte", "lt", "lte", "in", "nin"]
     key: str = Field(min_length=1)
-    value: Union[str, int, float, bool, list[Union[str, int, float]]]  # noqa: UP007  (pydantic on 3.10)
+    value: str | int | float | bool | list[str | int | float]
 
 
 class CompoundFilter(_Args):
     """Combines filters with ``and`` / ``or``."""
 
     type: Literal["and", "or"]
-    filters: list[Union[ComparisonFilter, CompoundFilter]] = Field(min_length=1)  # noqa: UP007
+    filters: list[ComparisonFilter | CompoundFilter] = Field(min_length=1)
 
 
 class RankingOptions(_Args):
