@@ -127,11 +127,11 @@ class RawOpenAI:
         self.client.close()
 
 
-class RawOpenAIResponses:
+class RawOpenAIResponses(RawOpenAI):
     """The Responses API baseline: httpx plus ``json``, the body modelport sends (``store: false``)."""
 
     def __init__(self, base_url: str) -> None:
-        self.client = httpx.Client(timeout=120.0)
+        super().__init__(base_url)
         self.url = f"{base_url}/responses"
 
     @staticmethod
@@ -170,9 +170,6 @@ class RawOpenAIResponses:
                 elif frame["type"] == "response.completed":
                     break
         return "".join(chunks)
-
-    def close(self) -> None:
-        self.client.close()
 
 
 class RawAnthropic:

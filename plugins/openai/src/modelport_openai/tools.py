@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from modelport.provider_tools import ProviderToolSpec
+from modelport.tool_args import ApproximateLocation as UserLocation
+from modelport.tool_args import ToolArgs
 from modelport.types import ProviderTool
 
 __all__ = [
@@ -42,31 +44,13 @@ __all__ = [
 ]
 
 
-class _Args(BaseModel):
-    """Strict, immutable argument classes: no coercion, unknown fields rejected."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class UserLocation(_Args):
-    """Where the user is, to localise search results (``type`` is always ``approximate``)."""
-
-    type: Literal["approximate"] = "approximate"
-    city: str | None = None
-    region: str | None = None
-    country: str | None = Field(default=None, min_length=2, max_length=2)
-    """Two-letter ISO country code, e.g. ``"US"``."""
-    timezone: str | None = None
-    """IANA time zone, e.g. ``"America/Los_Angeles"``."""
-
-
-class WebSearchFilters(_Args):
+class WebSearchFilters(ToolArgs):
     """Limits of a web search: the only domains it may search (subdomains included)."""
 
     allowed_domains: list[str] = Field(min_length=1, max_length=100)
 
 
-class WebSearchArgs(_Args):
+class WebSearchArgs(ToolArgs):
     """Arguments of ``openai.web_search``; ``{}`` keeps OpenAI's defaults."""
 
     version: Literal["web_search", "web_search_2025_08_26"] = "web_search"
@@ -76,7 +60,7 @@ class WebSearchArgs(_Args):
     filters: WebSearchFilters | None = None
 
 
-class ComparisonFilter(_Args):
+class ComparisonFilter(ToolArgs):
     """Compares the file attribute ``key`` with ``value``."""
 
     type: Literal["eq", "ne", "gt", "gte", "lt", "lte", "in", "nin"]
@@ -84,21 +68,21 @@ class ComparisonFilter(_Args):
     value: str | int | float | bool | list[str | int | float]
 
 
-class CompoundFilter(_Args):
+class CompoundFilter(ToolArgs):
     """Combines filters with ``and`` / ``or``."""
 
     type: Literal["and", "or"]
     filters: list[ComparisonFilter | CompoundFilter] = Field(min_length=1)
 
 
-class RankingOptions(_Args):
+class RankingOptions(ToolArgs):
     """How file-search results are ranked and which are kept."""
 
     ranker: Literal["auto", "default-2024-11-15"] | None = None
     score_threshold: float | None = Field(default=None, ge=0, le=1)
 
 
-class FileSearchArgs(_Args):
+class FileSearchArgs(ToolArgs):
     """Arguments of ``openai.file_search``: the vector stores to search are required."""
 
     vector_store_ids: list[str] = Field(min_length=1)
@@ -107,7 +91,7 @@ class FileSearchArgs(_Args):
     ranking_options: RankingOptions | None = None
 
 
-class AutoContainer(_Args):
+class AutoContainer(ToolArgs):
     """A new container, made for the call, with these files in it."""
 
     type: Literal["auto"] = "auto"
@@ -115,14 +99,14 @@ class AutoContainer(_Args):
     memory_limit: Literal["1g", "4g", "16g", "64g"] | None = None
 
 
-class CodeInterpreterArgs(_Args):
+class CodeInterpreterArgs(ToolArgs):
     """Arguments of ``openai.code_interpreter``: the container (an existing container's id, or a new
     one, the default)."""
 
     container: str | AutoContainer = Field(default_factory=AutoContainer)
 
 
-class ImageGenerationArgs(_Args):
+class ImageGenerationArgs(ToolArgs):
     """Arguments of ``openai.image_generation``; ``{}`` keeps OpenAI's defaults."""
 
     model: str | None = None
