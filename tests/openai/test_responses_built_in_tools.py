@@ -40,7 +40,8 @@ def _replayed(name: str, index: int = 0, **request: Any) -> tuple[Result, dict[s
     exchanges = corpus.exchanges(name)
     recorded = corpus.Recorded(exchanges[index:])
     model = recorded.model()
-    request.setdefault("prompt", "Hello")
+    if "messages" not in request:
+        request.setdefault("prompt", "Hello")
     if exchanges[index].is_sse:
         with model.stream(**request) as stream:
             for _ in stream:
@@ -381,3 +382,32 @@ def test_the_turn_after_a_web_search(store: bool) -> None:
         if f.get("type") == "response.output_item.done" and f["item"]["id"] == wanted[3]["id"]
     )
     assert json.loads(json.dumps(sent[-1])) == {"role": "user", "content": "how about Mexico City?"}
+
+
+def test_another_providers_search_in_the_history_is_left_out() -> None:
+    # A conversation moved from Anthropic: its server-run search has no Responses item to stand for.
+    search = ToolCallPart(
+        id="srvtoolu_01",
+        name="web_search",
+        args={"query": "tallest mountain in Alberta"},
+        provider_executed=True,
+        provider_metadata={"anthropic": {"block_type": "server_tool_use"}},
+    )
+    found = ToolResultPart(call_id="srvtoolu_01", name="web_search", output=[], provider_executed=True)
+    answer = Message(role="assistant", content=[search, found, TextPart(text="Mount Columbia.")])
+    question = Message(role="user", content="Tallest mountain in Alberta?")
+    for store in (False, True):
+        _, sent = _replayed(
+            FANTASY_SEARCH,
+            messages=[question, answer, Message(role="user", content="How high?")],
+            provider_options={"openai-responses": {"store": store}},
+        )
+        assert sent["input"] == [
+            {"role": "user", "content": "Tallest mountain in Alberta?"},
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "Mount Columbia.", "annotations": []}],
+            },
+            {"role": "user", "content": "How high?"},
+        ]

@@ -14,7 +14,8 @@ reported against every SDK that replayed them: langchain-ai/langchain#38372,
 jrkropp/open-webui-developer-toolkit#715): messages and function calls go back without their ids
 (``call_id`` alone pairs a call with its output), a reasoning item keeps its id beside the
 ``encrypted_content`` that carries its state, and a built-in tool's call, which only a stored item
-could stand for, is left out (its findings are in the answer's text, which goes back).
+could stand for, is left out (its findings are in the answer's text, which goes back), as is
+another provider's (Anthropic's web search in a history moved to OpenAI).
 
 A reasoning item is only valid when the item that followed it comes with it: the API answers
 "Item of type 'reasoning' was provided without its required following item" otherwise. So a
@@ -110,9 +111,8 @@ def _assistant(parts: list[Any], where: str, *, stored: bool) -> list[dict[str, 
                 message["id"] = ident
             items.append(message)
         elif isinstance(part, ToolCallPart) and part.provider_executed:
-            if not ident:
-                raise InvalidRequestError(f"{where}: a built-in tool call without its item id cannot be sent")
-            items.append({"type": "item_reference", "id": ident} if stored else _LEFT_OUT)
+            # Only a stored item of this API can stand for it (another provider's call has no id here).
+            items.append({"type": "item_reference", "id": ident} if stored and ident else _LEFT_OUT)
         elif isinstance(part, ToolCallPart):
             call: dict[str, Any] = {
                 "type": "function_call",
