@@ -45,6 +45,7 @@ BUILT_IN_ITEMS = {
     "mcp_list_tools": "mcp_list_tools",
 }
 
+
 def _call_and_output(item: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     """What the item says was asked (the call's args) and what came back (the result's output)."""
     kind = item["type"]
