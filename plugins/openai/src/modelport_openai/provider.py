@@ -165,7 +165,10 @@ class OpenAIResponsesProvider(OpenAIProvider):
     id: ClassVar[str] = "openai-responses"
     display_name: ClassVar[str] = "OpenAI Responses API"
     api: ClassVar[str | None] = "responses"
-    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, embed=False, count_tokens=True)
+    capabilities: ClassVar[Capabilities] = replace(
+        _CAPABILITIES, embed=False, count_tokens=True, provider_tools=True
+    )
+    tool_namespace: ClassVar[str | None] = "openai"
     #: Encrypted reasoning items belong to the model that produced them: dropped for another model.
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
 
