@@ -26,7 +26,7 @@ from modelport.types import (
 
 from ._options import parse_options
 from ._quirks import Quirks
-from ._request import is_reasoning_model, json_schema_format, reasoning_effort, sampling
+from ._request import is_reasoning_model, json_schema_format, prompt_cache_fields, reasoning_effort, sampling
 from ._responses_input import input_items
 
 __all__ = ["build_body", "count_body"]
@@ -82,6 +82,8 @@ def build_body(
         body["user"] = request.user_id
     if request.request_labels:
         body["metadata"] = dict(request.request_labels)
+    if request.prompt_cache is not None and quirks.prompt_cache:
+        body.update(prompt_cache_fields(request.prompt_cache))
     body["store"] = stored
     if reasoning_model and not stored:
         body["include"] = ["reasoning.encrypted_content"]
