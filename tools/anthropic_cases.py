@@ -218,13 +218,14 @@ def cases() -> list[dict[str, Any]]:
         body_only(
             "stream-response-format-answer-tool",
             V + "anthropic-json-tool.1.chunks.txt",
-            "response_format as the forced answer tool 'json': its input, in 3 input_json_delta fragments, is the answer text.",
+            "response_format as the forced answer tool 'json' (chosen over JSON outputs): its input, in 3 input_json_delta fragments, is the answer text.",
             chunks(V + "anthropic-json-tool.1.chunks.txt"),
             "stream",
             "claude-haiku-4-5",
             {
                 "messages": user_turn("What is the weather in San Francisco?"),
                 "max_output_tokens": 4096,
+                "provider_options": {"anthropic": {"structured_output": "tool"}},
                 "response_format": {
                     "type": "json_schema",
                     "name": "json",
