@@ -10,6 +10,8 @@ recorded response with a request written for it (``RECONSTRUCTED``).
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from typing import Any
 
 from anthropic_corpus import Exchange, exchange
@@ -22,7 +24,20 @@ F = "charmbracelet__fantasy/providertests__testdata__"
 M = "Mirascope__mirascope/"
 R = "prism-php__prism/tests__Fixtures__anthropic__"
 
-__all__ = ["F", "L", "M", "P", "PE", "R", "RECONSTRUCTED", "V", "body_only", "recorded", "user_turn"]
+__all__ = [
+    "F",
+    "L",
+    "M",
+    "P",
+    "PE",
+    "R",
+    "RECONSTRUCTED",
+    "V",
+    "body_only",
+    "recorded",
+    "trimmed",
+    "user_turn",
+]
 
 RECONSTRUCTED = "body-only recording: the request is reconstructed for this case"
 
@@ -78,3 +93,27 @@ def body_only(
 def user_turn(text: str) -> list[dict[str, Any]]:
     """One user message holding ``text`` as a text block, as a body-only case's request says it."""
     return [{"role": "user", "content": [{"type": "text", "text": text}]}]
+
+
+def _trim(value: Any, keep: int) -> Any:
+    if isinstance(value, dict):
+        return {
+            k: f"{v[:keep]}...<{len(v) - keep} bytes trimmed>"
+            if k == "encrypted_content" and isinstance(v, str) and len(v) > keep
+            else _trim(v, keep)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_trim(v, keep) for v in value]
+    return value
+
+
+def trimmed(spec: dict[str, Any], *, keep: int = 48) -> dict[str, Any]:
+    """``spec`` with its JSON response derived from the recording: every ``encrypted_content`` (the
+    opaque search-result state, most of a web-search answer's bytes) cut to its first ``keep``
+    characters and a marker naming how many were cut; everything else as recorded. The mapping
+    carries the value through unread, so the case checks the same structure at a tenth the size."""
+    response: Exchange = spec["exchange"]
+    body = json.dumps(_trim(json.loads(response.body), keep), ensure_ascii=False)
+    note = f"derived: each encrypted_content cut to {keep} characters (tools/anthropic_case_kit.trimmed)"
+    return {**spec, "exchange": replace(response, body=body), "note": note}

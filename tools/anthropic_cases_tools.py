@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from anthropic_case_kit import PE, F, L, M, P, V, body_only, recorded, user_turn
+from anthropic_case_kit import PE, F, L, M, P, V, body_only, recorded, trimmed, user_turn
 from anthropic_corpus import chunks
 
 __all__ = ["tool_cases"]
 
+PAUSED = P + "test_pause_turn_web_search_vcr.yaml"
 TOOL_SEARCH = PE + "test_tool_search__test_tool_search_eval[anthropic].yaml"
 
 
@@ -120,6 +121,14 @@ def tool_cases() -> list[dict[str, Any]]:
             L + "test_web_search.yaml",
             "Streamed web search on claude-opus-4-1 with citations_delta.",
             features=("provider_tools",),
+        ),
+        trimmed(
+            recorded(
+                "generate-web-search-pause-turn",
+                PAUSED,
+                "A turn paused after 10 web searches: stop_reason pause_turn (finish other), the paused turn's thinking, searches and results kept to send back.",
+                features=("provider_tools", "reasoning"),
+            )
         ),
         *tool_search,
         recorded(
