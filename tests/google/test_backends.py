@@ -289,4 +289,5 @@ def test_capabilities_and_ids() -> None:
         "reasoning": True,
         "structured_output": True,
         "count_tokens": True,
+        "prompt_cache": False,
     }
