@@ -19,7 +19,7 @@ from modelport.errors import InvalidRequestError
 from modelport.types import FunctionTool, Message, TextPart
 from tests.anthropic.fakes import message
 from tests.anthropic.fakes import model as anthropic_model
-from tests.openai.fakes import completion
+from tests.openai.fakes import chunk, completion, sse
 from tests.openai.fakes import model as openai_model
 from tests.openai.test_cross_provider import GOOGLE, _model
 
@@ -134,10 +134,13 @@ def test_providers_without_per_request_caching_warn_and_send_nothing() -> None:
         )
     ]
     assert "cache" not in seen[0].content.decode().lower()
-    groq, sent = openai_model([httpx.Response(200, json=completion())], model_id="groq/llama-3.3-70b")
-    result = groq.generate(prompt="Hi", prompt_cache={"key": "tenant-7"})
-    assert [(w.type, w.setting) for w in result.warnings] == [("unsupported-setting", "prompt_cache")]
-    assert "prompt_cache_key" not in sent.body
+    replies = [httpx.Response(200, json=completion()), sse([chunk({"content": "Hi"}, "stop")])]
+    groq, sent = openai_model(replies, model_id="groq/llama-3.3-70b")
+    answered = groq.generate(prompt="Hi", prompt_cache={"key": "tenant-7"})
+    streamed = groq.stream(prompt="Hi", prompt_cache={"key": "tenant-7"}).result()
+    for result in (answered, streamed):
+        assert [(w.type, w.setting) for w in result.warnings] == [("unsupported-setting", "prompt_cache")]
+    assert all("prompt_cache_key" not in body for body in sent.bodies())
 
 
 def test_each_openai_provider_maps_prompt_cache_exactly_when_it_says_it_can() -> None:
