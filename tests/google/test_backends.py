@@ -290,4 +290,5 @@ def test_capabilities_and_ids() -> None:
         "structured_output": True,
         "count_tokens": True,
         "list_models": True,
+        "prompt_cache": False,
     }

@@ -124,10 +124,12 @@ class OpenAIProvider(ChatCompletionsProvider):
     base_url_env: ClassVar[str | None] = "OPENAI_BASE_URL"
     api_key_env: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
     config_options: ClassVar[frozenset[str] | None] = frozenset({"organization", "project", "name"})
+    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, prompt_cache=True)
     quirks: ClassVar[Quirks] = Quirks(
         reasoning_prefixes=("o1", "o3", "o4", "gpt-5"),
         reasoning_families=(OPENAI_XHIGH,),
         metadata=True,
+        prompt_cache=True,
     )
 
     def headers(self) -> Mapping[str, str]:
@@ -166,7 +168,7 @@ class OpenAIResponsesProvider(OpenAIProvider):
     display_name: ClassVar[str] = "OpenAI Responses API"
     api: ClassVar[str | None] = "responses"
     capabilities: ClassVar[Capabilities] = replace(
-        _CAPABILITIES, embed=False, count_tokens=True, provider_tools=True
+        _CAPABILITIES, embed=False, count_tokens=True, provider_tools=True, prompt_cache=True
     )
     tool_namespace: ClassVar[str | None] = "openai"
     #: Encrypted reasoning items belong to the model that produced them: dropped for another model.
