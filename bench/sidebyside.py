@@ -43,6 +43,7 @@ from .clients import (
 from .server import MockServer
 
 PROTOCOLS = ("google", "openai", "anthropic")
+DELIVERIES = ("burst", "paced")
 
 
 class Naive:
@@ -128,23 +129,25 @@ def summary(times: dict[str, dict[str, list[float]]], frames: int, clock: str) -
     return {"clock": clock, "sides": per_side, "ratios": ratios}
 
 
-def run(frames: int, runs: int, pace_us: int, protocols: tuple[str, ...]) -> dict[str, Any]:
-    """Both deliveries for each of ``protocols``; the report as a dict."""
+def run(
+    frames: int, runs: int, pace_us: int, protocols: tuple[str, ...], deliveries: tuple[str, ...] = DELIVERIES
+) -> dict[str, Any]:
+    """``deliveries`` (burst, paced) for each of ``protocols``; the report as a dict."""
     per = 2 * len(protocols) * (3 * (runs + 1))
     report: dict[str, Any] = {"frames": frames, "runs": runs, "pace_us": pace_us, "results": {}}
     with MockServer(per + 50, 1800.0) as server:
         for protocol in protocols:
             named = sides(protocol, server)
+            results = report["results"][protocol] = {}
             try:
-                burst = measure(named, stream_prompt(frames), runs)
-                paced = measure(named, stream_prompt(frames, pace_us), runs)
+                if "burst" in deliveries:
+                    results["burst"] = summary(measure(named, stream_prompt(frames), runs), frames, "wall")
+                if "paced" in deliveries:
+                    paced = measure(named, stream_prompt(frames, pace_us), runs)
+                    results["paced"] = summary(paced, frames, "cpu")
             finally:
                 for side in named.values():
                     side.close()
-            report["results"][protocol] = {
-                "burst": summary(burst, frames, "wall"),
-                "paced": summary(paced, frames, "cpu"),
-            }
     return report
 
 
@@ -179,8 +182,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--pace", type=int, default=50, help="µs between events of a paced stream")
     parser.add_argument("--protocol", action="append", choices=PROTOCOLS)
+    parser.add_argument("--delivery", action="append", choices=DELIVERIES)
     args = parser.parse_args(argv)
-    report = run(args.frames, args.runs, args.pace, tuple(args.protocol or PROTOCOLS))
+    report = run(
+        args.frames,
+        args.runs,
+        args.pace,
+        tuple(args.protocol or PROTOCOLS),
+        tuple(args.delivery or DELIVERIES),
+    )
     print(text(report))
     return report
 
