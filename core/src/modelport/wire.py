@@ -36,7 +36,6 @@ def _reject_constant(name: str) -> Any:
 #: One decoder for every document: ``json.loads`` with a hook would build a new one per call.
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 _RAW_DECODE = _DECODER.raw_decode
-_WHITESPACE = json.decoder.WHITESPACE.match  # what ``decode`` allows after a document
 
 
 def loads(data: bytes | str) -> Any:
@@ -50,7 +49,7 @@ def loads(data: bytes | str) -> Any:
             value, end = _RAW_DECODE(text)
         except ValueError:
             end = -1
-        if end != len(text) and (end < 0 or _WHITESPACE(text, end).end() != len(text)):
+        if end != len(text) and (end < 0 or text[end:].strip(" \t\n\r")):  # JSON's whitespace only
             value = _DECODER.decode(text)
     except RecursionError:
         raise ValueError("JSON is nested too deeply") from None
