@@ -28,7 +28,8 @@ def table(report: dict[str, Any]) -> str:
                 _num(fig["baseline"]),
                 _num(fig["modelport"]),
                 fig["unit"],
-                f"{fig['ratio']:.2f}x",
+                f"{fig['ratio']:.2f}x"
+                + (f" (fastest {extra['min_ratio']:.2f}x)" if "min_ratio" in extra else ""),
                 target_s,
                 ok,
             )
