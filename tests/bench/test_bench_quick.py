@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = {
     "P1",
@@ -115,7 +117,7 @@ def test_quick_benchmark_report(tmp_path: Path) -> None:
     for name in ("P3", "P3-openai", "P3-anthropic"):
         extra = figures[name]["extra"]
         assert extra["streams"] == len(figures[name]["samples"]) == report["plan"]["streams"], name
-        assert extra["min_ratio"] == extra["modelport_min"] / extra["baseline_min"], name
+        assert extra["min_ratio"] == pytest.approx(extra["modelport_min"] / extra["baseline_min"]), name
         assert extra["baseline_min"] <= figures[name]["baseline"], name
     # P2u: the same answer without grounding metadata, and what the grounding costs on each side.
     for key in ("grounded_cost_us", "baseline_grounded_cost_us"):
