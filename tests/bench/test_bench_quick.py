@@ -114,7 +114,7 @@ def test_quick_benchmark_report(tmp_path: Path) -> None:
     assert figures["P2t"]["extra"]["tail"] == figures["P2"]["extra"]["tail"]
     assert _positive(figures["P2t"]["extra"]["max_ratio"])
     # Each stream figure keeps both views: the median per-stream ratio and the fastest streams' one.
-    for name in ("P3", "P3-openai", "P3-anthropic"):
+    for name in ("P3", "P3-openai", "P3-anthropic", "P3-openai-responses"):
         extra = figures[name]["extra"]
         assert extra["streams"] == len(figures[name]["samples"]) == report["plan"]["streams"], name
         assert extra["min_ratio"] == pytest.approx(extra["modelport_min"] / extra["baseline_min"]), name
