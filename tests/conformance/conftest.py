@@ -83,6 +83,7 @@ VARIANT_IDS = (
     "example-features",
     "example-usagebug",
     "example-streamusage",
+    "example-streamswap",
     "example-hang",
     "example-hog",
 )

@@ -1,0 +1,65 @@
+"""What a provider declares it can do, held against its cases.
+
+A provider declares :class:`modelport.provider.Capabilities`; a case says what it exercises: its
+``method`` (``generate``, ``stream``, ``embed``, ``count_tokens``) and its ``features``. Two rules,
+the same for ``modelport conformance`` and pytest:
+
+- **A case that needs an undeclared capability is refused**: a case whose method or one of whose
+  features names a ``Capabilities`` field the provider sets to ``False`` fails with
+  :func:`refusal`'s reason (check ``capabilities``), whatever else it holds. Either the provider can
+  do it (declare it) or the case is for something it cannot (list the feature in the suite's
+  ``unsupported`` with the reason: such a case is skipped before this rule is read, see
+  :mod:`modelport_conformance.selection`). Features that name no capability take no part.
+- **A capability declared with no case exercising it is reported** (:func:`uncovered`): a warning
+  on the provider's report, in every format. It does not fail the run, not even under
+  ``--strict``: the capabilities are declared per provider id, while one mapping often serves
+  several ids (the Chat Completions presets) and is proven by the cases of one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from modelport import plugins
+from modelport.errors import ModelportError
+
+from .cases import Case
+
+__all__ = ["CAPABILITY_CHECK", "capabilities", "exercised", "refusal", "uncovered"]
+
+#: The name of the check a refused case reports.
+CAPABILITY_CHECK = "capabilities"
+
+
+def capabilities(provider_id: str) -> Mapping[str, bool]:
+    """The provider's declared capabilities by name (empty when it is not registered)."""
+    try:
+        provider = plugins.provider_class(provider_id)
+    except ModelportError:
+        return {}
+    return provider.capabilities.as_dict()
+
+
+def exercised(case: Case) -> list[str]:
+    """What ``case`` exercises: its method, then its features."""
+    return [case.method, *case.features]
+
+
+def refusal(provider_id: str, case: Case) -> str | None:
+    """Why ``case`` cannot be run for ``provider_id`` (``None``: nothing it needs is undeclared)."""
+    declared = capabilities(provider_id)
+    missing = [name for name in exercised(case) if declared.get(name) is False]
+    if not missing:
+        return None
+    names = ", ".join(missing)
+    fields = ", ".join(f"{name}=False" for name in missing)
+    return (
+        f"refused: the case needs {names}, which provider {provider_id!r} does not declare "
+        f"(Capabilities: {fields}); declare it, or list it in the suite's unsupported with the reason"
+    )
+
+
+def uncovered(provider_id: str, cases: Iterable[Case]) -> list[str]:
+    """The capabilities ``provider_id`` declares that no case of ``cases`` exercises, in field order."""
+    used = {name for case in cases for name in exercised(case)}
+    return [name for name, declared in capabilities(provider_id).items() if declared and name not in used]
