@@ -41,7 +41,6 @@ from ._registrants import (
     alias_conflict,
     autoload_disabled,
     blocked,
-    check_contract,
     describe,
     first_party_first,
     format_error,
@@ -50,6 +49,7 @@ from ._registrants import (
     provider_conflict,
     tool_conflict,
 )
+from .contracts import adapted
 from .errors import ConfigurationError, ProviderToolError
 from .provider import Provider
 
@@ -117,7 +117,7 @@ class Registry:
         provider_id = getattr(provider, "id", None)
         if not isinstance(provider_id, str) or not provider_id:
             raise ConfigurationError(f"{provider!r} has no provider id (set the class attribute 'id')")
-        check_contract(provider)
+        provider = adapted(provider)  # refused here when its contract version cannot be adapted
         registrant: Registrant | None = getattr(self._local, "registrant", None)
         label = registrant.label if registrant is not None else provider.__module__
         with self._lock:
