@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,6 +24,9 @@ from modelport.cli.transports import Replay
 
 from .bounds import DEFAULT_CASE_MEMORY, DEFAULT_CASE_TIMEOUT
 from .report import FORMATS
+
+if TYPE_CHECKING:
+    from .report import Report
 
 __all__ = ["cassette_replay", "cassette_transport", "conformance_command", "main"]
 
@@ -133,19 +136,19 @@ def conformance_command(
 
 
 def _write_ci_files(
-    report: Any, *, junit: Path | None, summary: Path | None, badge: Path | None, quiet: bool
+    report: Report, *, junit: Path | None, summary: Path | None, badge: Path | None, quiet: bool
 ) -> None:
     """The files a CI system reads (:mod:`modelport_conformance.ci_files`), those asked for."""
     import json
 
     from . import ci_files
 
-    written = {
-        junit: lambda: ci_files.junit_xml(report),
-        summary: lambda: json.dumps(ci_files.summary(report), indent=2, ensure_ascii=False) + "\n",
-        badge: lambda: json.dumps(ci_files.badge(report), ensure_ascii=False) + "\n",
-    }
-    for path, text in written.items():
+    texts: list[tuple[Path | None, Callable[[], str]]] = [
+        (junit, lambda: ci_files.junit_xml(report)),
+        (summary, lambda: json.dumps(ci_files.summary(report), indent=2, ensure_ascii=False) + "\n"),
+        (badge, lambda: json.dumps(ci_files.badge(report), ensure_ascii=False) + "\n"),
+    ]
+    for path, text in texts:
         if path is not None:
             path.write_text(text(), encoding="utf-8")
             if not quiet:
