@@ -13,18 +13,15 @@ from click.testing import CliRunner
 from modelport import plugins
 from modelport_conformance.cli import main
 
-from .conftest import FIRST_PARTY_IDS, write_distribution
+from .conftest import install_alone
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "contract_2_0"
 
 
 @pytest.fixture
 def acme_2_0(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: None) -> None:
-    site = tmp_path / "site"
-    write_distribution(site, "modelport-acme-2-0", {"acme": "modelport_acme_2_0._plugin"})
-    monkeypatch.syspath_prepend(str(FIXTURE))
-    monkeypatch.syspath_prepend(str(site))
-    monkeypatch.setenv("MODELPORT_BLOCK_PLUGINS", ",".join(FIRST_PARTY_IDS))
+    entry_points = {"acme": "modelport_acme_2_0._plugin"}
+    install_alone(monkeypatch, tmp_path / "site", "modelport-acme-2-0", entry_points, FIXTURE)
 
 
 def test_the_frozen_2_0_plugin_passes_conformance_through_the_adapter(acme_2_0, tmp_path):
