@@ -14,13 +14,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bounds import BOUND_CHECKS
 from .capabilities import CAPABILITY_CHECK
 
-__all__ = ["CASE_CHECKS", "CHECKS", "CaseOutcome", "CheckOutcome", "check_counts", "check_results"]
+__all__ = [
+    "BOUND_CHECKS",
+    "CASE_CHECKS",
+    "CHECKS",
+    "CaseOutcome",
+    "CheckOutcome",
+    "check_counts",
+    "check_results",
+]
 
 #: Every check, in the order it runs (one parametrized standard test each under pytest).
 CHECKS = ("credentials", "request", "expected", "invariants", "chunked", "merged", "async")
+#: The names of the check a stopped case reports (:mod:`modelport_conformance.bounds`).
+BOUND_CHECKS = ("time-out", "memory")
 #: Checks that stand for the whole case (it was stopped at a bound, or refused): when one of these
 #: fails, every check of the case fails with its message.
 CASE_CHECKS = (*BOUND_CHECKS, CAPABILITY_CHECK)
@@ -87,3 +96,12 @@ def check_counts(outcomes: Iterable[CaseOutcome]) -> dict[str, int]:
         for check in check_results(outcome):
             counts[check.status] += 1
     return counts
+
+
+def counted(counts: dict[str, int], noun: str) -> str:
+    """``"2 cases: 1 passed, 1 failed, 0 skipped"``: ``counts`` by status, of ``noun``."""
+    total = sum(counts.values())
+    return (
+        f"{total} {noun}{'' if total == 1 else 's'}: "
+        f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped"
+    )

@@ -14,7 +14,7 @@ from .bounds import DEFAULT_CASE_MEMORY, DEFAULT_CASE_TIMEOUT, bounded_case
 from .capabilities import uncovered
 from .cases import Suite, discover_suites
 from .credentials import redact
-from .outcomes import CaseOutcome, check_counts
+from .outcomes import CaseOutcome, check_counts, counted
 from .replay import describe_exception
 from .table import fit_table, terminal_width, wrap_lines
 
@@ -250,14 +250,6 @@ def _first_line(message: str) -> str:
 
 def _summary_line(provider: ProviderReport) -> str:
     return (
-        f"{provider.provider_id}: {_counted(provider.counts(), 'case')}; "
-        f"{_counted(provider.check_counts(), 'check')}"
-    )
-
-
-def _counted(counts: dict[str, int], noun: str) -> str:
-    total = sum(counts.values())
-    return (
-        f"{total} {noun}{'' if total == 1 else 's'}: "
-        f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped"
+        f"{provider.provider_id}: {counted(provider.counts(), 'case')}; "
+        f"{counted(provider.check_counts(), 'check')}"
     )

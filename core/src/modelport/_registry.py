@@ -49,7 +49,6 @@ from ._registrants import (
     provider_conflict,
     tool_conflict,
 )
-from .contracts import adapted
 from .errors import ConfigurationError, ProviderToolError
 from .provider import Provider
 
@@ -117,6 +116,8 @@ class Registry:
         provider_id = getattr(provider, "id", None)
         if not isinstance(provider_id, str) or not provider_id:
             raise ConfigurationError(f"{provider!r} has no provider id (set the class attribute 'id')")
+        from .contracts import adapted  # types and events: not imported until a provider registers
+
         provider = adapted(provider)  # refused here when its contract version cannot be adapted
         registrant: Registrant | None = getattr(self._local, "registrant", None)
         label = registrant.label if registrant is not None else provider.__module__

@@ -34,11 +34,11 @@ from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigurationError
-from .events import FinishEvent, StreamEvent
-from .types import Result, Usage
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the types are imported when a 2.0 provider answers, not when one registers
+    from .events import StreamEvent
     from .provider import Prepared, Provider
+    from .types import Result, Usage
 
 __all__ = [
     "ADAPTED_VERSIONS",
@@ -109,6 +109,8 @@ def result_from_2_0(result: Result) -> Result:
 
 def event_from_2_0(event: StreamEvent) -> StreamEvent:
     """A stream event a 2.0 provider made: a ``finish`` event's usage read the 2.1 way."""
+    from .events import FinishEvent
+
     if not isinstance(event, FinishEvent):
         return event
     usage = usage_from_2_0(event.usage)
