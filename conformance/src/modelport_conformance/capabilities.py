@@ -1,8 +1,10 @@
 """What a provider declares it can do, held against its cases.
 
-A provider declares :class:`modelport.provider.Capabilities`; a case says what it exercises: its
-``method`` (``generate``, ``stream``, ``embed``, ``count_tokens``) and its ``features``. Two rules,
-the same for ``modelport conformance`` and pytest:
+A provider declares :class:`modelport.provider.Capabilities`; a case exercises (:func:`exercised`)
+its ``method`` (``generate``, ``stream``, ``embed``, ``count_tokens``), its ``features``, and what
+its request uses: ``response_format`` (other than ``"text"``) is ``structured_output``, a function
+tool ``function_tools``, a provider tool ``provider_tools``, ``reasoning`` settings ``reasoning``.
+Two rules, the same for ``modelport conformance`` and pytest:
 
 - **A case that needs an undeclared capability is refused**: a case whose method or one of whose
   features names a ``Capabilities`` field the provider sets to ``False`` fails with
@@ -41,8 +43,16 @@ def capabilities(provider_id: str) -> Mapping[str, bool]:
 
 
 def exercised(case: Case) -> list[str]:
-    """What ``case`` exercises: its method, then its features."""
-    return [case.method, *case.features]
+    """What ``case`` exercises: its method, its features, then what its request uses (see the module)."""
+    request = case.request
+    used: list[str] = []
+    if request.get("response_format") not in (None, "text"):
+        used.append("structured_output")
+    kinds = {tool.get("type", "function") for tool in request.get("tools") or [] if isinstance(tool, dict)}
+    used += [f"{kind}_tools" for kind in ("function", "provider") if kind in kinds]
+    if request.get("reasoning") is not None:
+        used.append("reasoning")
+    return list(dict.fromkeys([case.method, *case.features, *used]))
 
 
 def refusal(provider_id: str, case: Case) -> str | None:

@@ -24,6 +24,7 @@ __all__ = [
     "CheckOutcome",
     "check_counts",
     "check_results",
+    "counted",
 ]
 
 #: Every check, in the order it runs (one parametrized standard test each under pytest).

@@ -7,8 +7,10 @@ reason everywhere. In this order:
 1. **Models.** When models are given (``models`` on the pytest class, ``--model`` on the command
    line), a case whose ``model`` is not among them is skipped: ``model 'x' is not in models``.
    No models means every case runs.
-2. **Declared unsupported.** A case whose method or one of whose ``features`` the suite declares in
-   ``unsupported`` is skipped: ``declared unsupported: stream: <the suite's reason>``.
+2. **Declared unsupported.** A case that exercises something the suite declares in ``unsupported``
+   (its method, a feature, or what its request uses:
+   :func:`~modelport_conformance.capabilities.exercised`) is skipped:
+   ``declared unsupported: stream: <the suite's reason>``.
 
 A case that needs a capability the provider does not declare is not skipped: it is refused, a
 failure (:mod:`modelport_conformance.capabilities`).
