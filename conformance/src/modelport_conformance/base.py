@@ -10,12 +10,14 @@
 
 Each standard test runs once per case (the ``conformance_case`` parameter is supplied by the pytest
 plugin) and reports one check of :func:`~modelport_conformance.run_case`, the function
-``modelport conformance`` runs too. A check that does not apply, a feature declared unsupported or
-not in the provider's ``Capabilities``, or a model not in ``models`` is a skip with the reason
+``modelport conformance`` runs too, read by :func:`modelport_conformance.outcomes.check_results`
+(so pytest's count is the CLI's check count plus the four class-level tests). A check that does not
+apply, a feature declared unsupported, or a model not in ``models`` is a skip with the reason
 (decided by :func:`modelport_conformance.selection.skip_reason`, the same as ``--model`` on the
-command line), never a silent pass. A bug in plugin code fails the one test of the check it broke.
-Overriding or deleting a standard test fails ``test_standard_tests_intact`` unless the subclass
-lists it in ``overrides`` with a reason.
+command line), never a silent pass; a case needing a capability the provider does not declare
+fails every test of it (:mod:`modelport_conformance.capabilities`). A bug in plugin code fails the
+one test of the check it broke. Overriding or deleting a standard test fails
+``test_standard_tests_intact`` unless the subclass lists it in ``overrides`` with a reason.
 """
 
 from __future__ import annotations
