@@ -107,7 +107,8 @@ def test_models_filter_the_cli_as_they_filter_pytest(example_installed, tmp_path
         ("stream-basic", "skip", "model 'tiny-1' is not in models"),
     ]
     kept = CliRunner().invoke(main, ["conformance", "--model", "tiny-1", "-q"])
-    assert kept.output.splitlines()[-2:] == [
-        "example: 2 cases: 2 passed, 0 failed, 0 skipped; 14 checks: 12 passed, 0 failed, 2 skipped",
+    assert kept.output.splitlines()[-3:] == [
+        "example: 2 cases: 2 passed, 0 failed, 0 skipped",
+        "example: 14 checks: 12 passed, 0 failed, 2 skipped",
         "conformance: OK",
     ]

@@ -73,8 +73,9 @@ def test_conformance_exits_non_zero_on_failure_and_renders_markdown(broken_insta
 def test_conformance_table_passes_for_the_example(example_installed):
     result = CliRunner().invoke(main, ["conformance", "--strict", "-q"])
     assert result.exit_code == 0
-    assert result.output.splitlines()[-2:] == [
-        "example: 2 cases: 2 passed, 0 failed, 0 skipped; 14 checks: 12 passed, 0 failed, 2 skipped",
+    assert result.output.splitlines()[-3:] == [
+        "example: 2 cases: 2 passed, 0 failed, 0 skipped",
+        "example: 14 checks: 12 passed, 0 failed, 2 skipped",
         "conformance: OK",
     ]
 

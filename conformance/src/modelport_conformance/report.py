@@ -218,7 +218,7 @@ def render(report: Report, fmt: str = "table", *, width: int | None = None) -> s
     rows += [(p.provider_id, "-", "-", _MARK[p.status], "", p.problem) for p in report.providers if p.problem]
     rows += [(p.provider_id, "-", "-", _MARK["warn"], "", w) for p in report.providers for w in p.warnings]
     header = ("provider", "case", "method", "result", "requirements", "detail")
-    summary = [_summary_line(p) for p in report.providers]
+    summary = [line for p in report.providers for line in _summary_lines(p)]
     verdict = "conformance: OK" if report.ok else "conformance: FAILED"
     failures = [
         f"{p.provider_id} / {c.case}:\n" + "\n".join("    " + line for line in c.message.splitlines())
@@ -241,6 +241,7 @@ def render(report: Report, fmt: str = "table", *, width: int | None = None) -> s
     width = width or terminal_width()
     lines = fit_table(header, rows, width)
     details = [wrapped for line in details for wrapped in wrap_lines(line, width, indent="  ")]
+    summary = [wrapped for line in summary for wrapped in wrap_lines(line, width, indent="  ")]
     return "\n".join([*lines, *details, "", *summary, verdict])
 
 
@@ -248,8 +249,10 @@ def _first_line(message: str) -> str:
     return message.splitlines()[0] if message else ""
 
 
-def _summary_line(provider: ProviderReport) -> str:
-    return (
-        f"{provider.provider_id}: {counted(provider.counts(), 'case')}; "
-        f"{counted(provider.check_counts(), 'check')}"
-    )
+def _summary_lines(provider: ProviderReport) -> list[str]:
+    """``acme: 8 cases: 8 passed, 0 failed, 0 skipped`` and the same of its checks."""
+    name = provider.provider_id
+    return [
+        f"{name}: {counted(provider.counts(), 'case')}",
+        f"{name}: {counted(provider.check_counts(), 'check')}",
+    ]
