@@ -62,7 +62,7 @@ def test_a_declared_capability_without_a_case_is_a_warning_not_a_failure(example
     assert report.ok
     [provider] = report.providers
     assert (provider.status, provider.warnings) == ("pass", [WARNING])
-    table = render(report).splitlines()
+    table = render(report, width=200).splitlines()
     assert [line.split() for line in table[2:4]] == [
         ["example", "generate-basic", "generate", "PASS", "EX1"],
         ["example", "-", "-", "WARN", *WARNING.split()],
