@@ -39,11 +39,16 @@ def test_a_case_exercises_its_method_features_and_what_its_request_uses(example_
         tmp_path,
         {
             "generate-basic": {"response_format": {"type": "json"}, "tools": tools},
-            "stream-basic": {"response_format": "text", "reasoning": {"effort": "low"}},
+            "stream-basic": {
+                "response_format": "text",
+                "reasoning": {"effort": "low"},
+                "prompt_cache": {"at": ["system"]},
+            },
         },
     )
     assert exercised(generate) == ["generate", "structured_output", "function_tools", "provider_tools"]
-    assert exercised(stream) == ["stream", "reasoning"]  # a "text" response format is no structured output
+    # a "text" response format is no structured output
+    assert exercised(stream) == ["stream", "reasoning", "prompt_cache"]
     # the Example declares none of them: the cases are refused, naming every one
     assert refusal("example", generate) == (
         "refused: the case needs structured_output, function_tools, provider_tools, which provider "
@@ -52,6 +57,15 @@ def test_a_case_exercises_its_method_features_and_what_its_request_uses(example_
     )
     plain = load_cases(EXAMPLE_CASES)
     assert [refusal("example", case) for case in plain] == [None, None]
+
+
+def test_a_capability_no_case_can_exercise_is_not_reported(example_installed, monkeypatch):
+    from modelport import plugins
+    from modelport.provider import Capabilities
+
+    provider = plugins.provider_class("example")
+    monkeypatch.setattr(provider, "capabilities", Capabilities(generate=True, stream=True, list_models=True))
+    assert uncovered("example", load_cases(EXAMPLE_CASES)) == []
 
 
 def test_a_declared_capability_without_a_case_is_a_warning_not_a_failure(example_installed, tmp_path):

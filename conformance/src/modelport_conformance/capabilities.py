@@ -3,7 +3,8 @@
 A provider declares :class:`modelport.provider.Capabilities`; a case exercises (:func:`exercised`)
 its ``method`` (``generate``, ``stream``, ``embed``, ``count_tokens``), its ``features``, and what
 its request uses: ``response_format`` (other than ``"text"``) is ``structured_output``, a function
-tool ``function_tools``, a provider tool ``provider_tools``, ``reasoning`` settings ``reasoning``.
+tool ``function_tools``, a provider tool ``provider_tools``, ``reasoning`` settings ``reasoning``,
+``prompt_cache`` settings ``prompt_cache``.
 Two rules, the same for ``modelport conformance`` and pytest:
 
 - **A case that needs an undeclared capability is refused**: a case whose method or one of whose
@@ -15,7 +16,9 @@ Two rules, the same for ``modelport conformance`` and pytest:
 - **A capability declared with no case exercising it is reported** (:func:`uncovered`): a warning
   on the provider's report, in every format. It does not fail the run, not even under
   ``--strict``: the capabilities are declared per provider id, while one mapping often serves
-  several ids (the Chat Completions presets) and is proven by the cases of one of them.
+  several ids (the Chat Completions presets) and is proven by the cases of one of them. A
+  capability no case can exercise (:data:`NO_CASE_METHOD`: a case has no method for it) is not
+  reported.
 """
 
 from __future__ import annotations
@@ -27,10 +30,13 @@ from modelport.errors import ModelportError
 
 from .cases import Case
 
-__all__ = ["CAPABILITY_CHECK", "capabilities", "exercised", "refusal", "uncovered"]
+__all__ = ["CAPABILITY_CHECK", "NO_CASE_METHOD", "capabilities", "exercised", "refusal", "uncovered"]
 
 #: The name of the check a refused case reports.
 CAPABILITY_CHECK = "capabilities"
+#: Capabilities no case can exercise: a case's ``method`` is one of
+#: :data:`~modelport_conformance.cases.METHODS`, and none lists models.
+NO_CASE_METHOD = ("list_models",)
 
 
 def capabilities(provider_id: str) -> Mapping[str, bool]:
@@ -50,8 +56,7 @@ def exercised(case: Case) -> list[str]:
         used.append("structured_output")
     kinds = {tool.get("type", "function") for tool in request.get("tools") or [] if isinstance(tool, dict)}
     used += [f"{kind}_tools" for kind in ("function", "provider") if kind in kinds]
-    if request.get("reasoning") is not None:
-        used.append("reasoning")
+    used += [name for name in ("reasoning", "prompt_cache") if request.get(name) is not None]
     return list(dict.fromkeys([case.method, *case.features, *used]))
 
 
@@ -72,4 +77,5 @@ def refusal(provider_id: str, case: Case) -> str | None:
 def uncovered(provider_id: str, cases: Iterable[Case]) -> list[str]:
     """The capabilities ``provider_id`` declares that no case of ``cases`` exercises, in field order."""
     used = {name for case in cases for name in exercised(case)}
-    return [name for name, declared in capabilities(provider_id).items() if declared and name not in used]
+    declared = capabilities(provider_id)
+    return [name for name, on in declared.items() if on and name not in used and name not in NO_CASE_METHOD]
