@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from ._streams import AsyncResultStream, ResultStream
     from .approval import ApproveHook
+    from .batches import BatchEntry, BatchJob
     from .loop import RunResult, RunStream, Step
     from .outputs import OutputType
     from .types import CallWarning, EmbeddingResult, Origin, Request, RequestKeywords, Result
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 # ``get_model`` stay as cheap as importing httpx.
 
 __all__ = ["Model", "ValidCall", "build_request"]
+
 
 class ValidCall(NamedTuple):
     """One call validated: the request as it is sent (the reasoning replay policy applied), the
@@ -277,6 +279,43 @@ class Model:
         if not provider.checks_on_send:  # an HTTP provider's count request rejects it before I/O
             provider.check_request(self.name, request)
         return request
+
+    # Batches -------------------------------------------------------------------------------
+
+    def submit_batch(self, requests: Sequence[BatchEntry]) -> BatchJob:
+        """Run ``requests`` on the provider's batch service (capability ``batch``): each a dict of
+        :meth:`generate` keywords or a ``(custom_id, dict)`` pair, all validated and built before
+        anything is sent. See :mod:`modelport.batches`."""
+        from . import batches
+
+        provider, saved, built = batches._prepared(self, requests)
+        return batches._submitted(
+            self, provider.operation(lambda: provider.batch_submit(self.name, built)).run(), saved
+        )
+
+    def get_batch(self, batch_id: str) -> BatchJob:
+        """A batch of this model's provider, by id (its requests are not known: results decode as
+        plain answers; prefer :func:`modelport.batches.restore` of a saved job)."""
+        from . import batches
+
+        provider = batches._provider_of(self)
+        return batches._fetched(self, provider.operation(lambda: provider.batch_get(batch_id)).run())
+
+    async def asubmit_batch(self, requests: Sequence[BatchEntry]) -> BatchJob:
+        """Async twin of :meth:`submit_batch`."""
+        from . import batches
+
+        provider, saved, built = batches._prepared(self, requests)
+        return batches._submitted(
+            self, await provider.operation(lambda: provider.batch_submit(self.name, built)), saved
+        )
+
+    async def aget_batch(self, batch_id: str) -> BatchJob:
+        """Async twin of :meth:`get_batch`."""
+        from . import batches
+
+        provider = batches._provider_of(self)
+        return batches._fetched(self, await provider.operation(lambda: provider.batch_get(batch_id)))
 
     # Async -----------------------------------------------------------------------------------
 

@@ -85,6 +85,8 @@ class Capabilities:
     structured_output: bool = False
     #: ``count_tokens`` / ``acount_tokens``: the provider counts a request's input tokens.
     count_tokens: bool = False
+    #: ``submit_batch`` / ``get_batch``: the provider runs batches of requests (:mod:`modelport.batches`).
+    batch: bool = False
 
     def as_dict(self) -> dict[str, bool]:
         """Capabilities as a plain mapping."""

@@ -1,0 +1,356 @@
+"""Provider batch jobs: many requests run on the provider's own batch service, at about half the
+price, for work beyond one process (``model.submit_batch``, ``model.get_batch``).
+
+Each request is one ``generate`` call's keywords, validated and built by the provider's own mapping
+before anything is sent; each result is decoded by the same mapping as a single call. A job is a
+pydantic object: ``job.model_dump_json()`` saves it, :func:`restore` brings it back in another
+process (the requests travel with it, so their results decode there too)::
+
+    job = model.submit_batch([{"prompt": "2 + 2?"}, ("capital", {"prompt": "Capital of France?"})])
+    job.wait(progress=print)
+    for item in job.results():
+        print(item.custom_id, item.result.text if item.result else item.error)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, NamedTuple, Union
+
+from pydantic import BaseModel, ConfigDict, PrivateAttr
+
+from . import _retry
+from ._batch_types import (
+    TERMINAL_STATUSES,
+    BatchCounts,
+    BatchLine,
+    BatchRequest,
+    BatchState,
+    BatchStatus,
+    SpooledFile,
+    item_error,
+    jsonl_lines,
+    spooled_upload,
+    timestamp,
+)
+from .errors import DeadlineExceededError, InvalidRequestError, ModelportError
+from .types import Request, Result, Usage
+
+if TYPE_CHECKING:
+    from ._model import Model
+    from .http import HttpProvider
+
+__all__ = [
+    "BatchCounts",
+    "BatchItem",
+    "BatchJob",
+    "BatchLine",
+    "BatchRequest",
+    "BatchResults",
+    "BatchState",
+    "BatchStatus",
+    "SavedRequest",
+    "SpooledFile",
+    "TERMINAL_STATUSES",
+    "item_error",
+    "jsonl_lines",
+    "restore",
+    "spooled_upload",
+    "timestamp",
+]
+
+#: One entry of ``submit_batch``: ``generate`` keywords, or a ``(custom_id, keywords)`` pair.
+BatchEntry = Union[Mapping[str, Any], tuple[str, Mapping[str, Any]]]
+
+
+class SavedRequest(BaseModel):
+    """A request of a job, kept so its result can be decoded wherever the job is restored."""
+
+    model_config = ConfigDict(frozen=True)
+
+    custom_id: str
+    request: Request
+
+
+class BatchItem(NamedTuple):
+    """The outcome of one request of a batch: its ``result``, or the typed ``error`` of that request
+    alone (exactly one of the two is set)."""
+
+    custom_id: str
+    result: Result | None
+    error: ModelportError | None
+
+
+class BatchResults(list[BatchItem]):
+    """The items of a batch in the order the requests were given, with their usage summed."""
+
+    @property
+    def usage(self) -> Usage:
+        """Every field summed over the results that report it (``None`` where none does)."""
+        totals: dict[str, int] = {}
+        for item in self:
+            if item.result is None:
+                continue
+            for name, value in item.result.usage.model_dump(exclude_none=True).items():
+                totals[name] = totals.get(name, 0) + value
+        return Usage(**totals)
+
+    @property
+    def errors(self) -> list[BatchItem]:
+        """The items that failed."""
+        return [item for item in self if item.error is not None]
+
+
+class BatchJob(BaseModel):
+    """A batch on a provider's batch service, as last seen (``refresh()`` asks again).
+
+    Saved with ``model_dump_json()`` and brought back with :func:`restore`. ``status`` is one of
+    :data:`BatchStatus`; ``raw_status`` is the provider's own word for it.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    provider: str
+    model: str
+    status: BatchStatus
+    raw_status: str
+    counts: BatchCounts = BatchCounts()
+    created_at: datetime | None = None
+    ended_at: datetime | None = None
+    provider_data: dict[str, Any] = {}
+    requests: list[SavedRequest] = []
+
+    _bound: Model | None = PrivateAttr(default=None)
+
+    @property
+    def done(self) -> bool:
+        """Whether the batch has ended (succeeded, failed, cancelled or expired)."""
+        return self.status in TERMINAL_STATUSES
+
+    def bind(self, model: Model) -> BatchJob:
+        """Use ``model`` (the same provider and model) for this job's requests; returns the job."""
+        if model.provider.id != self.provider or model.name != self.model:
+            raise InvalidRequestError(
+                f"batch {self.id!r} belongs to {self.provider}/{self.model}, not {model.id}"
+            )
+        self._bound = model
+        return self
+
+    def _model(self) -> Model:
+        if self._bound is None:
+            from ._api import get_model
+
+            self._bound = get_model(f"{self.provider}/{self.model}")
+        return self._bound
+
+    def _update(self, state: BatchState) -> BatchJob:
+        for name in ("status", "raw_status", "counts", "created_at", "ended_at", "provider_data"):
+            setattr(self, name, getattr(state, name))
+        return self
+
+    # Sync ------------------------------------------------------------------------------------
+
+    def refresh(self) -> BatchJob:
+        """Ask the provider where the batch is now; returns the job, updated."""
+        provider = _provider_of(self._model())
+        return self._update(provider.operation(lambda: provider.batch_get(self.id)).run())
+
+    def cancel(self) -> BatchJob:
+        """Ask the provider to cancel the batch (requests already done keep their results)."""
+        provider = _provider_of(self._model())
+        return self._update(provider.operation(lambda: provider.batch_cancel(self.id)).run())
+
+    def wait(
+        self,
+        *,
+        poll_interval: float = 10.0,
+        max_poll_interval: float = 300.0,
+        timeout: float | None = None,
+        progress: Callable[[BatchJob], object] | None = None,
+    ) -> BatchJob:
+        """Poll until the batch ends: every ``poll_interval`` seconds at first, half again longer
+        each time up to ``max_poll_interval``; ``progress(job)`` after each poll. Past ``timeout``
+        seconds, :class:`~modelport.errors.DeadlineExceededError` (the batch goes on running)."""
+        started, delay = time.monotonic(), poll_interval
+        while not self.refresh().done:
+            if progress is not None:
+                progress(self)
+            _check_time(started, delay, timeout, self)
+            _retry.sleep(delay)
+            delay = min(max_poll_interval, delay * 1.5)
+        if progress is not None:
+            progress(self)
+        return self
+
+    def iter_results(self) -> Iterator[BatchItem]:
+        """The results in the order the provider gives them, decoded one by one."""
+        model = self._model()
+        provider = _provider_of(model)
+        lines = provider.operation(lambda: provider.batch_results(self._state())).run()
+        return _decoded(self, model, lines)
+
+    def results(self) -> BatchResults:
+        """One item per request, in the order the requests were given (see :class:`BatchResults`);
+        a request the provider gave no result for is a :class:`~modelport.errors.BatchItemNotRunError`."""
+        return _ordered(self, self.iter_results())
+
+    # Async -----------------------------------------------------------------------------------
+
+    async def arefresh(self) -> BatchJob:
+        """Async twin of :meth:`refresh`."""
+        provider = _provider_of(self._model())
+        return self._update(await provider.operation(lambda: provider.batch_get(self.id)))
+
+    async def acancel(self) -> BatchJob:
+        """Async twin of :meth:`cancel`."""
+        provider = _provider_of(self._model())
+        return self._update(await provider.operation(lambda: provider.batch_cancel(self.id)))
+
+    async def await_done(
+        self,
+        *,
+        poll_interval: float = 10.0,
+        max_poll_interval: float = 300.0,
+        timeout: float | None = None,
+        progress: Callable[[BatchJob], object] | None = None,
+    ) -> BatchJob:
+        """Async twin of :meth:`wait`."""
+        started, delay = time.monotonic(), poll_interval
+        while not (await self.arefresh()).done:
+            if progress is not None:
+                progress(self)
+            _check_time(started, delay, timeout, self)
+            await _retry.async_sleep(delay)
+            delay = min(max_poll_interval, delay * 1.5)
+        if progress is not None:
+            progress(self)
+        return self
+
+    async def aresults(self) -> BatchResults:
+        """Async twin of :meth:`results`."""
+        model = self._model()
+        provider = _provider_of(model)
+        lines = await provider.operation(lambda: provider.batch_results(self._state()))
+        return _ordered(self, _decoded(self, model, lines))
+
+    def _state(self) -> BatchState:
+        return BatchState(
+            id=self.id,
+            status=self.status,
+            raw_status=self.raw_status,
+            counts=self.counts,
+            created_at=self.created_at,
+            ended_at=self.ended_at,
+            provider_data=self.provider_data,
+        )
+
+
+def restore(saved: str | bytes | Mapping[str, Any], model: Model | None = None) -> BatchJob:
+    """A job saved with ``job.model_dump_json()`` (or its ``model_dump()``), ready to use: bound to
+    ``model`` if given, else to ``get_model("provider/model")`` on first use."""
+    job = (
+        BatchJob.model_validate(saved) if isinstance(saved, Mapping) else BatchJob.model_validate_json(saved)
+    )
+    return job.bind(model) if model is not None else job
+
+
+# What ``Model.submit_batch`` and friends do -------------------------------------------------------
+
+
+def _prepared(
+    model: Model, entries: Sequence[BatchEntry]
+) -> tuple[HttpProvider, list[SavedRequest], list[BatchRequest]]:
+    """Every entry validated and built by the provider before anything is sent."""
+    provider = _provider_of(model)
+    if isinstance(entries, (str, bytes, Mapping)) or not entries:
+        raise InvalidRequestError("submit_batch takes a non-empty list of request keyword dicts")
+    saved: list[SavedRequest] = []
+    built: list[BatchRequest] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        custom_id, kwargs = entry if isinstance(entry, tuple) else (str(index), entry)
+        if not isinstance(custom_id, str) or not custom_id or custom_id in seen:
+            raise InvalidRequestError(
+                f"batch request {index}: custom_id must be a new non-empty string, got {custom_id!r}"
+            )
+        if not isinstance(kwargs, Mapping):
+            raise InvalidRequestError(f"batch request {custom_id!r}: expected a dict of generate keywords")
+        if "output" in kwargs:
+            raise InvalidRequestError(
+                f"batch request {custom_id!r}: output= is not kept across processes; pass response_format="
+            )
+        seen.add(custom_id)
+        call = model._validate(kwargs)
+        saved.append(SavedRequest(custom_id=custom_id, request=call.request))
+        built.append(BatchRequest(custom_id, provider.prepare(model.name, call.request).wire))
+    return provider, saved, built
+
+
+def _submitted(model: Model, state: BatchState, saved: list[SavedRequest]) -> BatchJob:
+    job = BatchJob(provider=model.provider.id, model=model.name, requests=saved, **state.model_dump())
+    return job.bind(model)
+
+
+def _fetched(model: Model, state: BatchState) -> BatchJob:
+    return BatchJob(provider=model.provider.id, model=model.name, **state.model_dump()).bind(model)
+
+
+def _provider_of(model: Model) -> HttpProvider:
+    from .http import HttpProvider
+
+    provider = model.provider
+    if not isinstance(provider, HttpProvider) or not provider.capabilities.batch:
+        raise InvalidRequestError(f"provider {provider.id!r} has no batch API")
+    return provider
+
+
+def _check_time(started: float, delay: float, timeout: float | None, job: BatchJob) -> None:
+    if timeout is not None and time.monotonic() - started + delay > timeout:
+        raise DeadlineExceededError(
+            f"batch {job.id!r} is still {job.raw_status} after {timeout} s (it goes on running)",
+            provider=job.provider,
+        )
+
+
+def _decoded(job: BatchJob, model: Model, lines: Any) -> Iterator[BatchItem]:
+    from .http._calls import decode_result
+
+    provider = _provider_of(model)
+    requests = {saved.custom_id: saved.request for saved in job.requests}
+    plain: Request | None = None  # for a job fetched by id, without its requests
+    for line in lines:
+        line = line if isinstance(line, BatchLine) else BatchLine(*line)
+        if line.error is not None:
+            yield BatchItem(line.custom_id, None, line.error)
+            continue
+        request = requests.get(line.custom_id)
+        if request is None:  # decoded as a plain answer (a forced tool of response_format is not known)
+            request = plain = plain or model._validate({"prompt": "-"}).request
+        spec = provider.prepare(model.name, request).wire
+        try:
+            yield BatchItem(line.custom_id, decode_result(provider, line.data, spec), None)
+        except ModelportError as error:
+            yield BatchItem(line.custom_id, None, error)
+
+
+def _ordered(job: BatchJob, items: Iterator[BatchItem]) -> BatchResults:
+    by_id = {item.custom_id: item for item in items}
+    if not job.requests:  # fetched by id: the provider's order
+        return BatchResults(by_id.values())
+    ordered = BatchResults()
+    for saved in job.requests:
+        item = by_id.pop(saved.custom_id, None)
+        if item is None:
+            reason = job.status if job.status in ("cancelled", "expired") else "missing"
+            error = item_error(
+                saved.custom_id,
+                job.provider,
+                reason,
+                f"batch {job.id!r} has no result for {saved.custom_id!r} ({reason})",
+            )
+            item = BatchItem(saved.custom_id, None, error)
+        ordered.append(item)
+    return ordered
