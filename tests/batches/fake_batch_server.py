@@ -28,6 +28,7 @@ class FakeBatches:
     def __init__(self) -> None:
         self.custom_ids: list[str] = []
         self.polls = 0
+        self.cancelled = False
         outer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -36,6 +37,10 @@ class FakeBatches:
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers["content-length"])
                 body = json.loads(self.rfile.read(length))
+                if self.path.endswith("/cancel"):
+                    outer.cancelled = body == {}
+                    self._json(outer._batch("canceling"))
+                    return
                 outer.custom_ids = [entry["custom_id"] for entry in body["requests"]]
                 self._json(outer._batch("in_progress"))
 

@@ -14,12 +14,13 @@ process (the requests travel with it, so their results decode there too)::
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from pydantic import BaseModel, ConfigDict, PrivateAttr, field_validator
 
 from . import _retry
 from ._batch_types import (
@@ -74,6 +75,12 @@ class SavedRequest(BaseModel):
 
     custom_id: str
     request: str
+
+    @field_validator("request", mode="before")
+    @classmethod
+    def _as_text(cls, value: Any) -> Any:
+        """A request given as a JSON object (a job written by hand) is kept as its text."""
+        return json.dumps(value) if isinstance(value, Mapping) else value
 
     def parsed(self) -> Request:
         """The validated request."""

@@ -161,8 +161,10 @@ main.add_command(providers_command, name="models")
 
 
 def _register_builtins() -> None:
+    from ._batch import batch_group
     from ._generate import generate_command
 
+    main.add_command(batch_group, name="batch")
     main.add_command(generate_command, name="generate")
 
 

@@ -72,7 +72,7 @@ def get_steps(batch_id: str) -> Steps[BatchState]:
 
 
 def cancel_steps(batch_id: str) -> Steps[BatchState]:
-    reply = yield HttpRequest(f"{_PATH}/{_checked(batch_id)}/cancel")
+    reply = yield HttpRequest(f"{_PATH}/{_checked(batch_id)}/cancel", body={})
     assert reply is not None
     return batch_state(reply.data)
 
