@@ -81,4 +81,6 @@ def test_nothing_in_the_project_reads_outside_the_repository() -> None:
         text = path.read_text(encoding="utf-8", errors="replace")
         if re.search(r"\.\./shared|\"shared\" / |'shared' / |parents\[\d\]\s*/\s*\"shared", text):
             offenders.append(relative)
-    assert not offenders, f"files that read the team folder beside the clone (outside the repository): {offenders}"
+    assert not offenders, (
+        f"files that read the team folder beside the clone (outside the repository): {offenders}"
+    )

@@ -13,7 +13,8 @@ import httpx
 import pytest
 
 import modelport
-from modelport.batches import BatchJob, restore
+from modelport import restore_batch
+from modelport.batches import BatchJob
 from modelport.errors import BatchItemNotRunError, InvalidRequestError
 from tests.batches.replay import transport
 
@@ -100,11 +101,11 @@ def test_a_saved_job_is_restored_in_a_fresh_interpreter_and_reaches_the_same_res
     saved = job.model_dump_json()
     script = f"""
 import json, httpx, modelport
-from modelport.batches import restore
+from modelport import restore_batch
 from tests.batches.replay import transport
 mock, player = transport({RELOAD!r}, 1)
 model = modelport.get_model("anthropic/claude-haiku-4-5", api_key={KEY!r}, transport=mock, max_retries=0)
-job = restore({saved!r}, model).wait(poll_interval=0).refresh()  # the recording reloads it by id once
+job = restore_batch({saved!r}, model).wait(poll_interval=0).refresh()  # the recording reloads it by id once
 items = job.results()
 print(json.dumps([job.status, player.left, [(i.custom_id, i.result.text, i.result.usage.output_tokens) for i in items]]))
 """
@@ -156,7 +157,7 @@ def test_bad_entries_are_refused_before_any_request() -> None:
 
 def test_requests_without_a_result_are_typed_errors_in_their_place() -> None:
     mock, _ = transport(ANSWERS, 11)
-    job = restore(
+    job = restore_batch(
         {
             "id": "msgbatch_01GUqGVJfUzZfBnjRymfPdV3",
             "provider": "anthropic",

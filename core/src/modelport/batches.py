@@ -3,8 +3,8 @@ price, for work beyond one process (``model.submit_batch``, ``model.get_batch``)
 
 Each request is one ``generate`` call's keywords, validated and built by the provider's own mapping
 before anything is sent; each result is decoded by the same mapping as a single call. A job is a
-pydantic object: ``job.model_dump_json()`` saves it, :func:`restore` brings it back in another
-process (the requests travel with it, so their results decode there too)::
+pydantic object: ``job.model_dump_json()`` saves it, :func:`modelport.restore_batch` brings it back
+in another process (the requests travel with it, so their results decode there too)::
 
     job = model.submit_batch([{"prompt": "2 + 2?"}, ("capital", {"prompt": "Capital of France?"})])
     job.wait(progress=print)
@@ -36,7 +36,7 @@ from ._batch_types import (
     spooled_upload,
     timestamp,
 )
-from .errors import DeadlineExceededError, InvalidRequestError, ModelportError
+from .errors import ConfigurationError, DeadlineExceededError, InvalidRequestError, ModelportError
 from .types import Request, Result, Usage
 
 if TYPE_CHECKING:
@@ -57,7 +57,6 @@ __all__ = [
     "TERMINAL_STATUSES",
     "item_error",
     "jsonl_lines",
-    "restore",
     "spooled_upload",
     "timestamp",
 ]
@@ -119,8 +118,8 @@ class BatchResults(list[BatchItem]):
 class BatchJob(BaseModel):
     """A batch on a provider's batch service, as last seen (``refresh()`` asks again).
 
-    Saved with ``model_dump_json()`` and brought back with :func:`restore`. ``status`` is one of
-    :data:`BatchStatus`; ``raw_status`` is the provider's own word for it.
+    Saved with ``model_dump_json()`` and brought back with :func:`modelport.restore_batch`.
+    ``status`` is one of :data:`BatchStatus`; ``raw_status`` is the provider's own word for it.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -154,9 +153,10 @@ class BatchJob(BaseModel):
 
     def _model(self) -> Model:
         if self._bound is None:
-            from ._api import get_model
-
-            self._bound = get_model(f"{self.provider}/{self.model}")
+            raise ConfigurationError(
+                f"batch {self.id!r} is not bound to a model: restore it with modelport.restore_batch(saved), "
+                "or call job.bind(model)"
+            )
         return self._bound
 
     def _update(self, state: BatchState) -> BatchJob:
@@ -261,15 +261,6 @@ class BatchJob(BaseModel):
         )
 
 
-def restore(saved: str | bytes | Mapping[str, Any], model: Model | None = None) -> BatchJob:
-    """A job saved with ``job.model_dump_json()`` (or its ``model_dump()``), ready to use: bound to
-    ``model`` if given, else to ``get_model("provider/model")`` on first use."""
-    job = (
-        BatchJob.model_validate(saved) if isinstance(saved, Mapping) else BatchJob.model_validate_json(saved)
-    )
-    return job.bind(model) if model is not None else job
-
-
 # What ``Model.submit_batch`` and friends do -------------------------------------------------------
 
 
@@ -329,8 +320,6 @@ def _check_time(started: float, delay: float, timeout: float | None, job: BatchJ
 
 
 def _decoded(job: BatchJob, model: Model, lines: Any) -> Iterator[BatchItem]:
-    from .http._calls import decode_result
-
     provider = _provider_of(model)
     requests = {saved.custom_id: saved for saved in job.requests}
     plain: Request | None = None  # for a job fetched by id, without its requests
@@ -346,7 +335,7 @@ def _decoded(job: BatchJob, model: Model, lines: Any) -> Iterator[BatchItem]:
             request = plain = plain or model._validate({"prompt": "-"}).request
         spec = provider.prepare(model.name, request).wire
         try:
-            yield BatchItem(line.custom_id, decode_result(provider, line.data, spec), None)
+            yield BatchItem(line.custom_id, provider.decode_result(line.data, spec), None)
         except ModelportError as error:
             yield BatchItem(line.custom_id, None, error)
 

@@ -53,12 +53,12 @@ def _save(job: BatchJob) -> Path:
 
 
 def _load(batch_id: str) -> BatchJob:
-    from modelport.batches import restore
+    from modelport import restore_batch
 
     path = _path(batch_id)
     if not path.is_file():
         raise click.ClickException(f"no saved batch {batch_id!r} in {jobs_dir()} (submitted elsewhere?)")
-    return restore(path.read_text(encoding="utf-8"))
+    return restore_batch(path.read_text(encoding="utf-8"))
 
 
 def _read_requests(path: Path) -> list[Any]:
@@ -226,8 +226,8 @@ def cancel_command(batch_id: str) -> None:
 @batch_group.command("list")
 def list_command() -> None:
     """The saved batches, as last seen (``status ID`` asks again)."""
-    from modelport.batches import restore
+    from modelport import restore_batch
 
     folder = jobs_dir()
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        click.echo(_summary(restore(path.read_text(encoding="utf-8"))))
+        click.echo(_summary(restore_batch(path.read_text(encoding="utf-8"))))

@@ -286,6 +286,12 @@ class HttpProvider(Provider):
     async def acount_tokens(self, model_name: str, request: Request) -> TokenCount:
         return await _calls.acount_tokens(self, model_name, request)
 
+    def decode_result(self, data: Any, spec: HttpRequest) -> Result:
+        """The :class:`Result` of a response body that arrived another way than its own exchange (a
+        batch's result line): :meth:`decode_response` run as a single call runs it (typed errors for
+        malformed data, the request's warnings added)."""
+        return _calls.decode_result(self, data, spec)
+
     # Any other endpoint, through the same I/O ----------------------------------------------------
 
     def call_json(self, spec: HttpRequest, *, retry: bool = False) -> Any:
