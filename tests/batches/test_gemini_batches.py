@@ -90,3 +90,13 @@ def test_an_errored_inline_entry_is_that_request_s_typed_error() -> None:
     # RESOURCE_EXHAUSTED is HTTP 429, typed as the plugin types a 429 with that message: quota.
     assert isinstance(line.error, ProviderQuotaError)
     assert (line.error.status_code, line.error.message) == (429, "Resource has been exhausted")
+
+
+def test_an_embedding_batch_is_refused_before_any_request() -> None:
+    calls: list[httpx.Request] = []
+    model = modelport.get_model(
+        "google/gemini-embedding-001", api_key=KEY, transport=httpx.MockTransport(calls.append)
+    )
+    with pytest.raises(InvalidRequestError, match="Gemini embedding batches are not supported"):
+        model.submit_embed_batch(["a", "b"])
+    assert calls == []

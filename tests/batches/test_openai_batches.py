@@ -9,6 +9,7 @@ import json
 import re
 
 import httpx
+import pytest
 
 import modelport
 from tests.batches.replay import exchanges, transport
@@ -149,3 +150,49 @@ def test_a_failed_line_is_that_request_s_typed_error() -> None:
         "req_abc",
         "Rate limit reached",
     )
+
+
+EMBEDDINGS = "crmne__ruby_llm/spec__fixtures__vcr_cassettes__batch_with_openai_text-embedding-3-small_embeddings_embeds_staged_texts_and_hydrates_each_request_result.yml"
+
+
+def test_an_embedding_batch_goes_to_the_embeddings_endpoint_and_gives_embeddings() -> None:
+    mock, player = transport(EMBEDDINGS)
+    model = modelport.get_model("openai/text-embedding-3-small", api_key=KEY, transport=mock, max_retries=0)
+    job = model.submit_embed_batch(
+        [
+            "Ruby is a programmer best friend",
+            {"values": "Batches come back within a day", "output_dimensionality": 256},
+        ]
+    )
+    assert job.kind == "embed"
+    lines = [json.loads(line) for line in _multipart_file(player.sent[0]).splitlines()]
+    recorded = exchanges(EMBEDDINGS)[0].sent.split(b"\r\n\r\n", 1)[1].split(b"\r\n--")[0].splitlines()
+    assert [(line["custom_id"], line["url"], line["body"]) for line in lines] == [
+        (r["custom_id"], r["url"], r["body"]) for r in map(json.loads, recorded)
+    ]
+    assert json.loads(player.sent[1].content) == exchanges(EMBEDDINGS)[1].sent_json()
+    job.wait(poll_interval=0)
+    while player.left > 1:  # the recording polls once more than it needs to
+        job.refresh()
+    results = job.results()
+    assert player.left == 0
+    output = [json.loads(line) for line in exchanges(EMBEDDINGS)[-1].answer.splitlines()]
+    for item, line in zip(results, output):
+        body = line["response"]["body"]
+        assert item.result is not None
+        assert item.result.embeddings == [body["data"][0]["embedding"]]
+        assert item.result.usage.input_tokens == body["usage"]["prompt_tokens"]
+    assert [len(item.result.embeddings[0]) for item in results if item.result] == [1536, 256]
+    assert results.usage.input_tokens == 13
+
+
+def test_a_provider_without_embeddings_refuses_an_embedding_batch_before_any_request() -> None:
+    from modelport.errors import InvalidRequestError
+
+    calls: list[httpx.Request] = []
+    model = modelport.get_model(
+        "openai-responses/gpt-5-nano", api_key=KEY, transport=httpx.MockTransport(calls.append)
+    )
+    with pytest.raises(InvalidRequestError, match="does not support embed"):
+        model.submit_embed_batch(["x"])
+    assert calls == []

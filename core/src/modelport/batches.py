@@ -14,11 +14,12 @@ in another process (the requests travel with it, so their results decode there t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NamedTuple, Union
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, field_validator
 
@@ -37,21 +38,25 @@ from ._batch_types import (
     timestamp,
 )
 from .errors import ConfigurationError, DeadlineExceededError, InvalidRequestError, ModelportError
-from .types import Request, Result, Usage
+from .types import EmbeddingResult, Request, Result, Usage
 
 if TYPE_CHECKING:
     from ._model import Model
     from .http import HttpProvider
+    from .provider import EmbedRequest
 
 __all__ = [
     "BatchCounts",
+    "BatchEntry",
     "BatchItem",
     "BatchJob",
+    "BatchKind",
     "BatchLine",
     "BatchRequest",
     "BatchResults",
     "BatchState",
     "BatchStatus",
+    "EmbedEntry",
     "SavedRequest",
     "SpooledFile",
     "TERMINAL_STATUSES",
@@ -63,6 +68,14 @@ __all__ = [
 
 #: One entry of ``submit_batch``: ``generate`` keywords, or a ``(custom_id, keywords)`` pair.
 BatchEntry = Union[Mapping[str, Any], tuple[str, Mapping[str, Any]]]
+
+#: One entry of ``submit_embed_batch``: a string, a dict of ``embed`` keywords, or a
+#: ``(custom_id, entry)`` pair.
+EmbedEntry = Union[str, Mapping[str, Any], tuple[str, Union[str, Mapping[str, Any]]]]
+
+#: What a job's requests are: generations (results are :class:`Result`) or embeddings
+#: (:class:`EmbeddingResult`).
+BatchKind = Literal["generate", "embed"]
 
 
 class SavedRequest(BaseModel):
@@ -82,8 +95,15 @@ class SavedRequest(BaseModel):
         return json.dumps(value) if isinstance(value, Mapping) else value
 
     def parsed(self) -> Request:
-        """The validated request."""
+        """The validated request (of a ``generate`` batch)."""
         return Request.model_validate_json(self.request)
+
+    def parsed_embedding(self) -> EmbedRequest:
+        """The validated request (of an ``embed`` batch)."""
+        from .provider import EmbedRequest
+
+        fields = json.loads(self.request)
+        return EmbedRequest(**{**fields, "values": tuple(fields["values"])})
 
 
 class BatchItem(NamedTuple):
@@ -91,7 +111,7 @@ class BatchItem(NamedTuple):
     alone (exactly one of the two is set)."""
 
     custom_id: str
-    result: Result | None
+    result: Result | EmbeddingResult | None
     error: ModelportError | None
 
 
@@ -127,6 +147,7 @@ class BatchJob(BaseModel):
     id: str
     provider: str
     model: str
+    kind: BatchKind = "generate"
     status: BatchStatus
     raw_status: str
     counts: BatchCounts = BatchCounts()
@@ -264,37 +285,83 @@ class BatchJob(BaseModel):
 # What ``Model.submit_batch`` and friends do -------------------------------------------------------
 
 
+class _Pending(NamedTuple):
+    """A batch built and not yet sent: what ``_submitted`` turns into a job once the provider took it."""
+
+    model: Model
+    kind: BatchKind
+    saved: list[SavedRequest]
+
+
 def _prepared(
-    model: Model, entries: Sequence[BatchEntry]
-) -> tuple[HttpProvider, list[SavedRequest], list[BatchRequest]]:
+    model: Model, entries: Sequence[Any], kind: BatchKind
+) -> tuple[HttpProvider, _Pending, list[BatchRequest]]:
     """Every entry validated and built by the provider before anything is sent."""
     provider = _provider_of(model)
+    if kind == "embed" and not provider.capabilities.embed:
+        raise InvalidRequestError(f"provider {provider.id!r} does not support embed")
     if isinstance(entries, (str, bytes, Mapping)) or not entries:
-        raise InvalidRequestError("submit_batch takes a non-empty list of request keyword dicts")
+        raise InvalidRequestError("a batch takes a non-empty list of requests")
     saved: list[SavedRequest] = []
     built: list[BatchRequest] = []
     seen: set[str] = set()
     for index, entry in enumerate(entries):
-        custom_id, kwargs = entry if isinstance(entry, tuple) else (str(index), entry)
+        custom_id, value = entry if isinstance(entry, tuple) and len(entry) == 2 else (str(index), entry)
         if not isinstance(custom_id, str) or not custom_id or custom_id in seen:
             raise InvalidRequestError(
                 f"batch request {index}: custom_id must be a new non-empty string, got {custom_id!r}"
             )
-        if not isinstance(kwargs, Mapping):
-            raise InvalidRequestError(f"batch request {custom_id!r}: expected a dict of generate keywords")
-        if "output" in kwargs:
-            raise InvalidRequestError(
-                f"batch request {custom_id!r}: output= is not kept across processes; pass response_format="
-            )
         seen.add(custom_id)
-        call = model._validate(kwargs)
-        saved.append(SavedRequest(custom_id=custom_id, request=call.request.model_dump_json()))
-        built.append(BatchRequest(custom_id, provider.prepare(model.name, call.request).wire))
-    return provider, saved, built
+        if kind == "embed":
+            text, spec = _embed_entry(provider, model.name, custom_id, value)
+        else:
+            text, spec = _generate_entry(model, custom_id, value)
+        saved.append(SavedRequest(custom_id=custom_id, request=text))
+        built.append(BatchRequest(custom_id, spec))
+    return provider, _Pending(model, kind, saved), built
 
 
-def _submitted(model: Model, state: BatchState, saved: list[SavedRequest]) -> BatchJob:
-    job = BatchJob(provider=model.provider.id, model=model.name, requests=saved, **state.model_dump())
+def _generate_entry(model: Model, custom_id: str, kwargs: Any) -> tuple[str, Any]:
+    if not isinstance(kwargs, Mapping):
+        raise InvalidRequestError(f"batch request {custom_id!r}: expected a dict of generate keywords")
+    if "output" in kwargs:
+        raise InvalidRequestError(
+            f"batch request {custom_id!r}: output= is not kept across processes; pass response_format="
+        )
+    request = model._validate(kwargs).request
+    return request.model_dump_json(), model.provider.prepare(model.name, request).wire
+
+
+def _embed_entry(provider: HttpProvider, model_name: str, custom_id: str, entry: Any) -> tuple[str, Any]:
+    from .provider import EmbedRequest
+
+    options = {"values": entry} if isinstance(entry, str) else entry
+    if not isinstance(options, Mapping) or "values" not in options or not set(options) <= _EMBED_KEYS:
+        raise InvalidRequestError(
+            f"batch request {custom_id!r}: expected a string or a dict of embed keywords "
+            f"({', '.join(sorted(_EMBED_KEYS))})"
+        )
+    request = EmbedRequest.checked(**options)
+    specs = provider.embed_requests(model_name, request)
+    if len(specs) != 1:
+        raise InvalidRequestError(
+            f"batch request {custom_id!r}: more values than one embedding request takes"
+        )
+    return json.dumps(dataclasses.asdict(request)), specs[0]
+
+
+_EMBED_KEYS = frozenset({"values", "output_dimensionality", "task_type", "provider_options"})
+
+
+def _submitted(pending: _Pending, state: BatchState) -> BatchJob:
+    model = pending.model
+    job = BatchJob(
+        provider=model.provider.id,
+        model=model.name,
+        kind=pending.kind,
+        requests=pending.saved,
+        **state.model_dump(),
+    )
     return job.bind(model)
 
 
@@ -320,24 +387,38 @@ def _check_time(started: float, delay: float, timeout: float | None, job: BatchJ
 
 
 def _decoded(job: BatchJob, model: Model, lines: Any) -> Iterator[BatchItem]:
+    """Each result line decoded by the provider's own mapping, as a single call's answer."""
     provider = _provider_of(model)
     requests = {saved.custom_id: saved for saved in job.requests}
-    plain: Request | None = None  # for a job fetched by id, without its requests
+    decode = _embedding if job.kind == "embed" else _generation
     for line in lines:
         line = line if isinstance(line, BatchLine) else BatchLine(*line)
         if line.error is not None:
             yield BatchItem(line.custom_id, None, line.error)
             continue
-        saved = requests.get(line.custom_id)
-        if saved is not None:
-            request = saved.parsed()
-        else:  # decoded as a plain answer (a forced tool of response_format is not known)
-            request = plain = plain or model._validate({"prompt": "-"}).request
-        spec = provider.prepare(model.name, request).wire
         try:
-            yield BatchItem(line.custom_id, provider.decode_result(line.data, spec), None)
+            yield BatchItem(
+                line.custom_id, decode(provider, model, requests.get(line.custom_id), line.data), None
+            )
         except ModelportError as error:
             yield BatchItem(line.custom_id, None, error)
+
+
+def _generation(provider: HttpProvider, model: Model, saved: SavedRequest | None, data: Any) -> Result:
+    # A job fetched by id has no requests: its results decode as plain answers (a forced tool of
+    # response_format is not known then).
+    request = saved.parsed() if saved is not None else model._validate({"prompt": "-"}).request
+    return provider.decode_result(data, provider.prepare(model.name, request).wire)
+
+
+def _embedding(
+    provider: HttpProvider, model: Model, saved: SavedRequest | None, data: Any
+) -> EmbeddingResult:
+    from .provider import EmbedRequest
+
+    request = saved.parsed_embedding() if saved is not None else EmbedRequest(values=("-",), single=True)
+    (spec,) = provider.embed_requests(model.name, request)
+    return provider.decode_embedding_result(request, spec, data)
 
 
 def _ordered(job: BatchJob, items: Iterator[BatchItem]) -> BatchResults:

@@ -188,16 +188,21 @@ def wait_command(batch_id: str, poll_interval: float, timeout: float | None) -> 
 def results_command(batch_id: str, output: Path | None) -> None:
     """The results of ended batch ID as JSON Lines, in the order of the requests: custom_id, text,
     usage and the whole result, or the error of that request."""
+    from modelport.types import Result
+
     job = _load(batch_id)
     items = job.results()
     lines = []
     for item in items:
         if item.result is not None:
+            answer = item.result
             line = {
                 "custom_id": item.custom_id,
-                "text": item.result.text,
-                "usage": item.result.usage.model_dump(mode="json", exclude_none=True),
-                "result": item.result.model_dump(mode="json", exclude_none=True),
+                **(
+                    {"text": answer.text} if isinstance(answer, Result) else {"embeddings": answer.embeddings}
+                ),
+                "usage": answer.usage.model_dump(mode="json", exclude_none=True),
+                "result": answer.model_dump(mode="json", exclude_none=True),
             }
         else:
             line = {

@@ -252,6 +252,13 @@ def decode_result(codec: Codec, data: Any, spec: HttpRequest) -> Result:
     return _result(codec, data, None, spec)  # no source size: bounds are measured
 
 
+def decode_embedding_result(
+    codec: Codec, request: EmbedRequest, spec: HttpRequest, data: Any
+) -> EmbeddingResult:
+    """The embeddings of one response body that came another way (a batch's result line)."""
+    return _embeddings(codec, request, [spec], [data])
+
+
 def _decoded(codec: Codec, step: Callable[[], Iterable[StreamEvent]]) -> list[StreamEvent]:
     return _guard(codec, lambda: list(step()))
 

@@ -292,6 +292,11 @@ class HttpProvider(Provider):
         malformed data, the request's warnings added)."""
         return _calls.decode_result(self, data, spec)
 
+    def decode_embedding_result(self, request: EmbedRequest, spec: HttpRequest, data: Any) -> EmbeddingResult:
+        """The embeddings of one response body that arrived another way (a batch's result line):
+        :meth:`decode_embeddings` for that one request, with typed errors for malformed data."""
+        return _calls.decode_embedding_result(self, request, spec, data)
+
     # Any other endpoint, through the same I/O ----------------------------------------------------
 
     def call_json(self, spec: HttpRequest, *, retry: bool = False) -> Any:

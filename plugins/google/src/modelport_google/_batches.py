@@ -50,7 +50,12 @@ ErrorFrom = Callable[[int, Mapping[str, str], str], ProviderError]
 
 
 def submit_steps(model_url: str, model: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
-    """``POST {model_url}:batchGenerateContent`` with every request inline."""
+    """``POST {model_url}:batchGenerateContent`` with every request inline (generations only: the
+    Gemini API batches embeddings through another endpoint, not mapped here)."""
+    if any(not request.spec.url.endswith(":generateContent") for request in requests):
+        raise InvalidRequestError(
+            "Gemini embedding batches are not supported; embed() them, or batch generations"
+        )
     inline = [
         {"request": {**request.spec.body, "model": model}, "metadata": {"custom_id": request.custom_id}}
         for request in requests
