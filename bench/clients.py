@@ -3,8 +3,9 @@
 Both build the request (a JSON body), send it on a pooled keep-alive client, parse the answer and
 extract the text; for streams both read SSE lines and decode every ``data:`` frame. Google's Gemini
 API (:class:`RawHttpx`, :class:`Modelport`), OpenAI Chat Completions (:class:`RawOpenAI`,
-:class:`Modelport` with :data:`OPENAI_MODEL_ID`) and Anthropic's Messages API (:class:`RawAnthropic`,
-:class:`Modelport` with :data:`ANTHROPIC_MODEL_ID`) each have their pair.
+:class:`Modelport` with :data:`OPENAI_MODEL_ID`), OpenAI's Responses API (:class:`RawOpenAIResponses`,
+:class:`Modelport` with :data:`OPENAI_RESPONSES_MODEL_ID`) and Anthropic's Messages API
+(:class:`RawAnthropic`, :class:`Modelport` with :data:`ANTHROPIC_MODEL_ID`) each have their pair.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ PROMPT = "What is the weather in London today?"
 PLAIN_PROMPT = f"{PROMPT} answer=plain"
 OPENAI_MODEL = "gpt-4o-mini"
 OPENAI_MODEL_ID = f"openai/{OPENAI_MODEL}"
+OPENAI_RESPONSES_MODEL_ID = f"openai-responses/{OPENAI_MODEL}"
 _HEADERS = {"x-goog-api-key": API_KEY, "content-type": "application/json"}
 _OPENAI_HEADERS = {"authorization": f"Bearer {API_KEY}", "content-type": "application/json"}
 ANTHROPIC_MODEL = "claude-sonnet-4-5"
@@ -123,6 +125,51 @@ class RawOpenAI:
 
     def close(self) -> None:
         self.client.close()
+
+
+class RawOpenAIResponses(RawOpenAI):
+    """The Responses API baseline: httpx plus ``json``, the body modelport sends (``store: false``)."""
+
+    def __init__(self, base_url: str) -> None:
+        super().__init__(base_url)
+        self.url = f"{base_url}/responses"
+
+    @staticmethod
+    def _body(prompt: str, stream: bool) -> bytes:
+        body: dict[str, Any] = {
+            "model": OPENAI_MODEL,
+            "input": [{"role": "user", "content": prompt}],
+            "store": False,
+        }
+        if stream:
+            body["stream"] = True
+        return json.dumps(body).encode()
+
+    def generate(self, prompt: str) -> str:
+        response = self.client.post(self.url, content=self._body(prompt, False), headers=_OPENAI_HEADERS)
+        response.raise_for_status()
+        return "".join(
+            c["text"]
+            for item in json.loads(response.content)["output"]
+            if item["type"] == "message"
+            for c in item["content"]
+            if c["type"] == "output_text"
+        )
+
+    def stream(self, prompt: str) -> str:
+        chunks: list[str] = []
+        body = self._body(prompt, True)
+        with self.client.stream("POST", self.url, content=body, headers=_OPENAI_HEADERS) as response:
+            response.raise_for_status()
+            for line in response.iter_lines():
+                if not line.startswith("data:"):
+                    continue
+                frame = json.loads(line[5:])
+                if frame["type"] == "response.output_text.delta":
+                    chunks.append(frame["delta"])
+                elif frame["type"] == "response.completed":
+                    break
+        return "".join(chunks)
 
 
 class RawAnthropic:

@@ -27,11 +27,13 @@ from typing import Any
 from .clients import (
     ANTHROPIC_MODEL_ID,
     OPENAI_MODEL_ID,
+    OPENAI_RESPONSES_MODEL_ID,
     PLAIN_PROMPT,
     Modelport,
     RawAnthropic,
     RawHttpx,
     RawOpenAI,
+    RawOpenAIResponses,
     Side,
     concurrent_times,
     genai_transport,
@@ -407,6 +409,14 @@ def anthropic_figures(
     """P2 and P3 through the Anthropic provider (``anthropic/...``) against the Messages API mock."""
     sides = (RawAnthropic(root_url), Modelport(root_url, ANTHROPIC_MODEL_ID))
     return _provider_figures("anthropic", sides, calls, frames, rounds, stream_rounds)
+
+
+def openai_responses_figures(
+    base_url: str, calls: int, frames: int, rounds: int, stream_rounds: int
+) -> list[Figure]:
+    """P2 and P3 through ``openai-responses/...`` against the Responses API mock."""
+    sides = (RawOpenAIResponses(base_url), Modelport(base_url, OPENAI_RESPONSES_MODEL_ID))
+    return _provider_figures("openai-responses", sides, calls, frames, rounds, stream_rounds)
 
 
 def _provider_figures(

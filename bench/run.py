@@ -47,7 +47,7 @@ class Plan:
     def max_requests(self) -> int:
         """Requests the plan sends, with a margin; the server stops after that many."""
         sync = 2 * (2 * self.calls * self.rounds + self.streams + 30)  # P2 and P2u, P3
-        openai = 2 * 2 * (self.calls * self.rounds + self.streams + 20)  # OpenAI and Anthropic
+        openai = 3 * 2 * (self.calls * self.rounds + self.streams + 20)  # OpenAI (both APIs), Anthropic
         otel = 3 * self.otel_repeats * 2 * (self.calls * self.otel_rounds + 10)
         async_ = 5 * (self.async_rounds + 1) * self.concurrent  # up to five sides, with google-genai
         memory = 4 * 2
@@ -60,6 +60,7 @@ ALIASES = {
     "P2": {"P2", "P2t", "P2u", "P3"},
     "openai": {"openai", "P2-openai", "P3-openai"},
     "anthropic": {"anthropic", "P2-anthropic", "P3-anthropic"},
+    "openai-responses": {"openai-responses", "P2-openai-responses", "P3-openai-responses"},
     "P2o": {"P2", "P2o"},
     "P4": {"P4", "P4g"},
     "P5": {"P5"},
@@ -92,6 +93,12 @@ def run(plan: Plan, only: set[str] | None = None) -> dict[str, Any]:
             "anthropic",
             lambda srv: figures.anthropic_figures(
                 srv.root_url, plan.calls, plan.frames, plan.rounds, plan.streams
+            ),
+        ),
+        (
+            "openai-responses",
+            lambda srv: figures.openai_responses_figures(
+                srv.openai_base_url, plan.calls, plan.frames, plan.rounds, plan.streams
             ),
         ),
         (

@@ -30,7 +30,7 @@ import threading
 from pathlib import Path
 from types import TracebackType
 
-from . import payloads, payloads_anthropic, payloads_openai
+from . import payloads, payloads_anthropic, payloads_openai, payloads_openai_responses
 
 _FRAMES = re.compile(rb"frames=(\d+)")
 _STREAM = re.compile(rb'"stream"\s*:\s*true')
@@ -61,6 +61,12 @@ def respond(target: bytes, body: bytes) -> bytes:
             stream = payloads_openai.stream_body_chunked(_frames(body))
             return _head("200 OK", "text/event-stream; charset=utf-8", None) + stream
         data = payloads_openai.completion_body()
+        return _head("200 OK", "application/json", len(data)) + data
+    if path.endswith(b"/v1/responses"):
+        if _STREAM.search(body):
+            stream = payloads_openai_responses.stream_body_chunked(_frames(body))
+            return _head("200 OK", "text/event-stream; charset=utf-8", None) + stream
+        data = payloads_openai_responses.response_body()
         return _head("200 OK", "application/json", len(data)) + data
     if path.endswith(b"/v1/messages"):
         if _STREAM.search(body):
@@ -150,6 +156,7 @@ async def serve(max_requests: int, max_seconds: float) -> None:
     payloads.generate_body()
     payloads_openai.completion_body()
     payloads_anthropic.message_body()
+    payloads_openai_responses.response_body()
     try:
         await asyncio.wait_for(stop.wait(), max_seconds)
     except asyncio.TimeoutError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -44,6 +45,17 @@ def _no_real_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         "ANTHROPIC_BASE_URL",
         "MODELPORT_BLOCK_PLUGINS",
         "MODELPORT_DISABLE_PLUGIN_AUTOLOAD",
+        "MODELPORT_MODEL",
+        "MODELPORT_KEYRING",
     ):
         monkeypatch.delenv(name, raising=False)
     yield
+
+
+@pytest.fixture(autouse=True)
+def _command_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The ``modelport`` command's directory (keys, logs, settings) is a fresh temporary one in every
+    test: never the real home."""
+    path = tmp_path_factory.mktemp("modelport-home")
+    monkeypatch.setenv("MODELPORT_HOME", str(path))
+    return path

@@ -86,10 +86,13 @@ def _content(part: dict[str, Any], role: str) -> dict[str, Any]:
 def _assistant(message: dict[str, Any]) -> list[dict[str, Any]]:
     """An assistant turn as output items, grouped back by their recorded item ids."""
     items: list[dict[str, Any]] = []
+    owners: list[str | None] = []  # each item's recorded id (only reasoning items send theirs)
     for part in message["content"]:
         ident = ((part.get("provider_metadata") or {}).get("openai-responses") or {}).get("item_id")
         last = items[-1] if items else None
-        same = last is not None and ident is not None and last.get("id") == ident
+        same = last is not None and ident is not None and owners[-1] == ident
+        if not same:
+            owners.append(ident)
         if part["type"] == "reasoning":
             if same and last is not None:
                 if part["text"]:
@@ -109,8 +112,8 @@ def _assistant(message: dict[str, Any]) -> list[dict[str, Any]]:
             if same and last is not None:
                 last["content"].append(_content(part, "assistant"))
                 continue
-            item = {"type": "message", "role": "assistant", "content": [_content(part, "assistant")]}
-            items.append({**item, "id": ident} if ident else item)
+            # store is off: an unstored msg_ / fc_ id would be refused ("Item with id ... not found")
+            items.append({"type": "message", "role": "assistant", "content": [_content(part, "assistant")]})
         elif part["type"] == "tool-call":
             call = {
                 "type": "function_call",
@@ -118,7 +121,7 @@ def _assistant(message: dict[str, Any]) -> list[dict[str, Any]]:
                 "name": part["name"],
                 "arguments": json.dumps(part.get("args") or {}, separators=(",", ":"), ensure_ascii=False),
             }
-            items.append({**call, "id": ident} if ident else call)
+            items.append(call)
     return items
 
 
@@ -144,6 +147,21 @@ def _input(request: dict[str, Any], developer: bool) -> list[dict[str, Any]]:
     return out
 
 
+def _tool(tool: dict[str, Any]) -> dict[str, Any]:
+    if tool.get("type") == "provider":  # a built-in tool: its type, then its arguments
+        args = tool.get("args") or {}
+        if tool["id"] == "openai.code_interpreter":
+            args = {"container": {"type": "auto"}, **args}
+        return {"type": tool["id"].removeprefix("openai."), **args}
+    return {
+        "type": "function",
+        "name": tool["name"],
+        **({"description": tool["description"]} if "description" in tool else {}),
+        "parameters": tool["parameters"],
+        "strict": False,
+    }
+
+
 def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]:
     """The Responses body for a canonical case request to ``model`` (the API reference's shape)."""
     reasoning_model = model.startswith(REASONING_PREFIXES)
@@ -159,25 +177,25 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
             text["strict"] = fmt["strict"]
         body["text"] = {"format": text}
     if request.get("tools"):
-        body["tools"] = [
-            {
-                "type": "function",
-                "name": t["name"],
-                **({"description": t["description"]} if "description" in t else {}),
-                "parameters": t["parameters"],
-                "strict": False,
-            }
-            for t in request["tools"]
-        ]
+        body["tools"] = [_tool(t) for t in request["tools"]]
         choice = request.get("tool_choice")
         if choice is not None:
             body["tool_choice"] = "required" if choice == "any" else choice
+    options = (request.get("provider_options") or {}).get("openai-responses") or {}
     reasoning = request.get("reasoning")
     if reasoning and reasoning_model:
-        body["reasoning"] = {"effort": reasoning["effort"], "summary": "auto"}
-    body["store"] = False
-    if reasoning_model:
-        body["include"] = ["reasoning.encrypted_content"]
+        body["reasoning"] = {
+            "effort": reasoning["effort"],
+            "summary": options.get("reasoning_summary", "auto"),
+        }
+    previous = options.get("previous_response_id")
+    if previous is not None:  # stateful: continue a stored answer, store this one too
+        body["previous_response_id"] = previous
+    body["store"] = options.get("store", previous is not None)
+    include = ["reasoning.encrypted_content"] if reasoning_model and not body["store"] else []
+    include += options.get("include") or []
+    if include:
+        body["include"] = include
     if stream:
         body["stream"] = True
     return body

@@ -5,6 +5,7 @@ between them, as it would be between processes)."""
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,7 @@ def test_submit_wait_and_results_run_from_the_saved_job(fake: FakeBatches, tmp_p
     saved = tmp_path / "home" / "batches" / "msgbatch_fake.json"
     assert json.loads(saved.read_text())["requests"][0]["custom_id"] == "first"
     assert KEY not in saved.read_text()
+    assert stat.S_IMODE(saved.stat().st_mode) == 0o600
 
     waited = runner.invoke(main, ["batch", "wait", "msgbatch_fake", "--poll-interval", "0"])
     assert waited.exit_code == 0, waited.output

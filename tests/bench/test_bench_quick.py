@@ -2,7 +2,8 @@
 
 Every figure must appear with finite, positive numbers: P1, P2 with its tail P2t (p99, target 2x raw
 httpx) and the plain answer P2u, P3, the OpenAI provider's P2-openai and P3-openai, the Anthropic provider's
-P2-anthropic and P3-anthropic, P4, P5i and P5s;
+P2-anthropic and P3-anthropic, the Responses API's P2-openai-responses and P3-openai-responses, P4,
+P5i and P5s;
 P2o, P4a/P4r and google-genai's reference P4g when their optional packages are installed.
 """
 
@@ -26,6 +27,8 @@ FIGURES = {
     "P3-openai",
     "P2-anthropic",
     "P3-anthropic",
+    "P2-openai-responses",
+    "P3-openai-responses",
     "P4",
     "P5i",
     "P5s",
@@ -96,6 +99,7 @@ def test_quick_benchmark_report(tmp_path: Path) -> None:
         ("P2", ("generate_text_equal", "plain_text_equal", "stream_text_equal")),
         ("P2-openai", ("generate_text_equal", "stream_text_equal")),
         ("P2-anthropic", ("generate_text_equal", "stream_text_equal")),
+        ("P2-openai-responses", ("generate_text_equal", "stream_text_equal")),
     ):
         for check in checks:
             assert figures[name]["extra"][check] is True, (name, check)
@@ -117,6 +121,8 @@ def test_quick_benchmark_report(tmp_path: Path) -> None:
         ("P3-openai", "P3"),
         ("P2-anthropic", "P2"),
         ("P3-anthropic", "P3"),
+        ("P2-openai-responses", "P2"),
+        ("P3-openai-responses", "P3"),
     ):
         assert figures[name]["target"] == figures[mirrored]["target"], name
         assert _positive(figures[name]["extra"]["cpu_ratio"]), name

@@ -49,7 +49,7 @@ def test_the_packaging_puts_the_command_in_the_core() -> None:
     core = tomllib.loads((ROOT / "core" / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     conformance = tomllib.loads((ROOT / "conformance" / "pyproject.toml").read_text(encoding="utf-8"))
     assert core["scripts"] == {"modelport": "modelport.cli:run"}
-    assert core["optional-dependencies"]["cli"] == ["click>=8.1"]  # no pytest, no vcrpy
+    assert core["optional-dependencies"]["cli"] == ["click>=8.1", "platformdirs>=3"]  # no pytest, no vcrpy
     assert "scripts" not in conformance["project"]  # exactly one `modelport`
     assert conformance["project"]["entry-points"][COMMANDS_GROUP] == {
         "conformance": "modelport_conformance.cli:conformance_command"
@@ -60,7 +60,17 @@ def test_the_conformance_package_contributes_its_command() -> None:
     result = CliRunner().invoke(main, ["--help"])
     assert result.exit_code == 0
     commands = result.output.split("Commands:")[1].split()
-    assert {"conformance", "generate", "providers", "models"} <= set(commands)
+    assert {
+        "aliases",
+        "chat",
+        "conformance",
+        "default-model",
+        "generate",
+        "keys",
+        "logs",
+        "models",
+        "providers",
+    } <= set(commands)
     assert "conformance" not in command_errors()
     # The old import path is the same command.
     from modelport_conformance.cli import main as old_main

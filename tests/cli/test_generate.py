@@ -230,7 +230,7 @@ def test_a_spinner_on_a_terminal_until_the_first_token(
         )
     else:
         make = lambda: httpx.Response(200, json=ANSWER)  # noqa: E731
-    args = ["generate", GOOGLE, "hi", *(["--stream"] if stream else [])]
+    args = ["generate", GOOGLE, "hi", "--stream" if stream else "--no-stream"]
     result, _ = google(args, _slow(make))
     assert result.exit_code == 0
     assert result.stdout == "Blue.\n"  # the answer is untouched

@@ -34,7 +34,7 @@ def test_providers_lists_capabilities_and_plugin_errors(broken_installed, tmp_pa
         "Plugin load errors:",
         "  bad: ModuleNotFoundError: No module named 'modelport_does_not_exist'",
     ]
-    same = CliRunner().invoke(main, ["models", "--format", "json"])
+    same = CliRunner().invoke(main, ["providers", "--format", "json"])
     data = json.loads(same.output)
     assert [p["id"] for p in data["providers"]] == ["example", "example-badrequest", "example-badresponse"]
     assert "conformance_suites" not in data["providers"][0]  # the core knows nothing of suites

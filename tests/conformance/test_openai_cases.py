@@ -14,7 +14,7 @@ CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
     "openai": 34,
     "openai-compatible": 5,
-    "openai-responses": 35,
+    "openai-responses": 51,
     "groq": 6,
     "deepseek": 4,
     "openrouter": 3,

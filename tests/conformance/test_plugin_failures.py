@@ -47,7 +47,10 @@ class TestVariant(ProviderConformanceTests):
 """
 
 
-def test_a_merge_frames_bug_is_one_fail_row_and_every_report_is_written(variants_installed, tmp_path):
+def test_a_merge_frames_bug_is_one_fail_row_and_every_report_is_written(
+    variants_installed, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("COLUMNS", "100")
     outputs = {fmt: tmp_path / f"report.{fmt}" for fmt in ("json", "table", "markdown")}
     assert [_conformance("example-mergebug", fmt, path) for fmt, path in outputs.items()] == [1, 1, 1]
     report = json.loads(outputs["json"].read_text())
@@ -72,12 +75,17 @@ def test_a_merge_frames_bug_is_one_fail_row_and_every_report_is_written(variants
         "async": "pass",
     }
     table = outputs["table"].read_text().splitlines()
-    rows = [re.split(r"\s{2,}", line) for line in table[2:4]]
-    detail = f"[merged] merge_frames raised KeyError: 'missing' (at {where})"[:80].rstrip()
-    assert rows == [
+    assert max(len(line) for line in table) <= 99  # the terminal's 100 columns, less one
+    end = table.index("Failures:") - 1
+    rows = [re.split(r"\s{2,}", line.strip()) for line in table[2:end]]
+    assert rows[:2] == [
         ["example-mergebug", "generate-basic", "generate", "PASS", "EX1"],
-        ["example-mergebug", "stream-basic", "stream", "FAIL", "EX2", detail],
+        ["example-mergebug", "stream-basic", "stream", "FAIL", "EX2", "[merged] merge_frames raised"],
     ]
+    # The detail wraps in its column (from character 66): nothing of it is cut.
+    assert {line[:66].strip() for line in table[4:end]} == {""}
+    detail = " ".join(line[66:] for line in table[3:end])
+    assert detail == f"[merged] merge_frames raised KeyError: 'missing' (at {where})"
     assert table[-2:] == ["example-mergebug: 1 passed, 1 failed, 0 skipped", "conformance: FAILED"]
     markdown = outputs["markdown"].read_text().splitlines()
     assert (

@@ -191,6 +191,7 @@ def test_capabilities_are_declared() -> None:
         "structured_output": True,
         "count_tokens": True,
         "batch": True,
+        "list_models": True,
     }
 
 

@@ -289,4 +289,6 @@ def test_capabilities_and_ids() -> None:
         "reasoning": True,
         "structured_output": True,
         "count_tokens": True,
+        "list_models": True,
+        "batch": True,
     }

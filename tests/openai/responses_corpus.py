@@ -10,13 +10,18 @@ Mirascope/mirascope (MIT).
 
 from __future__ import annotations
 
+import base64
 import json
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
 import yaml
 
+import modelport
 from tests import recordings
+
+from .replay import KEY
 
 FOLDER = recordings.CORPUS / "openai-responses"
 _TERMINAL = ("response.completed", "response.incomplete", "response.failed")
@@ -111,7 +116,48 @@ def exchanges(name: str) -> list[Exchange]:
     return out
 
 
+class Recorded:
+    """Answers each request with the next recorded exchange; keeps the bodies sent."""
+
+    def __init__(self, exchanges: list[Exchange]) -> None:
+        self.exchanges = exchanges
+        self.sent: list[dict[str, Any]] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.sent.append(json.loads(request.content))
+        exchange = self.exchanges[len(self.sent) - 1]
+        return httpx.Response(exchange.status, headers=exchange.headers, content=exchange.body)
+
+    def model(self, name: str = "gpt-5") -> Any:
+        return modelport.get_model(
+            f"openai-responses/{name}", api_key=KEY, transport=httpx.MockTransport(self), max_retries=0
+        )
+
+
 # --------------------------------------------------------------------------- the oracle
+
+
+#: The built-in tools' output items and the tool each call names (an MCP call names its own tool).
+BUILT_IN = {
+    "web_search_call": "web_search",
+    "file_search_call": "file_search",
+    "code_interpreter_call": "code_interpreter",
+    "image_generation_call": "image_generation",
+    "mcp_list_tools": "mcp_list_tools",
+}
+
+
+def _cited(base: int, content: dict[str, Any]) -> list[tuple[int, int, str]]:
+    """Each annotation of one ``output_text`` as (start, end, url or file name) in the whole text."""
+    out = []
+    for note in content.get("annotations") or []:
+        if note["type"] == "file_citation":
+            out.append((base + note["index"], base + note["index"], note["filename"]))
+        elif note["type"] == "url_citation":
+            out.append((base + note["start_index"], base + note["end_index"], note["url"]))
+        elif note["type"] == "container_file_citation":
+            out.append((base + note["start_index"], base + note["end_index"], note["filename"]))
+    return out
 
 
 def expected(response: dict[str, Any]) -> dict[str, Any]:
@@ -119,11 +165,27 @@ def expected(response: dict[str, Any]) -> dict[str, Any]:
     text: list[str] = []
     reasoning: list[tuple[str, list[str], str | None]] = []
     calls: list[tuple[str, str, Any]] = []
+    built_in: list[tuple[str, str, bool]] = []
+    images: list[tuple[str, bytes]] = []
+    damaged: list[str] = []
+    cited: list[tuple[int, int, str]] = []
     other: list[dict[str, Any]] = []
     for item in response.get("output") or []:
         kind = item["type"]
         if kind == "message":
-            text += [c.get("text") or c.get("refusal") or "" for c in item["content"]]
+            for content in item["content"]:
+                cited += _cited(len("".join(text)), content)
+                text.append(content.get("text") or content.get("refusal") or "")
+        elif kind in BUILT_IN or kind == "mcp_call":
+            failed = item.get("status") == "failed" or bool(item.get("error"))
+            built_in.append((item["id"], item.get("name") if kind == "mcp_call" else BUILT_IN[kind], failed))
+            if kind == "image_generation_call" and item.get("result"):
+                try:  # vercel's fixtures elide the middle of the base64 ("...")
+                    data = base64.b64decode(item["result"], validate=True)
+                except ValueError:
+                    damaged.append(item["result"])
+                else:
+                    images.append((f"image/{item.get('output_format') or 'png'}", data))
         elif kind == "reasoning":
             summary = [s["text"] for s in item.get("summary") or []]
             reasoning.append((item["id"], summary, item.get("encrypted_content")))
@@ -139,6 +201,10 @@ def expected(response: dict[str, Any]) -> dict[str, Any]:
         "text": "".join(text),
         "reasoning": reasoning,
         "calls": calls,
+        "built_in": built_in,
+        "images": images,
+        "damaged_images": damaged,
+        "cited": cited,
         "unmapped": other,
         "raw_finish": details.get("reason") or response["status"],
         "usage": {

@@ -1,8 +1,9 @@
 """The same canonical request against ``google``, ``openai`` and ``openai-responses`` fakes gives
 results of the same shape.
 
-A text answer, a tool-call round trip (call, then the answer after the tool result) and a streamed
-answer: each provider's fake answers in its own wire format (Gemini ``generateContent`` /
+A text answer, a tool-call round trip (call, then the answer after the tool result), the same
+round trip with reasoning (``google`` and ``openai-responses``: the thought summary and the call,
+the opaque state sent back in each provider's own form) and a streamed answer: each provider's fake answers in its own wire format (Gemini ``generateContent`` /
 ``streamGenerateContent``, Chat Completions and the Responses API, shapes as in the recorded
 corpora) with the same
 content, and the two results are compared field by field. Only what is provider-specific by
@@ -282,8 +283,7 @@ def test_google_and_openai_results_have_the_same_shape() -> None:
             "call_id": "call_1",
             "name": "weather",
             "arguments": '{"city":"Paris"}',
-            "id": "fc_1",
-        },
+        },  # no fc_ id: nothing is stored (store: false), and OpenAI refuses ids it did not store
         {"type": "function_call_output", "call_id": "call_1", "output": '{"celsius":21}'},
     ]
     # The round trip went back in the provider's own form: the call by its id, the result as a tool message.
@@ -301,3 +301,124 @@ def test_google_and_openai_results_have_the_same_shape() -> None:
         },
         {"role": "tool", "tool_call_id": "call_1", "content": '{"celsius":21}'},
     ]
+
+
+THOUGHT = "The user wants the weather in Paris; call the weather tool."
+THINKING_USAGE = (11, 5, 2, 16)  # input, output (reasoning included), reasoning, total
+GOOGLE_THINKING = [
+    _json(
+        {
+            "candidates": [
+                {
+                    "content": {
+                        "role": "model",
+                        "parts": [
+                            {"text": THOUGHT, "thought": True},
+                            {
+                                "functionCall": {"name": "weather", "args": {"city": "Paris"}},
+                                "thoughtSignature": "c2ln",
+                            },
+                        ],
+                    },
+                    "finishReason": "STOP",
+                    "index": 0,
+                }
+            ],
+            "modelVersion": "gemini-2.5-flash",
+            "responseId": "g-2",
+            "usageMetadata": {
+                "promptTokenCount": THINKING_USAGE[0],
+                "candidatesTokenCount": THINKING_USAGE[1] - THINKING_USAGE[2],
+                "thoughtsTokenCount": THINKING_USAGE[2],
+                "totalTokenCount": THINKING_USAGE[3],
+            },
+        }
+    ),
+    _json(_gemini([{"text": "It is 21 degrees in Paris."}])),
+]
+RESPONSES_THINKING = [
+    _json(
+        {
+            **_response(
+                {
+                    "type": "reasoning",
+                    "id": "rs_1",
+                    "summary": [{"type": "summary_text", "text": THOUGHT}],
+                    "encrypted_content": "gAAAAB-opaque",
+                },
+                {
+                    "type": "function_call",
+                    "id": "fc_1",
+                    "call_id": "call_1",
+                    "name": "weather",
+                    "arguments": '{"city":"Paris"}',
+                    "status": "completed",
+                },
+            ),
+            "usage": {
+                "input_tokens": THINKING_USAGE[0],
+                "output_tokens": THINKING_USAGE[1],
+                "output_tokens_details": {"reasoning_tokens": THINKING_USAGE[2]},
+                "total_tokens": THINKING_USAGE[3],
+            },
+        }
+    ),
+    _json(_response(_message("It is 21 degrees in Paris."))),
+]
+
+
+def _thinking_round_trip(model_id: str, replies: list[httpx.Response]) -> tuple[list[Result], list[Any]]:
+    model, seen = _model(model_id, list(replies))
+    call = model.generate(prompt="Weather in Paris?", tools=[WEATHER], reasoning={"effort": "low"})
+    result = {
+        "type": "tool-result",
+        "call_id": call.tool_calls[0].id,
+        "name": "weather",
+        "output": {"celsius": 21},
+    }
+    history = [
+        {"role": "user", "content": "Weather in Paris?"},
+        call.message,
+        {"role": "tool", "content": [result]},
+    ]
+    after = model.generate(messages=history, tools=[WEATHER], reasoning={"effort": "low"})
+    return [call, after], [json.loads(request.content) for request in seen]
+
+
+def _without_state(result: Result) -> dict[str, Any]:
+    """The shape, less the reasoning's opaque state (the provider's own: a signature, or none)."""
+    data = _shape(result)
+    for part in data["content"]:
+        if part["type"] == "reasoning":
+            part.pop("signature")
+    return data
+
+
+def test_a_tool_round_trip_with_reasoning_has_the_same_shape() -> None:
+    google, google_sent = _thinking_round_trip("google/gemini-2.5-flash", GOOGLE_THINKING)
+    responses, sent = _thinking_round_trip("openai-responses/gpt-5", RESPONSES_THINKING)
+    for g, r in zip(google, responses):
+        g_shape, r_shape = _without_state(g), _without_state(r)
+        assert {**r_shape, "raw_finish_reason": None} == {**g_shape, "raw_finish_reason": None}
+    call = responses[0]
+    assert [p.type for p in call.content] == ["reasoning", "tool-call"]
+    assert call.content[0].text == THOUGHT
+    assert (call.usage.output_tokens, call.usage.reasoning_tokens) == THINKING_USAGE[1:3]
+    # Each sends the reasoning back in its own form: the Responses reasoning item, whole, ahead of
+    # its call; Gemini's thought signature on the functionCall part.
+    assert sent[1]["input"][1:] == [
+        {
+            "type": "reasoning",
+            "id": "rs_1",
+            "summary": [{"type": "summary_text", "text": THOUGHT}],
+            "encrypted_content": "gAAAAB-opaque",
+        },
+        {"type": "function_call", "call_id": "call_1", "name": "weather", "arguments": '{"city":"Paris"}'},
+        {"type": "function_call_output", "call_id": "call_1", "output": '{"celsius":21}'},
+    ]
+    assert sent[1]["include"] == ["reasoning.encrypted_content"]
+    (model_turn,) = [c for c in google_sent[1]["contents"] if c["role"] == "model"]
+    assert {
+        "functionCall": {"name": "weather", "args": {"city": "Paris"}},
+        "thoughtSignature": "c2ln",
+    } in model_turn["parts"]

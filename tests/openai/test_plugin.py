@@ -85,7 +85,9 @@ def test_public_names_are_pinned() -> None:
         "OpenAIProvider",
         "OpenAIResponsesProvider",
         "Quirks",
+        "ResponsesOptions",
         "merge_frames",
     ]
     assert [p.id for p in modelport_openai.PRESETS] == PROVIDERS[3:]
     assert modelport_openai.OpenAIOptions.model_fields["extra_body"].annotation is not None
+    assert issubclass(modelport_openai.ResponsesOptions, modelport_openai.OpenAIOptions)

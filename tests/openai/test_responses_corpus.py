@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from modelport.errors import ProviderError
-from modelport.types import ReasoningPart, Result
+from modelport.types import FilePart, ReasoningPart, Result, ToolCallPart, ToolResultPart
 
 from . import replay
 from . import responses_corpus as corpus
@@ -50,6 +50,13 @@ def _reasoning_items(result: Result) -> list[tuple[str, list[str], str | None]]:
     return [(i, [t for t in texts if t] if texts != [""] else [], sig) for i, texts, sig in items]
 
 
+def _named(result: Result, numbers: list[int]) -> str:
+    """The URL (or file name) of the one source a citation names."""
+    (number,) = numbers
+    (source,) = [s for s in result.sources if s.number == number]
+    return source.uri or source.title or ""
+
+
 def _summary(result: Result) -> dict[str, Any]:
     u = result.usage
     unmapped = (result.provider_metadata.get("openai-responses") or {}).get("unmapped_items", [])
@@ -58,7 +65,21 @@ def _summary(result: Result) -> dict[str, Any]:
         "model": result.model_version,
         "text": result.text,
         "reasoning": _reasoning_items(result),
-        "calls": [(c.id, c.name, c.args) for c in result.tool_calls],
+        "calls": [(c.id, c.name, c.args) for c in result.tool_calls if not c.provider_executed],
+        "built_in": [
+            (call.id, call.name, outcome.is_error)
+            for call in result.content
+            if isinstance(call, ToolCallPart) and call.provider_executed
+            for outcome in result.content
+            if isinstance(outcome, ToolResultPart) and outcome.call_id == call.id
+        ],
+        "images": [(f.media_type, f.data) for f in result.content if isinstance(f, FilePart)],
+        "damaged_images": [
+            r.output["result"]
+            for r in result.content
+            if isinstance(r, ToolResultPart) and r.name == "image_generation" and "result" in r.output
+        ],
+        "cited": [(c.start, c.end, _named(result, c.sources)) for c in result.citations],
         "unmapped": unmapped,
         "raw_finish": result.raw_finish_reason,
         "usage": {
@@ -99,6 +120,8 @@ def _check_result(result: Result, response: dict[str, Any]) -> None:
     assert _summary(result) == expected
     unmapped = {w.details.split("'")[1] for w in result.warnings if w.setting == "output"}
     assert unmapped == {item["type"] for item in expected["unmapped"]}
+    damaged = [w for w in result.warnings if w.setting == "image_generation"]
+    assert len(damaged) == len(expected["damaged_images"])
     status = response["status"]
     reason = (response.get("incomplete_details") or {}).get("reason")
     if status == "incomplete":

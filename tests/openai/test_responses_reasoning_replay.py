@@ -3,20 +3,18 @@
 The next request is built from ``result.message`` of a recorded answer and compared with what the
 recording's own next request sent (pydantic-ai's cassettes, whose second turns the API accepted):
 each reasoning item with its id, every summary and its ``encrypted_content``, then the item that
-followed it (a ``function_call`` or ``message`` with its id). A reasoning item that would be refused
+followed it (a ``function_call`` or ``message``; with its ``fc_`` / ``msg_`` id only when ``store``
+is on: an unstored item's id is refused, "Item with id 'msg_…' not found"). A reasoning item that would be refused
 ("Item of type 'reasoning' was provided without its required following item", or an id nothing
 stored) is never sent; another model's reasoning follows the contract's replay policy.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import httpx
 import pytest
 
-import modelport
 from modelport.errors import InvalidRequestError
 from modelport.types import (
     FunctionTool,
@@ -30,7 +28,7 @@ from modelport.types import (
 )
 
 from . import responses_corpus as corpus
-from .replay import KEY
+from .responses_corpus import Recorded
 
 P = "pydantic__pydantic-ai/tests__models__cassettes__test_openai_responses__"
 PLAN = FunctionTool(
@@ -44,33 +42,17 @@ PLAN = FunctionTool(
 )
 
 
-class Recorded:
-    """Answers each request with the next recorded exchange; keeps the bodies sent."""
-
-    def __init__(self, exchanges: list[corpus.Exchange]) -> None:
-        self.exchanges = exchanges
-        self.sent: list[dict[str, Any]] = []
-
-    def __call__(self, request: httpx.Request) -> httpx.Response:
-        self.sent.append(json.loads(request.content))
-        exchange = self.exchanges[len(self.sent) - 1]
-        return httpx.Response(exchange.status, headers=exchange.headers, content=exchange.body)
-
-    def model(self, name: str = "gpt-5") -> Any:
-        return modelport.get_model(
-            f"openai-responses/{name}", api_key=KEY, transport=httpx.MockTransport(self), max_retries=0
-        )
+def _without(item: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: v for k, v in item.items() if k not in keys}
 
 
-def _without_status(item: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in item.items() if k != "status"}
-
-
-def test_tool_turn_sends_reasoning_then_its_function_call() -> None:
+@pytest.mark.parametrize("store", [False, True])
+def test_tool_turn_sends_reasoning_then_its_function_call(store: bool) -> None:
     exchanges = corpus.exchanges(P + "test_openai_responses_thinking_with_tool_calls.yaml")
     recorded = Recorded(exchanges)
     model = recorded.model()
-    first = model.generate(prompt="Compose a poem", tools=[PLAN])
+    options = {"openai-responses": {"store": True}} if store else None
+    first = model.generate(prompt="Compose a poem", tools=[PLAN], provider_options=options)
     assert isinstance(first, Result)
     (call,) = first.tool_calls
     answer = Message(
@@ -79,6 +61,7 @@ def test_tool_turn_sends_reasoning_then_its_function_call() -> None:
     model.generate(
         messages=[Message(role="user", content=[TextPart(text="Compose a poem")]), first.message, answer],
         tools=[PLAN],
+        provider_options=options,
     )
     sent = recorded.sent[1]["input"]
     expected = exchanges[1].request["input"]
@@ -89,10 +72,14 @@ def test_tool_turn_sends_reasoning_then_its_function_call() -> None:
         "function_call_output",
     ]
     assert sent[1] == expected[1]  # id, five summaries and encrypted_content, as recorded
-    assert sent[2] == _without_status(expected[2])  # fc_ id, call_id, name and arguments
+    if store:  # the recording's own request (pydantic-ai's default store: on): fc_ id kept
+        assert sent[2] == _without(expected[2], "status")
+        assert "include" not in recorded.sent[1]
+    else:  # nothing stored: call_id, name and arguments, no fc_ id to look up
+        assert sent[2] == _without(expected[2], "status", "id")
+        assert recorded.sent[1]["include"] == ["reasoning.encrypted_content"]
     assert sent[3] == expected[3]
-    assert recorded.sent[1]["store"] is False
-    assert recorded.sent[1]["include"] == ["reasoning.encrypted_content"]
+    assert recorded.sent[1]["store"] is store
 
 
 def test_text_turn_sends_reasoning_then_its_message() -> None:
@@ -111,8 +98,8 @@ def test_text_turn_sends_reasoning_then_its_message() -> None:
     sent = recorded.sent[1]["input"]
     expected = exchanges[1].request["input"]
     assert sent[1] == expected[1]
-    assert sent[2] == _without_status(expected[2])
-    assert [item.get("id") for item in sent] == [None, expected[1]["id"], expected[2]["id"], None]
+    assert sent[2] == _without(expected[2], "status", "id")  # store is off: no msg_ id
+    assert [item.get("id") for item in sent] == [None, expected[1]["id"], None, None]
 
 
 def test_streamed_turn_replays_the_same_items() -> None:
@@ -144,7 +131,6 @@ def test_streamed_turn_replays_the_same_items() -> None:
     }
     assert sent[2] == {
         "type": "function_call",
-        "id": done[1]["id"],
         "call_id": done[1]["call_id"],
         "name": "weather",
         "arguments": done[1]["arguments"],

@@ -139,6 +139,21 @@ def test_provider_options_under_their_responses_names() -> None:
     assert (body["service_tier"], body["parallel_tool_calls"]) == ("flex", False)
 
 
+def test_typed_responses_only_options() -> None:
+    options = {
+        "truncation": "auto",
+        "reasoning_summary": "detailed",
+        "include": ["web_search_call.action.sources"],
+    }
+    body, _ = _sent(
+        "gpt-5", prompt="Hi", reasoning={"effort": "low"}, provider_options={"openai-responses": options}
+    )
+    assert body["truncation"] == "auto"
+    assert body["reasoning"] == {"effort": "low", "summary": "detailed"}  # replaces the "auto" default
+    assert body["include"] == ["reasoning.encrypted_content", "web_search_call.action.sources"]
+    assert "reasoning_summary" not in body
+
+
 def test_images_and_pdfs_as_input_content() -> None:
     user = Message(
         role="user",
@@ -169,7 +184,10 @@ def test_images_and_pdfs_as_input_content() -> None:
     ("request_", "message"),
     [
         ({"provider_options": {"openai-responses": {"logprobs": True}}}, "has no logprobs"),
-        ({"tools": [ProviderTool(id="openai.web_search")]}, "unknown provider tool 'openai.web_search'"),
+        ({"tools": [ProviderTool(id="openai.file_search")]}, "vector_store_ids"),
+        ({"provider_options": {"openai-responses": {"truncation": "on"}}}, "truncation"),
+        ({"provider_options": {"openai-responses": {"reasoning_summary": "long"}}}, "reasoning_summary"),
+        ({"provider_options": {"openai-responses": {"include": ["everything"]}}}, "include"),
     ],
 )
 def test_what_cannot_be_sent_is_refused_before_any_request(request_: dict[str, Any], message: str) -> None:

@@ -15,6 +15,7 @@ from .cases import Suite, discover_suites
 from .credentials import redact
 from .replay import describe_exception
 from .runner import CaseOutcome
+from .table import fit_table, terminal_width, wrap_lines
 
 __all__ = ["FORMATS", "ProviderReport", "Report", "render", "run_conformance", "versions"]
 
@@ -180,8 +181,12 @@ def _run_one(
         return CaseOutcome(suite.provider_id, case.name, case.method, "fail", message=message)
 
 
-def render(report: Report, fmt: str = "table") -> str:
-    """The report as a terminal table, JSON, Markdown or a self-contained HTML page."""
+def render(report: Report, fmt: str = "table", *, width: int | None = None) -> str:
+    """The report as a terminal table, JSON, Markdown or a self-contained HTML page.
+
+    The table fits ``width`` columns (default: the terminal's, 80 without one): a detail too long
+    for its column wraps onto more lines, and so do the failures below the table; nothing is cut.
+    """
     if fmt == "json":
         return json.dumps(report.as_dict(), indent=2, ensure_ascii=False)
     if fmt == "html":
@@ -215,13 +220,9 @@ def render(report: Report, fmt: str = "table") -> str:
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
         fenced = ["", "```", *details[1:], "```"] if details else []
         return "\n".join([*lines, "", *(f"- {s}" for s in summary), *fenced, "", f"**{verdict}**"])
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    widths[-1] = min(widths[-1], 80)
-    lines = [
-        "  ".join(str(cell)[:w].ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-        for row in [header, *rows]
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
+    width = width or terminal_width()
+    lines = fit_table(header, rows, width)
+    details = [wrapped for line in details for wrapped in wrap_lines(line, width, indent="  ")]
     return "\n".join([*lines, *details, "", *summary, verdict])
 
 

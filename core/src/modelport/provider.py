@@ -28,7 +28,10 @@ __all__ = [
     "Capabilities",
     "EmbedRequest",
     "HttpClients",
+    "ModelInfo",
+    "ModelPage",
     "Prepared",
+    "model_list_entries",
     "Provider",
     "ProviderConfig",
     "Secret",
@@ -87,6 +90,8 @@ class Capabilities:
     count_tokens: bool = False
     #: ``submit_batch`` / ``get_batch``: the provider runs batches of requests (:mod:`modelport.batches`).
     batch: bool = False
+    #: ``list_models`` / ``alist_models``: the provider lists the models its API serves.
+    list_models: bool = False
 
     def as_dict(self) -> dict[str, bool]:
         """Capabilities as a plain mapping."""
@@ -176,6 +181,45 @@ class TokenCount:
     input_tokens: int
     cached_input_tokens: int | None = None
     provider_metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """One model of a provider's own model list (``list_models``): ``id`` is the name that goes after
+    ``provider/`` in a model id; the rest is what the provider said, ``None`` when it said nothing.
+
+    ``created`` is in Unix seconds; the token limits are the model's context input and output caps.
+    """
+
+    id: str
+    display_name: str | None = None
+    description: str | None = None
+    created: int | None = None
+    owned_by: str | None = None
+    input_token_limit: int | None = None
+    output_token_limit: int | None = None
+
+
+@dataclass(frozen=True)
+class ModelPage:
+    """One page of a provider's model list: its models, and the token of the next page (``None``
+    on the last one), which :meth:`modelport.http.HttpProvider.list_models_request` receives."""
+
+    models: tuple[ModelInfo, ...]
+    next_page: str | None = None
+
+
+def model_list_entries(
+    data: Any, key: str, id_field: str = "id", *, required: bool = True
+) -> list[dict[str, Any]]:
+    """The objects listed under ``key`` of a parsed model list answer that carry a string
+    ``id_field``, in order (others are passed over), for a plugin's ``decode_model_page``. A
+    ``KeyError`` when ``key`` is missing (unless not ``required``: then no models), a ``TypeError``
+    when it holds no list; the core turns either into a typed error."""
+    entries = data[key] if required else data.get(key, [])
+    if not isinstance(entries, list):
+        raise TypeError(f"{key!r} is a {type(entries).__name__}, not a list")
+    return [e for e in entries if isinstance(e, dict) and isinstance(e.get(id_field), str)]
 
 
 @dataclass(frozen=True, repr=False)
@@ -353,6 +397,15 @@ class Provider:
     async def acount_tokens(self, model_name: str, request: Request) -> TokenCount:
         """Async twin of :meth:`count_tokens`."""
         raise self._unsupported("count_tokens")
+
+    def list_models(self) -> list[ModelInfo]:
+        """The models the provider's API serves, from its own model list endpoint (capability
+        ``list_models``), every page of it."""
+        raise self._unsupported("listing models")
+
+    async def alist_models(self) -> list[ModelInfo]:
+        """Async twin of :meth:`list_models`."""
+        raise self._unsupported("listing models")
 
     def close(self) -> None:
         """Release clients this provider created."""

@@ -1,10 +1,12 @@
 """The ``modelport`` command (``pip install "modelport[cli]"``).
 
-The core provides ``providers`` (alias ``models``) and ``generate``; installed packages add
-subcommands through the entry-point group ``modelport.commands`` (entry-point name = command name,
-value = a :class:`click.Command`), e.g. ``modelport-conformance`` adds ``conformance``, and
-transports for ``generate`` through ``modelport.transports`` (:mod:`modelport.cli.transports`;
-``--cassette`` comes from ``modelport-conformance``). A subcommand that fails to import is reported
+The core provides ``providers``, ``models`` (a provider's own model list), ``generate``, ``chat``,
+``keys``, ``logs``, ``aliases``, ``default-model`` (docs/cli.md) and ``new-provider`` (a plugin
+scaffold); installed packages add subcommands through the entry-point group ``modelport.commands``
+(entry-point name = command name, value = a :class:`click.Command`), e.g.
+``modelport-conformance`` adds ``conformance``, and transports for ``generate`` through
+``modelport.transports`` (:mod:`modelport.cli.transports`; ``--cassette`` comes from
+``modelport-conformance``). A subcommand that fails to import is reported
 (in ``modelport --help``, ``modelport providers`` and when it is invoked), never fatal to the others.
 
 :func:`run` is the console script: without click installed it says which extra to install.

@@ -102,8 +102,8 @@ def command_errors() -> dict[str, str]:
 @click.group(cls=_PluginGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="modelport", prog_name="modelport")
 def main() -> None:
-    """modelport: list providers, generate from the command line, and whatever installed packages add
-    (modelport-conformance: conformance)."""
+    """modelport: generate and chat from the command line, list providers and their models, keep
+    keys and logs, and whatever installed packages add (modelport-conformance: conformance)."""
 
 
 # --------------------------------------------------------------------------- providers
@@ -157,15 +157,27 @@ def providers_command(fmt: str) -> None:
             click.echo(safe(f"  {name}: {error}"))
 
 
-main.add_command(providers_command, name="models")
-
-
 def _register_builtins() -> None:
     from ._batch import batch_group
+    from ._chat import chat_command
     from ._generate import generate_command
+    from ._keys import keys_group
+    from ._logs import logs_group
+    from ._models import aliases_group, default_model_command, models_command
+    from ._new_provider import new_provider_command
 
-    main.add_command(batch_group, name="batch")
-    main.add_command(generate_command, name="generate")
+    for command in (
+        aliases_group,
+        batch_group,
+        chat_command,
+        default_model_command,
+        generate_command,
+        keys_group,
+        logs_group,
+        models_command,
+        new_provider_command,
+    ):
+        main.add_command(command)
 
 
 _register_builtins()

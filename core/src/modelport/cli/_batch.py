@@ -1,15 +1,14 @@
 """``modelport batch``: submit a JSON Lines file of requests to a provider's batch service, follow
 it, read its results, cancel it.
 
-Every submitted job is saved (its JSON, requests included) in the jobs folder
-(``$MODELPORT_HOME/batches``, else the user's config folder), so ``status``, ``wait``, ``results``
-and ``cancel`` take just its id, in any later process. Nothing here prints a credential.
+Every submitted job is saved (its JSON, requests included, mode 0600) in ``batches/`` of the
+command's directory (``$MODELPORT_HOME``, else the user's config folder), so ``status``, ``wait``,
+``results`` and ``cancel`` take just its id, in any later process. Nothing here prints a credential.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ._home import home, write_private
 from .terminal import is_terminal, json_text, safe
 
 if TYPE_CHECKING:
@@ -28,13 +28,8 @@ _ID = re.compile(r"^[A-Za-z0-9_.\-/]{1,200}$")
 
 
 def jobs_dir() -> Path:
-    """Where submitted jobs are saved: ``$MODELPORT_HOME/batches``, else ``$XDG_CONFIG_HOME`` (or
-    ``~/.config``) ``/modelport/batches``."""
-    home = os.environ.get("MODELPORT_HOME")
-    if home:
-        return Path(home) / "batches"
-    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(config) / "modelport" / "batches"
+    """Where submitted jobs are saved: ``batches/`` in the command's directory (see :mod:`._home`)."""
+    return home() / "batches"
 
 
 def _path(batch_id: str) -> Path:
@@ -44,11 +39,9 @@ def _path(batch_id: str) -> Path:
 
 
 def _save(job: BatchJob) -> Path:
+    """Write the job (mode 0600: its requests may hold private prompts) and return its path."""
     path = _path(job.id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(job.model_dump_json(), encoding="utf-8")
-    temporary.replace(path)
+    write_private(path, job.model_dump_json())
     return path
 
 

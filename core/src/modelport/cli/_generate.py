@@ -1,4 +1,5 @@
-"""``modelport generate``: one call from the command line, streamed or not, or a cassette replayed.
+"""``modelport generate``: one call from the command line (streamed on a terminal), continuing a
+logged conversation or not, or a cassette replayed; every call is logged (:mod:`._logs`).
 
 Nothing here prints a credential: keys are only read by providers, error messages are scrubbed,
 and a cassette given to ``--cassette`` is scanned before it is replayed (by modelport-conformance,
@@ -16,9 +17,14 @@ from typing import Any
 import click
 
 from . import terminal
-from .terminal import json_text, safe, visible
+from ._connect import connect_options, error_text, model_id, open_model, verbose_logging
+from ._home import Settings
+from ._logstore import Call, new_conversation_id
+from ._request import attachment, history, load_schema, user_message
+from ._turn import Printing, log_call, run_turn
+from .terminal import safe
 
-__all__ = ["generate_command", "parse_options"]
+__all__ = ["generate_command", "logged_conversation", "parse_options"]
 
 #: Request keywords that have their own option or argument.
 _OWN_OPTIONS = {
@@ -76,10 +82,64 @@ def _read_prompt(prompt: str) -> str:
     return text
 
 
+def _model_and_prompt(words: tuple[str, ...], model_option: str | None) -> tuple[str | None, str]:
+    """``[MODEL] PROMPT``: two words are the model and the prompt, one is the prompt (the model
+    comes from ``-m``, the conversation or the default); none reads the prompt from piped input."""
+    if len(words) > 2:
+        raise click.UsageError("expected [MODEL] PROMPT (quote a prompt of several words)")
+    if len(words) == 2:
+        if model_option is not None:
+            raise click.UsageError("the model is given twice (as -m and as an argument)")
+        return words[0], words[1]
+    if len(words) == 1:
+        return model_option, words[0]
+    if sys.stdin.isatty():
+        raise click.UsageError("no prompt: give one, or pipe it in")
+    return model_option, "-"
+
+
+def logged_conversation(continue_: bool, cid: str | None) -> list[Call]:
+    """The calls of the conversation ``-c`` (the latest) or ``--cid`` continues, oldest first."""
+    if not (continue_ or cid):
+        return []
+    from ._logs import log_store
+
+    store = log_store()
+    cid = cid or store.latest_conversation()
+    calls = store.conversation(cid) if cid else []
+    if not calls:
+        raise click.UsageError(
+            f"no logged conversation {cid!r}" if cid else "no logged conversation to continue"
+        )
+    return calls
+
+
 @click.command("generate")
-@click.argument("model")
-@click.argument("prompt")
-@click.option("--system", help="A system instruction.")
+@click.argument("words", nargs=-1, metavar="[MODEL] PROMPT")
+@click.option(
+    "-m",
+    "--model",
+    "model_option",
+    metavar="MODEL",
+    help="The model (provider/name, or an alias); else the default model.",
+)
+@connect_options
+@click.option("-s", "--system", help="A system instruction.")
+@click.option(
+    "-a",
+    "--attach",
+    "attachments",
+    multiple=True,
+    metavar="FILE|URL",
+    help="Attach an image, a PDF or a text file (or an http(s) URL) to the prompt (repeatable).",
+)
+@click.option(
+    "--schema",
+    metavar="FILE|MODULE:TYPE",
+    help="Answer in JSON following a JSON schema file or a type (e.g. myapp:Person); prints the parsed JSON.",
+)
+@click.option("-c", "--continue", "continue_", is_flag=True, help="Continue the latest logged conversation.")
+@click.option("--cid", metavar="ID", help="Continue the logged conversation ID (`modelport logs` shows ids).")
 @click.option(
     "--tool",
     "tools",
@@ -97,41 +157,132 @@ def _read_prompt(prompt: str) -> str:
     "the value is parsed as JSON when it parses, else taken as a string.",
 )
 @click.option("--max-output-tokens", type=int, help="Limit the answer's length.")
-@click.option("--stream", is_flag=True, help="Print the answer as it arrives, token by token.")
+@click.option(
+    "--stream/--no-stream",
+    default=None,
+    help="Print the answer as it arrives (the default on a terminal) or once it is complete.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--usage", is_flag=True, help="Print the token usage on standard error.")
+@click.option("-v", "--verbose", is_flag=True, help="Show retries and timings on standard error.")
+@click.option("--no-log", is_flag=True, help="Do not log this call.")
 @click.option(
     "--cassette",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Replay a recorded cassette offline (needs modelport-conformance).",
 )
 def generate_command(
-    model: str,
-    prompt: str,
+    words: tuple[str, ...],
+    model_option: str | None,
+    base_url: str | None,
+    key: str | None,
     system: str | None,
+    attachments: tuple[str, ...],
+    schema: str | None,
+    continue_: bool,
+    cid: str | None,
     tools: tuple[str, ...],
     options: tuple[str, ...],
     max_output_tokens: int | None,
-    stream: bool,
+    stream: bool | None,
     as_json: bool,
+    usage: bool,
+    verbose: bool,
+    no_log: bool,
     cassette: Path | None,
 ) -> None:
-    """Generate an answer from MODEL (provider/model, e.g. google/gemini-2.5-flash) for PROMPT
-    (`-` reads it from standard input); cited answers get [n] markers and a numbered Sources list.
+    """Generate an answer from MODEL (provider/model, e.g. google/gemini-2.5-flash, or an alias;
+    else -m, else the default model) for PROMPT (`-` reads it from standard input); cited answers
+    get [n] markers and a numbered Sources list.
 
-    On a terminal a spinner on standard error shows until the first token arrives."""
+    On a terminal the answer streams as it arrives, and a spinner on standard error shows until the
+    first token. The call is logged (`modelport logs`); -c continues the latest conversation."""
     import modelport
 
-    request: dict[str, Any] = parse_options(options)
-    request["prompt"] = _read_prompt(prompt)
+    settings = Settings.load()
+    model_arg, prompt = _model_and_prompt(words, model_option)
+    conversation = logged_conversation(continue_, cid)
+    if conversation and model_arg is None:
+        model_arg = conversation[-1].model
+    if conversation and base_url is None:
+        base_url = conversation[-1].base_url
+    model = model_id(model_arg, settings)
+    logged: dict[str, Any] = parse_options(options)
+    request: dict[str, Any] = dict(logged)
+    text = _read_prompt(prompt)
+    parts = [attachment(value) for value in attachments]
+    if conversation or parts:
+        request["messages"] = [*history(conversation), user_message(text, parts)]
+    else:
+        request["prompt"] = text
     if system:
         request["system"] = system
     if max_output_tokens is not None:
-        request["max_output_tokens"] = max_output_tokens
+        request["max_output_tokens"] = logged["max_output_tokens"] = max_output_tokens
+    if schema:
+        request["response_format"] = load_schema(schema)
+        logged["schema"] = schema
+    if tools:
+        logged["tools"] = list(tools)
+    if stream is None:
+        stream = terminal.is_terminal(sys.stdout) and not (as_json or schema)
+    printing = Printing(stream=stream, as_json=as_json, schema=bool(schema), usage=usage, verbose=verbose)
     try:
-        sys.exit(_generate(model, request, tools, stream, as_json, cassette))
+        with verbose_logging(verbose):
+            outcome = _generate(model, request, tools, printing, cassette, base_url, key)
     except modelport.ModelportError as error:
-        click.echo(f"error: {safe(str(error))}", err=True)
+        click.echo(f"error: {error_text(error)}", err=True)
         sys.exit(1)
+    if not no_log and cassette is None and _was_sent(outcome.error):
+        log_call(
+            settings,
+            conversation_id=conversation[-1].conversation_id if conversation else new_conversation_id(),
+            model=model,
+            prompt=text,
+            outcome=outcome,
+            system=system,
+            options=logged,
+            attachments=list(attachments),
+            base_url=base_url,
+        )
+    if outcome.problems:
+        _report_mismatch(outcome.problems)
+        sys.exit(1)
+    if outcome.error is not None:
+        click.echo(f"error: {error_text(outcome.error)}", err=True)
+        sys.exit(1)
+
+
+def _was_sent(error: BaseException | None) -> bool:
+    """Whether a call may have reached the provider (a request refused before any I/O is not logged)."""
+    from modelport.errors import ConfigurationError, InvalidRequestError
+
+    return not isinstance(error, (ConfigurationError, InvalidRequestError))
+
+
+def _generate(
+    model_id: str,
+    request: dict[str, Any],
+    tools: tuple[str, ...],
+    printing: Printing,
+    cassette_path: Path | None,
+    base_url: str | None,
+    key: str | None,
+) -> Any:
+    from modelport import plugins
+
+    provider_cls = plugins.provider_class(plugins.split_model_id(model_id)[0])
+    if tools:
+        request["tools"] = _resolve_tools(provider_cls, tools)
+    problems: Callable[[], list[str]] = list
+    if cassette_path is not None:
+        model, problems = _replayed_model(model_id, cassette_path)
+    else:
+        model = open_model(model_id, base_url=base_url, key=key)
+    try:
+        return run_turn(model, request, printing, problems)
+    finally:
+        model.close()
 
 
 def _resolve_tools(provider_cls: Any, names: tuple[str, ...]) -> list[Any]:
@@ -154,77 +305,6 @@ def _replayed_model(model_id: str, path: Path) -> tuple[Any, Callable[[], list[s
 
     replay = open_transport("cassette", model_id, path)
     return modelport.get_model(model_id, **replay.options, transport=replay.transport), replay.problems
-
-
-def _generate(
-    model_id: str,
-    request: dict[str, Any],
-    tools: tuple[str, ...],
-    stream: bool,
-    as_json: bool,
-    cassette_path: Path | None,
-) -> int:
-    import modelport
-    from modelport import plugins
-
-    provider_cls = plugins.provider_class(plugins.split_model_id(model_id)[0])
-    if tools:
-        request["tools"] = _resolve_tools(provider_cls, tools)
-    problems: Callable[[], list[str]] = list
-    if cassette_path is not None:
-        model, problems = _replayed_model(model_id, cassette_path)
-    else:
-        model = modelport.get_model(model_id)
-    stderr = sys.stderr
-    spinner = terminal.Spinner(stderr, f"waiting for {model_id}", enabled=terminal.is_terminal(stderr))
-    try:
-        with spinner:
-            if stream:
-                result = _print_stream(model, request, as_json, spinner.stop)
-            else:
-                result = model.generate(**request)
-    except modelport.ModelportError:
-        if problems():
-            _report_mismatch(problems())
-            return 1
-        raise
-    finally:
-        model.close()
-    if problems():
-        _report_mismatch(problems())
-        return 1
-    cited = modelport.cite(result)
-    if as_json:
-        payload: dict[str, Any] = {
-            "text": cited.text,
-            "sources": [s.model_dump(mode="json", exclude_none=True) for s in cited.sources],
-        }
-        payload["result"] = result.model_dump(mode="json", exclude_none=True)
-        click.echo(json_text(payload))
-    elif stream:
-        if cited.sources:
-            click.echo("\n" + safe(cited.with_sources()))
-    else:
-        click.echo(safe(cited.with_sources()))
-    return 0
-
-
-def _print_stream(model: Any, request: dict[str, Any], as_json: bool, first_token: Callable[[], None]) -> Any:
-    """Print text deltas as they arrive (a control sequence split across deltas is removed whole)."""
-    from modelport.citations import ControlStripper
-
-    stripper = ControlStripper()
-    result_stream = model.stream(**request)
-    for event in result_stream:
-        if event.type == "text-delta":
-            first_token()
-            if not as_json:
-                click.echo(visible(stripper.feed(event.delta)), nl=False)
-    first_token()
-    result = result_stream.result()
-    if not as_json:
-        click.echo(visible(stripper.flush()))
-    return result
 
 
 def _report_mismatch(problems: list[str]) -> None:

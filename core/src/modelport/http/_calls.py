@@ -24,7 +24,7 @@ from ._types import HttpRequest, HttpResponse, StreamDecoder
 if TYPE_CHECKING:
     from ..deadlines import Deadline
     from ..events import StreamEvent
-    from ..provider import EmbedRequest, TokenCount
+    from ..provider import EmbedRequest, ModelInfo, ModelPage, TokenCount
     from ..types import EmbeddingResult, Request, Result
     from ._endpoint import Endpoint
 
@@ -35,12 +35,14 @@ __all__ = [
     "acount_tokens",
     "aembed",
     "agenerate",
+    "alist_models",
     "astream",
     "call",
     "call_json",
     "count_tokens",
     "embed",
     "generate",
+    "list_models",
     "stream",
 ]
 
@@ -62,11 +64,15 @@ class Codec(Protocol):
     ) -> EmbeddingResult: ...
     def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest: ...
     def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount: ...
+    def list_models_request(self, page: str | None) -> HttpRequest: ...
+    def decode_model_page(self, data: Any, spec: HttpRequest) -> ModelPage: ...
 
 
 #: What a decoder raises on data it did not expect (a typed ``ModelportError`` passes through).
 _DECODE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError)
 _IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS"})
+#: At most this many pages of a model list are read: a list that never ends is an error.
+MAX_MODEL_PAGES = 100
 
 
 # Generation ---------------------------------------------------------------------------------------
@@ -169,6 +175,54 @@ async def acount_tokens(codec: Codec, model_name: str, request: Request) -> Toke
     spec = codec.count_tokens_request(model_name, request)
     data = await asend_json(codec.endpoint(), spec, model=model_name)
     return _guard(codec, lambda: codec.decode_token_count(data, spec))
+
+
+# Model lists --------------------------------------------------------------------------------------
+
+
+def list_models(codec: Codec) -> list[ModelInfo]:
+    """Every page of the provider's model list, in order (an idempotent request is retried)."""
+    models: list[ModelInfo] = []
+    page: str | None = None
+    for _ in range(MAX_MODEL_PAGES):
+        spec = codec.list_models_request(page)
+        data = call_json(codec.endpoint(), spec, retry=_retried(spec, None))
+        page = _next_page(codec, data, spec, page, models)
+        if page is None:
+            return models
+    raise _endless(codec)
+
+
+async def alist_models(codec: Codec) -> list[ModelInfo]:
+    """Async twin of :func:`list_models`."""
+    models: list[ModelInfo] = []
+    page: str | None = None
+    for _ in range(MAX_MODEL_PAGES):
+        spec = codec.list_models_request(page)
+        data = await acall_json(codec.endpoint(), spec, retry=_retried(spec, None))
+        page = _next_page(codec, data, spec, page, models)
+        if page is None:
+            return models
+    raise _endless(codec)
+
+
+def _next_page(
+    codec: Codec, data: Any, spec: HttpRequest, page: str | None, models: list[ModelInfo]
+) -> str | None:
+    """The decoded page's models added to ``models``; the next page's token (``None``: the end)."""
+    decoded = _guard(codec, lambda: codec.decode_model_page(data, spec))
+    models.extend(decoded.models)
+    if decoded.next_page is not None and decoded.next_page == page:
+        raise ProviderResponseError(
+            "the model list names the same page as its next page", provider=codec.name
+        )
+    return decoded.next_page or None
+
+
+def _endless(codec: Codec) -> ProviderResponseError:
+    return ProviderResponseError(
+        f"the model list did not end within {MAX_MODEL_PAGES} pages", provider=codec.name
+    )
 
 
 # Any other endpoint -------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from .._http_auth import HeaderAuth, check_header_value
 from .._http_errors import error_message, status_error
 from ..deadlines import current as current_deadline
 from ..errors import ConfigurationError, MissingCredentialsError, ProviderError
-from ..provider import EmbedRequest, Prepared, Provider, Secret, TokenCount
+from ..provider import EmbedRequest, ModelInfo, ModelPage, Prepared, Provider, Secret, TokenCount
 from ..secrets import CREDENTIAL_HEADERS
 from ..urls import check_base_url
 from . import _calls
@@ -112,6 +112,16 @@ class HttpProvider(Provider):
         :meth:`decode_response`, as it decodes a single call's."""
         raise self._unsupported("batches")
         yield  # pragma: no cover
+
+    def list_models_request(self, page: str | None) -> HttpRequest:
+        """The HTTP request for one page of the provider's model list (capability ``list_models``):
+        ``page`` is ``None`` for the first, then the :attr:`~modelport.provider.ModelPage.next_page`
+        the previous page's :meth:`decode_model_page` returned. Usually a ``GET``."""
+        raise self._unsupported("listing models")
+
+    def decode_model_page(self, data: Any, spec: HttpRequest) -> ModelPage:
+        """The :class:`~modelport.provider.ModelPage` of a parsed model list response."""
+        raise self._unsupported("listing models")
 
     def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
         """The typed error for a non-2xx response (or an in-stream error object that carries its own
@@ -296,6 +306,12 @@ class HttpProvider(Provider):
         """The embeddings of one response body that arrived another way (a batch's result line):
         :meth:`decode_embeddings` for that one request, with typed errors for malformed data."""
         return _calls.decode_embedding_result(self, request, spec, data)
+
+    def list_models(self) -> list[ModelInfo]:
+        return _calls.list_models(self)
+
+    async def alist_models(self) -> list[ModelInfo]:
+        return await _calls.alist_models(self)
 
     # Any other endpoint, through the same I/O ----------------------------------------------------
 

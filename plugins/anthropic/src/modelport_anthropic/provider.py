@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from modelport.http import HttpProvider, HttpRequest, Steps, check_header_value
-from modelport.provider import Capabilities, TokenCount
+from modelport.provider import Capabilities, ModelPage, TokenCount
 
 if TYPE_CHECKING:
     from modelport.batches import BatchLine, BatchRequest, BatchState
@@ -48,6 +48,7 @@ class AnthropicProvider(HttpProvider):
         provider_tools=True,
         count_tokens=True,
         batch=True,
+        list_models=True,
     )
     default_base_url: ClassVar[str | None] = ANTHROPIC_BASE_URL
     base_url_env: ClassVar[str | None] = "ANTHROPIC_BASE_URL"
@@ -119,6 +120,17 @@ class AnthropicProvider(HttpProvider):
         from ._batches import results_steps
 
         return results_steps(state, self.name, self.error_from_response)
+
+    def list_models_request(self, page: str | None) -> HttpRequest:
+        """``GET /v1/models``, a page of up to 1000 models (after the model id ``page``)."""
+        from ._models import model_list_url
+
+        return HttpRequest(model_list_url(page), method="GET")
+
+    def decode_model_page(self, data: Any, spec: HttpRequest) -> ModelPage:
+        from ._models import decode_model_page
+
+        return decode_model_page(data)
 
     def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
         from ._errors import error_from_response

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from modelport.provider_tools import ProviderToolSpec
+from modelport.tool_args import ApproximateLocation as UserLocation
+from modelport.tool_args import ToolArgs
 from modelport.types import ProviderTool
 
 __all__ = [
@@ -31,23 +33,7 @@ __all__ = [
 ]
 
 
-class _Args(BaseModel):
-    """Strict, immutable argument classes: no coercion, unknown fields rejected."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class UserLocation(_Args):
-    """Where the user is, to localise search results (``type`` is always ``approximate``)."""
-
-    type: Literal["approximate"] = "approximate"
-    city: str | None = None
-    region: str | None = None
-    country: str | None = Field(default=None, min_length=2, max_length=2)
-    timezone: str | None = None
-
-
-class _Domains(_Args):
+class _Domains(ToolArgs):
     max_uses: int | None = Field(default=None, ge=1)
     allowed_domains: list[str] | None = Field(default=None, min_length=1)
     blocked_domains: list[str] | None = Field(default=None, min_length=1)
@@ -66,7 +52,7 @@ class WebSearchArgs(_Domains):
     user_location: UserLocation | None = None
 
 
-class _Citations(_Args):
+class _Citations(ToolArgs):
     enabled: bool
 
 
@@ -78,7 +64,7 @@ class WebFetchArgs(_Domains):
     max_content_tokens: int | None = Field(default=None, ge=1)
 
 
-class CodeExecutionArgs(_Args):
+class CodeExecutionArgs(ToolArgs):
     """Arguments of ``anthropic.code_execution``: the tool version only."""
 
     version: Literal["code_execution_20250522", "code_execution_20250825", "code_execution_20260120"] = (

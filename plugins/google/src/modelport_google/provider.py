@@ -11,9 +11,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from modelport.http import HttpProvider, HttpRequest, Steps
-from modelport.provider import Capabilities, EmbedRequest, ProviderConfig, TokenCount
+from modelport.provider import Capabilities, EmbedRequest, ModelPage, ProviderConfig, TokenCount
 
-from ._backends import GEMINI_BASE_URL, GeminiBackend, VertexBackend
+from ._backends import API_KEY_ENV_VARS, GEMINI_BASE_URL, GeminiBackend, VertexBackend
 
 if TYPE_CHECKING:
     import httpx
@@ -178,10 +178,10 @@ class GoogleProvider(_GeminiFamily):
     display_name: ClassVar[str] = "Google"
     telemetry_name: ClassVar[str | None] = "gcp.gemini"
     backend: ClassVar[str] = "gemini"
+    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, list_models=True, batch=True)
     default_base_url: ClassVar[str | None] = GEMINI_BASE_URL
+    api_key_env: ClassVar[tuple[str, ...]] = API_KEY_ENV_VARS
     config_options: ClassVar[frozenset[str] | None] = frozenset({"credential", "name"})
-
-    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, batch=True)
 
     def __init__(self, config: ProviderConfig) -> None:
         super().__init__(config)
@@ -210,6 +210,17 @@ class GoogleProvider(_GeminiFamily):
         from ._batches import results_steps
 
         return results_steps(state, self.name, self.error_from_response)
+
+    def list_models_request(self, page: str | None) -> HttpRequest:
+        """``GET models`` (``models.list``), a page of up to 1000 models."""
+        from ._models import model_list_url
+
+        return HttpRequest(model_list_url(page), method="GET")
+
+    def decode_model_page(self, data: Any, spec: HttpRequest) -> ModelPage:
+        from ._models import decode_model_page
+
+        return decode_model_page(data)
 
 
 class VertexProvider(_GeminiFamily):

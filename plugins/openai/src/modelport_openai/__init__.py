@@ -24,12 +24,13 @@ from .provider import (
 # Names backed by pydantic or the mapping modules load on first access (get_model stays cheap).
 _LAZY = {
     "OpenAIOptions": "._options",
+    "ResponsesOptions": "._options",
     "PRESETS": ".presets",
     "merge_frames": "._stream",
 }
 
 if TYPE_CHECKING:
-    from ._options import OpenAIOptions
+    from ._options import OpenAIOptions, ResponsesOptions
     from ._stream import merge_frames
     from .presets import PRESETS
 
@@ -46,5 +47,6 @@ __all__ = [
     "OpenAIProvider",
     "OpenAIResponsesProvider",
     "Quirks",
+    "ResponsesOptions",
     "merge_frames",
 ]

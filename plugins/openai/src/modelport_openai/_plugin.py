@@ -22,6 +22,16 @@ def modelport_register_providers(register: Any) -> None:
 
 
 @hookimpl
+def modelport_register_provider_tools(register: Any) -> None:
+    """Register ``openai.web_search``, ``openai.file_search``, ``openai.code_interpreter`` and
+    ``openai.image_generation`` (built-in tools of ``openai-responses``)."""
+    from .tools import PROVIDER_TOOL_SPECS
+
+    for spec in PROVIDER_TOOL_SPECS:
+        register(spec)
+
+
+@hookimpl
 def modelport_conformance_suites(register: Any) -> None:
     """Register the recorded cases shipped in ``cassettes/<provider id>/``."""
     from importlib.resources import files

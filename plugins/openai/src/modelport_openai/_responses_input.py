@@ -4,13 +4,24 @@ System text becomes a ``system`` input message (``developer`` for reasoning mode
 images and PDFs become ``input_text`` / ``input_image`` / ``input_file`` content; each tool result is
 a ``function_call_output`` item. An assistant turn is sent back item by item, in the order it was
 produced: its reasoning items (summary and ``encrypted_content``, under their ``rs_`` ids), its
-messages and its ``function_call`` items (under their ``msg_`` / ``fc_`` ids).
+messages and its ``function_call`` items, and its built-in tool calls (web search, file search ...).
+
+Which ids go back depends on ``store``. Stored (``store: true``, or a stateful conversation), every
+item keeps its id and a built-in tool's call goes back as an ``item_reference`` to the stored item.
+Not stored (the default), OpenAI has nothing under a ``msg_`` or ``fc_`` id and refuses it ("Item
+with id 'msg_…' not found. Items are not persisted when `store` is set to false", the error
+reported against every SDK that replayed them: langchain-ai/langchain#38372,
+jrkropp/open-webui-developer-toolkit#715): messages and function calls go back without their ids
+(``call_id`` alone pairs a call with its output), a reasoning item keeps its id beside the
+``encrypted_content`` that carries its state, and a built-in tool's call, which only a stored item
+could stand for, is left out (its findings are in the answer's text, which goes back), as is
+another provider's (Anthropic's web search in a history moved to OpenAI).
 
 A reasoning item is only valid when the item that followed it comes with it: the API answers
 "Item of type 'reasoning' was provided without its required following item" otherwise. So a
-reasoning item is sent only when another item of the same turn follows it, and only with the
-opaque state it needs (``encrypted_content`` when nothing is stored at OpenAI; its id alone when
-``store`` is on); one that cannot be sent validly is left out, never sent broken.
+reasoning item is sent only when the first other item of the turn after it is sent too, and only
+with the opaque state it needs (``encrypted_content`` when nothing is stored at OpenAI; its id
+alone when ``store`` is on); one that cannot be sent validly is left out, never sent broken.
 """
 
 from __future__ import annotations
@@ -40,7 +51,7 @@ def input_items(messages: list[Message], *, developer: bool, stored: bool) -> li
     out: list[dict[str, Any]] = []
     for index, message in enumerate(messages):
         where = f"messages[{index}]"
-        results = [p for p in message.content if isinstance(p, ToolResultPart)]
+        results = [p for p in message.content if isinstance(p, ToolResultPart) and not p.provider_executed]
         rest = [p for p in message.content if not isinstance(p, ToolResultPart)]
         out += [_tool_result(p) for p in results]
         if message.role == "system":
@@ -61,6 +72,10 @@ def _tool_result(part: ToolResultPart) -> dict[str, Any]:
     output = part.output
     text = output if isinstance(output, str) else dumps(output).decode()
     return {"type": "function_call_output", "call_id": part.call_id, "output": text}
+
+
+#: Stands, among a turn's items, for a built-in tool's call that cannot be sent (nothing stored).
+_LEFT_OUT: dict[str, Any] = {"type": "left-out"}
 
 
 def _assistant(parts: list[Any], where: str, *, stored: bool) -> list[dict[str, Any]]:
@@ -92,35 +107,41 @@ def _assistant(parts: list[Any], where: str, *, stored: bool) -> list[dict[str, 
                 last["content"].append(content)
                 continue
             message: dict[str, Any] = {"type": "message", "role": "assistant", "content": [content]}
-            if ident:
+            if ident and stored:
                 message["id"] = ident
             items.append(message)
+        elif isinstance(part, ToolCallPart) and part.provider_executed:
+            # Only a stored item of this API can stand for it (another provider's call has no id here).
+            items.append({"type": "item_reference", "id": ident} if stored and ident else _LEFT_OUT)
         elif isinstance(part, ToolCallPart):
-            if part.provider_executed:
-                raise InvalidRequestError(f"{where}: built-in tool calls cannot be sent back yet")
             call: dict[str, Any] = {
                 "type": "function_call",
                 "call_id": part.id,
                 "name": part.name,
                 "arguments": dumps(part.args).decode(),
             }
-            if ident:
+            if ident and stored:
                 call["id"] = ident
             items.append(call)
+        elif isinstance(part, FilePart) and ident:
+            continue  # a generated image: part of its image_generation_call item
         else:
             raise InvalidRequestError(f"{where}: an assistant message cannot hold a {part.type} part")
     return _valid_reasoning(items, stored=stored)
 
 
 def _valid_reasoning(items: list[dict[str, Any]], *, stored: bool) -> list[dict[str, Any]]:
-    """The items without any reasoning item the API would refuse: one with nothing after it in the
-    turn, one without ``encrypted_content`` when nothing is stored, one with neither state nor id."""
+    """The items without any reasoning item the API would refuse: one whose following item is not
+    sent, one without ``encrypted_content`` when nothing is stored, one with neither state nor id;
+    and without the built-in calls left out."""
     kept: list[dict[str, Any]] = []
     for position, item in enumerate(items):
+        if item is _LEFT_OUT:
+            continue
         if item["type"] == "reasoning":
-            follows = any(other["type"] != "reasoning" for other in items[position + 1 :])
+            follower = next((other for other in items[position + 1 :] if other["type"] != "reasoning"), None)
             state = item.get("encrypted_content") or (stored and item.get("id"))
-            if not follows or not state:
+            if follower is None or follower is _LEFT_OUT or not state:
                 continue
             if not item.get("encrypted_content"):
                 item = {k: v for k, v in item.items() if k != "encrypted_content"}

@@ -4,10 +4,13 @@ API does not take.
 Pure: the same request gives the same body; every rule that can reject a request raises
 ``InvalidRequestError`` here, before any I/O. Stateless by default: ``store: false``, and for
 reasoning models ``include: ["reasoning.encrypted_content"]``, so every reasoning item comes back
-with the opaque state the next turn sends (:mod:`._responses_input`). ``provider_options`` are the
-Chat Completions plugin's own (:class:`~modelport_openai.OpenAIOptions`), sent under the same
-top-level names, except ``reasoning_effort`` (sent as ``reasoning.effort``) and ``verbosity``
-(``text.verbosity``); ``logprobs`` and ``logit_bias`` have no Responses field and are refused.
+with the opaque state the next turn sends (:mod:`._responses_input`). Stateful when asked:
+``previous_response_id`` (:class:`~modelport_openai.ResponsesOptions`) continues a stored
+answer, and ``store`` then defaults to true. ``provider_options`` are sent under their own top-level
+names, except ``reasoning_effort`` (sent as ``reasoning.effort``), ``reasoning_summary``
+(``reasoning.summary``) and ``verbosity`` (``text.verbosity``); ``logprobs`` and ``logit_bias``
+have no Responses field and are refused. Built-in tools (``openai.web_search`` ...) are sent as
+:func:`modelport_openai.tools.tool_to_wire` makes them.
 """
 
 from __future__ import annotations
@@ -18,16 +21,18 @@ from modelport.errors import InvalidRequestError
 from modelport.types import (
     CallWarning,
     FunctionTool,
+    ProviderTool,
     Request,
     ResponseFormat,
     SpecificToolChoice,
     ToolSubsetChoice,
 )
 
-from ._options import parse_options
+from ._options import ResponsesOptions, parse_options
 from ._quirks import Quirks
 from ._request import is_reasoning_model, json_schema_format, reasoning_effort, sampling
 from ._responses_input import input_items
+from .tools import tool_to_wire
 
 __all__ = ["build_body", "count_body"]
 
@@ -42,7 +47,7 @@ def build_body(
     model_name: str, request: Request, *, stream: bool, quirks: Quirks, provider: str
 ) -> tuple[dict[str, Any], list[CallWarning]]:
     """The body and the warnings for ``request`` sent to ``model_name``."""
-    options = parse_options(request.provider_options, provider).wire()
+    options = parse_options(request.provider_options, provider, ResponsesOptions).wire()
     for name in _NOT_ON_RESPONSES:
         if name in options:
             raise InvalidRequestError(
@@ -73,9 +78,10 @@ def build_body(
     reasoning: dict[str, Any] = {}
     if request.reasoning is not None:
         warnings += _reasoning(request, reasoning, model_name, quirks, reasoning_model)
-    effort = options.pop("reasoning_effort", None)
-    if effort is not None:
-        reasoning["effort"] = effort
+    for option, field in (("reasoning_effort", "effort"), ("reasoning_summary", "summary")):
+        value = options.pop(option, None)
+        if value is not None:
+            reasoning[field] = value
     if reasoning:
         body["reasoning"] = reasoning
     if request.user_id is not None:
@@ -83,8 +89,10 @@ def build_body(
     if request.request_labels:
         body["metadata"] = dict(request.request_labels)
     body["store"] = stored
-    if reasoning_model and not stored:
-        body["include"] = ["reasoning.encrypted_content"]
+    include = ["reasoning.encrypted_content"] if reasoning_model and not stored else []
+    include += [name for name in options.pop("include", None) or [] if name not in include]
+    if include:
+        body["include"] = include
     body.update(options)
     if stream:
         body["stream"] = True
@@ -116,15 +124,11 @@ def _function(tool: FunctionTool) -> dict[str, Any]:
 
 def _tools(request: Request, body: dict[str, Any]) -> None:
     tools = request.tools or []
-    for tool in tools:
-        if not isinstance(tool, FunctionTool):
-            raise InvalidRequestError(
-                f"tool {tool.name!r}: the Responses API's built-in tools are not mapped in this version"
-            )
     functions = [t for t in tools if isinstance(t, FunctionTool)]
-    if not functions:
+    built_in = [tool_to_wire(t) for t in tools if isinstance(t, ProviderTool)]
+    if not functions and not built_in:
         return  # "none" and "auto" mean what no tools mean (the core refuses "any" without tools)
-    body["tools"] = [_function(t) for t in functions]
+    body["tools"] = [_function(t) for t in functions] + built_in
     choice = request.tool_choice
     if choice is None:
         return

@@ -9,9 +9,12 @@ Each output item becomes parts that keep its id (``provider_metadata["openai-res
 ["item_id"]``), so the next turn sends them back as the same items (:mod:`._responses_input`):
 a ``reasoning`` item is one reasoning part per summary (one empty part when it has none), the
 last one carrying ``encrypted_content`` as its ``signature``; a ``message`` is a text part per
-``output_text`` or ``refusal``; a ``function_call`` is a tool call (``call_id`` as its id). Other
-item types (built-in tools) are not mapped in this version: each gives a warning and is kept raw
-under ``Result.provider_metadata["openai-responses"]["unmapped_items"]``.
+``output_text`` or ``refusal`` (its raw ``annotations`` kept in its metadata, and mapped to the
+result's sources and citations); a ``function_call`` is a tool call (``call_id`` as its id); a
+built-in tool's item is a provider-executed call and result (and a file part for a generated
+image, :mod:`._responses_items`). Other item types (client-run ``local_shell_call`` /
+``shell_call``, ...) are not mapped in this version: each gives a warning and is kept raw under
+``Result.provider_metadata["openai-responses"]["unmapped_items"]``.
 
 ``response.incomplete`` ends with ``length`` (``max_output_tokens``) or ``content-filter``, the
 raw reason kept; ``response.failed`` raises the error it carries, typed by the core's table
@@ -31,6 +34,7 @@ from modelport.http import stream_error
 from modelport.types import REFUSAL_METADATA, CallWarning, FinishReason, Result, Usage
 
 from ._responses_input import RESPONSES
+from ._responses_items import BUILT_IN_ITEMS, Citations, built_in_events
 
 __all__ = ["ResponsesStream", "decode_response", "merge_frames", "usage"]
 
@@ -76,6 +80,8 @@ class ResponsesStream:
         self.unmapped: list[dict[str, Any]] = []
         self.warnings: list[CallWarning] = []
         self.terminal: dict[str, Any] | None = None
+        self.cited = Citations()
+        self.offset = 0  # where the next text part starts in ``Result.text``
 
     def feed(self, frame: dict[str, Any]) -> list[ev.StreamEvent]:
         kind = frame.get("type")
@@ -154,7 +160,11 @@ class ResponsesStream:
                     if text:
                         out.append(ev.text_delta(key, text))
                 del self.open[key]
-                out.append(ev.TextEndEvent(id=key))
+                annotations = content.get("annotations") or []
+                self.cited.add(self.offset, text, annotations)
+                self.offset += len(text)
+                kept = {RESPONSES: {"annotations": annotations}} if annotations else None
+                out.append(ev.TextEndEvent(id=key, provider_metadata=kept))
         elif kind == "reasoning":
             summary = item.get("summary") or [{}]
             for index, entry in enumerate(summary):
@@ -173,6 +183,10 @@ class ResponsesStream:
             if not self.calls[ident] and item.get("arguments"):  # not streamed: the arguments now
                 out.append(ev.ToolCallDeltaEvent(id=ident, delta=item["arguments"]))
             out.append(ev.ToolCallEndEvent(id=ident))
+        elif kind in BUILT_IN_ITEMS:
+            events, warning = built_in_events(item)
+            out += events
+            self.warnings += [warning] if warning is not None else []
         else:
             self.unmapped.append(item)
             self.warnings.append(
@@ -208,7 +222,9 @@ class ResponsesStream:
             raw_finish_reason=raw or response.get("status"),
             usage=usage(response.get("usage")),
             provider_metadata={RESPONSES: found} if found else {},
-            warnings=self.warnings,
+            sources=self.cited.sources,
+            citations=self.cited.citations,
+            warnings=[*self.warnings, *self.cited.warnings],
         )
 
 

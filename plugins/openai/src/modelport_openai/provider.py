@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from modelport.http import HttpProvider, HttpRequest, Steps, check_header_value
-from modelport.provider import Capabilities, EmbedRequest, TokenCount
+from modelport.provider import Capabilities, EmbedRequest, ModelPage, TokenCount
 
 from ._quirks import Quirks, ReasoningFamily
 
@@ -46,6 +46,7 @@ _CAPABILITIES = Capabilities(
     function_tools=True,
     reasoning=True,
     structured_output=True,
+    list_models=True,
 )
 
 
@@ -95,6 +96,15 @@ class ChatCompletionsProvider(HttpProvider):
         from ._embed import decode_embeddings
 
         return decode_embeddings([spec.context for spec in specs], responses, provider=self.name)
+
+    def list_models_request(self, page: str | None) -> HttpRequest:
+        """``GET /models`` (the whole list in one answer)."""
+        return HttpRequest("/models", method="GET")
+
+    def decode_model_page(self, data: Any, spec: HttpRequest) -> ModelPage:
+        from ._models import decode_model_page
+
+        return decode_model_page(data)
 
 
 class OpenAIProvider(ChatCompletionsProvider):
@@ -181,7 +191,10 @@ class OpenAIResponsesProvider(OpenAIProvider):
     id: ClassVar[str] = "openai-responses"
     display_name: ClassVar[str] = "OpenAI Responses API"
     api: ClassVar[str | None] = "responses"
-    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, embed=False, count_tokens=True, batch=True)
+    capabilities: ClassVar[Capabilities] = replace(
+        _CAPABILITIES, embed=False, count_tokens=True, provider_tools=True, batch=True
+    )
+    tool_namespace: ClassVar[str | None] = "openai"
     #: Encrypted reasoning items belong to the model that produced them: dropped for another model.
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
 

@@ -1,0 +1,154 @@
+"""``modelport chat``: an interactive conversation with a model, logged as one conversation.
+
+Each line is a turn (line editing and history through ``readline`` where Python has it); ``!multi``
+starts a block of several lines, ended by ``!end``; ``exit``, ``quit`` or Ctrl-D ends the chat.
+Answers stream on a terminal. A failed turn is reported and left out of the conversation.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from . import terminal
+from ._connect import connect_options, error_text, model_id, open_model, verbose_logging
+from ._generate import logged_conversation, parse_options
+from ._home import Settings
+from ._logstore import new_conversation_id
+from ._request import history, user_message
+from ._turn import Printing, log_call, run_turn
+
+__all__ = ["chat_command"]
+
+MULTI, END = "!multi", "!end"
+
+
+def _read_turn(prompt: str) -> str | None:
+    """The next turn typed (a ``!multi`` block joined by newlines); ``None`` at the end."""
+    try:
+        line = input(prompt)
+    except EOFError:
+        return None
+    if line.strip() == MULTI:
+        lines = []
+        while True:
+            try:
+                line = input("... ")
+            except EOFError:
+                break
+            if line.strip() == END:
+                break
+            lines.append(line)
+        return "\n".join(lines)
+    if line.strip() in ("exit", "quit"):
+        return None
+    return line
+
+
+@dataclass
+class _Chat:
+    """One chat: the model, what every turn carries, and the conversation so far."""
+
+    model: Any
+    model_id: str
+    conversation_id: str
+    printing: Printing
+    settings: Settings
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    system: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    base_url: str | None = None
+
+    def run(self) -> None:
+        """Turns until the end of input: each sent with the conversation so far, printed, logged."""
+        while (text := _read_turn("> ")) is not None:
+            if text.strip():
+                self.turn(text)
+
+    def turn(self, text: str) -> None:
+        message = user_message(text, [])
+        request: dict[str, Any] = {**self.options, "messages": [*self.turns, message]}
+        if self.system:
+            request["system"] = self.system
+        outcome = run_turn(self.model, request, self.printing)
+        if outcome.error is not None:
+            click.echo(f"error: {error_text(outcome.error)}", err=True)
+        else:
+            self.turns += [message, {"role": "assistant", "content": outcome.text}]
+        log_call(
+            self.settings,
+            conversation_id=self.conversation_id,
+            model=self.model_id,
+            prompt=text,
+            outcome=outcome,
+            system=self.system,
+            options=self.options,
+            base_url=self.base_url,
+        )
+
+
+@click.command("chat")
+@click.argument("model", required=False)
+@connect_options
+@click.option("-s", "--system", help="A system instruction for the whole chat.")
+@click.option(
+    "-o", "--option", "options", multiple=True, metavar="KEY=VALUE", help="A request option (repeatable)."
+)
+@click.option("--cid", metavar="ID", help="Continue the logged conversation ID.")
+@click.option("-c", "--continue", "continue_", is_flag=True, help="Continue the latest logged conversation.")
+@click.option("--stream/--no-stream", default=None, help="Stream answers (the default on a terminal).")
+@click.option("-v", "--verbose", is_flag=True, help="Show retries and timings on standard error.")
+def chat_command(
+    model: str | None,
+    base_url: str | None,
+    key: str | None,
+    system: str | None,
+    options: tuple[str, ...],
+    cid: str | None,
+    continue_: bool,
+    stream: bool | None,
+    verbose: bool,
+) -> None:
+    """Chat with MODEL (else the default model): type a message, !multi for several lines
+    (ended by !end), Ctrl-D or exit to leave."""
+    import modelport
+
+    try:
+        import readline  # noqa: F401  (line editing and history for input())
+    except ImportError:
+        pass
+    settings = Settings.load()
+    earlier = logged_conversation(continue_, cid)
+    if earlier:
+        model = model or earlier[-1].model
+        base_url = base_url or earlier[-1].base_url
+    chosen = model_id(model, settings)
+    request_options = parse_options(options)
+    try:
+        opened = open_model(chosen, base_url=base_url, key=key)
+    except modelport.ModelportError as error:
+        click.echo(f"error: {error_text(error)}", err=True)
+        raise SystemExit(1) from None
+    chat = _Chat(
+        model=opened,
+        model_id=chosen,
+        conversation_id=earlier[-1].conversation_id if earlier else new_conversation_id(),
+        printing=Printing(
+            stream=terminal.is_terminal(sys.stdout) if stream is None else stream, verbose=verbose
+        ),
+        settings=settings,
+        turns=history(earlier),
+        system=system,
+        options=request_options,
+        base_url=base_url,
+    )
+    click.echo(f"Chatting with {chosen}: !multi for several lines, Ctrl-D or exit to leave.", err=True)
+    try:
+        with verbose_logging(verbose):
+            chat.run()
+    finally:
+        opened.close()
+    click.echo("", err=True)

@@ -1,0 +1,96 @@
+"""Where the ``modelport`` command keeps its files, and its settings.
+
+The directory is ``MODELPORT_HOME`` when set, else ``$XDG_CONFIG_HOME/modelport`` when
+``XDG_CONFIG_HOME`` is set, else the platform's user config directory (platformdirs:
+``~/.config/modelport``, ``~/Library/Application Support/modelport``, ``%APPDATA%\\modelport``).
+It holds ``settings.json`` (default model, aliases, logging on or off), ``keys.json`` (stored keys,
+mode 0600), ``logs.db`` and ``cache/``. It is created mode 0700 on first write.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Settings", "home", "write_private"]
+
+SETTINGS_FILE = "settings.json"
+
+
+def home() -> Path:
+    """The command's directory (not created here)."""
+    explicit = os.environ.get("MODELPORT_HOME")
+    if explicit:
+        return Path(explicit).expanduser()
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    if xdg:
+        return Path(xdg).expanduser() / "modelport"
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("modelport", appauthor=False))
+
+
+def ensure_home() -> Path:
+    """:func:`home`, created (mode 0700) when missing."""
+    path = home()
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically, readable by the owner only (mode 0600 from its
+    creation: the bytes never sit in a file others can read)."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mkstemp: mode 0600
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path``; ``{}`` when there is no file."""
+    from ..errors import ConfigurationError
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as error:
+        raise ConfigurationError(f"{path} cannot be read: {error}") from None
+    if not isinstance(data, dict):
+        raise ConfigurationError(f"{path} does not hold a JSON object")
+    return data
+
+
+class Settings:
+    """``settings.json``: the default model, model aliases, and whether calls are logged."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.default_model: str | None = data.get("default_model") or None
+        aliases = data.get("aliases") or {}
+        self.aliases: dict[str, str] = {str(k): str(v) for k, v in aliases.items()}
+        self.logging: bool = data.get("logging", True) is not False
+
+    @classmethod
+    def load(cls) -> Settings:
+        return cls(read_json(home() / SETTINGS_FILE))
+
+    def save(self) -> None:
+        data = {"default_model": self.default_model, "aliases": self.aliases, "logging": self.logging}
+        write_private(ensure_home() / SETTINGS_FILE, json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+    def resolve(self, model: str | None) -> str | None:
+        """``model`` with an alias replaced by its model id; ``None`` becomes the default model
+        (``MODELPORT_MODEL``, else the configured one)."""
+        if model is None:
+            model = os.environ.get("MODELPORT_MODEL") or self.default_model
+        if model is None:
+            return None
+        return self.aliases.get(model, model)

@@ -1,0 +1,246 @@
+"""The log of the command's calls: a local SQLite database (``logs.db`` in the command's directory).
+
+Each call is one row of ``responses`` (prompt, system, options, attachments, response text, usage,
+model, base URL, duration, finish reason, error), in a conversation of ``conversations``. Keys are
+never stored: nothing here receives one, and a base URL is kept without its user info and query.
+
+The schema is versioned with ``PRAGMA user_version``: :data:`MIGRATIONS` are applied in order to a
+database older than the code (each in its own transaction), and a newer one is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from ..errors import ConfigurationError
+
+__all__ = ["MIGRATIONS", "Call", "LogStore", "public_url"]
+
+LOGS_FILE = "logs.db"
+
+#: The schema, one step per version (version = index + 1).
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE conversations (
+        id TEXT PRIMARY KEY,
+        model TEXT NOT NULL,
+        started TEXT NOT NULL
+    );
+    CREATE TABLE responses (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        conversation_id TEXT NOT NULL REFERENCES conversations(id),
+        model TEXT NOT NULL,
+        prompt TEXT NOT NULL,
+        system TEXT,
+        options TEXT NOT NULL DEFAULT '{}',
+        response TEXT NOT NULL DEFAULT '',
+        usage TEXT,
+        duration_ms INTEGER,
+        created TEXT NOT NULL
+    );
+    """,
+    """
+    ALTER TABLE responses ADD COLUMN attachments TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE responses ADD COLUMN base_url TEXT;
+    ALTER TABLE responses ADD COLUMN finish_reason TEXT;
+    ALTER TABLE responses ADD COLUMN error TEXT;
+    CREATE INDEX responses_conversation ON responses (conversation_id, id);
+    """,
+)
+
+
+def public_url(url: str | None) -> str | None:
+    """``url`` without user info, query or fragment (where a credential could hide)."""
+    if not url:
+        return None
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def new_conversation_id() -> str:
+    return uuid.uuid4().hex
+
+
+@dataclass
+class Call:
+    """One logged call."""
+
+    conversation_id: str
+    model: str
+    prompt: str
+    system: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    attachments: list[str] = field(default_factory=list)
+    response: str = ""
+    usage: dict[str, Any] | None = None
+    duration_ms: int | None = None
+    base_url: str | None = None
+    finish_reason: str | None = None
+    error: str | None = None
+    id: int | None = None
+    created: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "conversation_id": self.conversation_id,
+            "model": self.model,
+            "created": self.created,
+            "prompt": self.prompt,
+            "system": self.system,
+            "options": self.options,
+            "attachments": self.attachments,
+            "response": self.response,
+            "usage": self.usage,
+            "duration_ms": self.duration_ms,
+            "base_url": self.base_url,
+            "finish_reason": self.finish_reason,
+            "error": self.error,
+        }
+
+
+_COLUMNS = (
+    "id, conversation_id, model, prompt, system, options, attachments, response, usage, duration_ms,"
+    " base_url, finish_reason, error, created"
+)
+
+
+def _call(row: sqlite3.Row) -> Call:
+    return Call(
+        id=row["id"],
+        conversation_id=row["conversation_id"],
+        model=row["model"],
+        prompt=row["prompt"],
+        system=row["system"],
+        options=json.loads(row["options"] or "{}"),
+        attachments=json.loads(row["attachments"] or "[]"),
+        response=row["response"],
+        usage=json.loads(row["usage"]) if row["usage"] else None,
+        duration_ms=row["duration_ms"],
+        base_url=row["base_url"],
+        finish_reason=row["finish_reason"],
+        error=row["error"],
+        created=row["created"],
+    )
+
+
+class LogStore:
+    """The log database at ``path``, migrated to the current schema when opened."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            if not self.path.exists():  # prompts and answers are private: readable by the owner only
+                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+            connection = sqlite3.connect(self.path, isolation_level=None)
+        except (sqlite3.Error, OSError) as error:
+            raise ConfigurationError(f"the log database {self.path} cannot be opened: {error}") from None
+        with closing(connection):
+            connection.row_factory = sqlite3.Row
+            migrate(connection, self.path)
+            yield connection
+
+    def add(self, call: Call) -> int:
+        """Record ``call`` (its conversation too, the first time); its row id."""
+        with self._connect() as db:
+            db.execute("BEGIN")
+            db.execute(
+                "INSERT OR IGNORE INTO conversations (id, model, started) VALUES (?, ?, ?)",
+                (call.conversation_id, call.model, call.created),
+            )
+            cursor = db.execute(
+                "INSERT INTO responses (conversation_id, model, prompt, system, options, attachments,"
+                " response, usage, duration_ms, base_url, finish_reason, error, created)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    call.conversation_id,
+                    call.model,
+                    call.prompt,
+                    call.system,
+                    json.dumps(call.options, ensure_ascii=False),
+                    json.dumps(call.attachments, ensure_ascii=False),
+                    call.response,
+                    json.dumps(call.usage) if call.usage is not None else None,
+                    call.duration_ms,
+                    public_url(call.base_url),
+                    call.finish_reason,
+                    call.error,
+                    call.created,
+                ),
+            )
+            db.execute("COMMIT")
+            call.id = int(cursor.lastrowid or 0)
+            return call.id
+
+    def _select(self, where: str = "", args: Sequence[Any] = (), *, limit: int | None = None) -> list[Call]:
+        sql = f"SELECT {_COLUMNS} FROM responses {where} ORDER BY id DESC"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        with self._connect() as db:
+            return [_call(row) for row in db.execute(sql, tuple(args))]
+
+    def recent(self, limit: int | None = 20, *, conversation_id: str | None = None) -> list[Call]:
+        """The latest calls first (of one conversation when given)."""
+        if conversation_id is None:
+            return self._select(limit=limit)
+        return self._select("WHERE conversation_id = ?", (conversation_id,), limit=limit)
+
+    def search(self, text: str, limit: int | None = 20) -> list[Call]:
+        """Calls whose prompt, system or response contains ``text`` (case-insensitive), latest first."""
+        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        where = (
+            "WHERE prompt LIKE ?1 ESCAPE '\\' OR system LIKE ?1 ESCAPE '\\' OR response LIKE ?1 ESCAPE '\\'"
+        )
+        return self._select(where, (pattern,), limit=limit)
+
+    def get(self, call_id: int) -> Call | None:
+        found = self._select("WHERE id = ?", (call_id,))
+        return found[0] if found else None
+
+    def latest_conversation(self) -> str | None:
+        """The conversation of the latest call (``-c``)."""
+        latest = self._select(limit=1)
+        return latest[0].conversation_id if latest else None
+
+    def conversation(self, conversation_id: str) -> list[Call]:
+        """The calls of a conversation, oldest first."""
+        return list(reversed(self.recent(None, conversation_id=conversation_id)))
+
+
+def schema_version(connection: sqlite3.Connection) -> int:
+    return int(connection.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(connection: sqlite3.Connection, path: Path | str = "the log database") -> None:
+    """Bring the database to ``len(MIGRATIONS)``, one transaction per step; refuse a newer one."""
+    version = schema_version(connection)
+    if version > len(MIGRATIONS):
+        raise ConfigurationError(
+            f"{path} has schema version {version}, newer than this modelport reads ({len(MIGRATIONS)})"
+        )
+    for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+        statements = [s.strip() for s in script.split(";") if s.strip()]
+        connection.execute("BEGIN")
+        try:
+            for statement in statements:
+                connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {number}")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT")

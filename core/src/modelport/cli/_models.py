@@ -1,0 +1,144 @@
+"""``modelport models``: the models a provider serves, from its own model list endpoint (cached
+briefly); ``modelport aliases`` and ``modelport default-model``: names for the models you use."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Any
+
+import click
+
+from ._connect import connect_options, error_text, open_model
+from ._home import Settings, ensure_home, home, read_json, write_private
+from .terminal import json_text, safe
+
+__all__ = ["aliases_group", "default_model_command", "models_command"]
+
+#: How long a provider's model list is reused, in seconds.
+CACHE_SECONDS = 600
+#: The model name given to the provider to list its models (no call uses it).
+_LISTING = "model-list"
+
+
+def _cache_path(provider_id: str, base_url: str | None) -> Any:
+    # The provider and the server only (never the key) name the cached list.
+    digest = hashlib.sha256(f"{provider_id}\n{base_url or ''}".encode()).hexdigest()[:20]
+    return home() / "cache" / f"models-{digest}.json"
+
+
+def list_models(
+    provider_id: str, *, base_url: str | None, key: str | None, refresh: bool
+) -> list[dict[str, Any]]:
+    """The provider's models as JSON objects, from the cache when it is fresh."""
+    from dataclasses import asdict
+
+    path = _cache_path(provider_id, base_url)
+    if not refresh:
+        cached = read_json(path)
+        if (
+            isinstance(cached.get("models"), list)
+            and time.time() - float(cached.get("fetched", 0)) < CACHE_SECONDS
+        ):
+            return list(cached["models"])
+    model = open_model(f"{provider_id}/{_LISTING}", base_url=base_url, key=key)
+    try:
+        models = [asdict(info) for info in model.provider.list_models()]
+    finally:
+        model.close()
+    ensure_home()
+    write_private(path, json.dumps({"fetched": time.time(), "models": models}))
+    return models
+
+
+@click.command("models")
+@click.argument("provider", required=False)
+@connect_options
+@click.option("--json", "as_json", is_flag=True, help="Print the models as JSON.")
+@click.option("--refresh", is_flag=True, help=f"Ask the provider again (a list is kept {CACHE_SECONDS} s).")
+def models_command(
+    provider: str | None, base_url: str | None, key: str | None, as_json: bool, refresh: bool
+) -> None:
+    """The models PROVIDER serves, from its own model list (e.g. `modelport models google`);
+    without PROVIDER, the providers that can list theirs."""
+    import modelport
+    from modelport import plugins
+
+    if provider is None:
+        listing = sorted(pid for pid, cls in plugins.providers().items() if cls.capabilities.list_models)
+        if as_json:
+            click.echo(json_text({"providers": listing}))
+            return
+        click.echo("Providers that list their models (modelport models PROVIDER):")
+        for provider_id in listing:
+            click.echo(safe(f"  {provider_id}"))
+        return
+    try:
+        provider_id = plugins.provider_class(provider).id
+        models = list_models(provider_id, base_url=base_url, key=key, refresh=refresh)
+    except modelport.ModelportError as error:
+        click.echo(f"error: {error_text(error)}", err=True)
+        raise SystemExit(1) from None
+    if as_json:
+        click.echo(json_text(models))
+        return
+    for info in models:
+        details = [info.get("display_name")]
+        if info.get("input_token_limit"):
+            details.append(f"input {info['input_token_limit']} tokens")
+        shown = ", ".join(str(d) for d in details if d)
+        click.echo(safe(f"{provider_id}/{info['id']}" + (f"  ({shown})" if shown else "")))
+
+
+@click.command("default-model")
+@click.argument("model", required=False)
+@click.option("--clear", is_flag=True, help="Forget the default model.")
+def default_model_command(model: str | None, clear: bool) -> None:
+    """Show or set the model `generate` and `chat` use when none is given (MODELPORT_MODEL wins)."""
+    settings = Settings.load()
+    if clear or model:
+        settings.default_model = None if clear else model
+        settings.save()
+        return
+    if settings.default_model is None:
+        click.echo("No default model (set one: modelport default-model provider/model).", err=True)
+        raise SystemExit(1)
+    click.echo(safe(settings.default_model))
+
+
+@click.group("aliases", invoke_without_command=True)
+@click.pass_context
+def aliases_group(ctx: click.Context) -> None:
+    """Short names for models (`modelport aliases set flash google/gemini-2.5-flash`); lists them."""
+    if ctx.invoked_subcommand is None:
+        for name, target in sorted(Settings.load().aliases.items()):
+            click.echo(safe(f"{name}: {target}"))
+
+
+@aliases_group.command("set")
+@click.argument("name")
+@click.argument("model")
+def aliases_set(name: str, model: str) -> None:
+    """Make NAME stand for MODEL (provider/model)."""
+    import modelport
+    from modelport import plugins
+
+    try:
+        plugins.split_model_id(model)  # a model id, checked before it is kept
+    except modelport.ModelportError as error:
+        raise click.BadParameter(str(error), param_hint="'MODEL'") from None
+    settings = Settings.load()
+    settings.aliases[name] = model
+    settings.save()
+
+
+@aliases_group.command("remove")
+@click.argument("name")
+def aliases_remove(name: str) -> None:
+    """Forget the alias NAME."""
+    settings = Settings.load()
+    if settings.aliases.pop(name, None) is None:
+        click.echo(f"error: no alias {name!r}", err=True)
+        raise SystemExit(1)
+    settings.save()

@@ -1,0 +1,128 @@
+"""What ``generate`` and ``chat`` send: attachments, a schema, and the turns of a logged conversation.
+
+Everything here is read and checked before any network I/O: a file that cannot be attached or a
+schema that cannot be loaded is a usage error naming it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import mimetypes
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ._logstore import Call
+
+__all__ = ["attachment", "history", "load_schema", "parsed_json", "user_message"]
+
+#: Leading bytes of the binary types a model reads, when the file name says nothing.
+_MAGIC = (
+    (b"%PDF-", "application/pdf"),
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+)
+_TEXT_TYPES = ("application/json", "application/xml", "application/x-yaml", "application/yaml")
+
+
+def _media_type(path: Path, data: bytes) -> str | None:
+    for magic, media_type in _MAGIC:
+        if data.startswith(magic):
+            return media_type
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return mimetypes.guess_type(path.name)[0]
+
+
+def attachment(value: str) -> dict[str, Any]:
+    """The content part of ``-a VALUE``: an ``http(s)://`` URL as a file reference; an image or a PDF
+    as a file part; a UTF-8 text file inlined as text under its name."""
+    if value.startswith(("http://", "https://")):
+        guessed = mimetypes.guess_type(value.split("?", 1)[0])[0] or "application/octet-stream"
+        return {"type": "file", "media_type": guessed, "uri": value}
+    path = Path(value).expanduser()
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise click.BadParameter(
+            f"{value}: {error.strerror or error}", param_hint="'-a' / '--attach'"
+        ) from None
+    media_type = _media_type(path, data)
+    if media_type and (
+        media_type.startswith(("image/", "audio/", "video/")) or media_type == "application/pdf"
+    ):
+        return {"type": "file", "media_type": media_type, "data": data}
+    if media_type is None or media_type.startswith("text/") or media_type in _TEXT_TYPES:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
+            return {"type": "text", "text": f"{path.name}:\n{text}"}
+    raise click.BadParameter(
+        f"{value}: not an image, a PDF or a UTF-8 text file ({media_type or 'unknown type'})",
+        param_hint="'-a' / '--attach'",
+    )
+
+
+def user_message(prompt: str, attachments: list[dict[str, Any]]) -> dict[str, Any]:
+    """The user turn: the attachments, then the prompt."""
+    if not attachments:
+        return {"role": "user", "content": prompt}
+    return {"role": "user", "content": [*attachments, {"type": "text", "text": prompt}]}
+
+
+def history(calls: list[Call]) -> list[dict[str, Any]]:
+    """The turns of a logged conversation, oldest first: each call's prompt and the answer it got
+    (a call that failed before any answer arrived is left out; attachments are not sent again)."""
+    turns: list[dict[str, Any]] = []
+    for call in calls:
+        if call.error and not call.response:
+            continue
+        turns.append({"role": "user", "content": call.prompt})
+        turns.append({"role": "assistant", "content": call.response})
+    return turns
+
+
+def load_schema(spec: str) -> Any:
+    """``--schema``: a JSON schema file (→ a ``json_schema`` response format) or ``module:Type`` (the
+    type itself, e.g. a pydantic model; the module is imported from the current directory too)."""
+    path = Path(spec).expanduser()
+    if path.is_file():
+        try:
+            schema = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise click.BadParameter(f"{spec}: not a JSON file: {error}", param_hint="'--schema'") from None
+        if not isinstance(schema, dict):
+            raise click.BadParameter(f"{spec}: a JSON schema is an object", param_hint="'--schema'")
+        return {"type": "json_schema", "schema": schema}
+    module_name, sep, attribute = spec.partition(":")
+    if not sep or not module_name or not attribute:
+        raise click.BadParameter(
+            f"{spec!r} is neither a file nor module:Type (e.g. myapp.models:Person)", param_hint="'--schema'"
+        )
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        target: Any = importlib.import_module(module_name)
+        for name in attribute.split("."):
+            target = getattr(target, name)
+    except (ImportError, AttributeError) as error:
+        raise click.BadParameter(f"{spec}: {error}", param_hint="'--schema'") from None
+    return target
+
+
+def parsed_json(result: Any) -> Any:
+    """The answer of a ``--schema`` call as JSON data: the validated value when a type was given,
+    else the answer's text parsed (a ``ValueError`` when it is not JSON)."""
+    if result.parsed is not None:
+        from pydantic_core import to_jsonable_python
+
+        return to_jsonable_python(result.parsed)
+    return json.loads(result.text)

@@ -1,0 +1,159 @@
+"""``modelport new-provider NAME``: the names it derives, what it refuses before writing anything,
+and the files it writes (rendered completely, clean under ruff whatever the name's length). That
+the generated project installs and passes its own CI is tests/cli/test_new_provider_ci.py.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import modelport
+from modelport.cli import main
+from modelport.cli._new_provider import scaffold_names
+
+FILES = sorted(
+    [
+        ".github/workflows/ci.yml",
+        ".gitignore",
+        "README.md",
+        "pyproject.toml",
+        "src/modelport_my_llm/__init__.py",
+        "src/modelport_my_llm/_plugin.py",
+        "src/modelport_my_llm/mapping.py",
+        "src/modelport_my_llm/provider.py",
+        "src/modelport_my_llm/py.typed",
+        "tests/__init__.py",
+        "tests/fake_server.py",
+        "tests/record_cases.py",
+        "tests/test_conformance.py",
+        "tests/test_recording.py",
+        *(
+            f"src/modelport_my_llm/cases/{case}/{file}"
+            for case in (
+                "error-400",
+                "error-401",
+                "error-429",
+                "error-500",
+                "generate-text",
+                "generate-tool-call",
+                "generate-tool-result",
+                "generate-unsupported-setting",
+                "stream-cut-short",
+                "stream-text",
+                "stream-tool-call",
+            )
+            for file in ("case.yaml", "cassette.yaml", "expected.json")
+        ),
+    ]
+)
+
+
+def _files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+
+
+def test_the_names_derived_from_the_provider_id() -> None:
+    names = scaffold_names("my-llm2")
+    assert (names.name, names.distribution, names.package) == (
+        "my-llm2",
+        "modelport-my-llm2",
+        "modelport_my_llm2",
+    )
+    assert (names.class_name, names.display_name, names.env_prefix) == (
+        "MyLlm2Provider",
+        "My Llm2",
+        "MY_LLM2",
+    )
+
+
+def test_it_writes_the_project_into_a_new_folder_named_after_the_distribution(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["new-provider", "my-llm"])
+    assert result.exit_code == 0, result.output
+    assert _files(tmp_path / "modelport-my-llm") == FILES
+    assert (
+        result.output.splitlines()[0]
+        == f"Created modelport-my-llm in modelport-my-llm ({len(FILES)} files). Next:"
+    )
+
+
+def test_every_placeholder_is_rendered(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["new-provider", "my-llm", "--directory", str(tmp_path / "p")])
+    assert result.exit_code == 0, result.output
+    root = tmp_path / "p"
+    for relative in FILES:
+        text = (root / relative).read_text(encoding="utf-8")
+        # GitHub's own expression syntax is the one "${" a generated file keeps.
+        assert "${" not in text.replace("${{ matrix.python-version }}", ""), relative
+    pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'name = "modelport-my-llm"' in pyproject
+    assert '[project.entry-points.modelport]\nmy-llm = "modelport_my_llm._plugin"\n' in pyproject
+    assert f'dependencies = ["modelport>={modelport.__version__}"]' in pyproject
+    provider = (root / "src/modelport_my_llm/provider.py").read_text(encoding="utf-8")
+    assert "class MyLlmProvider(HttpProvider):" in provider
+    assert 'id: ClassVar[str] = "my-llm"' in provider
+    assert 'api_key_env: ClassVar[tuple[str, ...]] = ("MY_LLM_API_KEY",)' in provider
+    assert 'contract_version: ClassVar[str] = "2.1"' in provider
+    cassette = (root / "src/modelport_my_llm/cases/generate-text/cassette.yaml").read_text(encoding="utf-8")
+    assert "    uri: https://api.my-llm.test/v1/generate\n" in cassette
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("My-LLM", "is not a provider id"),
+        ("my_llm", "is not a provider id"),
+        ("1llm", "is not a provider id"),
+        ("my--llm", "is not a provider id"),
+        ("llm-", "is not a provider id"),
+        ("a" * 31, "at most 30 characters"),
+        ("http", "would name its provider class HttpProvider"),
+    ],
+)
+def test_a_name_that_cannot_be_a_provider_id_is_refused_before_anything_is_written(
+    tmp_path: Path, name: str, problem: str
+) -> None:
+    result = CliRunner().invoke(main, ["new-provider", name, "--directory", str(tmp_path / "p")])
+    assert result.exit_code == 2
+    assert f"Invalid value for NAME: '{name}'" in result.output
+    assert problem in result.output
+    assert not (tmp_path / "p").exists()
+
+
+def test_a_folder_that_is_not_empty_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    result = CliRunner().invoke(main, ["new-provider", "my-llm", "--directory", str(tmp_path)])
+    assert result.exit_code == 2
+    assert f"{tmp_path} is not an empty folder; give a new or empty one" in result.output
+    assert _files(tmp_path) == ["notes.txt"]
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_an_empty_folder_is_filled(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["new-provider", "my-llm", "-d", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert _files(tmp_path) == FILES
+
+
+@pytest.mark.parametrize("name", ["x", "a-b-c-d-e-f-g-h-i-j-k-l-m-n-o", "abcdefghij" * 3])
+def test_the_generated_code_is_clean_under_ruff_for_the_shortest_and_longest_names(
+    tmp_path: Path, name: str
+) -> None:
+    result = CliRunner().invoke(main, ["new-provider", name, "-d", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    for command in (["check", "--no-cache", "."], ["format", "--no-cache", "--check", "."]):
+        run = subprocess.run(
+            [sys.executable, "-m", "ruff", *command],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
