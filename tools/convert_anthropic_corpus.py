@@ -83,9 +83,8 @@ def build(spec: dict[str, Any]) -> None:
     if recorded.request is not None:
         differing = _differences(body, recorded.request)
         if differing:
-            note = "request adapted to the canonical mapping; the recorded body differs in: " + ", ".join(
-                differing
-            )
+            adapted = "request adapted to the canonical mapping; the recorded body differs in: "
+            note = "; ".join(filter(None, [note, adapted + ", ".join(differing)]))
     source = attribution(spec["saved"], interaction=spec["interaction"], note=note)
     directory = TARGET / spec["name"]
     directory.mkdir(parents=True, exist_ok=True)

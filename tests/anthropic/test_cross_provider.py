@@ -1,8 +1,11 @@
 """The same canonical requests against ``google`` and ``anthropic`` fakes give results of the same
-shape: a text answer, a tool-call round trip and a streamed answer (the requests, the Google fakes
+shape: a text answer, a tool-call round trip, a streamed answer (the requests, the Google fakes
 and the comparison are the ones of ``tests/openai/test_cross_provider.py``, which holds Google
-against OpenAI). The Anthropic fakes answer in the Messages API's shapes as recorded in the corpus
-(``message`` bodies; ``message_start`` … ``message_stop`` frames with ``event:`` lines)."""
+against OpenAI), and a web-search answer with citations (Google Search grounding against
+``anthropic.web_search``). The Anthropic fakes answer in the Messages API's shapes as recorded in
+the corpus (``message`` bodies; ``message_start`` … ``message_stop`` frames with ``event:``
+lines; ``server_tool_use``, ``web_search_tool_result`` and cited text blocks as in
+``test_anthropic_web_search_tool.yaml``)."""
 
 from __future__ import annotations
 
@@ -10,8 +13,10 @@ import json
 from typing import Any
 
 import httpx
+from modelport_anthropic.tools import web_search
 
-from tests.openai.test_cross_provider import GOOGLE, USAGE, _run, _shape
+from modelport_google.tools import google_search
+from tests.openai.test_cross_provider import GOOGLE, USAGE, _gemini, _model, _run, _shape
 
 
 def _message(content: list[dict[str, Any]], stop: str) -> dict[str, Any]:
@@ -106,4 +111,80 @@ def test_google_and_anthropic_results_have_the_same_shape() -> None:
             "role": "user",
             "content": [{"type": "tool_result", "tool_use_id": "toolu_01", "content": '{"celsius":21}'}],
         },
+    ]
+
+
+SUNNY, WARM = "Paris is sunny today.", " It is 21 degrees."
+PAGES = [("https://weather.example/paris", "Paris weather"), ("https://meteo.example/fr", "Météo France")]
+GOOGLE_SEARCH = _gemini([{"text": SUNNY + WARM}])
+GOOGLE_SEARCH["candidates"][0]["groundingMetadata"] = {
+    "webSearchQueries": ["weather in Paris today"],
+    # With the site's domain, as Vertex AI sends it (the Gemini API sends none: domain is then None,
+    # where Anthropic's is always the host of the result's URL).
+    "groundingChunks": [
+        {"web": {"uri": uri, "title": title, "domain": uri.split("/")[2]}} for uri, title in PAGES
+    ],
+    "groundingSupports": [
+        {"segment": {"startIndex": 0, "endIndex": len(SUNNY), "text": SUNNY}, "groundingChunkIndices": [0]},
+        {
+            "segment": {"startIndex": len(SUNNY), "endIndex": len(SUNNY + WARM), "text": WARM},
+            "groundingChunkIndices": [1],
+        },
+    ],
+}
+
+
+def _cited(text: str, page: int) -> dict[str, Any]:
+    uri, title = PAGES[page]
+    location = {
+        "type": "web_search_result_location",
+        "url": uri,
+        "title": title,
+        "encrypted_index": "Eo8BCioIBxgC",
+        "cited_text": text.strip(),
+    }
+    return {"type": "text", "text": text, "citations": [location]}
+
+
+ANTHROPIC_SEARCH = _message(
+    [
+        {
+            "type": "server_tool_use",
+            "id": "srvtoolu_01",
+            "name": "web_search",
+            "input": {"query": "weather in Paris today"},
+        },
+        {
+            "type": "web_search_tool_result",
+            "tool_use_id": "srvtoolu_01",
+            "content": [
+                {"type": "web_search_result", "url": uri, "title": title, "encrypted_content": "EqgfCioIBxgC"}
+                for uri, title in PAGES
+            ],
+        },
+        _cited(SUNNY, 0),
+        _cited(WARM, 1),
+    ],
+    "end_turn",
+)
+
+
+def test_a_web_search_answer_has_the_same_sources_and_citations_as_google_grounding() -> None:
+    google, _ = _model("google/gemini-2.5-flash", [httpx.Response(200, json=GOOGLE_SEARCH)])
+    anthropic, _ = _model("anthropic/claude-sonnet-4-5", [httpx.Response(200, json=ANTHROPIC_SEARCH)])
+    g = google.generate(prompt="Weather in Paris today?", tools=[google_search()])
+    a = anthropic.generate(prompt="Weather in Paris today?", tools=[web_search()])
+    shapes = {"google": _shape(g), "anthropic": _shape(a)}
+    for field in ("text", "sources", "citations", "finish_reason", "usage", "warnings"):
+        assert shapes["google"][field] == shapes["anthropic"][field], field
+    assert a.text == SUNNY + WARM
+    assert [(s.number, s.uri, s.title, s.domain) for s in a.sources] == [
+        (1, PAGES[0][0], PAGES[0][1], "weather.example"),
+        (2, PAGES[1][0], PAGES[1][1], "meteo.example"),
+    ]
+    assert [(c.start, c.end, c.sources) for c in a.citations] == [(0, 21, [1]), (21, 39, [2])]
+    # The search itself is what Anthropic adds: a provider-executed call and its result, kept.
+    assert [(p.type, p.provider_executed) for p in a.content if p.type != "text"] == [
+        ("tool-call", True),
+        ("tool-result", True),
     ]

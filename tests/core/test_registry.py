@@ -192,6 +192,7 @@ def test_capabilities_are_declared() -> None:
         "count_tokens": True,
         "batch": True,
         "list_models": True,
+        "prompt_cache": False,
     }
 
 

@@ -291,4 +291,5 @@ def test_capabilities_and_ids() -> None:
         "count_tokens": True,
         "list_models": True,
         "batch": True,
+        "prompt_cache": False,
     }

@@ -163,7 +163,7 @@ class Model(BatchCalls):
             validate_provider_tools(
                 request.tools, namespace=provider.tool_namespace, backend=provider.backend
             )
-        return ValidCall(request, replayed, _output_of(kwargs))
+        return ValidCall(request, replayed + provider.unmapped_settings(request), _output_of(kwargs))
 
     # Sync ------------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from .events import StreamEvent
-    from .types import EmbeddingResult, Message, Origin, Request, Result
+    from .types import CallWarning, EmbeddingResult, Message, Origin, Request, Result
 
 __all__ = [
     "CONTRACT_VERSION",
@@ -92,6 +92,9 @@ class Capabilities:
     batch: bool = False
     #: ``list_models`` / ``alist_models``: the provider lists the models its API serves.
     list_models: bool = False
+    #: The provider maps the ``prompt_cache`` request keyword (:class:`~modelport.types.PromptCache`);
+    #: without it, a request's ``prompt_cache`` is not sent, with an ``unsupported-setting`` warning.
+    prompt_cache: bool = False
 
     def as_dict(self) -> dict[str, bool]:
         """Capabilities as a plain mapping."""
@@ -335,6 +338,19 @@ class Provider:
         :meth:`check_request`."""
         self.check_request(model_name, request)
         return Prepared(request, stream)
+
+    def unmapped_settings(self, request: Request) -> list[CallWarning]:
+        """An ``unsupported-setting`` warning for each setting of ``request`` that this provider's
+        :attr:`capabilities` say it does not map (today ``prompt_cache``), so none is dropped
+        silently. The model adds them to the result's warnings. Never does I/O."""
+        if request.prompt_cache is None or self.capabilities.prompt_cache:
+            return []
+        from .types import CallWarning
+
+        details = (
+            f"{self.display_name or self.id} has no per-request prompt caching; prompt_cache is not sent"
+        )
+        return [CallWarning(type="unsupported-setting", setting="prompt_cache", details=details)]
 
     def replay_from_model(self, message: Message, origin: Origin, model_name: str) -> Message:
         """The assistant ``message`` as it is sent to ``model_name`` when another model or API of this

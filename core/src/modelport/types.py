@@ -31,6 +31,7 @@ __all__ = [
     "Origin",
     "Part",
     "ProviderMetadata",
+    "PromptCache",
     "ProviderTool",
     "REFUSAL_METADATA",
     "ReasoningConfig",
@@ -125,6 +126,33 @@ class ReasoningConfig(_Frozen):
     budget_tokens: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER, strict=True)
 
 
+class PromptCache(_Frozen):
+    """Prompt caching asked of the provider: which parts of the prompt end a cached prefix, for how
+    long it should stay cached at least, and a key that groups requests sharing a prefix.
+
+    Each provider maps what it can express and warns about the rest (``unsupported-setting``);
+    a provider that cannot cache per request at all gets a warning from the core (its
+    :class:`~modelport.provider.Capabilities` has ``prompt_cache=False``). See docs/providers.md.
+    """
+
+    ttl: Literal["5m", "1h", "24h"] = "5m"
+    """How long the cached prefix should live at least; a provider uses its shortest retention that
+    covers it, and refuses a TTL longer than any it has."""
+    at: tuple[Literal["system", "tools", "messages"], ...] = Field(
+        default=("system", "tools", "messages"), min_length=1
+    )
+    """Where cached prefixes end: after the system text, after the tools, after the last user turn.
+    A provider that caches the longest matching prefix by itself caches every one of them."""
+    key: str | None = Field(default=None, min_length=1, max_length=1024)
+    """A routing key for requests that share a prefix (OpenAI's ``prompt_cache_key``)."""
+
+    @model_validator(mode="after")
+    def _distinct(self) -> PromptCache:
+        if len(set(self.at)) != len(self.at):
+            raise ValueError("prompt_cache.at names a place twice")
+        return self
+
+
 #: What happens to reasoning state in a history sent to a model (see :mod:`modelport.reasoning`):
 #: ``"auto"`` replays it where its origin allows and drops it with a warning elsewhere, ``"strict"``
 #: refuses a request that would drop or change any (before any I/O), ``"drop"`` never sends any.
@@ -152,6 +180,7 @@ class Request(_Frozen):
     tool_choice: ToolChoice | None = None
     reasoning: ReasoningConfig | None = None
     reasoning_replay: ReasoningReplay = "auto"
+    prompt_cache: PromptCache | None = None
     user_id: str | None = None
     request_labels: dict[str, str] | None = None
     provider_options: dict[str, dict[str, Any]] | None = None
@@ -243,6 +272,8 @@ class RequestKeywords(TypedDict, total=False):
     tool_choice: ToolChoice | Mapping[str, Any] | None
     reasoning: ReasoningConfig | Mapping[str, Any] | None
     reasoning_replay: ReasoningReplay
+    #: Prompt caching: ``{}`` for the defaults, or ``{"ttl": "1h", "at": ["system"], "key": ...}``.
+    prompt_cache: PromptCache | Mapping[str, Any] | None
     user_id: str | None
     request_labels: Mapping[str, str] | None
     provider_options: Mapping[str, Mapping[str, Any]] | None

@@ -15,28 +15,36 @@ from .provider import ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicProvider
 # Names backed by pydantic or the mapping modules load on first access (get_model stays cheap).
 _LAZY = {
     "AnthropicOptions": "._options",
-    "PromptCache": "._options",
     "MAX_TOKENS": "._request",
-    "EFFORT_BUDGETS": "._request",
+    "ADAPTIVE": "._thinking",
+    "ADAPTIVE_ONLY": "._thinking",
+    "EFFORT_BUDGETS": "._thinking",
+    "EFFORT_ONLY": "._thinking",
+    "NATIVE_OUTPUT": "._structured",
     "merge_frames": "._stream",
 }
 
 if TYPE_CHECKING:
-    from ._options import AnthropicOptions, PromptCache
-    from ._request import EFFORT_BUDGETS, MAX_TOKENS
+    from ._options import AnthropicOptions
+    from ._request import MAX_TOKENS
     from ._stream import merge_frames
+    from ._structured import NATIVE_OUTPUT
+    from ._thinking import ADAPTIVE, ADAPTIVE_ONLY, EFFORT_BUDGETS, EFFORT_ONLY
 
 
 __getattr__, __dir__ = lazy_attributes(__name__, _LAZY)
 
 
 __all__ = [
+    "ADAPTIVE",
+    "ADAPTIVE_ONLY",
     "ANTHROPIC_BASE_URL",
     "ANTHROPIC_VERSION",
     "EFFORT_BUDGETS",
+    "EFFORT_ONLY",
     "MAX_TOKENS",
+    "NATIVE_OUTPUT",
     "AnthropicOptions",
     "AnthropicProvider",
-    "PromptCache",
     "merge_frames",
 ]

@@ -7,7 +7,9 @@ images and PDFs go as ``image`` / ``document`` blocks (inline base64 or by URL).
 reasoning goes back exactly as it came (:mod:`._blocks` names the forms): ``thinking`` with its
 signature, ``redacted_thinking`` with its data, in their place among the text and tool calls; a
 reasoning part with neither (another provider's, kept by ``reasoning_replay``) is not sent, as the
-API refuses thinking without a signature.
+API refuses thinking without a signature. A user turn's part whose ``provider_metadata["anthropic"]``
+has a ``cache_control`` puts that prompt-cache breakpoint on its block (by hand; the canonical
+``prompt_cache`` places its own, :mod:`._caching`).
 """
 
 from __future__ import annotations
@@ -82,9 +84,9 @@ def _assistant(part: Part, where: str) -> list[dict[str, Any]]:
 
 def _user(message: Message, where: str) -> str | list[dict[str, Any]]:
     parts = message.content
-    if message.role == "user" and len(parts) == 1 and isinstance(parts[0], TextPart):
+    if message.role == "user" and len(parts) == 1 and isinstance(parts[0], TextPart) and not _own(parts[0]):
         return parts[0].text
-    results = [_tool_result(p) for p in parts if isinstance(p, ToolResultPart)]
+    results = [_cached(_tool_result(p), p) for p in parts if isinstance(p, ToolResultPart)]
     rest: list[dict[str, Any]] = []
     for part in parts:
         if isinstance(part, ToolResultPart):
@@ -92,12 +94,20 @@ def _user(message: Message, where: str) -> str | list[dict[str, Any]]:
         if message.role == "tool":
             raise InvalidRequestError(f"{where}: a tool message can only hold tool results")
         if isinstance(part, TextPart):
-            rest.append({"type": "text", "text": part.text})
+            rest.append(_cached({"type": "text", "text": part.text}, part))
         elif isinstance(part, FilePart):
-            rest.append(_file(part, where))
+            rest.append(_cached(_file(part, where), part))
         elif not isinstance(part, ReasoningPart):
             raise InvalidRequestError(f"{where}: a user message cannot hold a {part.type} part")
     return results + rest
+
+
+def _cached(block: dict[str, Any], part: Part) -> dict[str, Any]:
+    """``block`` with the ``cache_control`` its part asks for by hand, if any."""
+    control = _own(part).get("cache_control")
+    if control is not None:
+        block["cache_control"] = control
+    return block
 
 
 def _tool_result(part: ToolResultPart) -> dict[str, Any]:

@@ -1,39 +1,34 @@
 """Canonical request → Messages API body, with a warning for each setting that is not sent (pure).
 
-``response_format`` is a forced answer tool (the Messages API's documented way to get JSON): a
-tool named after the format (``response`` by default) whose ``input_schema`` is the schema (any
-object for ``type="json"``), with ``tool_choice`` set to it; its input comes back as the answer's
-text (:func:`._blocks.block_part`). Thinking allows no forced tool, and a forced answer leaves no
-room for function tools: both are an ``InvalidRequestError``.
-
 ``max_tokens`` is required by the API: when ``max_output_tokens`` is unset it is the model
-family's output limit (:data:`MAX_TOKENS`). ``reasoning`` becomes ``thinking``: a budget
-(``budget_tokens``, at least 1024 and below ``max_tokens``), an effort turned into a budget
-(:data:`EFFORT_BUDGETS`), or ``{"type": "disabled"}``. With thinking on, the API takes no
-``temperature`` and no ``top_k``: they are not sent, with a warning.
+family's output limit (:data:`MAX_TOKENS`). ``reasoning`` becomes ``thinking`` and
+``output_config.effort`` by model family (:mod:`._thinking`); with thinking on, the API takes no
+``temperature`` and no ``top_k``: they are not sent, with a warning. ``response_format`` is native
+JSON outputs or a forced answer tool (:mod:`._structured`); ``prompt_cache`` places
+``cache_control`` breakpoints (:mod:`._caching`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from modelport.errors import InvalidRequestError
-from modelport.schemas import anthropic_tool_schema
 from modelport.types import (
     CallWarning,
     FunctionTool,
     ProviderTool,
     Request,
-    ResponseFormat,
     SpecificToolChoice,
     ToolSubsetChoice,
 )
 
+from ._caching import place_cache
 from ._messages import wire_messages
-from ._options import AnthropicOptions, PromptCache, parse_options
+from ._options import AnthropicOptions, parse_options
+from ._structured import answer_tool, native_format, place_answer_tool
+from ._thinking import EFFORT_BUDGETS, Thinking, thinking_for
 from .tools import tool_to_wire
 
-__all__ = ["DEFAULT_MAX_TOKENS", "EFFORT_BUDGETS", "MAX_TOKENS", "build_body", "count_body"]
+__all__ = ["DEFAULT_MAX_TOKENS", "EFFORT_BUDGETS", "MAX_TOKENS", "build_body", "count_body", "max_tokens"]
 
 #: ``max_tokens`` sent when ``max_output_tokens`` is unset: each family's documented output limit,
 #: by model-name prefix (first match), https://docs.anthropic.com/en/docs/about-claude/models.
@@ -51,9 +46,6 @@ MAX_TOKENS: tuple[tuple[str, int], ...] = (
 )
 #: For a model of no known family.
 DEFAULT_MAX_TOKENS = 4096
-#: ``thinking.budget_tokens`` for ``reasoning.effort`` when no budget is given.
-EFFORT_BUDGETS = {"low": 2048, "medium": 8192, "high": 16384, "max": 32000}
-_MIN_BUDGET = 1024
 
 
 def _unsupported(setting: str, details: str) -> CallWarning:
@@ -75,29 +67,21 @@ def _messages(request: Request) -> dict[str, Any]:
     return body
 
 
-def answer_tool(request: Request) -> str | None:
-    """The name of the forced answer tool of ``request``'s ``response_format`` (``None``: no format)."""
-    fmt = request.response_format
-    if fmt is None or fmt.type == "text":
-        return None
-    return fmt.name or "response"
-
-
 def build_body(
     model_name: str, request: Request, *, stream: bool
-) -> tuple[dict[str, Any], list[CallWarning]]:
-    """The body and the warnings for ``request`` sent to ``model_name``."""
+) -> tuple[dict[str, Any], list[CallWarning], str | None]:
+    """The body, the warnings and the forced answer tool's name (``None``: none) for ``request``
+    sent to ``model_name``."""
     options = parse_options(request.provider_options, "anthropic")
     limit = max_tokens(model_name, request)
     body: dict[str, Any] = {"model": model_name, "max_tokens": limit, **_messages(request)}
-    warnings: list[CallWarning] = []
-    thinking = _thinking(request, options, limit)
-    thinking_on = thinking is not None and thinking.get("type") != "disabled"
+    thinking = _thinking(model_name, request, options, limit)
+    warnings = list(thinking.warnings)
     for setting in ("temperature", "top_k"):
         value = getattr(request, setting)
         if value is None:
             continue
-        if thinking_on:
+        if thinking.on:
             warnings.append(_unsupported(setting, f"{setting} cannot be set with thinking; it is not sent"))
         else:
             body[setting] = value
@@ -109,49 +93,32 @@ def build_body(
         if getattr(request, setting) is not None:
             warnings.append(_unsupported(setting, f"the Messages API has no {setting}; it is not sent"))
     _tools(request, options, body)
-    if answer_tool(request) is not None:
+    output_config: dict[str, Any] = {}
+    answer = answer_tool(model_name, request, options)
+    if answer is not None:
         assert request.response_format is not None
-        if thinking_on:
-            raise InvalidRequestError(
-                "response_format cannot be combined with thinking on Anthropic (no forced tool)"
-            )
-        warnings += _answer(request.response_format, body)
-    if thinking is not None:
-        body["thinking"] = thinking
+        warnings += place_answer_tool(request.response_format, body, thinking=thinking.on)
+    else:
+        fmt, format_warnings = native_format(model_name, request, options)
+        warnings += format_warnings
+        if fmt is not None:
+            output_config["format"] = fmt
+    if thinking.thinking is not None:
+        body["thinking"] = thinking.thinking
+    if thinking.effort is not None:
+        output_config["effort"] = thinking.effort
+    if output_config:
+        body["output_config"] = output_config
     if request.user_id is not None:
         body["metadata"] = {"user_id": request.user_id}
     if request.request_labels:
         warnings.append(_unsupported("request_labels", "the Messages API has no labels; they are not sent"))
-    if options.cache is not None:
-        place_cache(body, options.cache)
+    if request.prompt_cache is not None:
+        warnings += place_cache(body, request.prompt_cache)
     body.update(options.wire())
     if stream:
         body["stream"] = True
-    return body, warnings
-
-
-def _ending_with(content: str | list[dict[str, Any]], control: dict[str, str]) -> list[dict[str, Any]]:
-    """``content`` as blocks (a string becomes one text block), the last one carrying ``control``."""
-    blocks: list[dict[str, Any]] = (
-        [{"type": "text", "text": content}] if isinstance(content, str) else [dict(b) for b in content]
-    )
-    blocks[-1]["cache_control"] = control
-    return blocks
-
-
-def place_cache(body: dict[str, Any], cache: PromptCache) -> None:
-    """Put a ``cache_control`` breakpoint at the end of each part of the prompt ``cache.at`` names:
-    the system text, the last tool, the last block of the last user turn. A part the request does
-    not have gets none."""
-    control = {"type": "ephemeral", "ttl": cache.ttl}
-    if "system" in cache.at and "system" in body:
-        body["system"] = _ending_with(body["system"], control)
-    if "tools" in cache.at and body.get("tools"):
-        body["tools"] = [*body["tools"][:-1], {**body["tools"][-1], "cache_control": control}]
-    users = [i for i, m in enumerate(body["messages"]) if m["role"] == "user"]
-    if "messages" in cache.at and users:
-        turn = body["messages"][users[-1]]
-        body["messages"][users[-1]] = {**turn, "content": _ending_with(turn["content"], control)}
+    return body, warnings, answer
 
 
 def count_body(model_name: str, request: Request) -> dict[str, Any]:
@@ -159,59 +126,18 @@ def count_body(model_name: str, request: Request) -> dict[str, Any]:
     options = parse_options(request.provider_options, "anthropic")
     body: dict[str, Any] = {"model": model_name, **_messages(request)}
     _tools(request, options, body)
-    thinking = _thinking(request, options, max_tokens(model_name, request))
+    thinking = _thinking(model_name, request, options, max_tokens(model_name, request)).thinking
     if thinking is not None:
         body["thinking"] = thinking
     body.update(options.extra_body or {})
     return body
 
 
-def _thinking(request: Request, options: AnthropicOptions, limit: int) -> dict[str, Any] | None:
+def _thinking(model_name: str, request: Request, options: AnthropicOptions, limit: int) -> Thinking:
+    """``provider_options`` ``thinking`` as given, else what ``reasoning`` maps to."""
     if options.thinking is not None:
-        return dict(options.thinking)
-    config = request.reasoning
-    if config is None:
-        return None
-    if config.enabled is False:
-        if config.effort is not None or config.budget_tokens is not None:
-            raise InvalidRequestError("reasoning.enabled=False cannot be combined with an effort or a budget")
-        return {"type": "disabled"}
-    budget = config.budget_tokens
-    if budget is None and config.effort is not None:
-        budget = EFFORT_BUDGETS[config.effort]
-    if budget is None:
-        budget = EFFORT_BUDGETS["medium"] if config.enabled else None
-    if budget is None:
-        return None
-    if budget < _MIN_BUDGET:
-        raise InvalidRequestError(
-            f"reasoning.budget_tokens must be at least {_MIN_BUDGET} on Anthropic, got {budget}"
-        )
-    if budget >= limit:
-        raise InvalidRequestError(
-            f"reasoning budget {budget} must be below max_tokens {limit} (set max_output_tokens higher)"
-        )
-    return {"type": "enabled", "budget_tokens": budget}
-
-
-def _answer(fmt: ResponseFormat, body: dict[str, Any]) -> list[CallWarning]:
-    """The forced answer tool for ``fmt``."""
-    if "tools" in body:
-        raise InvalidRequestError("response_format cannot be combined with function tools on Anthropic")
-    warnings: list[CallWarning] = []
-    schema: dict[str, Any] = {"type": "object"}
-    if fmt.type == "json_schema" and fmt.json_schema is not None:
-        compiled = anthropic_tool_schema(fmt.json_schema)
-        schema, warnings = compiled.schema, list(compiled.warnings)
-    if fmt.strict:
-        warnings.append(
-            _unsupported("response_format.strict", "the answer tool is not strict; strict is not sent")
-        )
-    name = fmt.name or "response"
-    description = fmt.description or "Give the answer as this tool's input."
-    body["tools"] = [{"name": name, "description": description, "input_schema": schema}]
-    body["tool_choice"] = {"type": "tool", "name": name}
-    return warnings
+        return Thinking(dict(options.thinking))
+    return thinking_for(model_name, request.reasoning, limit)
 
 
 def _tool(tool: FunctionTool) -> dict[str, Any]:

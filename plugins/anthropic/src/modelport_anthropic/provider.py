@@ -49,6 +49,7 @@ class AnthropicProvider(HttpProvider):
         count_tokens=True,
         batch=True,
         list_models=True,
+        prompt_cache=True,
     )
     default_base_url: ClassVar[str | None] = ANTHROPIC_BASE_URL
     base_url_env: ClassVar[str | None] = "ANTHROPIC_BASE_URL"
@@ -75,10 +76,9 @@ class AnthropicProvider(HttpProvider):
 
     def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
         """``POST /v1/messages`` (with ``stream: true`` for a stream)."""
-        from ._request import answer_tool, build_body
+        from ._request import build_body
 
-        body, warnings = build_body(model_name, request, stream=stream)
-        answer = answer_tool(request)
+        body, warnings, answer = build_body(model_name, request, stream=stream)
         return HttpRequest("/v1/messages", body=body, stream=stream, warnings=warnings, context=answer)
 
     def decode_response(self, data: Any, spec: HttpRequest) -> Result:

@@ -61,6 +61,9 @@ class Quirks:
     metadata: bool = False
     #: ``completion_tokens`` leaves the reasoning tokens out (xAI): output = completion + reasoning.
     completion_excludes_reasoning: bool = False
+    #: ``prompt_cache`` is sent as ``prompt_cache_key`` and ``prompt_cache_retention`` (OpenAI's own
+    #: API; the provider's ``capabilities.prompt_cache`` says the same).
+    prompt_cache: bool = False
     #: Most values one embeddings request may carry; ``0`` when the server has no embeddings.
     embed_batch: int = 2048
 

@@ -15,6 +15,7 @@ from modelport.schemas import openai_strict_schema
 from modelport.types import (
     CallWarning,
     FunctionTool,
+    PromptCache,
     ReasoningConfig,
     Request,
     ResponseFormat,
@@ -26,7 +27,14 @@ from ._messages import wire_messages
 from ._options import parse_options
 from ._quirks import Quirks, ReasoningFamily
 
-__all__ = ["build_body", "is_reasoning_model", "json_schema_format", "reasoning_effort", "sampling"]
+__all__ = [
+    "build_body",
+    "is_reasoning_model",
+    "json_schema_format",
+    "prompt_cache_fields",
+    "reasoning_effort",
+    "sampling",
+]
 
 
 def is_reasoning_model(model_name: str, quirks: Quirks) -> bool:
@@ -96,12 +104,26 @@ def build_body(
             body["metadata"] = dict(request.request_labels)
         else:
             warnings.append(_unsupported("request_labels", f"{provider} has no metadata field; not sent"))
+    if request.prompt_cache is not None and quirks.prompt_cache:
+        body.update(prompt_cache_fields(request.prompt_cache))
     body.update(parse_options(request.provider_options, provider).wire())
     if stream:
         body["stream"] = True
         if quirks.stream_usage:
             body["stream_options"] = {"include_usage": True}
     return body, warnings
+
+
+def prompt_cache_fields(cache: PromptCache) -> dict[str, Any]:
+    """``prompt_cache`` on OpenAI, whose caching is automatic (the longest cached prefix, so every
+    place in ``cache.at``): ``key`` → ``prompt_cache_key``; a ``ttl`` over the in-memory
+    retention's 5 minutes → ``prompt_cache_retention: "24h"`` (the shortest that covers it)."""
+    fields: dict[str, Any] = {}
+    if cache.key is not None:
+        fields["prompt_cache_key"] = cache.key
+    if cache.ttl != "5m":
+        fields["prompt_cache_retention"] = "24h"
+    return fields
 
 
 def _response_format(fmt: ResponseFormat, warnings: list[CallWarning]) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from modelport.types import (
 
 from ._options import ResponsesOptions, parse_options
 from ._quirks import Quirks
-from ._request import is_reasoning_model, json_schema_format, reasoning_effort, sampling
+from ._request import is_reasoning_model, json_schema_format, prompt_cache_fields, reasoning_effort, sampling
 from ._responses_input import input_items
 from .tools import tool_to_wire
 
@@ -88,6 +88,8 @@ def build_body(
         body["user"] = request.user_id
     if request.request_labels:
         body["metadata"] = dict(request.request_labels)
+    if request.prompt_cache is not None and quirks.prompt_cache:
+        body.update(prompt_cache_fields(request.prompt_cache))
     body["store"] = stored
     include = ["reasoning.encrypted_content"] if reasoning_model and not stored else []
     include += [name for name in options.pop("include", None) or [] if name not in include]

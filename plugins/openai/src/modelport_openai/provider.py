@@ -125,13 +125,13 @@ class OpenAIProvider(ChatCompletionsProvider):
     base_url_env: ClassVar[str | None] = "OPENAI_BASE_URL"
     api_key_env: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
     config_options: ClassVar[frozenset[str] | None] = frozenset({"organization", "project", "name"})
+    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, prompt_cache=True, batch=True)
     quirks: ClassVar[Quirks] = Quirks(
         reasoning_prefixes=("o1", "o3", "o4", "gpt-5"),
         reasoning_families=(OPENAI_XHIGH,),
         metadata=True,
+        prompt_cache=True,
     )
-
-    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, batch=True)
 
     def batch_submit(self, model_name: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
         """``POST /files`` (the requests as JSON Lines), then ``POST /batches``."""
@@ -192,7 +192,7 @@ class OpenAIResponsesProvider(OpenAIProvider):
     display_name: ClassVar[str] = "OpenAI Responses API"
     api: ClassVar[str | None] = "responses"
     capabilities: ClassVar[Capabilities] = replace(
-        _CAPABILITIES, embed=False, count_tokens=True, provider_tools=True, batch=True
+        _CAPABILITIES, embed=False, count_tokens=True, provider_tools=True, prompt_cache=True, batch=True
     )
     tool_namespace: ClassVar[str | None] = "openai"
     #: Encrypted reasoning items belong to the model that produced them: dropped for another model.
