@@ -1,7 +1,7 @@
 """The one locator for the recorded provider traffic that the tests read.
 
 The recordings are vendored, byte for byte, in ``tests/corpus/<provider>/`` (``anthropic``, ``gemini``,
-``openai``, ``openai-responses``);
+``openai``, ``openai-responses``, and ``batch`` for the batch services);
 each folder's ``MANIFEST.md`` names every file's source repository, commit and license. Nothing in the
 project reads recorded traffic from anywhere else, so a fresh clone has everything its tests need.
 
@@ -20,7 +20,7 @@ import pytest
 CORPUS = Path(__file__).resolve().parent / "corpus"
 """The root of the vendored recordings (one folder per provider)."""
 
-PROVIDERS = ("anthropic", "gemini", "openai", "openai-responses")
+PROVIDERS = ("anthropic", "gemini", "openai", "openai-responses", "batch")
 
 
 def recording(provider: str, relative: str) -> Path:

@@ -63,6 +63,7 @@ EXPECTED_CORE = {
     "embed",
     "generate",
     "get_model",
+    "restore_batch",
     "hookimpl",
     "plugin_errors",
     "register_plugin",

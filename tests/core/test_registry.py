@@ -190,6 +190,7 @@ def test_capabilities_are_declared() -> None:
         "reasoning": True,
         "structured_output": True,
         "count_tokens": True,
+        "batch": True,
         "list_models": True,
         "prompt_cache": False,
     }

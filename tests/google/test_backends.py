@@ -290,5 +290,6 @@ def test_capabilities_and_ids() -> None:
         "structured_output": True,
         "count_tokens": True,
         "list_models": True,
+        "batch": True,
         "prompt_cache": False,
     }

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging as _logging
 from typing import TYPE_CHECKING
 
-from ._api import aembed, agenerate, astream, embed, generate, get_model, stream
+from ._api import aembed, agenerate, astream, embed, generate, get_model, restore_batch, stream
 from ._model import Model
 from ._registry import plugin_errors, register_plugin
 from ._version import __version__ as __version__
@@ -82,8 +82,8 @@ _RENAMED = {"Warning": "CallWarning"}
 # The public modules the guides call through the package (``modelport.http.Limits(...)``), each
 # imported when first read: ``import modelport`` imports none of them.
 _SUBMODULES = (
-    "approval citations cli contracts events functions http loop outputs plugins provider_tools reasoning"
-    " schemas secrets sse telemetry testing tool_args types wire"
+    "approval batches citations cli contracts events functions http loop outputs plugins"
+    " provider_tools reasoning schemas secrets sse telemetry testing tool_args types wire"
 )
 
 if TYPE_CHECKING:
@@ -202,6 +202,7 @@ __all__ = [
     "hookimpl",
     "plugin_errors",
     "register_plugin",
+    "restore_batch",
     "stream",
     "tool",
 ]

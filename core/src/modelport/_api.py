@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
@@ -20,10 +20,21 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from ._streams import AsyncResultStream, ResultStream
+    from .batches import BatchJob
     from .http import Limits
     from .types import EmbeddingResult, RequestKeywords, Result
 
-__all__ = ["aembed", "agenerate", "astream", "embed", "generate", "get_model", "split_model_id", "stream"]
+__all__ = [
+    "aembed",
+    "agenerate",
+    "astream",
+    "embed",
+    "generate",
+    "get_model",
+    "restore_batch",
+    "split_model_id",
+    "stream",
+]
 
 
 def split_model_id(model_id: str) -> tuple[str, str]:
@@ -304,3 +315,17 @@ def astream(model_id: str, **kwargs: Unpack[RequestKeywords]) -> AsyncResultStre
 async def aembed(model_id: str, values: str | Sequence[str], **kwargs: Any) -> EmbeddingResult:
     """Async twin of :func:`embed`."""
     return await _default_model(model_id).aembed(values, **kwargs)
+
+
+def restore_batch(
+    saved: str | bytes | Mapping[str, Any], model: Model | None = None, **options: Any
+) -> BatchJob:
+    """A batch job saved with ``job.model_dump_json()`` (or its ``model_dump()``), ready to use in this
+    process: bound to ``model`` when given, else to ``get_model("provider/model", **options)`` of the
+    provider and model it was submitted to (see :mod:`modelport.batches`)."""
+    from .batches import BatchJob
+
+    job = (
+        BatchJob.model_validate(saved) if isinstance(saved, Mapping) else BatchJob.model_validate_json(saved)
+    )
+    return job.bind(model if model is not None else get_model(f"{job.provider}/{job.model}", **options))

@@ -7,6 +7,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _retry
+from ._batch_calls import BatchCalls
 from ._dropped import log_dropped
 from .deadlines import Deadline
 from .errors import InvalidRequestError, ModelportError, validation_message
@@ -108,57 +109,7 @@ def _parsed(result: Result, output: OutputType | None) -> Result:
     return result
 
 
-def _embed_request(
-    values: str | Sequence[str],
-    output_dimensionality: int | None,
-    task_type: str | None,
-    provider_options: dict[str, dict[str, Any]] | None,
-) -> EmbedRequest:
-    from collections.abc import Mapping
-
-    from .types import MAX_SAFE_INTEGER
-
-    single = isinstance(values, str)
-    # A list or tuple of strings (any sequence but bytes); a mapping or a set has no input order.
-    if not single and (
-        not isinstance(values, Sequence) or isinstance(values, (bytes, bytearray, memoryview))
-    ):
-        raise InvalidRequestError(
-            f"embed values must be a string or a list of strings, got {type(values).__name__}"
-        )
-    items = (values,) if isinstance(values, str) else tuple(values)
-    if not items:
-        raise InvalidRequestError("embed needs at least one value")
-    wrong = [type(v).__name__ for v in items if not isinstance(v, str)]
-    if wrong:
-        raise InvalidRequestError(f"embed values must be strings, got {wrong[0]}")
-    if output_dimensionality is not None and (
-        not isinstance(output_dimensionality, int)
-        or isinstance(output_dimensionality, bool)
-        or not 0 < output_dimensionality <= MAX_SAFE_INTEGER
-    ):
-        raise InvalidRequestError(
-            f"output_dimensionality must be a positive integer (at most {MAX_SAFE_INTEGER})"
-        )
-    if task_type is not None and not isinstance(task_type, str):
-        raise InvalidRequestError(f"task_type must be a string, got {type(task_type).__name__}")
-    if provider_options is not None and (
-        not isinstance(provider_options, Mapping)
-        or not all(isinstance(k, str) and isinstance(v, Mapping) for k, v in provider_options.items())
-    ):
-        raise InvalidRequestError(
-            "provider_options must map provider ids to mappings of options, e.g. {'google': {...}}"
-        )
-    return EmbedRequest(
-        values=items,
-        single=single,
-        output_dimensionality=output_dimensionality,
-        task_type=task_type,
-        provider_options=provider_options or {},
-    )
-
-
-class Model:
+class Model(BatchCalls):
     """A provider bound to one model name. Create it with :func:`modelport.get_model`.
 
     Every call validates its keywords once into a :class:`ValidCall`; the provider prepares its wire
@@ -253,7 +204,7 @@ class Model:
         provider_options: dict[str, dict[str, Any]] | None = None,
     ) -> EmbeddingResult:
         """Embed one value or a batch; embeddings come back in input order."""
-        return self._embed(_embed_request(values, output_dimensionality, task_type, provider_options))
+        return self._embed(EmbedRequest.checked(values, output_dimensionality, task_type, provider_options))
 
     def _embed(self, request: EmbedRequest) -> EmbeddingResult:
         if self.provider.embed_retries_per_request:  # each batch is retried alone, never resent
@@ -329,7 +280,9 @@ class Model:
         provider_options: dict[str, dict[str, Any]] | None = None,
     ) -> EmbeddingResult:
         """Async twin of :meth:`embed`."""
-        return await self._aembed(_embed_request(values, output_dimensionality, task_type, provider_options))
+        return await self._aembed(
+            EmbedRequest.checked(values, output_dimensionality, task_type, provider_options)
+        )
 
     async def _aembed(self, request: EmbedRequest) -> EmbeddingResult:
         if self.provider.embed_retries_per_request:

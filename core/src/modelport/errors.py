@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from .types import Result
 
 __all__ = [
+    "BatchItemNotRunError",
     "ConfigurationError",
     "DeadlineExceededError",
     "InvalidRequestError",
@@ -333,3 +334,9 @@ class DeadlineExceededError(ProviderError):
 
 class ProviderMetadataError(ProviderError):
     """Provider metadata (e.g. grounding) is malformed, not JSON, or over its size bound."""
+
+
+class BatchItemNotRunError(ProviderError):
+    """A request of a batch that never ran: the batch was cancelled or expired before it, or the
+    provider's results have no entry for it. ``provider_status`` says which (``"cancelled"``,
+    ``"expired"``, ``"missing"``); ``details["custom_id"]`` names the request."""

@@ -8,7 +8,7 @@ bookkeeping are done by the core around it, identically for every provider.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, TypeVar
 
@@ -88,6 +88,8 @@ class Capabilities:
     structured_output: bool = False
     #: ``count_tokens`` / ``acount_tokens``: the provider counts a request's input tokens.
     count_tokens: bool = False
+    #: ``submit_batch`` / ``get_batch``: the provider runs batches of requests (:mod:`modelport.batches`).
+    batch: bool = False
     #: ``list_models`` / ``alist_models``: the provider lists the models its API serves.
     list_models: bool = False
     #: The provider maps the ``prompt_cache`` request keyword (:class:`~modelport.types.PromptCache`);
@@ -108,6 +110,20 @@ class EmbedRequest:
     output_dimensionality: int | None = None
     task_type: str | None = None
     provider_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def checked(
+        cls,
+        values: str | Sequence[str],
+        output_dimensionality: int | None = None,
+        task_type: str | None = None,
+        provider_options: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> EmbedRequest:
+        """The request of ``Model.embed``'s arguments, checked: a clear ``InvalidRequestError``
+        before any I/O for anything a provider could not send."""
+        from ._embed_checks import checked_fields
+
+        return cls(**checked_fields(values, output_dimensionality, task_type, provider_options))
 
 
 class Prepared(NamedTuple):

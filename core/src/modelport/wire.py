@@ -142,7 +142,7 @@ class decoding:
 
     __slots__ = ("_size", "_token")
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int | None) -> None:
         self._size = size
 
     def __enter__(self) -> None:

@@ -158,6 +158,7 @@ def providers_command(fmt: str) -> None:
 
 
 def _register_builtins() -> None:
+    from ._batch import batch_group
     from ._chat import chat_command
     from ._generate import generate_command
     from ._keys import keys_group
@@ -167,6 +168,7 @@ def _register_builtins() -> None:
 
     for command in (
         aliases_group,
+        batch_group,
         chat_command,
         default_model_command,
         generate_command,

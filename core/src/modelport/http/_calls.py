@@ -310,7 +310,7 @@ def _start(spec: HttpRequest) -> StreamEvent:
     return StreamStartEvent(warnings=list(spec.warnings))
 
 
-def _result(codec: Codec, data: Any, size: int, spec: HttpRequest) -> Result:
+def _result(codec: Codec, data: Any, size: int | None, spec: HttpRequest) -> Result:
     try:
         with decoding(size):
             result = codec.decode_response(data, spec)
@@ -319,6 +319,19 @@ def _result(codec: Codec, data: Any, size: int, spec: HttpRequest) -> Result:
     if spec.warnings:
         result = result._with_warnings_first(list(spec.warnings))
     return result
+
+
+def decode_result(codec: Codec, data: Any, spec: HttpRequest) -> Result:
+    """The :class:`Result` of a response body that came another way than its own exchange (a
+    batch's result line): the plugin's ``decode_response``, guarded and warned as :func:`generate`."""
+    return _result(codec, data, None, spec)  # no source size: bounds are measured
+
+
+def decode_embedding_result(
+    codec: Codec, request: EmbedRequest, spec: HttpRequest, data: Any
+) -> EmbeddingResult:
+    """The embeddings of one response body that came another way (a batch's result line)."""
+    return _embeddings(codec, request, [spec], [data])
 
 
 def _decoded(codec: Codec, step: Callable[[], Iterable[StreamEvent]]) -> list[StreamEvent]:

@@ -6,7 +6,7 @@ in :mod:`._calls`; see :mod:`modelport.http` for the whole kit.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import httpx
@@ -25,6 +25,7 @@ from ._operation import Operation
 from ._types import DEFAULT_LIMITS, HttpRequest, HttpResponse, Limits, Steps, StreamDecoder
 
 if TYPE_CHECKING:
+    from .._batch_types import BatchLine, BatchRequest, BatchState
     from ..events import StreamEvent
     from ..types import EmbeddingResult, Request, Result
 
@@ -87,6 +88,30 @@ class HttpProvider(Provider):
     def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
         """The :class:`~modelport.provider.TokenCount` of a parsed token-count response."""
         raise self._unsupported("count_tokens")
+
+    # Batches (capability ``batch``): each hook is the pure steps of an Operation -------------
+
+    def batch_submit(self, model_name: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
+        """Send a batch of requests (each built by :meth:`build_request`) and return its state.
+        Check the provider's limits (count, bytes) before the first request."""
+        raise self._unsupported("batches")
+        yield  # pragma: no cover  (a generator)
+
+    def batch_get(self, batch_id: str) -> Steps[BatchState]:
+        """The state of a batch, by id."""
+        raise self._unsupported("batches")
+        yield  # pragma: no cover
+
+    def batch_cancel(self, batch_id: str) -> Steps[BatchState]:
+        """Ask for a batch to be cancelled; its state after asking."""
+        raise self._unsupported("batches")
+        yield  # pragma: no cover
+
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine]]:
+        """The result lines of an ended batch (in any order): the core decodes each body with
+        :meth:`decode_response`, as it decodes a single call's."""
+        raise self._unsupported("batches")
+        yield  # pragma: no cover
 
     def list_models_request(self, page: str | None) -> HttpRequest:
         """The HTTP request for one page of the provider's model list (capability ``list_models``):
@@ -270,6 +295,17 @@ class HttpProvider(Provider):
 
     async def acount_tokens(self, model_name: str, request: Request) -> TokenCount:
         return await _calls.acount_tokens(self, model_name, request)
+
+    def decode_result(self, data: Any, spec: HttpRequest) -> Result:
+        """The :class:`Result` of a response body that arrived another way than its own exchange (a
+        batch's result line): :meth:`decode_response` run as a single call runs it (typed errors for
+        malformed data, the request's warnings added)."""
+        return _calls.decode_result(self, data, spec)
+
+    def decode_embedding_result(self, request: EmbedRequest, spec: HttpRequest, data: Any) -> EmbeddingResult:
+        """The embeddings of one response body that arrived another way (a batch's result line):
+        :meth:`decode_embeddings` for that one request, with typed errors for malformed data."""
+        return _calls.decode_embedding_result(self, request, spec, data)
 
     def list_models(self) -> list[ModelInfo]:
         return _calls.list_models(self)

@@ -180,9 +180,14 @@ def send(endpoint: Endpoint, spec: HttpRequest, *, model: str | None = None) -> 
 def answer(exchange: Exchange, response: Head, body: bytes) -> HttpResponse:
     """What :func:`send` returns for an answered exchange."""
     headers = {k: exchange.scrub(v) for k, v in response.headers.items()}
-    kind = headers.get("content-type", "").lower()
-    data = exchange.json(body) if body.strip() and ("json" in kind or not kind) else None
+    kind = headers.get("content-type", "").lower().partition(";")[0].strip()
+    data = exchange.json(body) if body.strip() and (_is_json(kind) or not kind) else None
     return HttpResponse(response.status_code, headers, data, body)
+
+
+def _is_json(media_type: str) -> bool:
+    """``application/json`` and ``+json`` types; JSON Lines (``jsonl``, ``x-ndjson``) are not one document."""
+    return media_type.endswith("json") and not media_type.endswith(("ndjson", "/jsonl"))
 
 
 def stream_frames(

@@ -8,13 +8,14 @@ modules are imported on first use, so resolving ``"anthropic/..."`` in ``get_mod
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from modelport.http import HttpProvider, HttpRequest, check_header_value
+from modelport.http import HttpProvider, HttpRequest, Steps, check_header_value
 from modelport.provider import Capabilities, ModelPage, TokenCount
 
 if TYPE_CHECKING:
+    from modelport.batches import BatchLine, BatchRequest, BatchState
     from modelport.errors import ProviderError
     from modelport.types import Request, Result
 
@@ -46,6 +47,7 @@ class AnthropicProvider(HttpProvider):
         structured_output=True,
         provider_tools=True,
         count_tokens=True,
+        batch=True,
         list_models=True,
         prompt_cache=True,
     )
@@ -97,6 +99,27 @@ class AnthropicProvider(HttpProvider):
 
     def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
         return TokenCount(input_tokens=int(data["input_tokens"]))
+
+    def batch_submit(self, model_name: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
+        """``POST /v1/messages/batches``."""
+        from ._batches import submit_steps
+
+        return submit_steps(requests)
+
+    def batch_get(self, batch_id: str) -> Steps[BatchState]:
+        from ._batches import get_steps
+
+        return get_steps(batch_id)
+
+    def batch_cancel(self, batch_id: str) -> Steps[BatchState]:
+        from ._batches import cancel_steps
+
+        return cancel_steps(batch_id)
+
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine]]:
+        from ._batches import results_steps
+
+        return results_steps(state, self.name, self.error_from_response)
 
     def list_models_request(self, page: str | None) -> HttpRequest:
         """``GET /v1/models``, a page of up to 1000 models (after the model id ``page``)."""

@@ -6,11 +6,11 @@ core sends, reads, bounds, retries and scrubs, identically for sync and async.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from modelport.http import HttpProvider, HttpRequest
+from modelport.http import HttpProvider, HttpRequest, Steps
 from modelport.provider import Capabilities, EmbedRequest, ModelPage, ProviderConfig, TokenCount
 
 from ._backends import API_KEY_ENV_VARS, GEMINI_BASE_URL, GeminiBackend, VertexBackend
@@ -18,6 +18,7 @@ from ._backends import API_KEY_ENV_VARS, GEMINI_BASE_URL, GeminiBackend, VertexB
 if TYPE_CHECKING:
     import httpx
 
+    from modelport.batches import BatchLine, BatchRequest, BatchState
     from modelport.errors import ProviderError
     from modelport.types import EmbeddingResult, Message, Origin, Request, Result
 
@@ -177,7 +178,7 @@ class GoogleProvider(_GeminiFamily):
     display_name: ClassVar[str] = "Google"
     telemetry_name: ClassVar[str | None] = "gcp.gemini"
     backend: ClassVar[str] = "gemini"
-    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, list_models=True)
+    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, list_models=True, batch=True)
     default_base_url: ClassVar[str | None] = GEMINI_BASE_URL
     api_key_env: ClassVar[tuple[str, ...]] = API_KEY_ENV_VARS
     config_options: ClassVar[frozenset[str] | None] = frozenset({"credential", "name"})
@@ -185,6 +186,30 @@ class GoogleProvider(_GeminiFamily):
     def __init__(self, config: ProviderConfig) -> None:
         super().__init__(config)
         self._backend = GeminiBackend(config)
+
+    # Batch mode (the Gemini API's; Vertex runs batch prediction jobs on Cloud Storage instead) ----
+
+    def batch_submit(self, model_name: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
+        """``POST models/{model}:batchGenerateContent`` with the requests inline."""
+        from ._backends import model_path
+        from ._batches import submit_steps
+
+        return submit_steps(self._backend.model_url(model_name), model_path(model_name), requests)
+
+    def batch_get(self, batch_id: str) -> Steps[BatchState]:
+        from ._batches import get_steps
+
+        return get_steps(batch_id)
+
+    def batch_cancel(self, batch_id: str) -> Steps[BatchState]:
+        from ._batches import cancel_steps
+
+        return cancel_steps(batch_id)
+
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine]]:
+        from ._batches import results_steps
+
+        return results_steps(state, self.name, self.error_from_response)
 
     def list_models_request(self, page: str | None) -> HttpRequest:
         """``GET models`` (``models.list``), a page of up to 1000 models."""

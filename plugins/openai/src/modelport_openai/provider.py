@@ -10,16 +10,17 @@ sync and async. The mapping modules are imported on first use, inside the method
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from modelport.http import HttpProvider, HttpRequest, check_header_value
+from modelport.http import HttpProvider, HttpRequest, Steps, check_header_value
 from modelport.provider import Capabilities, EmbedRequest, ModelPage, TokenCount
 
 from ._quirks import Quirks, ReasoningFamily
 
 if TYPE_CHECKING:
+    from modelport.batches import BatchLine, BatchRequest, BatchState
     from modelport.errors import ProviderError
     from modelport.types import EmbeddingResult, Request, Result
 
@@ -124,13 +125,36 @@ class OpenAIProvider(ChatCompletionsProvider):
     base_url_env: ClassVar[str | None] = "OPENAI_BASE_URL"
     api_key_env: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
     config_options: ClassVar[frozenset[str] | None] = frozenset({"organization", "project", "name"})
-    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, prompt_cache=True)
+    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, prompt_cache=True, batch=True)
     quirks: ClassVar[Quirks] = Quirks(
         reasoning_prefixes=("o1", "o3", "o4", "gpt-5"),
         reasoning_families=(OPENAI_XHIGH,),
         metadata=True,
         prompt_cache=True,
     )
+
+    def batch_submit(self, model_name: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
+        """``POST /files`` (the requests as JSON Lines), then ``POST /batches``."""
+        from urllib.parse import urlsplit
+
+        from ._batches import submit_steps
+
+        return submit_steps(requests, [urlsplit(self.url(request.spec)).path for request in requests])
+
+    def batch_get(self, batch_id: str) -> Steps[BatchState]:
+        from ._batches import get_steps
+
+        return get_steps(batch_id)
+
+    def batch_cancel(self, batch_id: str) -> Steps[BatchState]:
+        from ._batches import cancel_steps
+
+        return cancel_steps(batch_id)
+
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine]]:
+        from ._batches import results_steps
+
+        return results_steps(state, self.error_from_response)
 
     def headers(self) -> Mapping[str, str]:
         options = self.config.options
@@ -168,7 +192,7 @@ class OpenAIResponsesProvider(OpenAIProvider):
     display_name: ClassVar[str] = "OpenAI Responses API"
     api: ClassVar[str | None] = "responses"
     capabilities: ClassVar[Capabilities] = replace(
-        _CAPABILITIES, embed=False, count_tokens=True, provider_tools=True, prompt_cache=True
+        _CAPABILITIES, embed=False, count_tokens=True, provider_tools=True, prompt_cache=True, batch=True
     )
     tool_namespace: ClassVar[str | None] = "openai"
     #: Encrypted reasoning items belong to the model that produced them: dropped for another model.

@@ -1,0 +1,176 @@
+"""The Batch API (``/v1/files`` and ``/v1/batches``) as pure steps: upload the requests as a JSON
+Lines file, create the batch, poll, cancel, read the output and error files.
+
+A batch holds at most 50,000 requests in a file of at most 200 MB, all for one endpoint
+(``/v1/chat/completions`` or ``/v1/responses``, as the provider's ``build_request`` says).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from modelport.batches import (
+    BatchCounts,
+    BatchLine,
+    BatchRequest,
+    BatchState,
+    BatchStatus,
+    jsonl_lines,
+    spooled_upload,
+    timestamp,
+)
+from modelport.errors import InvalidRequestError, ProviderError
+from modelport.http import HttpRequest, Steps
+
+__all__ = [
+    "MAX_BATCH_BYTES",
+    "MAX_BATCH_REQUESTS",
+    "batch_state",
+    "cancel_steps",
+    "get_steps",
+    "results_steps",
+    "submit_steps",
+]
+
+MAX_BATCH_REQUESTS = 50_000
+MAX_BATCH_BYTES = 200 * 1000 * 1000
+
+_STATUS: Mapping[str, BatchStatus] = {
+    "validating": "queued",
+    "in_progress": "running",
+    "finalizing": "running",
+    "cancelling": "running",
+    "completed": "succeeded",
+    "failed": "failed",
+    "expired": "expired",
+    "cancelled": "cancelled",
+}
+
+ErrorFrom = Callable[[int, Mapping[str, str], str], ProviderError]
+
+
+def submit_steps(requests: Sequence[BatchRequest], paths: Sequence[str]) -> Steps[BatchState]:
+    """Upload the JSON Lines file (multipart, streamed from a spooled file), then create the batch
+    for the one endpoint every request goes to (``paths``: each request's URL path)."""
+    if len(requests) > MAX_BATCH_REQUESTS:
+        raise InvalidRequestError(
+            f"an OpenAI batch holds at most {MAX_BATCH_REQUESTS} requests, got {len(requests)}"
+        )
+    endpoints = sorted(set(paths))
+    if len(endpoints) != 1:
+        raise InvalidRequestError(f"an OpenAI batch goes to one endpoint, got {endpoints}")
+    boundary = uuid.uuid4().hex
+    head = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nbatch\r\n'
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="batch.jsonl"\r\n'
+        "Content-Type: application/jsonl\r\n\r\n"
+    )
+    lines = (
+        {"custom_id": request.custom_id, "method": "POST", "url": path, "body": request.spec.body}
+        for request, path in zip(requests, paths, strict=True)
+    )
+    body = spooled_upload(
+        lines, before=head.encode(), after=f"\n\r\n--{boundary}--\r\n".encode(), max_bytes=MAX_BATCH_BYTES
+    )
+    try:
+        uploaded = yield HttpRequest(
+            "/files", body=body, headers={"content-type": f"multipart/form-data; boundary={boundary}"}
+        )
+    finally:
+        body.remove()
+    assert uploaded is not None
+    created = yield HttpRequest(
+        "/batches",
+        body={"input_file_id": uploaded.data["id"], "endpoint": endpoints[0], "completion_window": "24h"},
+    )
+    assert created is not None
+    return batch_state(created.data)
+
+
+def get_steps(batch_id: str) -> Steps[BatchState]:
+    reply = yield HttpRequest(f"/batches/{_checked(batch_id)}", method="GET")
+    assert reply is not None
+    return batch_state(reply.data)
+
+
+def cancel_steps(batch_id: str) -> Steps[BatchState]:
+    reply = yield HttpRequest(f"/batches/{_checked(batch_id)}/cancel", body={})
+    assert reply is not None
+    return batch_state(reply.data)
+
+
+def results_steps(state: BatchState, error_from: ErrorFrom) -> Steps[Iterable[BatchLine]]:
+    """The output file's lines, then the error file's (either may be absent)."""
+    contents = []
+    for key in ("output_file_id", "error_file_id"):
+        file_id = state.provider_data.get(key)
+        if file_id:
+            reply = yield HttpRequest(f"/files/{_checked(str(file_id))}/content", method="GET")
+            assert reply is not None
+            contents.append(reply.content)
+    if not contents and state.status == "running":
+        raise InvalidRequestError(f"batch {state.id!r} has no results yet ({state.raw_status})")
+    return (line for content in contents for line in result_lines(content, error_from))
+
+
+def result_lines(content: bytes, error_from: ErrorFrom) -> Iterator[BatchLine]:
+    """Each line of an output or error file: a 200 response's body, else the typed error."""
+    for line in jsonl_lines(content):
+        custom_id = str(line["custom_id"])
+        response = line.get("response") or {}
+        status = response.get("status_code")
+        if status == 200 and not line.get("error"):
+            yield BatchLine(custom_id, response["body"])
+            continue
+        headers = {"x-request-id": str(response["request_id"])} if response.get("request_id") else {}
+        body = response.get("body") if response.get("body") else {"error": line.get("error")}
+        yield BatchLine(custom_id, error=error_from(int(status or 500), headers, json.dumps(body)))
+
+
+def batch_state(data: Mapping[str, Any]) -> BatchState:
+    """A ``batch`` object as the contract's :class:`BatchState`."""
+    raw = str(data["status"])
+    counts = data.get("request_counts") or {}
+    total, succeeded, failed = (int(counts.get(k) or 0) for k in ("total", "completed", "failed"))
+    status = _STATUS.get(raw, "running")
+    left = max(total - succeeded - failed, 0)
+    done = BatchCounts(
+        total=total,
+        processing=0 if status in ("succeeded", "failed", "cancelled", "expired") else left,
+        succeeded=succeeded,
+        failed=failed,
+        cancelled=left if status == "cancelled" else 0,
+        expired=left if status == "expired" else 0,
+    )
+    ended = next(
+        (data.get(k) for k in ("completed_at", "failed_at", "expired_at", "cancelled_at") if data.get(k)),
+        None,
+    )
+    return BatchState(
+        id=str(data["id"]),
+        status=status,
+        raw_status=raw,
+        counts=done,
+        created_at=timestamp(data.get("created_at")),
+        ended_at=timestamp(ended),
+        provider_data={
+            key: data.get(key)
+            for key in (
+                "endpoint",
+                "input_file_id",
+                "output_file_id",
+                "error_file_id",
+                "expires_at",
+                "errors",
+            )
+        },
+    )
+
+
+def _checked(identifier: str) -> str:
+    if not identifier or not identifier.replace("_", "").replace("-", "").isalnum():
+        raise InvalidRequestError(f"not an OpenAI batch or file id: {identifier!r}")
+    return identifier
