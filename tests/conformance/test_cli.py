@@ -107,6 +107,10 @@ def test_generate_replays_a_cassette_offline_without_printing_keys(example_insta
 
 
 def test_generate_rejects_unknown_tool_names_and_cassettes_with_keys(example_installed, tmp_path):
+    # The key shape is the Google plugin's: loaded here, as it is wherever that plugin is installed
+    # (the example registry alone does not load it; the test must not depend on an earlier test).
+    import modelport_google.provider  # noqa: F401
+
     result = CliRunner().invoke(main, ["generate", "example/tiny-1", "hi", "--tool", "os.system"])
     assert result.exit_code == 1
     assert result.output == "error: provider 'example' has no provider tools\n"

@@ -94,6 +94,10 @@ def _copy_cases(tmp_path: Path) -> Path:
 
 
 def test_planted_key_in_a_cassette_fails_the_run(example_installed, tmp_path):
+    # The key shape is the Google plugin's: loaded here, as it is wherever that plugin is installed
+    # (the example registry alone does not load it; the test must not depend on an earlier test).
+    import modelport_google.provider  # noqa: F401
+
     cases = _copy_cases(tmp_path)
     cassette = cases / "generate-basic" / "cassette.yaml"
     cassette.write_text(cassette.read_text().replace("id: resp-1", f"id: {FAKE_KEY}"))
