@@ -11,7 +11,11 @@ domain), the citation spans and what :func:`modelport.cite` renders. What is the
 whether the search itself is a part (a provider-executed call and result on the Responses API; on
 Gemini it is grounding metadata only), ids and ``provider_metadata``.
 
-More legs (``anthropic`` with ``anthropic.web_search``) add an entry to :data:`LEGS`.
+``anthropic`` with ``anthropic.web_search`` answers the same text in the Messages API's blocks (MOCK:
+written for this test in the shapes of the recorded ``test_anthropic_web_search_tool.yaml``): a
+``server_tool_use``, its ``web_search_tool_result``, and the text as blocks, the cited span a block of
+its own with a ``web_search_result_location`` citation (Anthropic gives no offsets: the span is
+where the block sits in the answer). More legs add an entry to :data:`LEGS`.
 """
 
 from __future__ import annotations
@@ -78,6 +82,55 @@ def _gemini_answer() -> dict[str, Any]:
     }
 
 
+def _anthropic_answer() -> dict[str, Any]:
+    """The recorded text as Anthropic blocks, the cited span in its own block with its citation."""
+    text, note = _recorded_text_and_note()
+    start, end = note["start_index"], note["end_index"]
+    cited = {
+        "type": "web_search_result_location",
+        "url": note["url"],
+        "title": note["title"],
+        "encrypted_index": "Eo8BCioIBxgC",
+        "cited_text": text[start:end],
+    }
+    blocks = [
+        {"type": "text", "text": text[:start]},
+        {"type": "text", "text": text[start:end], "citations": [cited]},
+    ]
+    if text[end:]:
+        blocks.append({"type": "text", "text": text[end:]})
+    return {
+        "id": "msg_test",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [
+            {
+                "type": "server_tool_use",
+                "id": "srvtoolu_01",
+                "name": "web_search",
+                "input": {"query": "tallest mountain in Alberta"},
+            },
+            {
+                "type": "web_search_tool_result",
+                "tool_use_id": "srvtoolu_01",
+                "content": [
+                    {
+                        "type": "web_search_result",
+                        "url": note["url"],
+                        "title": note["title"],
+                        "encrypted_content": "EqgfCioIBxgC",
+                    }
+                ],
+            },
+            *blocks,
+        ],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 20, "output_tokens": 40},
+    }
+
+
 #: Each leg: the model, its web-search tool and the body its fake answers with.
 LEGS: dict[str, tuple[str, ProviderTool, Callable[[], dict[str, Any]]]] = {
     "google": ("google/gemini-2.5-flash", ProviderTool(id="google.google_search"), _gemini_answer),
@@ -85,6 +138,11 @@ LEGS: dict[str, tuple[str, ProviderTool, Callable[[], dict[str, Any]]]] = {
         "openai-responses/gpt-5.2",
         ProviderTool(id="openai.web_search", args={"search_context_size": "medium"}),
         _recorded_answer,
+    ),
+    "anthropic": (
+        "anthropic/claude-sonnet-4-5",
+        ProviderTool(id="anthropic.web_search", args={"max_uses": 3}),
+        _anthropic_answer,
     ),
 }
 
@@ -129,10 +187,11 @@ def test_a_web_searched_answer_has_the_same_citations(leg: str) -> None:
     assert other.citations == google.citations
     assert cite(other).text == cite(google).text
     assert (other.finish_reason, google.finish_reason) == ("stop", "stop")
-    # The visible answer is the same parts; the search itself is a part only where the API has one.
-    assert [p.text for p in other.content if isinstance(p, TextPart)] == [
+    # The visible answer is the same text; how it is cut into parts is the API's (Anthropic gives a
+    # text block per cited span), and the search itself is a part only where the API has one.
+    assert "".join(p.text for p in other.content if isinstance(p, TextPart)) == "".join(
         p.text for p in google.content if isinstance(p, TextPart)
-    ]
+    )
     searches = [p for p in other.content if isinstance(p, (ToolCallPart, ToolResultPart))]
     assert all(p.provider_executed for p in searches)
     assert not [p for p in google.content if isinstance(p, (ToolCallPart, ToolResultPart))]
