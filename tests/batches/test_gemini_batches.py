@@ -100,3 +100,87 @@ def test_an_embedding_batch_is_refused_before_any_request() -> None:
     with pytest.raises(InvalidRequestError, match="Gemini embedding batches are not supported"):
         model.submit_embed_batch(["a", "b"])
     assert calls == []
+
+
+def test_a_batch_over_the_inline_bound_goes_up_as_a_file_and_comes_back_as_one(monkeypatch) -> None:
+    """MOCK: no recording has the file route. The exchange follows the Files API's resumable upload
+    and the batch docs (``inputConfig.fileName``, ``responsesFile``, the download service); the
+    response bodies in the responses file are the recorded inline ones."""
+    from modelport.errors import ProviderQuotaError
+    from modelport_google import _batches
+
+    monkeypatch.setattr(_batches, "MAX_INLINE_BYTES", 100)
+    recorded = exchanges(ANSWERS)[-1].answer_json()["response"]["inlinedResponses"]["inlinedResponses"]
+    host = "https://generativelanguage.googleapis.com"
+    operation = {
+        "name": "batches/file123",
+        "metadata": {
+            "name": "batches/file123",
+            "state": "BATCH_STATE_PENDING",
+            "batchStats": {"requestCount": "3"},
+        },
+    }
+    ended = {
+        "name": "batches/file123",
+        "metadata": {
+            "name": "batches/file123",
+            "state": "BATCH_STATE_SUCCEEDED",
+            "batchStats": {"requestCount": "3", "successfulRequestCount": "2", "failedRequestCount": "1"},
+        },
+        "done": True,
+        "response": {"responsesFile": "files/out456"},
+    }
+    output = b"".join(
+        json.dumps(line).encode() + b"\n"
+        for line in (
+            {"key": "1", "response": recorded[1]["response"]},
+            {"key": "0", "response": recorded[0]["response"]},
+            {"key": "2", "error": {"code": 8, "message": "Resource has been exhausted"}},
+        )
+    )
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        request.read()
+        url = str(request.url)
+        if url == f"{host}/upload/v1beta/files":
+            return httpx.Response(
+                200, headers={"x-goog-upload-url": f"{host}/upload/v1beta/files?upload_id=u1"}
+            )
+        if url.endswith("upload_id=u1"):
+            return httpx.Response(
+                200, headers={"x-goog-upload-status": "final"}, json={"file": {"name": "files/in123"}}
+            )
+        if url.endswith(":batchGenerateContent"):
+            return httpx.Response(200, json=operation)
+        if url == f"{host}/v1beta/batches/file123":
+            return httpx.Response(200, json=ended)
+        if url == f"{host}/download/v1beta/files/out456:download?alt=media":
+            return httpx.Response(200, headers={"content-type": "application/octet-stream"}, content=output)
+        return httpx.Response(599)
+
+    model = _model(httpx.MockTransport(answer))
+    job = model.submit_batch([{"prompt": prompt} for prompt in [*PROMPTS, "A third question"]])
+    start, upload, create = seen
+    assert (start.headers["x-goog-upload-command"], start.headers["x-goog-upload-header-content-type"]) == (
+        "start",
+        "application/jsonl",
+    )
+    lines = [json.loads(line) for line in upload.content.splitlines()]
+    assert [line["key"] for line in lines] == ["0", "1", "2"]
+    assert (
+        lines[0]["request"] == model.provider.prepare(model.name, model.prepare(prompt=PROMPTS[0])).wire.body
+    )
+    assert int(start.headers["x-goog-upload-header-content-length"]) == len(upload.content)
+    assert json.loads(create.content)["batch"]["inputConfig"] == {"fileName": "files/in123"}
+    assert (job.id, job.status) == ("file123", "queued")
+
+    job.wait(poll_interval=0)
+    assert (job.status, job.counts.succeeded, job.counts.failed) == ("succeeded", 2, 1)
+    results = job.results()
+    assert [item.custom_id for item in results] == ["0", "1", "2"]
+    assert [item.result.text for item in results[:2] if item.result] == ["4", "Jupiter"]
+    assert isinstance(results[2].error, ProviderQuotaError)  # RESOURCE_EXHAUSTED, as the plugin types it
+    assert (results[2].error.status_code, results[2].error.message) == (429, "Resource has been exhausted")
+    assert str(seen[-1].url) == f"{host}/download/v1beta/files/out456:download?alt=media"

@@ -1,8 +1,11 @@
-"""Gemini API batch mode (``models/{model}:batchGenerateContent``) as pure steps: create with the
-requests inline, poll the ``batches/{id}`` operation, cancel, read the inlined responses.
+"""Gemini API batch mode (``models/{model}:batchGenerateContent``) as pure steps: create, poll the
+``batches/{id}`` operation, cancel, read the responses.
 
-Inline requests are bounded by the API at 20 MB for the whole create request; a larger batch is
-refused before any request (the JSON Lines file input of the Files API is not used yet).
+The requests go inline when they fit the API's 20 MB bound on the create request; a larger batch
+goes up as a JSON Lines file through the Files API (one ``{"key", "request"}`` object a line, sent
+with the resumable upload, streamed from a spooled file), and its responses come back as a file
+(``responsesFile``) downloaded from ``/download/v1beta/files/{id}:download?alt=media``, one
+``{"key", "response"|"error"}`` a line.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import json
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from modelport.batches import (
     BatchCounts,
@@ -19,15 +23,17 @@ from modelport.batches import (
     BatchState,
     BatchStatus,
     item_error,
+    jsonl_lines,
+    spooled_upload,
     timestamp,
 )
 from modelport.errors import InvalidRequestError, ProviderError, ProviderResponseError
 from modelport.http import HttpRequest, Steps
-from modelport.wire import dumps
 
 __all__ = [
     "MAX_INLINE_BYTES",
     "batch_state",
+    "file_lines",
     "cancel_steps",
     "get_steps",
     "result_lines",
@@ -49,31 +55,54 @@ _STATUS: Mapping[str, BatchStatus] = {
 ErrorFrom = Callable[[int, Mapping[str, str], str], ProviderError]
 
 
-def submit_steps(model_url: str, model: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
-    """``POST {model_url}:batchGenerateContent`` with every request inline (generations only: the
-    Gemini API batches embeddings through another endpoint, not mapped here)."""
+def submit_steps(
+    base_url: str, model_url: str, model: str, requests: Sequence[BatchRequest], provider: str
+) -> Steps[BatchState]:
+    """``POST {model_url}:batchGenerateContent``: the requests inline when they fit, else as an
+    uploaded JSON Lines file (generations only: the Gemini API batches embeddings through another
+    endpoint, not mapped here)."""
+    from .files import MAX_FILE_BYTES, upload_steps
+
     if any(not request.spec.url.endswith(":generateContent") for request in requests):
         raise InvalidRequestError(
             "Gemini embedding batches are not supported; embed() them, or batch generations"
         )
-    inline = [
-        {"request": {**request.spec.body, "model": model}, "metadata": {"custom_id": request.custom_id}}
-        for request in requests
-    ]
-    body = {
-        "batch": {
-            "displayName": f"modelport-{uuid.uuid4().hex[:16]}",
-            "inputConfig": {"requests": {"requests": inline}},
-        }
-    }
-    size = len(dumps(body))
-    if size > MAX_INLINE_BYTES:
-        raise InvalidRequestError(
-            f"a Gemini batch with inline requests holds at most {MAX_INLINE_BYTES} bytes, got {size}"
-        )
+    lines = ({"key": request.custom_id, "request": request.spec.body} for request in requests)
+    spooled = spooled_upload(lines, max_bytes=MAX_FILE_BYTES)
+    display_name = f"modelport-{uuid.uuid4().hex[:16]}"
+    try:
+        if spooled.size + _INLINE_OVERHEAD * len(requests) <= MAX_INLINE_BYTES:
+            source: dict[str, Any] = {"requests": {"requests": _inline(model, requests)}}
+        else:
+            start = _service_url(base_url, "upload", "files")
+            uploaded = yield from upload_steps(
+                start, spooled, spooled.size, "application/jsonl", display_name, "google"
+            )
+            source = {"fileName": uploaded.name}
+    finally:
+        spooled.remove()
+    body = {"batch": {"displayName": display_name, "inputConfig": source}}
     reply = yield HttpRequest(f"{model_url}:batchGenerateContent", body=body)
     assert reply is not None
     return batch_state(reply.data)
+
+
+#: What an inline request adds to its JSON Lines form (the model, the metadata wrapper).
+_INLINE_OVERHEAD = 128
+
+
+def _inline(model: str, requests: Sequence[BatchRequest]) -> list[dict[str, Any]]:
+    return [
+        {"request": {**request.spec.body, "model": model}, "metadata": {"custom_id": request.custom_id}}
+        for request in requests
+    ]
+
+
+def _service_url(base_url: str, service: str, path: str) -> str:
+    """``https://host/v1beta`` → ``https://host/{service}/v1beta/{path}`` (the upload and download
+    services of the Files API)."""
+    parts = urlsplit(base_url)
+    return f"{parts.scheme}://{parts.netloc}/{service}{parts.path}/{path}"
 
 
 def get_steps(batch_id: str) -> Steps[BatchState]:
@@ -88,25 +117,38 @@ def cancel_steps(batch_id: str) -> Steps[BatchState]:
     return (yield from get_steps(batch_id))
 
 
-def results_steps(state: BatchState, provider: str, error_from: ErrorFrom) -> Steps[Iterable[BatchLine]]:
-    """The inlined responses of the ended batch's operation, each by its ``custom_id``."""
+def results_steps(
+    base_url: str, state: BatchState, provider: str, error_from: ErrorFrom
+) -> Steps[Iterable[BatchLine]]:
+    """The responses of the ended batch: inlined in its operation, or in its responses file."""
     reply = yield HttpRequest(_name(state.id), method="GET")
     assert reply is not None
     output = (reply.data or {}).get("response") or {}
-    if "responsesFile" in output:
-        raise ProviderResponseError(
-            f"batch {state.id!r} wrote its responses to a file ({output['responsesFile']}); "
-            "only inline responses are read",
-            provider=provider,
+    responses_file = output.get("responsesFile")
+    if isinstance(responses_file, str) and responses_file:
+        file_id = _file_name(responses_file)
+        download = yield HttpRequest(
+            _service_url(base_url, "download", f"{file_id}:download?alt=media"), method="GET"
         )
+        assert download is not None
+        return file_lines(download.content, provider, error_from)
     inline = (output.get("inlinedResponses") or {}).get("inlinedResponses")
     if inline is None:
         raise InvalidRequestError(f"batch {state.id!r} has no results yet ({state.raw_status})")
     return result_lines(inline, provider, error_from)
 
 
+def file_lines(content: bytes, provider: str, error_from: ErrorFrom) -> Iterator[BatchLine]:
+    """Each line of a responses file (``{"key", "response"|"error"}``) as the inlined ones are read."""
+    return result_lines(
+        ({**line, "metadata": {"custom_id": line.get("key")}} for line in jsonl_lines(content)),
+        provider,
+        error_from,
+    )
+
+
 def result_lines(
-    inline: Sequence[Mapping[str, Any]], provider: str, error_from: ErrorFrom
+    inline: Iterable[Mapping[str, Any]], provider: str, error_from: ErrorFrom
 ) -> Iterator[BatchLine]:
     for index, entry in enumerate(inline):
         custom_id = str((entry.get("metadata") or {}).get("custom_id", index))
@@ -160,6 +202,13 @@ def batch_state(data: Mapping[str, Any]) -> BatchState:
         ended_at=timestamp(batch.get("endTime")),
         provider_data={"display_name": batch.get("displayName")},
     )
+
+
+def _file_name(name: str) -> str:
+    bare = name.removeprefix("files/")
+    if not bare or not bare.replace("-", "").replace("_", "").isalnum():
+        raise ProviderResponseError(f"not a Files API file name: {name!r}", provider="google")
+    return f"files/{bare}"
 
 
 def _name(batch_id: str) -> str:

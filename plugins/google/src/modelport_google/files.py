@@ -38,7 +38,16 @@ if TYPE_CHECKING:
 
     from .provider import GoogleProvider
 
-__all__ = ["MAX_FILE_BYTES", "GoogleFile", "delete", "get", "list_files", "upload", "wait_until_active"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "GoogleFile",
+    "delete",
+    "get",
+    "list_files",
+    "upload",
+    "upload_steps",
+    "wait_until_active",
+]
 
 #: The largest file the Files API takes (2 GB); ``Limits.max_upload_bytes`` may set a lower bound.
 MAX_FILE_BYTES = 2 * 1024 * 1024 * 1024
@@ -155,46 +164,50 @@ def upload(
             f"({bound} bytes: Limits.max_upload_bytes)"
         )
     start_url = _upload_url(provider.base_url())
-    metadata: dict[str, Any] = {"file": {"displayName": display_name}} if display_name else {}
     name = provider.name
+    return provider.operation(lambda: upload_steps(start_url, data, size, mime, display_name, name))
 
-    def steps() -> Steps[GoogleFile]:
-        started = yield HttpRequest(
-            start_url,
-            metadata,
-            headers={
-                "x-goog-upload-protocol": "resumable",
-                "x-goog-upload-command": "start",
-                "x-goog-upload-header-content-length": str(size),
-                "x-goog-upload-header-content-type": mime,
-            },
-        )
-        assert started is not None
-        session = started.headers.get("x-goog-upload-url")
-        if not session:
-            raise ProviderResponseError(
-                "the upload did not start: no x-goog-upload-url header", provider=name
-            )
-        here, there = urlsplit(start_url), urlsplit(session)
-        if (there.scheme, there.netloc) != (here.scheme, here.netloc):
-            # The key goes with every request: never to another origin.
-            raise ProviderResponseError("the upload session URL is on another origin; refused", provider=name)
-        done = yield HttpRequest(
-            session,
-            data,
-            headers={
-                "content-type": mime,
-                "x-goog-upload-command": "upload, finalize",
-                "x-goog-upload-offset": "0",
-            },
-        )
-        assert done is not None
-        status = done.headers.get("x-goog-upload-status")
-        if status is not None and status != "final":
-            raise ProviderResponseError(f"the upload did not finish (status {status!r})", provider=name)
-        return _file(done.data, name)
 
-    return provider.operation(steps)
+def upload_steps(
+    start_url: str, data: bytes | FileBody, size: int, mime: str, display_name: str | None, provider: str
+) -> Steps[GoogleFile]:
+    """The resumable upload of ``data`` as pure steps (:func:`upload` runs them; a batch's input file
+    is sent the same way): start a session at ``start_url``, then send and finalize."""
+    metadata: dict[str, Any] = {"file": {"displayName": display_name}} if display_name else {}
+    started = yield HttpRequest(
+        start_url,
+        metadata,
+        headers={
+            "x-goog-upload-protocol": "resumable",
+            "x-goog-upload-command": "start",
+            "x-goog-upload-header-content-length": str(size),
+            "x-goog-upload-header-content-type": mime,
+        },
+    )
+    assert started is not None
+    session = started.headers.get("x-goog-upload-url")
+    if not session:
+        raise ProviderResponseError(
+            "the upload did not start: no x-goog-upload-url header", provider=provider
+        )
+    here, there = urlsplit(start_url), urlsplit(session)
+    if (there.scheme, there.netloc) != (here.scheme, here.netloc):
+        # The key goes with every request: never to another origin.
+        raise ProviderResponseError("the upload session URL is on another origin; refused", provider=provider)
+    done = yield HttpRequest(
+        session,
+        data,
+        headers={
+            "content-type": mime,
+            "x-goog-upload-command": "upload, finalize",
+            "x-goog-upload-offset": "0",
+        },
+    )
+    assert done is not None
+    status = done.headers.get("x-goog-upload-status")
+    if status is not None and status != "final":
+        raise ProviderResponseError(f"the upload did not finish (status {status!r})", provider=provider)
+    return _file(done.data, provider)
 
 
 def get(model: Model, name: str) -> Operation[GoogleFile]:

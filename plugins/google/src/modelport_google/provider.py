@@ -190,11 +190,14 @@ class GoogleProvider(_GeminiFamily):
     # Batch mode (the Gemini API's; Vertex runs batch prediction jobs on Cloud Storage instead) ----
 
     def batch_submit(self, model_name: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
-        """``POST models/{model}:batchGenerateContent`` with the requests inline."""
+        """``POST models/{model}:batchGenerateContent``, the requests inline or as an uploaded file."""
         from ._backends import model_path
         from ._batches import submit_steps
 
-        return submit_steps(self._backend.model_url(model_name), model_path(model_name), requests)
+        base = self._backend.base_url()
+        return submit_steps(
+            base, self._backend.model_url(model_name), model_path(model_name), requests, self.name
+        )
 
     def batch_get(self, batch_id: str) -> Steps[BatchState]:
         from ._batches import get_steps
@@ -209,7 +212,7 @@ class GoogleProvider(_GeminiFamily):
     def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine]]:
         from ._batches import results_steps
 
-        return results_steps(state, self.name, self.error_from_response)
+        return results_steps(self._backend.base_url(), state, self.name, self.error_from_response)
 
     def list_models_request(self, page: str | None) -> HttpRequest:
         """``GET models`` (``models.list``), a page of up to 1000 models."""
