@@ -61,7 +61,7 @@ def submit_steps(
     """``POST {model_url}:batchGenerateContent``: the requests inline when they fit, else as an
     uploaded JSON Lines file (generations only: the Gemini API batches embeddings through another
     endpoint, not mapped here)."""
-    from .files import MAX_FILE_BYTES, upload_steps
+    from ._resumable import MAX_FILE_BYTES, upload_steps
 
     if any(not request.spec.url.endswith(":generateContent") for request in requests):
         raise InvalidRequestError(
@@ -78,7 +78,7 @@ def submit_steps(
             uploaded = yield from upload_steps(
                 start, spooled, spooled.size, "application/jsonl", display_name, "google"
             )
-            source = {"fileName": uploaded.name}
+            source = {"fileName": _uploaded_name(uploaded, provider)}
     finally:
         spooled.remove()
     body = {"batch": {"displayName": display_name, "inputConfig": source}}
@@ -202,6 +202,15 @@ def batch_state(data: Mapping[str, Any]) -> BatchState:
         ended_at=timestamp(batch.get("endTime")),
         provider_data={"display_name": batch.get("displayName")},
     )
+
+
+def _uploaded_name(answer: Any, provider: str) -> str:
+    """The ``files/{id}`` name of the Files API's answer to an upload."""
+    file = answer.get("file") if isinstance(answer, dict) else None
+    name = file.get("name") if isinstance(file, dict) else None
+    if not isinstance(name, str):
+        raise ProviderResponseError("the Files API answer has no file object with a name", provider=provider)
+    return _file_name(name)
 
 
 def _file_name(name: str) -> str:

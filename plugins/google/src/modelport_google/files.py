@@ -32,6 +32,7 @@ from modelport.types import FilePart
 from modelport.urls import check_resource_name
 
 from ._paging import all_pages, checked_page_size
+from ._resumable import MAX_FILE_BYTES, upload_steps
 
 if TYPE_CHECKING:
     from modelport import Model
@@ -45,12 +46,8 @@ __all__ = [
     "get",
     "list_files",
     "upload",
-    "upload_steps",
     "wait_until_active",
 ]
-
-#: The largest file the Files API takes (2 GB); ``Limits.max_upload_bytes`` may set a lower bound.
-MAX_FILE_BYTES = 2 * 1024 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -165,49 +162,12 @@ def upload(
         )
     start_url = _upload_url(provider.base_url())
     name = provider.name
-    return provider.operation(lambda: upload_steps(start_url, data, size, mime, display_name, name))
 
+    def steps() -> Steps[GoogleFile]:
+        answer = yield from upload_steps(start_url, data, size, mime, display_name, name)
+        return _file(answer, name)
 
-def upload_steps(
-    start_url: str, data: bytes | FileBody, size: int, mime: str, display_name: str | None, provider: str
-) -> Steps[GoogleFile]:
-    """The resumable upload of ``data`` as pure steps (:func:`upload` runs them; a batch's input file
-    is sent the same way): start a session at ``start_url``, then send and finalize."""
-    metadata: dict[str, Any] = {"file": {"displayName": display_name}} if display_name else {}
-    started = yield HttpRequest(
-        start_url,
-        metadata,
-        headers={
-            "x-goog-upload-protocol": "resumable",
-            "x-goog-upload-command": "start",
-            "x-goog-upload-header-content-length": str(size),
-            "x-goog-upload-header-content-type": mime,
-        },
-    )
-    assert started is not None
-    session = started.headers.get("x-goog-upload-url")
-    if not session:
-        raise ProviderResponseError(
-            "the upload did not start: no x-goog-upload-url header", provider=provider
-        )
-    here, there = urlsplit(start_url), urlsplit(session)
-    if (there.scheme, there.netloc) != (here.scheme, here.netloc):
-        # The key goes with every request: never to another origin.
-        raise ProviderResponseError("the upload session URL is on another origin; refused", provider=provider)
-    done = yield HttpRequest(
-        session,
-        data,
-        headers={
-            "content-type": mime,
-            "x-goog-upload-command": "upload, finalize",
-            "x-goog-upload-offset": "0",
-        },
-    )
-    assert done is not None
-    status = done.headers.get("x-goog-upload-status")
-    if status is not None and status != "final":
-        raise ProviderResponseError(f"the upload did not finish (status {status!r})", provider=provider)
-    return _file(done.data, provider)
+    return provider.operation(steps)
 
 
 def get(model: Model, name: str) -> Operation[GoogleFile]:
