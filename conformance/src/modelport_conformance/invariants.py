@@ -303,10 +303,11 @@ def check_origin(result: Result | None, provider_id: str, model: str) -> list[st
     return problems
 
 
-def check_batch(batch: BatchRun | None) -> list[str]:
+def check_batch(batch: BatchRun | None, provider_id: str, model: str) -> list[str]:
     """A batch job's counts are non-negative with their parts within ``total``; its results, when
-    read, are one per request, in the order given, each with sane usage and a JSON round trip; and
-    for a job that ended, as many succeeded and failed items as its counts say."""
+    read, are one per request, in the order given, each with sane usage, a JSON round trip and (an
+    answer) its origin, as a single call's; and for a job that succeeded, as many succeeded and
+    failed items as its counts say."""
     if batch is None or batch.job is None:
         return []
     job, problems = batch.job, []
@@ -328,6 +329,8 @@ def check_batch(batch: BatchRun | None) -> list[str]:
             usage = (
                 check_usage(embedding=result) if isinstance(result, EmbeddingResult) else check_usage(result)
             )
+            if isinstance(result, Result):
+                usage += check_origin(result, provider_id, model)
             problems += [f"{where}: {p}" for p in usage]
             problems += [f"{where}: {p}" for p in check_round_trip([result])]
     if job.status == "succeeded":

@@ -165,7 +165,7 @@ def _invariants(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
         problems += invariants.check_stream_well_formed(run.events, finished=run.error is None)
     content = run.result.content if run.result else (accumulate(run.events).content if run.events else [])
     problems += invariants.check_provider_executed(content, case.request)
-    problems += invariants.check_batch(run.batch)
+    problems += invariants.check_batch(run.batch, suite.provider_id, case.model)
     if case.is_stream:
         problems += invariants.check_whole_tool_calls(run.events)
         entries = _sse_entries(case)

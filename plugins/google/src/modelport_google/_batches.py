@@ -7,8 +7,8 @@ refused before any request (the JSON Lines file input of the Files API is not us
 
 from __future__ import annotations
 
+import hashlib
 import json
-import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -28,6 +28,7 @@ from modelport.wire import dumps
 __all__ = [
     "MAX_INLINE_BYTES",
     "batch_state",
+    "display_name",
     "cancel_steps",
     "get_steps",
     "result_lines",
@@ -62,7 +63,7 @@ def submit_steps(model_url: str, model: str, requests: Sequence[BatchRequest]) -
     ]
     body = {
         "batch": {
-            "displayName": f"modelport-{uuid.uuid4().hex[:16]}",
+            "displayName": display_name(inline),
             "inputConfig": {"requests": {"requests": inline}},
         }
     }
@@ -74,6 +75,14 @@ def submit_steps(model_url: str, model: str, requests: Sequence[BatchRequest]) -
     reply = yield HttpRequest(f"{model_url}:batchGenerateContent", body=body)
     assert reply is not None
     return batch_state(reply.data)
+
+
+def display_name(inline: Sequence[Mapping[str, Any]]) -> str:
+    """The batch's label (``displayName``, required by the API; the batch id is its identity):
+    ``modelport-`` and a digest of its inline requests, so the same batch gets the same name, in the
+    console and in a recording that replays."""
+    digest = hashlib.sha256(dumps(list(inline))).hexdigest()
+    return f"modelport-{digest[:16]}"
 
 
 def get_steps(batch_id: str) -> Steps[BatchState]:
