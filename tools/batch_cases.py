@@ -205,9 +205,14 @@ def _steps(spec: dict[str, Any], interactions: list[dict[str, Any]]) -> list[str
     return ["wait"] + ["refresh"] * (len(polls) - first - 1) + ["results"]
 
 
+def _request(recorded: dict[str, Any]) -> dict[str, Any]:
+    """The request as recorded (VCR's ``{encoding, string}`` body read as its text)."""
+    return clean_request({**recorded, "body": recorded["body"].get("string") or None})
+
+
 def _response(recorded: dict[str, Any]) -> dict[str, Any]:
     """The response as recorded, with its content type only (no batch mapping reads another header)."""
-    response = clean_response(recorded)
+    response = clean_response({**recorded, "body": recorded["body"].get("string")})
     response["headers"] = {k: v for k, v in response["headers"].items() if k == "content-type"}
     return response
 
@@ -227,7 +232,7 @@ def build(spec: dict[str, Any]) -> None:
         yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8"
     )
     cassette = Cassette(
-        [Interaction(clean_request(i["request"]), _response(i["response"])) for i in interactions],
+        [Interaction(_request(i["request"]), _response(i["response"])) for i in interactions],
         metadata={"source": source},
     )
     (directory / "cassette.yaml").write_text(dump_cassette(cassette), encoding="utf-8")

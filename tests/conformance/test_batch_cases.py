@@ -6,6 +6,7 @@ mapping fails the suite."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -13,11 +14,15 @@ import modelport_anthropic._batches as anthropic_batches
 import pytest
 
 from modelport.batches import BatchLine
-from modelport_conformance.batch_replay import BatchPlan
-from modelport_conformance.cases import Case, Suite, discover_suites
-from modelport_conformance.cassette import Cassette, Interaction
+from modelport_conformance.batch_replay import RECORD_POLL_INTERVAL, BatchPlan
+from modelport_conformance.cases import Case, Suite, discover_suites, load_cases
+from modelport_conformance.cassette import Cassette, Interaction, body_bytes
 from modelport_conformance.player import CassettePlayer
+from modelport_conformance.recording import record_case
 from modelport_conformance.runner import run_case
+from tests.conformance.servers import Answer, LocalServer, Seen
+
+KEY = "sk-test-0123456789abcdefghijklmnop"
 
 BATCH_CASES = {
     ("anthropic", "batch-answers"),
@@ -221,3 +226,52 @@ def test_a_pair_in_yaml_is_a_custom_id_and_its_entry() -> None:
     plan = BatchPlan.read({"requests": [["capital", {"prompt": "Capital of France?"}], {"prompt": "x"}]})
     assert plan.entries == [("capital", {"prompt": "Capital of France?"}), {"prompt": "x"}]
     assert plan.steps == ("wait", "results")
+
+
+def test_recording_a_batch_case_polls_at_an_interval_and_its_cassette_replays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recording against a loopback server serving the recorded answers of ``batch-embeddings`` in
+    order: the recorder waits between polls (never polls in a tight loop), the cassette it writes
+    replays (its upload has a boundary of its own, matched part by part) and regenerates the
+    shipped expected file."""
+    from modelport import _retry
+
+    shipped = _case(_suites()["openai"], "batch-embeddings")
+    answers = [interaction.response for interaction in shipped.cassette.interactions]
+    directory = tmp_path / "cases" / "batch-embeddings"
+    directory.mkdir(parents=True)
+    (directory / "case.yaml").write_text(shipped.files["case.yaml"], encoding="utf-8")
+    slept: list[float] = []
+    monkeypatch.setattr(_retry, "sleep", slept.append)
+
+    def answer(seen: Seen) -> Answer:
+        recorded = answers[len(server.seen) - 1]
+        content_type = recorded["headers"]["content-type"][0]
+        return Answer(
+            recorded["status"]["code"], body_bytes(recorded["body"]), {"content-type": content_type}
+        )
+
+    suite = _suites()["openai"].replace(location=tmp_path / "cases")
+    suite.cases = load_cases(tmp_path / "cases")
+    with LocalServer(answer) as server:
+        outcome = record_case(suite, suite.cases[0], api_key=KEY, base_url=f"{server.url}/v1")
+    assert outcome.status == "pass", outcome.message
+    assert [(seen.method, seen.path.split("/")[2]) for seen in server.seen] == [
+        ("POST", "files"),
+        ("POST", "batches"),
+        *[("GET", "batches")] * 7,
+        ("GET", "files"),
+    ]
+    # Five polls before the one that says completed, each followed by a wait backing off by half
+    # (the replay that regenerates expected.json then sleeps 0).
+    assert slept[:5] == [RECORD_POLL_INTERVAL * 1.5**n for n in range(5)]
+    assert set(slept[5:]) == {0}
+    assert json.loads((directory / "expected.json").read_text()) == shipped.expected
+    [case] = load_cases(tmp_path / "cases")
+    upload = case.cassette.interactions[0].request
+    assert (
+        upload["headers"]["content-type"][0]
+        != shipped.cassette.interactions[0].request["headers"]["content-type"][0]
+    )
+    assert run_case(suite, case).status == "pass"

@@ -28,7 +28,7 @@ WIRE_REQUIREMENTS = {f"G{n}" for n in range(2, 19)} | {"S1", "S2", "S3", "S4", "
 def test_every_wire_requirement_has_a_case():
     covered = {r for case in GOOGLE + VERTEX for r in case.requirements}
     assert WIRE_REQUIREMENTS - covered == set()
-    assert (len(GOOGLE), len(VERTEX)) == (48, 5)
+    assert (len(GOOGLE), len(VERTEX)) == (49, 5)
 
 
 def test_every_case_carries_attribution_and_no_credentials():
@@ -48,6 +48,7 @@ def test_every_case_carries_attribution_and_no_credentials():
                 "vercel/ai",
                 "FirebaseExtended/vertexai-sdk-test-data",
                 "simonw/llm-gemini",
+                "crmne/ruby_llm",
             }, case.name
             assert re.fullmatch(r"[0-9a-f]{40}", source["commit"]), case.name
             assert source["license"] in {"MIT", "Apache-2.0"}, case.name

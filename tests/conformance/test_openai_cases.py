@@ -33,6 +33,7 @@ REPOS = {
     "Future-House/ldp",
     "Mirascope/mirascope",
     "charmbracelet/fantasy",
+    "crmne/ruby_llm",
 }
 
 

@@ -6,7 +6,8 @@ A batch case's ``request`` (in ``case.yaml``)::
     requests: [...]             # the entries, as submit_batch (submit_embed_batch) takes them
     steps: [wait, results]      # the default; any of wait, refresh, cancel, results, in order
 
-``wait`` polls with ``poll_interval=0`` until the batch ends, ``refresh`` asks once more (a
+``wait`` polls until the batch ends (with ``poll_interval=0`` in replay, every
+:data:`RECORD_POLL_INTERVAL` seconds at first while recording), ``refresh`` asks once more (a
 recording that polled past the end), ``cancel`` cancels, ``results`` reads every result. The
 cassette holds the whole exchange in order: polls are identical requests with different answers,
 and the player answers each with the first interaction not yet played.
@@ -21,11 +22,14 @@ from typing import Any
 import modelport
 from modelport.batches import BatchItem, BatchJob
 
-__all__ = ["BATCH_STEPS", "BatchPlan", "BatchRun", "abatch_run", "batch_run"]
+__all__ = ["BATCH_STEPS", "RECORD_POLL_INTERVAL", "BatchPlan", "BatchRun", "abatch_run", "batch_run"]
 
 #: What a batch case may do after submitting, in the order it lists.
 BATCH_STEPS = ("wait", "refresh", "cancel", "results")
 _DEFAULT_STEPS = ("wait", "results")
+#: Seconds between the first polls of a batch recorded against the real service (then longer,
+#: as :meth:`~modelport.batches.BatchJob.wait` backs off).
+RECORD_POLL_INTERVAL = 10.0
 
 
 @dataclass(frozen=True)
@@ -63,14 +67,17 @@ class BatchRun:
     steps: list[str] = field(default_factory=list)
 
 
-def batch_run(model: modelport.Model, request: Mapping[str, Any], run: BatchRun) -> None:
-    """Submit the case's batch on ``model`` and take its steps, filling ``run`` as it goes."""
+def batch_run(
+    model: modelport.Model, request: Mapping[str, Any], run: BatchRun, *, poll_interval: float = 0
+) -> None:
+    """Submit the case's batch on ``model`` and take its steps, filling ``run`` as it goes
+    (``poll_interval``: 0 in replay; a recording against the real service waits between polls)."""
     plan = BatchPlan.read(request)
     submit = model.submit_embed_batch if plan.kind == "embed" else model.submit_batch
     run.job = job = submit(plan.entries)
     for step in plan.steps:
         if step == "wait":
-            job.wait(poll_interval=0)
+            job.wait(poll_interval=poll_interval)
         elif step == "refresh":
             job.refresh()
         elif step == "cancel":

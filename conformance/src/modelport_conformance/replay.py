@@ -218,8 +218,9 @@ async def aexecute(suite: Suite, case: Case, *, chunk_size: int | None = 7) -> E
     return run
 
 
-def call_case(model: modelport.Model, case: Case, run: Execution) -> None:
-    """Make the case's call on ``model``, filling ``run`` (events are kept as they arrive)."""
+def call_case(model: modelport.Model, case: Case, run: Execution, *, poll_interval: float = 0) -> None:
+    """Make the case's call on ``model``, filling ``run`` (events are kept as they arrive;
+    ``poll_interval``: a batch's, see :func:`~modelport_conformance.batch_replay.batch_run`)."""
     if case.method == "generate":
         run.result = model.generate(**case.request)
         run.output = {"result": canonical(run.result)}
@@ -231,7 +232,7 @@ def call_case(model: modelport.Model, case: Case, run: Execution) -> None:
         run.output = {"token_count": token_count(model.count_tokens(**case.request))}
     elif case.method == "batch":
         run.batch = BatchRun()
-        batch_run(model, case.request, run.batch)
+        batch_run(model, case.request, run.batch, poll_interval=poll_interval)
         run.output = batch_output(run.batch)
     else:
         keywords = dict(case.request)
