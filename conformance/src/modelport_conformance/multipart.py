@@ -16,9 +16,9 @@ from email.message import Message
 from email.parser import BytesParser
 from typing import Any
 
-__all__ = ["MULTIPART_FORM", "form_fields", "is_multipart_form"]
+__all__ = ["form_fields", "is_multipart_form"]
 
-MULTIPART_FORM = "multipart/form-data"
+_MULTIPART_FORM = "multipart/form-data"
 
 
 def is_multipart_form(content_type: str | None) -> bool:
@@ -26,7 +26,7 @@ def is_multipart_form(content_type: str | None) -> bool:
     if not content_type:
         return False
     media, _, params = content_type.partition(";")
-    return media.strip().lower() == MULTIPART_FORM and "boundary=" in params
+    return media.strip().lower() == _MULTIPART_FORM and "boundary=" in params
 
 
 def _lines(text: str) -> list[Any] | None:
