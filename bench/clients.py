@@ -39,9 +39,11 @@ _ANTHROPIC_HEADERS = {
 }
 
 
-def stream_prompt(frames: int) -> str:
-    """A prompt that tells the mock server how many frames to stream."""
-    return f"{PROMPT} frames={frames}"
+def stream_prompt(frames: int, pace_us: int | None = None) -> str:
+    """A prompt that tells the mock server how many frames to stream, and, with ``pace_us``, to send
+    them one event a write with that many microseconds between writes."""
+    paced = "" if pace_us is None else f" pace={pace_us}"
+    return f"{PROMPT} frames={frames}{paced}"
 
 
 def _body(prompt: str) -> bytes:

@@ -142,7 +142,7 @@ def _otel(mode: str, base_url: str, calls: int, rounds: int) -> dict[str, object
     import statistics
 
     from bench.clients import PROMPT, Modelport, RawHttpx
-    from bench.figures import _interleaved
+    from bench.sequential import _interleaved
     from modelport import telemetry
 
     base, mp = RawHttpx(base_url), Modelport(base_url)

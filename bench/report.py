@@ -28,7 +28,8 @@ def table(report: dict[str, Any]) -> str:
                 _num(fig["baseline"]),
                 _num(fig["modelport"]),
                 fig["unit"],
-                f"{fig['ratio']:.2f}x",
+                f"{fig['ratio']:.2f}x"
+                + (f" (fastest {extra['min_ratio']:.2f}x)" if "min_ratio" in extra else ""),
                 target_s,
                 ok,
             )
@@ -62,6 +63,15 @@ def table(report: dict[str, Any]) -> str:
                 + " / ".join(f"{tail['baseline'][q]:,.0f}" for q in ("p50_us", "p99_us", "max_us"))
                 + ", modelport "
                 + " / ".join(f"{tail['modelport'][q]:,.0f}" for q in ("p50_us", "p99_us", "max_us"))
+            )
+    for k in ("P3", "P3-openai", "P3-anthropic", "P3-openai-responses"):
+        if k in figs and "min_ratio" in figs[k]["extra"]:
+            fig, e = figs[k], figs[k]["extra"]
+            notes.append(
+                f"{k} µs/frame, fastest / median of {e['streams']} streams: raw httpx "
+                f"{e['baseline_min']:.1f} / {fig['baseline']:.1f}, modelport {e['modelport_min']:.1f} / "
+                f"{fig['modelport']:.1f}; ratio {e['min_ratio']:.2f}x by the fastest streams, "
+                f"{fig['ratio']:.2f}x the median per-stream ratio"
             )
     p2u = figs.get("P2u")
     if p2u:

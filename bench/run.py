@@ -20,7 +20,8 @@ from typing import Any
 if __package__ in (None, ""):  # ``python bench/run.py``
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import figures
+from bench import concurrent, fresh, sequential
+from bench.figures import Figure
 from bench.report import table
 from bench.server import MockServer
 
@@ -66,54 +67,54 @@ ALIASES = {
     "P5": {"P5"},
 }
 
-FULL = Plan(21, 500, 5, 2_000, 41, 200, 25, 2_000, 20_000, 900.0)
+FULL = Plan(21, 500, 5, 10_000, 15, 200, 25, 2_000, 20_000, 900.0)
 QUICK = Plan(3, 30, 2, 200, 3, 20, 3, 200, 2_000, 120.0, otel_rounds=2, otel_repeats=1)
 
 
 def run(plan: Plan, only: set[str] | None = None) -> dict[str, Any]:
     """Measure everything in ``plan`` and return the report."""
     started = time.time()
-    figs: list[figures.Figure] = []
+    figs: list[Figure] = []
     errors: dict[str, str] = {}
-    groups: list[tuple[str, Callable[[MockServer], list[figures.Figure]]]] = [
-        ("P1", lambda srv: figures.import_figures(srv.base_url, plan.import_repeats)),
+    groups: list[tuple[str, Callable[[MockServer], list[Figure]]]] = [
+        ("P1", lambda srv: fresh.import_figures(srv.base_url, plan.import_repeats)),
         (
             "P2",
-            lambda srv: figures.sync_figures(
+            lambda srv: sequential.sync_figures(
                 srv.base_url, plan.calls, plan.frames, plan.rounds, plan.streams
             ),
         ),
         (
             "openai",
-            lambda srv: figures.openai_figures(
+            lambda srv: sequential.openai_figures(
                 srv.openai_base_url, plan.calls, plan.frames, plan.rounds, plan.streams
             ),
         ),
         (
             "anthropic",
-            lambda srv: figures.anthropic_figures(
+            lambda srv: sequential.anthropic_figures(
                 srv.root_url, plan.calls, plan.frames, plan.rounds, plan.streams
             ),
         ),
         (
             "openai-responses",
-            lambda srv: figures.openai_responses_figures(
+            lambda srv: sequential.openai_responses_figures(
                 srv.openai_base_url, plan.calls, plan.frames, plan.rounds, plan.streams
             ),
         ),
         (
             "P2o",
             lambda srv: (
-                [figures.otel_figure(srv.base_url, plan.calls, plan.otel_rounds, plan.otel_repeats)]
-                if figures.otel_available()
+                [fresh.otel_figure(srv.base_url, plan.calls, plan.otel_rounds, plan.otel_repeats)]
+                if fresh.otel_available()
                 else []
             ),
         ),
-        ("P4", lambda srv: figures.async_figures(srv.base_url, plan.concurrent, plan.async_rounds)),
+        ("P4", lambda srv: concurrent.async_figures(srv.base_url, plan.concurrent, plan.async_rounds)),
         (
             "P5",
             lambda srv: [
-                figures.stream_memory_figure(srv.base_url, plan.memory_frames_small, plan.memory_frames_large)
+                fresh.stream_memory_figure(srv.base_url, plan.memory_frames_small, plan.memory_frames_large)
             ],
         ),
     ]

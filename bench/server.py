@@ -15,6 +15,9 @@ Routes (``{m}`` is any model name):
 - ``POST /v1/chat/completions`` (OpenAI): a ``chat.completion`` with the same ~1 KB answer, or, when the
   body has ``"stream": true``, SSE ``chat.completion.chunk`` frames (``frames=<n>`` content chunks, then
   the finish, usage and ``[DONE]`` events; see :mod:`bench.payloads_openai`).
+
+A streamed request whose body has ``pace=<µs>`` is answered one HTTP chunk (one SSE event) a write,
+with that pause between writes (:func:`pace`); without it, the whole answer is one write.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from types import TracebackType
 
@@ -35,6 +39,7 @@ from . import payloads, payloads_anthropic, payloads_openai, payloads_openai_res
 _FRAMES = re.compile(rb"frames=(\d+)")
 _STREAM = re.compile(rb'"stream"\s*:\s*true')
 _PLAIN = b"answer=plain"
+_PACED = re.compile(rb"pace=(\d+)")
 _MAX_FRAMES = 100_000
 
 
@@ -88,6 +93,32 @@ def respond(target: bytes, body: bytes) -> bytes:
     return _head("404 Not Found", "application/json; charset=UTF-8", len(data)) + data
 
 
+def pieces(response: bytes) -> list[bytes]:
+    """A chunked response split into its head and each HTTP chunk (the terminating one included)."""
+    start = response.find(b"\r\n\r\n") + 4
+    if b"Transfer-Encoding: chunked" not in response[:start]:
+        return [response]
+    out = [response[:start]]
+    while start < len(response):
+        line_end = response.find(b"\r\n", start)
+        end = line_end + 2 + int(response[start:line_end], 16) + 2
+        out.append(response[start:end])
+        start = end
+    return out
+
+
+def pace(transport: asyncio.Transport, response: bytes, pause: float) -> None:
+    """Write ``response`` one HTTP chunk at a time with ``pause`` seconds between writes (blocking
+    this server's loop, which serves the one sequential client of a stream figure): each write goes
+    out as its own segment, so the client reads one event at a time, as from a provider that
+    generates tokens more slowly than the client reads them."""
+    for piece in pieces(response):
+        if transport.is_closing():
+            return
+        transport.write(piece)
+        time.sleep(pause)
+
+
 class _Budget:
     def __init__(self, max_requests: int, stop: asyncio.Event) -> None:
         self.left = max_requests
@@ -133,7 +164,11 @@ class _Http(asyncio.Protocol):
                 self.transport.close()
                 self.transport = None
                 return
-            self.transport.write(respond(parts[1], body))
+            paced = _PACED.search(body)
+            if paced is None:
+                self.transport.write(respond(parts[1], body))
+            else:  # one write per HTTP chunk, a pause between: frames arrive as a provider sends them
+                pace(self.transport, respond(parts[1], body), int(paced.group(1)) / 1e6)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.transport = None

@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = {
     "P1",
@@ -111,6 +113,12 @@ def test_quick_benchmark_report(tmp_path: Path) -> None:
     assert figures["P2t"]["target"] == 2.0
     assert figures["P2t"]["extra"]["tail"] == figures["P2"]["extra"]["tail"]
     assert _positive(figures["P2t"]["extra"]["max_ratio"])
+    # Each stream figure keeps both views: the median per-stream ratio and the fastest streams' one.
+    for name in ("P3", "P3-openai", "P3-anthropic", "P3-openai-responses"):
+        extra = figures[name]["extra"]
+        assert extra["streams"] == len(figures[name]["samples"]) == report["plan"]["streams"], name
+        assert extra["min_ratio"] == pytest.approx(extra["modelport_min"] / extra["baseline_min"]), name
+        assert extra["baseline_min"] <= figures[name]["baseline"], name
     # P2u: the same answer without grounding metadata, and what the grounding costs on each side.
     for key in ("grounded_cost_us", "baseline_grounded_cost_us"):
         assert math.isfinite(figures["P2u"]["extra"][key]), key

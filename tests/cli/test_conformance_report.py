@@ -49,14 +49,15 @@ def modelport_register_providers(register):
 
 @hookimpl
 def modelport_conformance_suites(register):
-    register("example-hostile", Path(__file__).parent / "hostile_cases")
+    unsupported = {"reasoning": "the Example has no reasoning"}
+    register("example-hostile", Path(__file__).parent / "hostile_cases", unsupported=unsupported)
 '''
 
 
 @pytest.fixture
 def hostile_installed(example_installed: Path) -> Path:
     """``example`` (passes) plus ``example-hostile``: a case named like markup, a failing case (its
-    expected answer edited) and a skipped one (it needs reasoning, which the Example lacks)."""
+    expected answer edited) and a skipped one (it needs reasoning, which the suite declares unsupported)."""
     site = example_installed
     cases = site / "hostile_cases"
     shutil.copytree(EXAMPLE_CASES, cases)

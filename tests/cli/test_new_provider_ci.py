@@ -80,7 +80,7 @@ def test_the_generated_project_passes_its_own_workflow_from_installed_wheels(tmp
     assert re.search(r"^=+ \d+ passed, \d+ skipped in ", outputs["tests"], flags=re.M), outputs["tests"]
     assert re.search(r"^tests/test_recording\.py \.\s", outputs["tests"], flags=re.M), outputs["tests"]
     conformance_lines = outputs["conformance from the installed wheel"].splitlines()
-    assert f"{NAME}: {CASES} passed, 0 failed, 0 skipped" in conformance_lines
+    assert f"{NAME}: {CASES} cases: {CASES} passed, 0 failed, 0 skipped" in conformance_lines
     # The conformance step ran from the wheel, not from the editable install of the source tree.
     located = _run(
         ["python", "-c", "import modelport_my_llm; print(modelport_my_llm.__file__)"], tmp_path, env

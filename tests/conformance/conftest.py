@@ -49,15 +49,22 @@ def fresh_registry() -> Iterator[None]:
     reset_registry()
 
 
-@pytest.fixture
-def example_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: None) -> Path:
-    """The example plugin installed by entry point (only ``example``; the first-party plugins blocked)."""
-    site = tmp_path / "site"
-    write_distribution(site, "modelport-example", {"example": "modelport_example._plugin"})
-    monkeypatch.syspath_prepend(str(EXAMPLE_ROOT))
+def install_alone(
+    monkeypatch: pytest.MonkeyPatch, site: Path, name: str, entry_points: dict[str, str], root: Path
+) -> Path:
+    """The plugin under ``root`` installed by entry point at ``site``, the first-party plugins blocked."""
+    write_distribution(site, name, entry_points)
+    monkeypatch.syspath_prepend(str(root))
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setenv("MODELPORT_BLOCK_PLUGINS", ",".join(FIRST_PARTY_IDS))
     return site
+
+
+@pytest.fixture
+def example_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: None) -> Path:
+    """The example plugin installed by entry point (only ``example``; the first-party plugins blocked)."""
+    entry_points = {"example": "modelport_example._plugin"}
+    return install_alone(monkeypatch, tmp_path / "site", "modelport-example", entry_points, EXAMPLE_ROOT)
 
 
 @pytest.fixture
@@ -83,6 +90,7 @@ VARIANT_IDS = (
     "example-features",
     "example-usagebug",
     "example-streamusage",
+    "example-streamswap",
     "example-hang",
     "example-hog",
 )

@@ -17,7 +17,10 @@ from modelport_conformance.selection import skip_reason
 from .conftest import EXAMPLE_CASES
 from .test_pytest_plugin import _pytest
 
-NO_REASONING = "provider declares no reasoning support"
+REFUSED = (
+    "refused: the case needs reasoning, which provider 'example-features' does not declare "
+    "(Capabilities: reasoning=False); declare it, or list it in the suite's unsupported with the reason"
+)
 
 
 def _cases(tmp_path, edits):
@@ -38,7 +41,8 @@ def test_skip_reasons_in_order(example_installed, tmp_path):
     assert skip_reason(suite, generate, models=("tiny-2",)) == "model 'tiny-1' is not in models"
     assert skip_reason(suite, stream) == "declared unsupported: grounding: no search here"
     plain = Suite("example", [generate, stream])
-    assert skip_reason(plain, stream) == NO_REASONING
+    # a capability the provider does not declare is no skip: the case is refused (see below)
+    assert skip_reason(plain, stream) is None
     # a feature that names no capability counts only when the suite declares it unsupported
     assert skip_reason(plain, generate) is None
     assert skip_reason(plain, generate, models=("tiny-1",)) is None
@@ -57,32 +61,38 @@ def test_a_case_config_wins_over_the_runner_and_the_suite(example_installed, tmp
     assert (outcome.status, outcome.message) == ("pass", "")
 
 
-def test_capabilities_and_config_drive_the_cli_and_pytest_alike(variants_installed, tmp_path):
+def test_a_case_needing_an_undeclared_capability_is_refused_in_the_cli_and_pytest(
+    variants_installed, tmp_path
+):
     out = tmp_path / "report.json"
     result = CliRunner().invoke(
         main,
         ["conformance", "--provider", "example-features", "--format", "json", "--output", str(out), "-q"],
     )
-    assert result.exit_code == 0, out.read_text()
+    assert result.exit_code == 1, out.read_text()
     cases = json.loads(out.read_text())["providers"]["example-features"]["cases"]
-    assert [(c["case"], c["status"], c["message"]) for c in cases] == [
-        ("generate-basic", "pass", ""),  # config: {max_retries: 0} over the suite's options
-        ("stream-basic", "skip", NO_REASONING),
+    assert [(c["case"], c["status"], c["message"], c["checks"]) for c in cases] == [
+        ("generate-basic", "pass", "", cases[0]["checks"]),  # config: {max_retries: 0} over the options
+        (
+            "stream-basic",
+            "fail",
+            f"[capabilities] {REFUSED}",
+            [{"name": "capabilities", "status": "fail", "message": REFUSED}],
+        ),
     ]
     source = (
         "from modelport_conformance import ProviderConformanceTests\n\n\n"
         "class TestFeatures(ProviderConformanceTests):\n    provider_id = 'example-features'\n"
     )
-    run = _pytest(variants_installed, tmp_path, source)
-    assert run.returncode == 0, run.stdout
-    skips = [
-        (line.split("]")[0] + "]", line.rsplit(": ", 1)[1])
-        for line in run.stdout.splitlines()
-        if line.startswith("SKIPPED [")
-    ]
-    # the seven tests of stream-basic skip with the CLI's reason; generate-basic has no stream checks
-    assert sorted(skips) == [("SKIPPED [2]", "not a stream"), ("SKIPPED [7]", NO_REASONING)]
-    assert run.stdout.splitlines()[-1].startswith("9 passed, 9 skipped in")
+    run = _pytest(variants_installed, tmp_path, source, "-rfs")
+    assert run.returncode == 1, run.stdout
+    failed = sorted(line.split(" - ")[0] for line in run.stdout.splitlines() if line.startswith("FAILED "))
+    tests = ("async_parity", "chunked_stream_decoding", "expected_output", "invariants", "no_credentials")
+    tests += ("request_mapping", "stream_equals_merged_decode")
+    # the seven tests of stream-basic fail with the CLI's reason; generate-basic has no stream checks
+    assert failed == [f"FAILED test_author.py::TestFeatures::test_{name}[stream-basic]" for name in tests]
+    assert run.stdout.count(REFUSED) == 7
+    assert run.stdout.splitlines()[-1].startswith("7 failed, 9 passed, 2 skipped in")
 
 
 def test_models_filter_the_cli_as_they_filter_pytest(example_installed, tmp_path):
@@ -97,4 +107,8 @@ def test_models_filter_the_cli_as_they_filter_pytest(example_installed, tmp_path
         ("stream-basic", "skip", "model 'tiny-1' is not in models"),
     ]
     kept = CliRunner().invoke(main, ["conformance", "--model", "tiny-1", "-q"])
-    assert kept.output.splitlines()[-2:] == ["example: 2 passed, 0 failed, 0 skipped", "conformance: OK"]
+    assert kept.output.splitlines()[-3:] == [
+        "example: 2 cases: 2 passed, 0 failed, 0 skipped",
+        "example: 14 checks: 12 passed, 0 failed, 2 skipped",
+        "conformance: OK",
+    ]

@@ -73,7 +73,11 @@ def test_conformance_exits_non_zero_on_failure_and_renders_markdown(broken_insta
 def test_conformance_table_passes_for_the_example(example_installed):
     result = CliRunner().invoke(main, ["conformance", "--strict", "-q"])
     assert result.exit_code == 0
-    assert result.output.splitlines()[-2:] == ["example: 2 passed, 0 failed, 0 skipped", "conformance: OK"]
+    assert result.output.splitlines()[-3:] == [
+        "example: 2 cases: 2 passed, 0 failed, 0 skipped",
+        "example: 14 checks: 12 passed, 0 failed, 2 skipped",
+        "conformance: OK",
+    ]
 
 
 def test_generate_replays_a_cassette_offline_without_printing_keys(example_installed, monkeypatch):
@@ -139,6 +143,8 @@ def test_unknown_provider_fails(example_installed):
         "status": "fail",
         "problem": "not a registered provider",
         "summary": {"pass": 0, "fail": 0, "skip": 0},
+        "check_summary": {"pass": 0, "fail": 0, "skip": 0},
+        "warnings": [],
         "cases": [],
     }
 

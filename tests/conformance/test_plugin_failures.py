@@ -86,7 +86,11 @@ def test_a_merge_frames_bug_is_one_fail_row_and_every_report_is_written(
     assert {line[:66].strip() for line in table[4:end]} == {""}
     detail = " ".join(line[66:] for line in table[3:end])
     assert detail == f"[merged] merge_frames raised KeyError: 'missing' (at {where})"
-    assert table[-2:] == ["example-mergebug: 1 passed, 1 failed, 0 skipped", "conformance: FAILED"]
+    assert table[-3:] == [
+        "example-mergebug: 2 cases: 1 passed, 1 failed, 0 skipped",
+        "example-mergebug: 14 checks: 11 passed, 1 failed, 2 skipped",
+        "conformance: FAILED",
+    ]
     markdown = outputs["markdown"].read_text().splitlines()
     assert (
         f"| example-mergebug | stream-basic | stream | FAIL | EX2 | [merged] merge_frames raised KeyError: 'missing' (at {where}) |"

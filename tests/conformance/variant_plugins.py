@@ -113,6 +113,17 @@ class StreamUsageBug(Example):  # its stream loses the usage the whole answer re
         return _FinishUsage(super().stream_decoder(spec), lambda usage: Usage())
 
 
+def _swapped(usage: Usage) -> Usage:
+    return usage.model_copy(update={"input_tokens": usage.output_tokens, "output_tokens": usage.input_tokens})
+
+
+class StreamSwap(Example):  # its stream decoder (only) swaps the input and output counts
+    id = "example-streamswap"
+
+    def stream_decoder(self, spec: Any) -> Any:
+        return _FinishUsage(super().stream_decoder(spec), _swapped)
+
+
 class Hang(Example):  # a decoder that never returns
     id = "example-hang"
 
@@ -145,6 +156,7 @@ def modelport_register_providers(register: Any) -> None:
         Features,
         UsageBug,
         StreamUsageBug,
+        StreamSwap,
         Hang,
         Hog,
     )
@@ -163,5 +175,6 @@ def modelport_conformance_suites(register: Any) -> None:
     register("example-features", CASES / "features", options={"max_retries": 3})
     register("example-usagebug", CASES / "usagebug", merge_frames=example.merge_frames)
     register("example-streamusage", CASES / "streamusage", merge_frames=example.merge_frames)
+    register("example-streamswap", cases)  # no merge_frames: the stream is held to expected.json
     register("example-hang", cases)
     register("example-hog", cases)

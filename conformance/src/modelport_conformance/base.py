@@ -10,12 +10,14 @@
 
 Each standard test runs once per case (the ``conformance_case`` parameter is supplied by the pytest
 plugin) and reports one check of :func:`~modelport_conformance.run_case`, the function
-``modelport conformance`` runs too. A check that does not apply, a feature declared unsupported or
-not in the provider's ``Capabilities``, or a model not in ``models`` is a skip with the reason
+``modelport conformance`` runs too, read by :func:`modelport_conformance.outcomes.check_results`
+(so pytest's count is the CLI's check count plus the four class-level tests). A check that does not
+apply, a feature declared unsupported, or a model not in ``models`` is a skip with the reason
 (decided by :func:`modelport_conformance.selection.skip_reason`, the same as ``--model`` on the
-command line), never a silent pass. A bug in plugin code fails the one test of the check it broke.
-Overriding or deleting a standard test fails ``test_standard_tests_intact`` unless the subclass
-lists it in ``overrides`` with a reason.
+command line), never a silent pass; a case needing a capability the provider does not declare
+fails every test of it (:mod:`modelport_conformance.capabilities`). A bug in plugin code fails the
+one test of the check it broke. Overriding or deleting a standard test fails
+``test_standard_tests_intact`` unless the subclass lists it in ``overrides`` with a reason.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ from typing import Any, ClassVar
 
 import pytest
 
-from .bounds import BOUND_CHECKS, bounded_case
+from .bounds import bounded_case
 from .cases import Case, Suite, discover_suites, load_cases
-from .runner import CaseOutcome
+from .outcomes import CaseOutcome, check_results
 
 __all__ = ["STANDARD_TESTS", "ProviderConformanceTests"]
 
@@ -116,19 +118,13 @@ class ProviderConformanceTests:
 
     def _check(self, case: Case, name: str, record_mode: str) -> None:
         outcome = self._outcome(case, record_mode)
-        if outcome.status == "skip":
-            pytest.skip(outcome.message)
-        for check in outcome.checks:
-            if check.name in BOUND_CHECKS:  # the case was stopped: every one of its checks fails
-                pytest.fail(f"{self.provider_id}/{case.name} [{check.name}]\n{check.message}", pytrace=False)
-        for check in outcome.checks:
+        for check in check_results(outcome):  # the reading the CLI counts checks by
             if check.name == name:
                 if check.status == "fail":
                     pytest.fail(f"{self.provider_id}/{case.name} [{name}]\n{check.message}", pytrace=False)
                 if check.status == "skip":
                     pytest.skip(check.message)
                 return
-        pytest.skip(f"{name}: not run (an earlier check failed)")
 
     # Standard tests --------------------------------------------------------------------------
 
@@ -172,7 +168,8 @@ class ProviderConformanceTests:
         self._check(conformance_case, "chunked", modelport_record_mode)
 
     def test_stream_equals_merged_decode(self, conformance_case: Case, modelport_record_mode: str) -> None:
-        """The accumulated stream equals the non-streaming decode of its frames merged."""
+        """The accumulated stream equals the whole answer: its frames merged and decoded whole
+        (``merge_frames``), else the answer in ``expected.json``."""
         self._check(conformance_case, "merged", modelport_record_mode)
 
     def test_async_parity(self, conformance_case: Case, modelport_record_mode: str) -> None:

@@ -24,9 +24,11 @@ import time
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, TypeVar
 
+from .outcomes import BOUND_CHECKS
+
 if TYPE_CHECKING:
     from .cases import Case, Suite
-    from .runner import CaseOutcome
+    from .outcomes import CaseOutcome
 
 __all__ = [
     "BOUND_CHECKS",
@@ -51,8 +53,6 @@ SAMPLE_INTERVAL = 0.02
 #: Seconds an interrupted worker gets to unwind before it is left behind.
 GRACE = 2.0
 
-#: The names of the check a stopped case reports.
-BOUND_CHECKS = ("time-out", "memory")
 
 _T = TypeVar("_T")
 
@@ -152,7 +152,8 @@ def bounded_case(
 ) -> CaseOutcome:
     """:func:`~modelport_conformance.run_case` under the bounds; a case past one is a failing row
     whose one check is named ``time-out`` (or ``memory``)."""
-    from .runner import CaseOutcome, CheckOutcome, run_case
+    from .outcomes import CaseOutcome, CheckOutcome
+    from .runner import run_case
 
     try:
         return bounded(

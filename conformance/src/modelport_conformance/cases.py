@@ -10,11 +10,11 @@ A case is a directory with three files::
 ``model`` (the model name, without the provider prefix), ``request`` (keywords of
 :class:`modelport.Request`, or for ``embed`` ``values`` plus ``output_dimensionality``/``task_type``,
 or for ``batch`` its ``kind``, ``requests`` and ``steps``: see
-:mod:`modelport_conformance.batch_replay`), optional ``description``, ``requirements``
-(spec ids such as ``G3``), ``features`` (what the case needs: a feature the provider's
-``Capabilities`` declares ``False``, or the suite declares unsupported, turns the case into a skip
-with the reason; see
-:mod:`modelport_conformance.selection`), ``config`` (``get_model`` keywords, merged over the
+:mod:`modelport_conformance.batch_replay`), optional ``description``, ``requirements`` (spec ids
+such as ``G3``), ``features`` (what the case needs: a feature the suite declares unsupported turns
+the case into a skip with the reason, see :mod:`modelport_conformance.selection`; one the
+provider's ``Capabilities`` declare ``False`` refuses it, see
+:mod:`modelport_conformance.capabilities`), ``config`` (``get_model`` keywords, merged over the
 runner's settings and the suite's ``options``: the case wins; see
 :func:`modelport_conformance.replay.model_options`) and ``source`` (attribution of the recording it
 was built from).
@@ -206,7 +206,8 @@ class Suite:
 
     @property
     def merge_frames(self) -> Callable[[list[Any]], Any] | None:
-        """Stream frames → the non-streaming body, for the merged-decode check."""
+        """Stream frames → the non-streaming body, for the ``merged`` check (``None``: the check
+        compares the stream with ``expected.json``)."""
         return self.registration.merge_frames
 
     @property

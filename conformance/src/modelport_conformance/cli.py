@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,6 +24,9 @@ from modelport.cli.transports import Replay
 
 from .bounds import DEFAULT_CASE_MEMORY, DEFAULT_CASE_TIMEOUT
 from .report import FORMATS
+
+if TYPE_CHECKING:
+    from .report import Report
 
 __all__ = ["cassette_replay", "cassette_transport", "conformance_command", "main"]
 
@@ -36,6 +39,21 @@ __all__ = ["cassette_replay", "cassette_transport", "conformance_command", "main
 @click.option("--strict", is_flag=True, help="Fail when a registered provider has no cases.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here.")
+@click.option(
+    "--junit",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write JUnit XML here (one test case per check).",
+)
+@click.option(
+    "--summary",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write a summary JSON here (counts and a shields.io badge object).",
+)
+@click.option(
+    "--badge",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the shields.io endpoint badge JSON alone here.",
+)
 @click.option(
     "--regenerate", is_flag=True, help="Rewrite expected.json files from the current adapter (offline)."
 )
@@ -60,6 +78,9 @@ def conformance_command(
     strict: bool,
     fmt: str,
     output: Path | None,
+    junit: Path | None,
+    summary: Path | None,
+    badge: Path | None,
     regenerate: bool,
     quiet: bool,
     case_timeout: float,
@@ -101,6 +122,7 @@ def conformance_command(
     finally:
         if bar is not None:
             bar.close()
+    _write_ci_files(report, junit=junit, summary=summary, badge=badge, quiet=quiet)
     text = render(report, fmt)
     if output is not None:
         output.write_text(text + "\n", encoding="utf-8")
@@ -111,6 +133,26 @@ def conformance_command(
     if fmt != "table" and output is not None and not quiet:
         click.echo("conformance: OK" if report.ok else "conformance: FAILED", err=True)
     sys.exit(0 if report.ok else 1)
+
+
+def _write_ci_files(
+    report: Report, *, junit: Path | None, summary: Path | None, badge: Path | None, quiet: bool
+) -> None:
+    """The files a CI system reads (:mod:`modelport_conformance.ci_files`), those asked for."""
+    import json
+
+    from . import ci_files
+
+    texts: list[tuple[Path | None, Callable[[], str]]] = [
+        (junit, lambda: ci_files.junit_xml(report)),
+        (summary, lambda: json.dumps(ci_files.summary(report), indent=2, ensure_ascii=False) + "\n"),
+        (badge, lambda: json.dumps(ci_files.badge(report), ensure_ascii=False) + "\n"),
+    ]
+    for path, text in texts:
+        if path is not None:
+            path.write_text(text(), encoding="utf-8")
+            if not quiet:
+                click.echo(safe(f"written {path}"), err=True)
 
 
 # --------------------------------------------------------------------------- generate --cassette

@@ -34,9 +34,11 @@ class SuiteRegistrar(Protocol):
     - ``cases``: a directory (a :class:`pathlib.Path` or an ``importlib.resources`` traversable)
       holding one sub-directory per case;
     - ``unsupported``: feature → the reason it is not supported (those cases are skipped with the
-      reason; the provider's ``Capabilities`` skip cases of features it declares ``False`` too);
-    - ``merge_frames``: folds a stream's decoded frames into the one body a non-streaming call would
-      have returned (enables the stream-equals-merged-decode check);
+      reason; a case needing a capability the provider's ``Capabilities`` declare ``False`` is
+      refused instead, see :mod:`modelport_conformance.capabilities`);
+    - ``merge_frames`` (optional): folds a stream's decoded frames into the one body a non-streaming
+      call would have returned; the ``merged`` check then compares the stream with their decode
+      instead of with ``expected.json`` (see :mod:`modelport_conformance.whole_answer`);
     - ``options``: extra keywords for ``get_model`` during replay and recording (e.g. a project id);
       a case's own ``config`` wins over them;
     - ``credential_env``: the environment variables record mode reads the key from;

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from modelport.cli.terminal import visible
 
 from .credentials import redact
-from .runner import CaseOutcome
+from .outcomes import CaseOutcome, counted
 
 if TYPE_CHECKING:
     from .report import Report  # report imports this module to render html
@@ -190,14 +190,18 @@ def render_html(report: Report) -> str:
         out.append("</ul>")
     out.append("</section><section><h2>Cases</h2>")
     for p, provider in enumerate(report.providers):
-        counts = provider.counts()
+        counts, checks = provider.counts(), provider.check_counts()
         cls, label = _status(provider.status)
         out.append(
             f'<h3 id="provider-{p}"><span class="badge {cls}">{label}</span> <span class="name">'
             f"{text(provider.provider_id)}</span></h3>"
-            f'<p class="muted">{counts["pass"]} passed, {counts["fail"]} failed, {counts["skip"]} skipped'
+            f'<p class="muted">{text(counted(counts, "case"))}; {text(counted(checks, "check"))}'
             f"{': ' + text(provider.problem) if provider.problem else ''}</p>"
         )
+        if provider.warnings:
+            out.append('<ul class="warnings">')
+            out += [f"<li>{text(warning)}</li>" for warning in provider.warnings]
+            out.append("</ul>")
         for c, outcome in enumerate(provider.cases):
             out += _case(p, c, outcome)
     out.append("</section>")

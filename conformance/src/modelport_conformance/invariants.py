@@ -139,12 +139,15 @@ def check_usage(
     return problems
 
 
-def check_stream_usage(streamed: Usage, decoded: Usage) -> list[str]:
-    """The usage of a streamed answer equals that of the same answer decoded whole, count by count."""
+def check_stream_usage(
+    streamed: Usage, decoded: Usage, whole: str = "the same answer decoded whole"
+) -> list[str]:
+    """The usage of a streamed answer equals that of the same answer decoded whole, count by count
+    (``whole`` names where that answer came from, in the messages)."""
     got = streamed.model_dump(exclude={"cached_input_tokens"})
     want = decoded.model_dump(exclude={"cached_input_tokens"})
     return [
-        f"usage.{name} of the stream is {got[name]}, of the same answer decoded whole {want[name]}"
+        f"usage.{name} of the stream is {got[name]}, of {whole} {want[name]}"
         for name in want
         if got[name] != want[name]
     ]

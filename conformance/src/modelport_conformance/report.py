@@ -11,17 +11,18 @@ from typing import Any
 from modelport import plugins
 
 from .bounds import DEFAULT_CASE_MEMORY, DEFAULT_CASE_TIMEOUT, bounded_case
+from .capabilities import uncovered
 from .cases import Suite, discover_suites
 from .credentials import redact
+from .outcomes import CaseOutcome, check_counts, counted
 from .replay import describe_exception
-from .runner import CaseOutcome
 from .table import fit_table, terminal_width, wrap_lines
 
 __all__ = ["FORMATS", "ProviderReport", "Report", "render", "run_conformance", "versions"]
 
 #: The report formats :func:`render` writes (``modelport conformance --format``).
 FORMATS = ("table", "json", "markdown", "html")
-_MARK = {"pass": "PASS", "fail": "FAIL", "skip": "skip"}
+_MARK = {"pass": "PASS", "fail": "FAIL", "skip": "skip", "warn": "WARN"}
 
 
 @dataclass
@@ -32,6 +33,8 @@ class ProviderReport:
     cases: list[CaseOutcome] = field(default_factory=list)
     problem: str = ""
     status: str = "pass"
+    #: What does not fail the run but should be known: each declared capability no case exercises.
+    warnings: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         """Cases by status."""
@@ -39,6 +42,11 @@ class ProviderReport:
         for outcome in self.cases:
             counts[outcome.status] += 1
         return counts
+
+    def check_counts(self) -> dict[str, int]:
+        """Checks by status: each case's seven, as pytest counts them
+        (:func:`~modelport_conformance.outcomes.check_results`)."""
+        return check_counts(self.cases)
 
 
 @dataclass
@@ -61,14 +69,18 @@ class Report:
     def as_dict(self) -> dict[str, Any]:
         """The machine-readable report (``--format json``)."""
         totals = {"pass": 0, "fail": 0, "skip": 0}
+        checks = dict(totals)
         for provider in self.providers:
             for key, value in provider.counts().items():
                 totals[key] += value
+            for key, value in provider.check_counts().items():
+                checks[key] += value
         return {
             "version": 1,
             "ok": self.ok,
             "strict": self.strict,
             "summary": totals,
+            "check_summary": checks,
             "plugin_errors": dict(self.plugin_errors),
             "versions": dict(self.versions),
             "providers": {
@@ -76,6 +88,8 @@ class Report:
                     "status": p.status,
                     "problem": p.problem,
                     "summary": p.counts(),
+                    "check_summary": p.check_counts(),
+                    "warnings": list(p.warnings),
                     "cases": [c.as_dict() for c in p.cases],
                 }
                 for p in self.providers
@@ -127,6 +141,9 @@ def run_conformance(
             report.problem = "registered provider has no conformance cases"
             report.status = "fail" if strict else "skip"
             continue
+        report.warnings = [
+            f"declares {name}, and no case exercises it" for name in uncovered(provider_id, suite.cases)
+        ]
         for case in suite.cases:
             outcome = _run_one(suite, case, regenerate, models, (case_timeout, case_memory))
             report.cases.append(outcome)
@@ -199,8 +216,9 @@ def render(report: Report, fmt: str = "table", *, width: int | None = None) -> s
         for c in p.cases
     ]
     rows += [(p.provider_id, "-", "-", _MARK[p.status], "", p.problem) for p in report.providers if p.problem]
+    rows += [(p.provider_id, "-", "-", _MARK["warn"], "", w) for p in report.providers for w in p.warnings]
     header = ("provider", "case", "method", "result", "requirements", "detail")
-    summary = [_summary_line(p) for p in report.providers]
+    summary = [line for p in report.providers for line in _summary_lines(p)]
     verdict = "conformance: OK" if report.ok else "conformance: FAILED"
     failures = [
         f"{p.provider_id} / {c.case}:\n" + "\n".join("    " + line for line in c.message.splitlines())
@@ -223,6 +241,7 @@ def render(report: Report, fmt: str = "table", *, width: int | None = None) -> s
     width = width or terminal_width()
     lines = fit_table(header, rows, width)
     details = [wrapped for line in details for wrapped in wrap_lines(line, width, indent="  ")]
+    summary = [wrapped for line in summary for wrapped in wrap_lines(line, width, indent="  ")]
     return "\n".join([*lines, *details, "", *summary, verdict])
 
 
@@ -230,8 +249,10 @@ def _first_line(message: str) -> str:
     return message.splitlines()[0] if message else ""
 
 
-def _summary_line(provider: ProviderReport) -> str:
-    counts = provider.counts()
-    return (
-        f"{provider.provider_id}: {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped"
-    )
+def _summary_lines(provider: ProviderReport) -> list[str]:
+    """``acme: 8 cases: 8 passed, 0 failed, 0 skipped`` and the same of its checks."""
+    name = provider.provider_id
+    return [
+        f"{name}: {counted(provider.counts(), 'case')}",
+        f"{name}: {counted(provider.check_counts(), 'check')}",
+    ]

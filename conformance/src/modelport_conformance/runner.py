@@ -11,14 +11,16 @@ Every case gets these checks, each ``pass``, ``fail`` or ``skip`` with a message
   output, JSON round-trip, provider-executed parts marked, a result's origin (the provider and
   model called, kept on ``Result.message``), and for streams, well-formedness (K4);
 - ``chunked``: streams decode identically when the body arrives 1 and 7 bytes at a time;
-- ``merged``: the accumulated stream equals the non-streaming decode of the frames merged by the
-  suite's ``merge_frames`` (skipped when the plugin gives none), its usage field by field
-  (:func:`~modelport_conformance.invariants.check_stream_usage`): a recorded stream is the only
-  recording of its answer, so its own frames, merged, are the "same answer decoded whole";
+- ``merged``: the accumulated stream equals the whole answer: the non-streaming decode of its
+  frames merged by the suite's ``merge_frames`` when it gives one, else the answer
+  ``expected.json`` holds; its usage count by count (see
+  :mod:`modelport_conformance.whole_answer`);
 - ``async``: the async API (``agenerate``/``astream``/``aembed``, body in 7-byte chunks) gives the
   same output and requests (skipped when the provider implements no async method).
 
-A case can also be skipped as a whole (see :mod:`modelport_conformance.selection`).
+A case can also be skipped as a whole (see :mod:`modelport_conformance.selection`), or refused: a
+case that needs a capability the provider does not declare fails its one ``capabilities`` check
+(:mod:`modelport_conformance.capabilities`). :func:`check_results` reads an outcome check by check.
 
 An exception from plugin code that is not a modelport error (a ``KeyError`` in a decoder, a bug in
 ``merge_frames``) is a bug, not an outcome: it fails the one check it broke, with the exception and
@@ -30,34 +32,31 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
 from typing import Any
-
-import httpx
 
 import modelport
 from modelport import plugins
 from modelport.events import accumulate
-from modelport.types import Usage
 
 from . import invariants
+from .capabilities import CAPABILITY_CHECK, refusal
 from .cases import Case, Suite
 from .credentials import redact, scan_text
 from .jsondiff import diff_json, format_differences
+from .outcomes import CHECKS, CaseOutcome, CheckOutcome, check_results
 from .replay import (
     REPLAY_API_KEY,
     Execution,
     aexecute,
     call_case,
-    canonical,
     describe_error,
     describe_exception,
     execute,
     is_crash,
-    replay_model,
     run_coroutine,
 )
 from .selection import skip_reason
+from .whole_answer import merged_check, sse_entries, stream_output
 
 __all__ = [
     "CHECKS",
@@ -67,6 +66,7 @@ __all__ = [
     "CheckOutcome",
     "Execution",
     "call_case",
+    "check_results",
     "describe_error",
     "execute",
     "run_case",
@@ -75,41 +75,6 @@ __all__ = [
 
 #: Chunk sizes the stream body is replayed in.
 CHUNK_SIZES = (1, 7)
-#: Every check, in the order it runs.
-CHECKS = ("credentials", "request", "expected", "invariants", "chunked", "merged", "async")
-
-
-@dataclass
-class CheckOutcome:
-    """One check of one case."""
-
-    name: str
-    status: str
-    message: str = ""
-
-
-@dataclass
-class CaseOutcome:
-    """Everything known about one case after running it."""
-
-    provider_id: str
-    case: str
-    method: str
-    status: str
-    checks: list[CheckOutcome] = field(default_factory=list)
-    requirements: list[str] = field(default_factory=list)
-    message: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping."""
-        return {
-            "case": self.case,
-            "method": self.method,
-            "status": self.status,
-            "requirements": list(self.requirements),
-            "message": self.message,
-            "checks": [{"name": c.name, "status": c.status, "message": c.message} for c in self.checks],
-        }
 
 
 def _check(name: str, problems: list[str]) -> CheckOutcome:
@@ -140,13 +105,15 @@ def _expected_check(case: Case, run: Execution, regenerate: bool) -> CheckOutcom
             return CheckOutcome(
                 "expected", "fail", f"cannot write {target}: the cases are not in a directory"
             )
-        text = json.dumps(run.output, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+        output = stream_output(case.expected, run) if case.is_stream else run.output
+        text = json.dumps(output, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
         target.write_text(text, encoding="utf-8")
-        case.expected = run.output
+        case.expected = output
         return CheckOutcome("expected", "pass", f"regenerated {target}")
     if case.expected is None:
         return CheckOutcome("expected", "fail", "no expected.json: replay with --regenerate, review, commit")
-    differences = diff_json(case.expected, run.output)
+    output = stream_output(case.expected, run) if case.is_stream else run.output
+    differences = diff_json(case.expected, output)
     if not differences:
         return CheckOutcome("expected", "pass")
     message = "output differs from expected.json:\n" + format_differences(differences)
@@ -168,7 +135,7 @@ def _invariants(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     problems += invariants.check_batch(run.batch, suite.provider_id, case.model)
     if case.is_stream:
         problems += invariants.check_whole_tool_calls(run.events)
-        entries = _sse_entries(case)
+        entries = sse_entries(case)
         if run.error is not None and entries is not None:
             error_object = invariants.stream_error_object(entries)
             problems += invariants.check_stream_error(run.error, error_object, run.events)
@@ -190,58 +157,6 @@ def _chunked(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     for size in CHUNK_SIZES:
         problems += _same_output(f"{size}-byte chunks", run, execute(suite, case, chunk_size=size))
     return _check("chunked", problems)
-
-
-def _sse_entries(case: Case) -> list[dict[str, Any]] | None:
-    """The entries of the case's one SSE body (``None`` when it has none, or several)."""
-    streams = [i for i in case.cassette.interactions if "sse" in (i.response.get("body") or {})]
-    if len(streams) != 1:
-        return None
-    entries: list[dict[str, Any]] = streams[0].response["body"]["sse"]
-    return entries
-
-
-def _stream_frames(case: Case) -> list[Any] | None:
-    entries = _sse_entries(case)
-    if entries is None:
-        return None
-    return [e["data"] for e in entries if isinstance(e.get("data"), (dict, list))]
-
-
-def _merged(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
-    if not case.is_stream:
-        return CheckOutcome("merged", "skip", "not a stream")
-    merge = suite.merge_frames
-    if merge is None:
-        return CheckOutcome("merged", "skip", "the suite registers no merge_frames")
-    frames = _stream_frames(case)
-    if run.error is not None or frames is None:
-        return CheckOutcome("merged", "skip", "the stream ended in an error or has no single SSE body")
-    try:
-        body = merge(frames)
-    except Exception as error:
-        return CheckOutcome("merged", "fail", f"merge_frames raised {describe_exception(error)}")
-    transport = httpx.MockTransport(lambda request: httpx.Response(200, json=body))
-    try:
-        model = replay_model(suite, case, transport)
-        try:
-            direct = model.generate(**case.request)
-        finally:
-            model.close()
-    except Exception as error:
-        raised = describe_exception(error)
-        return CheckOutcome("merged", "fail", f"decoding the merged frames raised {raised}")
-    streamed = accumulate(run.events)
-    problems = invariants.check_stream_usage(streamed.usage, direct.usage)
-    # Usage is named by its invariant above; the diff covers everything else.
-    got, expected = (canonical(r.model_copy(update={"usage": Usage()})) for r in (streamed, direct))
-    differences = diff_json(expected, got, "$.result")
-    if differences:
-        problems.append(
-            "accumulated stream (got) differs from the merged-frames decode (expected):\n"
-            + format_differences(differences)
-        )
-    return _check("merged", problems)
 
 
 _ASYNC_METHODS = {
@@ -285,7 +200,7 @@ def _after_replay(suite: Suite, case: Case, run: Execution, regenerate: bool) ->
         _guarded("expected", lambda: _expected_check(case, run, regenerate)),
         _guarded("invariants", lambda: _invariants(suite, case, run)),
         _guarded("chunked", lambda: _chunked(suite, case, run)),
-        _guarded("merged", lambda: _merged(suite, case, run)),
+        _guarded("merged", lambda: merged_check(suite, case, run)),
         _guarded("async", lambda: _async_parity(suite, case, run)),
     ]
 
@@ -300,6 +215,11 @@ def run_case(
     reason = skip_reason(suite, case, models=models)
     if reason is not None:
         outcome.status, outcome.message = "skip", reason
+        return outcome
+    refused = refusal(suite.provider_id, case)
+    if refused is not None:
+        outcome.status, outcome.message = "fail", f"[{CAPABILITY_CHECK}] {refused}"
+        outcome.checks = [CheckOutcome(CAPABILITY_CHECK, "fail", refused)]
         return outcome
     checks = [scan_case(case, suite.secret_patterns)]
     if checks[0].status == "fail":

@@ -82,7 +82,7 @@ _RENAMED = {"Warning": "CallWarning"}
 # The public modules the guides call through the package (``modelport.http.Limits(...)``), each
 # imported when first read: ``import modelport`` imports none of them.
 _SUBMODULES = (
-    "approval batches citations cli events functions http loop outputs plugins provider_tools"
+    "approval batches citations cli contracts events functions http loop outputs plugins provider_tools"
     " reasoning schemas secrets sse telemetry testing tool_args types wire"
 )
 
@@ -91,6 +91,7 @@ if TYPE_CHECKING:
     from . import approval as approval
     from . import citations as citations
     from . import cli as cli
+    from . import contracts as contracts
     from . import events as events
     from . import functions as functions
     from . import http as http

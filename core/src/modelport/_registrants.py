@@ -131,18 +131,6 @@ def alias_conflict(tables: Tables, alias: object, provider_id: str) -> str | Non
     return None
 
 
-def check_contract(provider: type[Provider]) -> None:
-    """A provider written against another major version of the contract is refused."""
-    from .provider import CONTRACT_VERSION
-
-    wanted = str(getattr(provider, "contract_version", CONTRACT_VERSION))
-    if wanted.split(".")[0] != CONTRACT_VERSION.split(".")[0]:
-        raise ConfigurationError(
-            f"provider {provider.id!r} was written for provider contract {wanted}; this modelport "
-            f"implements {CONTRACT_VERSION} (upgrade the plugin or modelport)"
-        )
-
-
 def format_error(error: BaseException) -> str:
     import traceback
 

@@ -41,7 +41,6 @@ from ._registrants import (
     alias_conflict,
     autoload_disabled,
     blocked,
-    check_contract,
     describe,
     first_party_first,
     format_error,
@@ -117,7 +116,9 @@ class Registry:
         provider_id = getattr(provider, "id", None)
         if not isinstance(provider_id, str) or not provider_id:
             raise ConfigurationError(f"{provider!r} has no provider id (set the class attribute 'id')")
-        check_contract(provider)
+        from .contracts import adapted  # types and events: not imported until a provider registers
+
+        provider = adapted(provider)  # refused here when its contract version cannot be adapted
         registrant: Registrant | None = getattr(self._local, "registrant", None)
         label = registrant.label if registrant is not None else provider.__module__
         with self._lock:

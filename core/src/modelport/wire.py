@@ -35,13 +35,22 @@ def _reject_constant(name: str) -> Any:
 
 #: One decoder for every document: ``json.loads`` with a hook would build a new one per call.
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_RAW_DECODE = _DECODER.raw_decode
 
 
 def loads(data: bytes | str) -> Any:
     """Parse one JSON document strictly; raises ``ValueError`` (incl. ``UnicodeError``) on anything else."""
     text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
     try:
-        value = _DECODER.decode(text)
+        # ``raw_decode`` first: a document with no whitespace before it (every SSE frame, most
+        # bodies) parses without ``decode``'s whitespace scans and call; leading whitespace, extra
+        # data or an error is ``decode``'s to judge, so results and messages are exactly its own.
+        try:
+            value, end = _RAW_DECODE(text)
+        except ValueError:
+            end = -1
+        if end != len(text) and (end < 0 or text[end:].strip(" \t\n\r")):  # JSON's whitespace only
+            value = _DECODER.decode(text)
     except RecursionError:
         raise ValueError("JSON is nested too deeply") from None
     if "\\u" in text and _SURROGATE_ESCAPE.search(text):

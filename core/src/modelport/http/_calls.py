@@ -94,54 +94,75 @@ def stream(
     codec: Codec, model_name: str, spec: HttpRequest, deadline: Deadline | None
 ) -> Iterator[StreamEvent]:
     """The events of a stream, within the call's ``deadline`` (read when the call was made)."""
-    decoder = codec.stream_decoder(spec)
-    feed = decoder.feed
-    yield _start(spec)
-    endpoint = codec.endpoint()
-    size = StreamSize(endpoint.limits.max_stream_bytes, endpoint.name)
-    ended = getattr(decoder, "done", None)
+    steps = StreamSteps(codec, spec)
+    yield steps.start
+    frames = stream_frames(
+        steps.endpoint, spec, model=model_name, ended=steps.ended, deadline=deadline, size=steps.size
+    )
     try:
-        for frame in stream_frames(
-            endpoint, spec, model=model_name, ended=ended, deadline=deadline, size=size
-        ):
-            try:
-                events = _kept(feed(frame), size)
-            except _DECODE_ERRORS as error:
-                raise _decode_error(codec, error) from error
-            yield from events
+        for frame in frames:
+            yield from steps.events(frame)
     except ModelportError:
-        yield from _flushed(decoder)  # events a decoder held back are not lost
+        yield from steps.flushed()  # events a decoder held back are not lost
         raise
-    yield from _decoded(codec, decoder.finish)
+    yield from steps.finished()
 
 
 async def astream(
     codec: Codec, model_name: str, spec: HttpRequest, deadline: Deadline | None
 ) -> AsyncIterator[StreamEvent]:
-    """Async twin of :func:`stream`."""
-    decoder = codec.stream_decoder(spec)
-    feed = decoder.feed
-    yield _start(spec)
-    endpoint = codec.endpoint()
-    size = StreamSize(endpoint.limits.max_stream_bytes, endpoint.name)
-    ended = getattr(decoder, "done", None)
-    frames = astream_frames(endpoint, spec, model=model_name, ended=ended, deadline=deadline, size=size)
+    """:func:`stream`, driven by the async reader (whose frames are closed however the loop ends)."""
+    steps = StreamSteps(codec, spec)
+    yield steps.start
+    frames = astream_frames(
+        steps.endpoint, spec, model=model_name, ended=steps.ended, deadline=deadline, size=steps.size
+    )
     try:
         async for frame in frames:
-            try:
-                events = _kept(feed(frame), size)
-            except _DECODE_ERRORS as error:
-                raise _decode_error(codec, error) from error
-            for event in events:
+            for event in steps.events(frame):
                 yield event
     except ModelportError:
-        for event in _flushed(decoder):
+        for event in steps.flushed():
             yield event
         raise
     finally:
         await frames.aclose()
-    for event in _decoded(codec, decoder.finish):
+    for event in steps.finished():
         yield event
+
+
+class StreamSteps:
+    """The steps of a stream that :func:`stream` and :func:`astream` share, for one call: the start
+    event, each frame's events (counted in the stream's size bound; a decoder's bare Python error
+    made typed), what a decoder held back when the stream broke, and the events of its end. The two
+    drivers only read the frames, sync or async, and hand them here."""
+
+    __slots__ = ("_codec", "_decoder", "_feed", "ended", "endpoint", "size", "start")
+
+    def __init__(self, codec: Codec, spec: HttpRequest) -> None:
+        self._codec = codec
+        self._decoder = decoder = codec.stream_decoder(spec)
+        self._feed = decoder.feed
+        self.start = _start(spec)
+        self.endpoint = endpoint = codec.endpoint()
+        self.size = StreamSize(endpoint.limits.max_stream_bytes, endpoint.name)
+        #: The decoder's ``done()``, called when the body ended with ``[DONE]`` (or ``None``).
+        self.ended: Callable[[], object] | None = getattr(decoder, "done", None)
+
+    def events(self, frame: Any) -> Sequence[StreamEvent]:
+        """The events of one parsed frame."""
+        try:
+            return _kept(self._feed(frame), self.size)
+        except _DECODE_ERRORS as error:
+            raise _decode_error(self._codec, error) from error
+
+    def flushed(self) -> list[StreamEvent]:
+        """Events the decoder held back when the stream broke (its optional ``flush()``)."""
+        return _flushed(self._decoder)
+
+    def finished(self) -> list[StreamEvent]:
+        """The events of the stream's end (the decoder's ``finish()``)."""
+        return _decoded(self._codec, self._decoder.finish)
 
 
 # Embeddings and token counts ----------------------------------------------------------------------
