@@ -275,3 +275,26 @@ def test_recording_a_batch_case_polls_at_an_interval_and_its_cassette_replays(
         != shipped.cassette.interactions[0].request["headers"]["content-type"][0]
     )
     assert run_case(suite, case).status == "pass"
+
+
+def test_the_batch_capability_is_covered_and_a_batch_entry_s_needs_are_exercised() -> None:
+    from modelport_conformance.capabilities import exercised, uncovered
+
+    for provider, suite in _suites().items():
+        assert "batch" not in uncovered(provider, suite.cases), provider
+    location = _case(_suites()["anthropic"], "batch-cancel").location
+    case = Case(
+        name="b",
+        method="batch",
+        model="m",
+        request={
+            "requests": [
+                ["a", {"prompt": "x", "response_format": {"type": "json"}}],
+                {"prompt": "y", "tools": [{"type": "function", "name": "f", "parameters": {}}]},
+            ]
+        },
+        cassette=Cassette(),
+        expected=None,
+        location=location,
+    )
+    assert exercised(case) == ["batch", "structured_output", "function_tools"]
