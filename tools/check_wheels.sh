@@ -13,11 +13,12 @@ python3 -m venv "$work/venv"
 cd "$work"
 "$work/venv/bin/modelport" providers
 "$work/venv/bin/modelport" conformance --strict | tee "$work/conformance.txt"
-grep -q "^acme: 8 passed, 0 failed, 0 skipped$" "$work/conformance.txt"
+grep -q "^acme: 8 cases: 8 passed, 0 failed, 0 skipped$" "$work/conformance.txt"
 # The OpenAI and Anthropic plugins' cases ship as package data, one suite per provider.
-for suite in "openai: 34" "openai-compatible: 5" "openai-responses: 35" "groq: 6" "deepseek: 4" "openrouter: 3" "xai: 2" \
-  "together: 2" "mistral: 1" "ollama: 1" "anthropic: 70"; do
-  grep -q "^${suite} passed, 0 failed, 0 skipped$" "$work/conformance.txt"
+for suite in "openai 35" "openai-compatible 5" "openai-responses 52" "groq 6" "deepseek 4" "openrouter 3" "xai 2" \
+  "together 2" "mistral 1" "ollama 1" "anthropic 74" "google 49"; do
+  set -- $suite
+  grep -q "^$1: $2 cases\?: $2 passed, 0 failed, 0 skipped$" "$work/conformance.txt"
 done
 
 # The command without the conformance package (issue 16): the core wheel with its "cli" extra only

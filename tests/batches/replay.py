@@ -48,12 +48,19 @@ def _bytes(value: Any) -> bytes:
     return value if isinstance(value, bytes) else str(value).encode("utf-8")
 
 
-def exchanges(relative: str) -> list[Exchange]:
-    """The interactions of ``tests/corpus/batch/<relative>``, in recorded order."""
+def load_interactions(relative: str) -> list[dict[str, Any]]:
+    """The VCR interactions of ``tests/corpus/batch/<relative>`` as recorded (``!binary`` bodies
+    decoded), in recorded order."""
     path: Path = recordings.recording("batch", relative)
     cassette = yaml.load(path.read_text(encoding="utf-8"), Loader=_RubyLoader)  # noqa: S506 (safe loader)
+    interactions: list[dict[str, Any]] = cassette["http_interactions"]
+    return interactions
+
+
+def exchanges(relative: str) -> list[Exchange]:
+    """The interactions of ``tests/corpus/batch/<relative>``, in recorded order."""
     found = []
-    for interaction in cassette["http_interactions"]:
+    for interaction in load_interactions(relative):
         request, response = interaction["request"], interaction["response"]
         headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
         content_type = (headers.get("content-type") or ["application/json"])[0]

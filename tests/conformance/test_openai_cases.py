@@ -12,9 +12,9 @@ from modelport_conformance.report import run_conformance
 
 CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
-    "openai": 34,
+    "openai": 35,
     "openai-compatible": 5,
-    "openai-responses": 51,
+    "openai-responses": 52,
     "groq": 6,
     "deepseek": 4,
     "openrouter": 3,
@@ -33,6 +33,7 @@ REPOS = {
     "Future-House/ldp",
     "Mirascope/mirascope",
     "charmbracelet/fantasy",
+    "crmne/ruby_llm",
 }
 
 

@@ -1,10 +1,10 @@
 """What a provider declares it can do, held against its cases.
 
 A provider declares :class:`modelport.provider.Capabilities`; a case exercises (:func:`exercised`)
-its ``method`` (``generate``, ``stream``, ``embed``, ``count_tokens``), its ``features``, and what
-its request uses: ``response_format`` (other than ``"text"``) is ``structured_output``, a function
-tool ``function_tools``, a provider tool ``provider_tools``, ``reasoning`` settings ``reasoning``,
-``prompt_cache`` settings ``prompt_cache``.
+its ``method`` (``generate``, ``stream``, ``embed``, ``count_tokens``, ``batch``), its ``features``,
+and what its request (a batch's: each entry) uses: ``response_format`` (other than ``"text"``) is
+``structured_output``, a function tool ``function_tools``, a provider tool ``provider_tools``,
+``reasoning`` settings ``reasoning``, ``prompt_cache`` settings ``prompt_cache``.
 Two rules, the same for ``modelport conformance`` and pytest:
 
 - **A case that needs an undeclared capability is refused**: a case whose method or one of whose
@@ -50,14 +50,33 @@ def capabilities(provider_id: str) -> Mapping[str, bool]:
 
 def exercised(case: Case) -> list[str]:
     """What ``case`` exercises: its method, its features, then what its request uses (see the module)."""
-    request = case.request
+    used = [name for request in _requests(case) for name in _used(request)]
+    return list(dict.fromkeys([case.method, *case.features, *used]))
+
+
+def _requests(case: Case) -> list[Mapping[str, object]]:
+    """The request keywords of ``case``: for a batch, each entry's (an entry may be a
+    ``[custom_id, entry]`` pair, or for embeddings a bare string)."""
+    if case.method != "batch":
+        return [case.request]
+    entries = case.request.get("requests") or []
+    unpaired = [e[1] if isinstance(e, (list, tuple)) and len(e) == 2 else e for e in entries]
+    return [entry for entry in unpaired if isinstance(entry, Mapping)]
+
+
+def _used(request: Mapping[str, object]) -> list[str]:
     used: list[str] = []
     if request.get("response_format") not in (None, "text"):
         used.append("structured_output")
-    kinds = {tool.get("type", "function") for tool in request.get("tools") or [] if isinstance(tool, dict)}
+    tools = request.get("tools")
+    kinds = (
+        {t.get("type", "function") for t in tools if isinstance(t, dict)}
+        if isinstance(tools, list)
+        else set()
+    )
     used += [f"{kind}_tools" for kind in ("function", "provider") if kind in kinds]
     used += [name for name in ("reasoning", "prompt_cache") if request.get(name) is not None]
-    return list(dict.fromkeys([case.method, *case.features, *used]))
+    return used
 
 
 def refusal(provider_id: str, case: Case) -> str | None:

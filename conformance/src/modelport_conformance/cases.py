@@ -4,14 +4,16 @@ A case is a directory with three files::
 
     <case>/case.yaml       # canonical request: method, model, request keywords, features, source
     <case>/cassette.yaml   # the recorded HTTP exchange (see :mod:`modelport_conformance.cassette`)
-    <case>/expected.json   # the canonical output: {"result"|"events"|"embedding"|"error": ...}
+    <case>/expected.json   # the canonical output: {"result"|"events"|"embedding"|"batch"|"error": ...}
 
-``case.yaml`` keys: ``method`` (``generate``, ``stream`` or ``embed``), ``model`` (the model name,
-without the provider prefix), ``request`` (keywords of :class:`modelport.Request`, or for ``embed``
-``values`` plus ``output_dimensionality``/``task_type``), optional ``description``, ``requirements``
-(spec ids such as ``G3``), ``features`` (what the case needs: a feature the suite declares
-unsupported turns the case into a skip with the reason, see :mod:`modelport_conformance.selection`;
-one the provider's ``Capabilities`` declare ``False`` refuses it, see
+``case.yaml`` keys: ``method`` (``generate``, ``stream``, ``embed``, ``count_tokens`` or ``batch``),
+``model`` (the model name, without the provider prefix), ``request`` (keywords of
+:class:`modelport.Request`, or for ``embed`` ``values`` plus ``output_dimensionality``/``task_type``,
+or for ``batch`` its ``kind``, ``requests`` and ``steps``: see
+:mod:`modelport_conformance.batch_replay`), optional ``description``, ``requirements`` (spec ids
+such as ``G3``), ``features`` (what the case needs: a feature the suite declares unsupported turns
+the case into a skip with the reason, see :mod:`modelport_conformance.selection`; one the
+provider's ``Capabilities`` declare ``False`` refuses it, see
 :mod:`modelport_conformance.capabilities`), ``config`` (``get_model`` keywords, merged over the
 runner's settings and the suite's ``options``: the case wins; see
 :func:`modelport_conformance.replay.model_options`) and ``source`` (attribution of the recording it
@@ -49,7 +51,7 @@ __all__ = [
 ]
 
 #: The values a case's ``method`` may take: the provider call it replays.
-METHODS = ("generate", "stream", "embed", "count_tokens")
+METHODS = ("generate", "stream", "embed", "count_tokens", "batch")
 CASE_FILE = "case.yaml"
 CASSETTE_FILE = "cassette.yaml"
 EXPECTED_FILE = "expected.json"

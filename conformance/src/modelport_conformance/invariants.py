@@ -35,6 +35,8 @@ from modelport.events import (
 from modelport.http import ERROR_TYPES, error_class, error_message, own_status
 from modelport.types import EmbeddingResult, Message, Result, ToolCallPart, ToolResultPart, Usage
 
+from .batch_replay import BatchRun
+
 __all__ = [
     "check_origin",
     "check_provider_executed",
@@ -301,4 +303,45 @@ def check_origin(result: Result | None, provider_id: str, model: str) -> list[st
     again = Message.model_validate_json(result.message.model_dump_json())
     if again.origin != origin:
         problems.append(f"Result.message's origin changes through JSON: {again.origin!r} != {origin!r}")
+    return problems
+
+
+def check_batch(batch: BatchRun | None, provider_id: str, model: str) -> list[str]:
+    """A batch job's counts are non-negative with their parts within ``total``; its results, when
+    read, are one per request, in the order given, each with sane usage, a JSON round trip and (an
+    answer) its origin, as a single call's; and for a job that succeeded, as many succeeded and
+    failed items as its counts say."""
+    if batch is None or batch.job is None:
+        return []
+    job, problems = batch.job, []
+    counts = job.counts.model_dump()
+    problems += [f"job.counts.{name} is negative ({value})" for name, value in counts.items() if value < 0]
+    parts = sum(value for name, value in counts.items() if name != "total")
+    if counts["total"] and parts > counts["total"]:
+        problems.append(f"job.counts: the parts sum to {parts}, past total ({counts['total']})")
+    if batch.items is None:
+        return problems
+    wanted = [saved.custom_id for saved in job.requests]
+    got = [item.custom_id for item in batch.items]
+    if wanted and got != wanted:
+        problems.append(f"results are for {got}, but the requests were {wanted} (one each, in order)")
+    for item in batch.items:
+        if item.result is not None:
+            where = f"results[{item.custom_id!r}]"
+            result = item.result
+            usage = (
+                check_usage(embedding=result) if isinstance(result, EmbeddingResult) else check_usage(result)
+            )
+            if isinstance(result, Result):
+                usage += check_origin(result, provider_id, model)
+            problems += [f"{where}: {p}" for p in usage]
+            problems += [f"{where}: {p}" for p in check_round_trip([result])]
+    if job.status == "succeeded":
+        ok = sum(item.result is not None for item in batch.items)
+        for label, seen, said in (
+            ("succeeded", ok, job.counts.succeeded),
+            ("failed", len(got) - ok, job.counts.failed),
+        ):
+            if said != seen:
+                problems.append(f"job.counts.{label} is {said}, but {seen} results {label}")
     return problems

@@ -1,11 +1,13 @@
 """Replaying a cassette through an ``httpx.MockTransport``: strict matching, each interaction once.
 
 A request matches an interaction when the method, the URL (scheme, host, path, and query without
-credential parameters) and the body are equal, JSON bodies compared structurally, and it carries
-(with a non-empty value) every credential header the recording holds as ``<credential>``: an
-adapter that stops authenticating fails its cases; and it sends every version header the recording
-holds (:data:`~modelport_conformance.cassette.PINNED_REQUEST_HEADERS`) with the recorded value. Matching takes
-the first unplayed interaction that matches; a request that matches none is recorded as a
+credential parameters) and the body are equal, JSON bodies compared structurally (a
+``multipart/form-data`` upload field by field, each side read with its own boundary, JSON Lines
+line by line: :mod:`.multipart`), and it carries (with a non-empty value) every credential
+header the recording holds as ``<credential>``: an adapter that stops authenticating fails its
+cases; and it sends every version header the recording holds
+(:data:`~modelport_conformance.cassette.PINNED_REQUEST_HEADERS`) with the recorded value. Matching
+takes the first unplayed interaction that matches; a request that matches none is recorded as a
 :class:`Mismatch` whose message names every differing JSON path, and answered with a 599 so the
 adapter fails fast. :meth:`CassettePlayer.unplayed` lists what was never requested. Response bodies
 can be delivered in chunks of ``chunk_size`` bytes, to prove that stream decoding does not depend
@@ -26,6 +28,7 @@ import httpx
 from .cassette import Cassette, Interaction, body_bytes, credential_header_names, pinned_headers
 from .credentials import CREDENTIAL_PLACEHOLDER, CREDENTIAL_QUERY_PARAMS
 from .jsondiff import Difference, diff_json, format_differences
+from .multipart import form_fields, is_multipart_form
 
 __all__ = ["CassettePlayer", "ChunkedStream", "Mismatch"]
 
@@ -124,14 +127,23 @@ class CassettePlayer:
                     Difference(_HEADER + name, "missing" if sent is None else "changed", value, sent)
                 )
         if self.match_body:
-            differences.extend(self._body_differences(interaction, request.content))
+            differences.extend(self._body_differences(interaction, request))
         return differences
 
     @staticmethod
-    def _body_differences(interaction: Interaction, content: bytes) -> list[Difference]:
+    def _body_differences(interaction: Interaction, request: httpx.Request) -> list[Difference]:
         stored = interaction.request.get("body")
+        recorded_type = _header(interaction.request, "content-type")
+        sent_type = request.headers.get("content-type")
+        if is_multipart_form(recorded_type) and is_multipart_form(sent_type):
+            # Each side read with its own boundary: the parts compare, not the random separators.
+            return diff_json(
+                form_fields(str(recorded_type), body_bytes(stored)),
+                form_fields(str(sent_type), request.content),
+                "$form",
+            )
         expected_ok, expected = _decode(body_bytes(stored))
-        actual_ok, actual = _decode(content)
+        actual_ok, actual = _decode(request.content)
         if expected_ok and actual_ok:
             return diff_json(expected, actual, "$")
         if expected != actual:
@@ -186,6 +198,13 @@ class CassettePlayer:
                 f"recorded interaction #{index + 1} ({interaction.method} {interaction.uri}) was never played"
             )
         return messages
+
+
+def _header(stored: dict[str, Any], name: str) -> str | None:
+    for key, values in (stored.get("headers") or {}).items():
+        if key.lower() == name:
+            return str(values[0]) if isinstance(values, list) and values else str(values)
+    return None
 
 
 def _safe_url(url: str) -> str:

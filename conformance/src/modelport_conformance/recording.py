@@ -30,6 +30,7 @@ from vcr.persisters.filesystem import CassetteNotFoundError
 
 import modelport
 
+from .batch_replay import RECORD_POLL_INTERVAL
 from .cases import CASSETTE_FILE, Case, Suite
 from .cassette import Cassette, dump_cassette, load_cassette, serializer
 from .credentials import MIN_SECRET_LENGTH, Finding
@@ -209,7 +210,8 @@ def _record(suite: Suite, case: Case, options: dict[str, Any], scrubber: Scrubbe
         try:
             model = modelport.get_model(f"{suite.provider_id}/{case.model}", **options)
             try:
-                call_case(model, case, Execution(output={}, player=CassettePlayer(Cassette())))
+                run = Execution(output={}, player=CassettePlayer(Cassette()))
+                call_case(model, case, run, poll_interval=RECORD_POLL_INTERVAL)
             finally:
                 model.close()
         except Exception as error:  # an error response is recorded like any other; a crash is

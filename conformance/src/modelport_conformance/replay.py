@@ -32,6 +32,7 @@ from modelport import plugins
 from modelport.events import StreamEvent
 from modelport.types import EmbeddingResult, Result
 
+from .batch_replay import BatchRun, abatch_run, batch_run
 from .cases import Case, Suite
 from .player import CassettePlayer
 
@@ -40,6 +41,7 @@ __all__ = [
     "REPLAY_SETTINGS",
     "Execution",
     "aexecute",
+    "batch_output",
     "call_case",
     "canonical",
     "default_base_url",
@@ -70,6 +72,7 @@ class Execution:
     result: Result | None = None
     events: list[StreamEvent] = field(default_factory=list)
     embedding: EmbeddingResult | None = None
+    batch: BatchRun | None = None
     error: BaseException | None = None
 
 
@@ -156,10 +159,32 @@ def describe_error(error: BaseException) -> dict[str, Any]:
     return described
 
 
+def batch_output(batch: BatchRun) -> dict[str, Any]:
+    """The JSON form of a batch replay as ``expected.json`` holds it: the job as last seen (its
+    id, statuses, counts and times) and, when they were read, the results in input order, each
+    ``{custom_id, result}`` or ``{custom_id, error}``."""
+    out: dict[str, Any] = {}
+    if batch.job is not None:
+        out["job"] = batch.job.model_dump(mode="json", include=_JOB_FIELDS, exclude_none=True)
+    if batch.items is not None:
+        out["results"] = [
+            {"custom_id": item.custom_id, "result": canonical(item.result)}
+            if item.result is not None
+            else {"custom_id": item.custom_id, "error": describe_error(item.error or Exception())}
+            for item in batch.items
+        ]
+    return {"batch": out}
+
+
+_JOB_FIELDS = {"id", "status", "raw_status", "counts", "created_at", "ended_at"}
+
+
 def _failed(run: Execution, error: BaseException) -> None:
     run.error = error
     if run.events:
         run.output = {"events": [canonical(e) for e in run.events]}
+    if run.batch is not None:
+        run.output = batch_output(run.batch)
     run.output["error"] = describe_error(error)
 
 
@@ -193,8 +218,9 @@ async def aexecute(suite: Suite, case: Case, *, chunk_size: int | None = 7) -> E
     return run
 
 
-def call_case(model: modelport.Model, case: Case, run: Execution) -> None:
-    """Make the case's call on ``model``, filling ``run`` (events are kept as they arrive)."""
+def call_case(model: modelport.Model, case: Case, run: Execution, *, poll_interval: float = 0) -> None:
+    """Make the case's call on ``model``, filling ``run`` (events are kept as they arrive;
+    ``poll_interval``: a batch's, see :func:`~modelport_conformance.batch_replay.batch_run`)."""
     if case.method == "generate":
         run.result = model.generate(**case.request)
         run.output = {"result": canonical(run.result)}
@@ -204,6 +230,10 @@ def call_case(model: modelport.Model, case: Case, run: Execution) -> None:
         run.output = {"events": [canonical(e) for e in run.events]}
     elif case.method == "count_tokens":
         run.output = {"token_count": token_count(model.count_tokens(**case.request))}
+    elif case.method == "batch":
+        run.batch = BatchRun()
+        batch_run(model, case.request, run.batch, poll_interval=poll_interval)
+        run.output = batch_output(run.batch)
     else:
         keywords = dict(case.request)
         values = keywords.pop("values")
@@ -231,6 +261,10 @@ async def _acall_case(model: modelport.Model, case: Case, run: Execution) -> Non
         run.output = {"events": [canonical(e) for e in run.events]}
     elif case.method == "count_tokens":
         run.output = {"token_count": token_count(await model.acount_tokens(**case.request))}
+    elif case.method == "batch":
+        run.batch = BatchRun()
+        await abatch_run(model, case.request, run.batch)
+        run.output = batch_output(run.batch)
     else:
         keywords = dict(case.request)
         values = keywords.pop("values")

@@ -408,7 +408,8 @@ def _generation(provider: HttpProvider, model: Model, saved: SavedRequest | None
     # A job fetched by id has no requests: its results decode as plain answers (a forced tool of
     # response_format is not known then).
     request = saved.parsed() if saved is not None else model._validate({"prompt": "-"}).request
-    return provider.decode_result(data, provider.prepare(model.name, request).wire)
+    # Stamped as generate stamps its answer: a batch answer sent back as a turn keeps its origin (C5).
+    return provider.decode_result(data, provider.prepare(model.name, request).wire)._stamped(model.origin, [])
 
 
 def _embedding(

@@ -10,8 +10,8 @@ with the resumable upload, streamed from a spooled file), and its responses come
 
 from __future__ import annotations
 
+import hashlib
 import json
-import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -29,10 +29,12 @@ from modelport.batches import (
 )
 from modelport.errors import InvalidRequestError, ProviderError, ProviderResponseError
 from modelport.http import HttpRequest, Steps
+from modelport.wire import dumps
 
 __all__ = [
     "MAX_INLINE_BYTES",
     "batch_state",
+    "display_name",
     "file_lines",
     "cancel_steps",
     "get_steps",
@@ -69,19 +71,22 @@ def submit_steps(
         )
     lines = ({"key": request.custom_id, "request": request.spec.body} for request in requests)
     spooled = spooled_upload(lines, max_bytes=MAX_FILE_BYTES)
-    display_name = f"modelport-{uuid.uuid4().hex[:16]}"
+    source: dict[str, Any]
     try:
         if spooled.size + _INLINE_OVERHEAD * len(requests) <= MAX_INLINE_BYTES:
-            source: dict[str, Any] = {"requests": {"requests": _inline(model, requests)}}
+            inline = _inline(model, requests)
+            name = display_name(inline)
+            source = {"requests": {"requests": inline}}
         else:
+            name = _file_digest_name(spooled.path)
             start = _service_url(base_url, "upload", "files")
             uploaded = yield from upload_steps(
-                start, spooled, spooled.size, "application/jsonl", display_name, "google"
+                start, spooled, spooled.size, "application/jsonl", name, provider
             )
             source = {"fileName": _uploaded_name(uploaded, provider)}
     finally:
         spooled.remove()
-    body = {"batch": {"displayName": display_name, "inputConfig": source}}
+    body = {"batch": {"displayName": name, "inputConfig": source}}
     reply = yield HttpRequest(f"{model_url}:batchGenerateContent", body=body)
     assert reply is not None
     return batch_state(reply.data)
@@ -103,6 +108,23 @@ def _service_url(base_url: str, service: str, path: str) -> str:
     services of the Files API)."""
     parts = urlsplit(base_url)
     return f"{parts.scheme}://{parts.netloc}/{service}{parts.path}/{path}"
+
+
+def display_name(inline: Sequence[Mapping[str, Any]]) -> str:
+    """The batch's label (``displayName``, required by the API; the batch id is its identity):
+    ``modelport-`` and a digest of its inline requests, so the same batch gets the same name, in the
+    console and in a recording that replays."""
+    digest = hashlib.sha256(dumps(list(inline))).hexdigest()
+    return f"modelport-{digest[:16]}"
+
+
+def _file_digest_name(path: str) -> str:
+    """:func:`display_name` of a batch sent as a file: the digest of the file, read in chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for chunk in iter(lambda: file.read(1 << 20), b""):
+            digest.update(chunk)
+    return f"modelport-{digest.hexdigest()[:16]}"
 
 
 def get_steps(batch_id: str) -> Steps[BatchState]:
