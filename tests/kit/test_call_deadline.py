@@ -85,7 +85,9 @@ def test_retries_of_half_second_attempts_end_at_a_1_2_s_deadline(mode: str) -> N
         with pytest.raises(DeadlineExceededError) as info:
             generate(m, mode)
         elapsed = time.monotonic() - started
-        assert len(server.received) == 3
+        # The third attempt starts at about 1.0 s; on a loaded machine the retry may come after
+        # 1.2 s and is then not made. Either way the call ends at the deadline, not at 1.5 s.
+        assert len(server.received) in (2, 3)
     assert str(info.value) == "google: the call did not complete within its deadline of 1.2 s"
     assert 1.15 < elapsed < 1.35
 
