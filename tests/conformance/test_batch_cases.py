@@ -134,14 +134,13 @@ def test_swapped_counts_in_a_plugin_s_batch_mapping_fail_the_suite(monkeypatch: 
 
 
 def test_a_result_decoded_under_the_wrong_custom_id_fails_the_suite(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = anthropic_batches.result_lines
+    real = anthropic_batches.result_line
 
     def shifted(*args: Any, **kwargs: Any) -> Any:
-        lines = list(real(*args, **kwargs))
-        ids = [line.custom_id for line in lines]
-        return [BatchLine(i, line.data, line.error) for i, line in zip(ids[1:] + ids[:1], lines)]
+        line = real(*args, **kwargs)
+        return BatchLine({"0": "1", "1": "0"}.get(line.custom_id, line.custom_id), line.data, line.error)
 
-    monkeypatch.setattr(anthropic_batches, "result_lines", shifted)
+    monkeypatch.setattr(anthropic_batches, "result_line", shifted)
     suite = _suites()["anthropic"]
     outcome = run_case(suite, _case(suite, "batch-answers"))
     assert outcome.status == "fail"

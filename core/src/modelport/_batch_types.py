@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from datetime import datetime, timezone
 from typing import Any, Literal, NamedTuple
 
@@ -23,12 +23,14 @@ from .wire import dumps, loads
 
 __all__ = [
     "BatchCounts",
+    "BatchDownload",
     "BatchLine",
     "BatchRequest",
     "BatchState",
     "BatchStatus",
     "SpooledFile",
     "TERMINAL_STATUSES",
+    "downloads",
     "item_error",
     "jsonl_lines",
     "spooled_upload",
@@ -88,6 +90,22 @@ class BatchLine(NamedTuple):
     custom_id: str
     data: Any = None
     error: ModelportError | None = None
+
+
+class BatchDownload(NamedTuple):
+    """A results file the core streams for the plugin (:meth:`~modelport.http.HttpProvider.call_lines`):
+    ``spec`` is the request that downloads it, ``parse`` turns each JSON line into the
+    :class:`BatchLine` items it holds. Never read whole."""
+
+    spec: Any
+    parse: Callable[[Any], Iterable[BatchLine]]
+
+
+def downloads(*files: BatchDownload) -> Generator[Any, Any, list[BatchDownload]]:
+    """The steps of a ``batch_results`` hook that sends nothing itself: the results are files for
+    the core to stream (``return downloads(BatchDownload(...))``)."""
+    return list(files)
+    yield  # a generator: the steps of an Operation
 
 
 def timestamp(value: Any) -> datetime | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union
 
@@ -27,11 +27,13 @@ from . import _retry
 from ._batch_types import (
     TERMINAL_STATUSES,
     BatchCounts,
+    BatchDownload,
     BatchLine,
     BatchRequest,
     BatchState,
     BatchStatus,
     SpooledFile,
+    downloads,
     item_error,
     jsonl_lines,
     spooled_upload,
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BatchCounts",
+    "BatchDownload",
     "BatchEntry",
     "BatchItem",
     "BatchJob",
@@ -60,6 +63,7 @@ __all__ = [
     "SavedRequest",
     "SpooledFile",
     "TERMINAL_STATUSES",
+    "downloads",
     "item_error",
     "jsonl_lines",
     "spooled_upload",
@@ -223,8 +227,8 @@ class BatchJob(BaseModel):
         """The results in the order the provider gives them, decoded one by one."""
         model = self._model()
         provider = _provider_of(model)
-        lines = provider.operation(lambda: provider.batch_results(self._state())).run()
-        return _decoded(self, model, lines)
+        found = provider.operation(lambda: provider.batch_results(self._state())).run()
+        return _decoded(self, model, _streamed(provider, found))
 
     def results(self) -> BatchResults:
         """One item per request, in the order the requests were given (see :class:`BatchResults`);
@@ -267,7 +271,14 @@ class BatchJob(BaseModel):
         """Async twin of :meth:`results`."""
         model = self._model()
         provider = _provider_of(model)
-        lines = await provider.operation(lambda: provider.batch_results(self._state()))
+        found = await provider.operation(lambda: provider.batch_results(self._state()))
+        lines: list[BatchLine] = []
+        for item in found:
+            if isinstance(item, BatchDownload):
+                async for value in provider.acall_lines(item.spec):
+                    lines.extend(item.parse(value))
+            else:
+                lines.append(item)
         return _ordered(self, _decoded(self, model, lines))
 
     def _state(self) -> BatchState:
@@ -384,6 +395,16 @@ def _check_time(started: float, delay: float, timeout: float | None, job: BatchJ
             f"batch {job.id!r} is still {job.raw_status} after {timeout} s (it goes on running)",
             provider=job.provider,
         )
+
+
+def _streamed(provider: HttpProvider, found: Iterable[Any]) -> Iterator[BatchLine]:
+    """The plugin's result lines, a :class:`BatchDownload` streamed line by line in its place."""
+    for item in found:
+        if isinstance(item, BatchDownload):
+            for value in provider.call_lines(item.spec):
+                yield from item.parse(value)
+        else:
+            yield item
 
 
 def _decoded(job: BatchJob, model: Model, lines: Any) -> Iterator[BatchItem]:

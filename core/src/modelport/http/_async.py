@@ -16,6 +16,7 @@ import httpx
 
 from ._exchange import Body, Exchange, Head, StreamSize, log
 from ._inflate import Inflater, encoding_of, inflated_encoding
+from ._lines import JsonLinesParser
 from ._sync import answer
 
 if TYPE_CHECKING:
@@ -235,11 +236,12 @@ async def astream_frames(
     ended: Callable[[], object] | None = None,
     deadline: Deadline | None = None,
     size: StreamSize | None = None,
+    lines: bool = False,
 ) -> AsyncGenerator[Any, None]:
     """Async twin of :func:`stream_frames`."""
     client = await endpoint.clients.async_client()
     exchange = Exchange(endpoint, spec, client, model, deadline)
-    parser = exchange.parser()
+    parser = JsonLinesParser(exchange.name, exchange.limits.max_frame_bytes) if lines else exchange.parser()
     reply = await _aopen(exchange, client)
     if size is None:
         size = StreamSize(exchange.limits.max_stream_bytes, exchange.name)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .. import _retry
 from .._file_body import FileBody
+from ..deadlines import current as current_deadline
 from ..errors import ModelportError, ProviderResponseError
 from ..wire import decoding, dumps
 from ._async import abody_of, asend, asend_json, astream_frames
@@ -262,6 +263,15 @@ async def acall_json(endpoint: Endpoint, spec: HttpRequest, *, retry: bool = Fal
     if retry:
         return await _retry.acall(endpoint.retry, partial(asend_json, endpoint, spec, allow_empty=True))
     return await asend_json(endpoint, spec, allow_empty=True)
+
+
+def call_lines(endpoint: Endpoint, spec: HttpRequest) -> Iterator[Any]:
+    """See :meth:`~modelport.http.HttpProvider.call_lines`."""
+    return stream_frames(endpoint, _encoded(spec), lines=True, deadline=current_deadline())
+
+
+def acall_lines(endpoint: Endpoint, spec: HttpRequest) -> AsyncIterator[Any]:
+    return astream_frames(endpoint, _encoded(spec), lines=True, deadline=current_deadline())
 
 
 def call(endpoint: Endpoint, spec: HttpRequest, *, retry: bool | None = None) -> HttpResponse:

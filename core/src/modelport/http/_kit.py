@@ -25,7 +25,7 @@ from ._operation import Operation
 from ._types import DEFAULT_LIMITS, HttpRequest, HttpResponse, Limits, Steps, StreamDecoder
 
 if TYPE_CHECKING:
-    from .._batch_types import BatchLine, BatchRequest, BatchState
+    from .._batch_types import BatchDownload, BatchLine, BatchRequest, BatchState
     from ..events import StreamEvent
     from ..types import EmbeddingResult, Request, Result
 
@@ -107,9 +107,10 @@ class HttpProvider(Provider):
         raise self._unsupported("batches")
         yield  # pragma: no cover
 
-    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine]]:
-        """The result lines of an ended batch (in any order): the core decodes each body with
-        :meth:`decode_response`, as it decodes a single call's."""
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload]]:
+        """The result lines of an ended batch (in any order), or the results files for the core to
+        stream (:class:`~modelport.batches.BatchDownload`, never read whole): the core decodes each
+        body with :meth:`decode_response`, as it decodes a single call's."""
         raise self._unsupported("batches")
         yield  # pragma: no cover
 
@@ -343,6 +344,17 @@ class HttpProvider(Provider):
     async def acall(self, spec: HttpRequest, *, retry: bool | None = None) -> HttpResponse:
         """Async twin of :meth:`call`."""
         return await _calls.acall(self.endpoint(), spec, retry=retry)
+
+    def call_lines(self, spec: HttpRequest) -> Iterator[Any]:
+        """Send ``spec`` and yield the JSON value of each line of its JSON Lines answer as it
+        arrives (a batch's results file): never the whole body in memory, each line within
+        ``Limits.max_frame_bytes``, the whole within ``max_stream_bytes`` and the call's deadline,
+        typed errors as for any call. Not retried (a half-read body cannot be resumed)."""
+        return _calls.call_lines(self.endpoint(), spec)
+
+    def acall_lines(self, spec: HttpRequest) -> AsyncIterator[Any]:
+        """Async twin of :meth:`call_lines`."""
+        return _calls.acall_lines(self.endpoint(), spec)
 
     def operation(self, steps: Callable[[], Steps[_T]]) -> Operation[_T]:
         """An :class:`Operation` of this provider's (run it with ``.run()`` or ``await`` it)."""

@@ -15,6 +15,7 @@ import httpx
 from ..deadlines import Deadline
 from ._exchange import Body, Exchange, Head, StreamSize, log
 from ._inflate import pieces
+from ._lines import JsonLinesParser
 from ._types import HttpResponse
 
 if TYPE_CHECKING:
@@ -198,13 +199,15 @@ def stream_frames(
     ended: Callable[[], object] | None = None,
     deadline: Deadline | None = None,
     size: StreamSize | None = None,
+    lines: bool = False,
 ) -> Iterator[Any]:
-    """Send ``spec`` and yield each parsed SSE frame; ``ended()`` is called when ``[DONE]`` came.
+    """Send ``spec`` and yield each parsed SSE frame (each JSON line with ``lines=True``); ``ended()``
+    is called when ``[DONE]`` came.
     Within ``deadline`` (the call's); the bytes read counted in ``size``, which the caller shares to
     count what it keeps."""
     client = endpoint.clients.sync()
     exchange = Exchange(endpoint, spec, client, model, deadline)
-    parser = exchange.parser()
+    parser = JsonLinesParser(exchange.name, exchange.limits.max_frame_bytes) if lines else exchange.parser()
     response = _open(exchange, client)
     if size is None:
         size = StreamSize(exchange.limits.max_stream_bytes, exchange.name)

@@ -13,10 +13,12 @@ from typing import Any
 
 from modelport.batches import (
     BatchCounts,
+    BatchDownload,
     BatchLine,
     BatchRequest,
     BatchState,
     BatchStatus,
+    downloads,
     item_error,
     jsonl_lines,
     spooled_upload,
@@ -31,6 +33,7 @@ __all__ = [
     "batch_state",
     "cancel_steps",
     "get_steps",
+    "result_line",
     "result_lines",
     "results_steps",
     "submit_steps",
@@ -77,31 +80,40 @@ def cancel_steps(batch_id: str) -> Steps[BatchState]:
     return batch_state(reply.data)
 
 
-def results_steps(state: BatchState, provider: str, decode_error: Any) -> Steps[Iterable[BatchLine]]:
+def results_steps(
+    state: BatchState, provider: str, decode_error: Any
+) -> Steps[Iterable[BatchLine | BatchDownload]]:
+    """The results file at the batch's ``results_url``, for the core to stream line by line."""
     url = state.provider_data.get("results_url")
     if not isinstance(url, str) or not url:
         raise InvalidRequestError(f"batch {state.id!r} has no results yet ({state.raw_status})")
-    reply = yield HttpRequest(url, method="GET")
-    assert reply is not None
-    return result_lines(reply.content, provider, decode_error)
+    return downloads(
+        BatchDownload(
+            HttpRequest(url, method="GET"), lambda line: [result_line(line, provider, decode_error)]
+        )
+    )
 
 
 def result_lines(content: bytes, provider: str, decode_error: Any) -> Iterator[BatchLine]:
-    """Each line of a results file: the message of a ``succeeded`` request, else its typed error."""
+    """Each line of a whole results file (see :func:`result_line`)."""
     for line in jsonl_lines(content):
-        custom_id = str(line["custom_id"])
-        result = line["result"]
-        kind = result["type"]
-        if kind == "succeeded":
-            yield BatchLine(custom_id, result["message"])
-        elif kind == "errored":
-            error = result.get("error") or {}
-            yield BatchLine(custom_id, error=decode_error(_status(error), {}, json.dumps(error)))
-        else:  # canceled, expired
-            reason = "cancelled" if kind == "canceled" else str(kind)
-            yield BatchLine(
-                custom_id, error=item_error(custom_id, provider, reason, f"request {custom_id!r} {reason}")
-            )
+        yield result_line(line, provider, decode_error)
+
+
+def result_line(line: Mapping[str, Any], provider: str, decode_error: Any) -> BatchLine:
+    """One line of a results file: the message of a ``succeeded`` request, else its typed error."""
+    custom_id = str(line["custom_id"])
+    result = line["result"]
+    kind = result["type"]
+    if kind == "succeeded":
+        return BatchLine(custom_id, result["message"])
+    if kind == "errored":
+        error = result.get("error") or {}
+        return BatchLine(custom_id, error=decode_error(_status(error), {}, json.dumps(error)))
+    reason = "cancelled" if kind == "canceled" else str(kind)  # canceled, expired
+    return BatchLine(
+        custom_id, error=item_error(custom_id, provider, reason, f"request {custom_id!r} {reason}")
+    )
 
 
 def _status(error: Mapping[str, Any]) -> int:

@@ -15,7 +15,7 @@ from modelport.http import HttpProvider, HttpRequest, Steps, check_header_value
 from modelport.provider import Capabilities, ModelPage, TokenCount
 
 if TYPE_CHECKING:
-    from modelport.batches import BatchLine, BatchRequest, BatchState
+    from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState
     from modelport.errors import ProviderError
     from modelport.types import Request, Result
 
@@ -116,7 +116,7 @@ class AnthropicProvider(HttpProvider):
 
         return cancel_steps(batch_id)
 
-    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine]]:
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload]]:
         from ._batches import results_steps
 
         return results_steps(state, self.name, self.error_from_response)

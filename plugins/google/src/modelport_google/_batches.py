@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from modelport.batches import (
     BatchCounts,
+    BatchDownload,
     BatchLine,
     BatchRequest,
     BatchState,
@@ -141,7 +142,7 @@ def cancel_steps(batch_id: str) -> Steps[BatchState]:
 
 def results_steps(
     base_url: str, state: BatchState, provider: str, error_from: ErrorFrom
-) -> Steps[Iterable[BatchLine]]:
+) -> Steps[Iterable[BatchLine | BatchDownload]]:
     """The responses of the ended batch: inlined in its operation, or in its responses file."""
     reply = yield HttpRequest(_name(state.id), method="GET")
     assert reply is not None
@@ -149,11 +150,8 @@ def results_steps(
     responses_file = output.get("responsesFile")
     if isinstance(responses_file, str) and responses_file:
         file_id = _file_name(responses_file)
-        download = yield HttpRequest(
-            _service_url(base_url, "download", f"{file_id}:download?alt=media"), method="GET"
-        )
-        assert download is not None
-        return file_lines(download.content, provider, error_from)
+        spec = HttpRequest(_service_url(base_url, "download", f"{file_id}:download?alt=media"), method="GET")
+        return [BatchDownload(spec, lambda line: list(_file_line_results(line, provider, error_from)))]
     inline = (output.get("inlinedResponses") or {}).get("inlinedResponses")
     if inline is None:
         raise InvalidRequestError(f"batch {state.id!r} has no results yet ({state.raw_status})")
@@ -161,12 +159,14 @@ def results_steps(
 
 
 def file_lines(content: bytes, provider: str, error_from: ErrorFrom) -> Iterator[BatchLine]:
-    """Each line of a responses file (``{"key", "response"|"error"}``) as the inlined ones are read."""
-    return result_lines(
-        ({**line, "metadata": {"custom_id": line.get("key")}} for line in jsonl_lines(content)),
-        provider,
-        error_from,
-    )
+    """Each line of a whole responses file (see :func:`_file_line_results`)."""
+    for line in jsonl_lines(content):
+        yield from _file_line_results(line, provider, error_from)
+
+
+def _file_line_results(line: Mapping[str, Any], provider: str, error_from: ErrorFrom) -> Iterator[BatchLine]:
+    """A line of a responses file (``{"key", "response"|"error"}``), read as an inlined one."""
+    return result_lines([{**line, "metadata": {"custom_id": line.get("key")}}], provider, error_from)
 
 
 def result_lines(

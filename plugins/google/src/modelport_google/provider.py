@@ -18,7 +18,7 @@ from ._backends import API_KEY_ENV_VARS, GEMINI_BASE_URL, GeminiBackend, VertexB
 if TYPE_CHECKING:
     import httpx
 
-    from modelport.batches import BatchLine, BatchRequest, BatchState
+    from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState
     from modelport.errors import ProviderError
     from modelport.types import EmbeddingResult, Message, Origin, Request, Result
 
@@ -209,7 +209,7 @@ class GoogleProvider(_GeminiFamily):
 
         return cancel_steps(batch_id)
 
-    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine]]:
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload]]:
         from ._batches import results_steps
 
         return results_steps(self._backend.base_url(), state, self.name, self.error_from_response)

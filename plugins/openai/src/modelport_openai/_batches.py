@@ -14,10 +14,12 @@ from typing import Any
 
 from modelport.batches import (
     BatchCounts,
+    BatchDownload,
     BatchLine,
     BatchRequest,
     BatchState,
     BatchStatus,
+    downloads,
     jsonl_lines,
     spooled_upload,
     timestamp,
@@ -31,6 +33,7 @@ __all__ = [
     "batch_state",
     "cancel_steps",
     "get_steps",
+    "result_line",
     "results_steps",
     "submit_steps",
 ]
@@ -102,32 +105,37 @@ def cancel_steps(batch_id: str) -> Steps[BatchState]:
     return batch_state(reply.data)
 
 
-def results_steps(state: BatchState, error_from: ErrorFrom) -> Steps[Iterable[BatchLine]]:
-    """The output file's lines, then the error file's (either may be absent)."""
-    contents = []
-    for key in ("output_file_id", "error_file_id"):
-        file_id = state.provider_data.get(key)
-        if file_id:
-            reply = yield HttpRequest(f"/files/{_checked(str(file_id))}/content", method="GET")
-            assert reply is not None
-            contents.append(reply.content)
-    if not contents and state.status == "running":
+def results_steps(state: BatchState, error_from: ErrorFrom) -> Steps[Iterable[BatchLine | BatchDownload]]:
+    """The output file, then the error file (either may be absent), for the core to stream."""
+    files = [
+        BatchDownload(
+            HttpRequest(f"/files/{_checked(str(file_id))}/content", method="GET"),
+            lambda line: [result_line(line, error_from)],
+        )
+        for file_id in (state.provider_data.get(key) for key in ("output_file_id", "error_file_id"))
+        if file_id
+    ]
+    if not files and state.status == "running":
         raise InvalidRequestError(f"batch {state.id!r} has no results yet ({state.raw_status})")
-    return (line for content in contents for line in result_lines(content, error_from))
+    return downloads(*files)
 
 
 def result_lines(content: bytes, error_from: ErrorFrom) -> Iterator[BatchLine]:
-    """Each line of an output or error file: a 200 response's body, else the typed error."""
+    """Each line of a whole output or error file (see :func:`result_line`)."""
     for line in jsonl_lines(content):
-        custom_id = str(line["custom_id"])
-        response = line.get("response") or {}
-        status = response.get("status_code")
-        if status == 200 and not line.get("error"):
-            yield BatchLine(custom_id, response["body"])
-            continue
-        headers = {"x-request-id": str(response["request_id"])} if response.get("request_id") else {}
-        body = response.get("body") if response.get("body") else {"error": line.get("error")}
-        yield BatchLine(custom_id, error=error_from(int(status or 500), headers, json.dumps(body)))
+        yield result_line(line, error_from)
+
+
+def result_line(line: Mapping[str, Any], error_from: ErrorFrom) -> BatchLine:
+    """One line of an output or error file: a 200 response's body, else the typed error."""
+    custom_id = str(line["custom_id"])
+    response = line.get("response") or {}
+    status = response.get("status_code")
+    if status == 200 and not line.get("error"):
+        return BatchLine(custom_id, response["body"])
+    headers = {"x-request-id": str(response["request_id"])} if response.get("request_id") else {}
+    body = response.get("body") if response.get("body") else {"error": line.get("error")}
+    return BatchLine(custom_id, error=error_from(int(status or 500), headers, json.dumps(body)))
 
 
 def batch_state(data: Mapping[str, Any]) -> BatchState:

@@ -20,7 +20,7 @@ from modelport.provider import Capabilities, EmbedRequest, ModelPage, TokenCount
 from ._quirks import Quirks, ReasoningFamily
 
 if TYPE_CHECKING:
-    from modelport.batches import BatchLine, BatchRequest, BatchState
+    from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState
     from modelport.errors import ProviderError
     from modelport.types import EmbeddingResult, Request, Result
 
@@ -151,7 +151,7 @@ class OpenAIProvider(ChatCompletionsProvider):
 
         return cancel_steps(batch_id)
 
-    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine]]:
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload]]:
         from ._batches import results_steps
 
         return results_steps(state, self.error_from_response)
