@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .types import ProviderTool
 
 __all__ = [
+    "NEUTRAL_TOOL_NAMES",
     "CodeExecutionOptions",
     "NeutralTool",
     "NeutralToolMapping",
