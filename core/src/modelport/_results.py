@@ -118,14 +118,21 @@ class Source(_Frozen):
     title: str | None = None
     uri: str | None = None
     domain: str | None = None
+    file_id: str | None = None
+    """The provider's id of a searched file (OpenAI ``file_citation``, Gemini File Search)."""
+    excerpt: str | None = None
+    """The passage of the source that was retrieved, when the provider returns it (Gemini File Search)."""
 
 
 class Citation(_Frozen):
-    """A character span ``[start, end)`` of ``Result.text`` supported by the numbered sources."""
+    """A character span ``[start, end)`` of ``Result.text`` supported by the numbered sources
+    (:func:`modelport.citations.cited_spans` gives its UTF-8 byte offsets and cited words too)."""
 
     start: int = Field(ge=0)
     end: int = Field(ge=0)
     sources: list[int] = Field(min_length=1)
+    cited_text: str | None = None
+    """The source's own words the span rests on, when the provider quotes them (Anthropic)."""
 
     @model_validator(mode="after")
     def _ordered(self) -> Citation:

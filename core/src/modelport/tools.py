@@ -53,6 +53,7 @@ __all__ = [
 
 #: The neutral tools; each is also a :class:`~modelport.provider.Capabilities` flag.
 NeutralToolName = Literal["web_search", "web_fetch", "code_execution"]
+#: The names of the neutral tools, as the command line's ``--tool`` takes them.
 NEUTRAL_TOOL_NAMES: tuple[str, ...] = get_args(NeutralToolName)
 
 
