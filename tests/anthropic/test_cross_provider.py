@@ -167,6 +167,8 @@ ANTHROPIC_SEARCH = _message(
     ],
     "end_turn",
 )
+# One search, as Anthropic counts it (the recorded web-search answers carry the same field).
+ANTHROPIC_SEARCH["usage"]["server_tool_use"] = {"web_search_requests": 1, "web_fetch_requests": 0}
 
 
 def test_a_web_search_answer_has_the_same_sources_and_citations_as_google_grounding() -> None:

@@ -43,7 +43,7 @@ __all__ = [
 
 #: The version of the provider contract (this module, :mod:`modelport.http`, the events). A plugin
 #: built against another major version is refused at registration with a clear message.
-CONTRACT_VERSION = "2.1"
+CONTRACT_VERSION = "2.2"
 
 #: Default total deadline of one call, in seconds (every attempt and every byte of the answer).
 DEFAULT_DEADLINE = 600.0
