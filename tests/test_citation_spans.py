@@ -13,24 +13,13 @@ from __future__ import annotations
 
 import json
 
-import httpx
-
-import modelport
 from modelport.citations import cite, cited_spans
-from modelport.types import Result
 from tests.anthropic import corpus as anthropic_corpus
 from tests.google import corpus as google_corpus
 from tests.openai import responses_corpus
+from tests.recordings import answered as replayed
 
 PYDANTIC_AI = "pydantic__pydantic-ai"
-
-
-def replayed(model_id: str, body: bytes) -> Result:
-    def answer(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(200, content=body, headers={"content-type": "application/json"})
-
-    model = modelport.get_model(model_id, api_key="k", transport=httpx.MockTransport(answer), max_retries=0)
-    return model.generate(prompt="Hi")
 
 
 def _google(name: str) -> bytes:

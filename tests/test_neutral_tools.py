@@ -22,6 +22,7 @@ from modelport import tools
 from modelport.errors import InvalidRequestError
 from modelport.types import ProviderTool
 from tests.anthropic import corpus as anthropic_corpus
+from tests.anthropic.fakes import message
 from tests.google import corpus as google_corpus
 from tests.openai import responses_corpus
 
@@ -224,18 +225,7 @@ def test_best_effort_leaves_the_option_out_with_a_warning() -> None:
 
     def answer(request: httpx.Request) -> httpx.Response:
         sent.append(json.loads(request.content))
-        return httpx.Response(
-            200,
-            json={
-                "id": "msg_1",
-                "type": "message",
-                "role": "assistant",
-                "model": "claude-sonnet-4-5",
-                "content": [{"type": "text", "text": "Hello"}],
-                "stop_reason": "end_turn",
-                "usage": {"input_tokens": 5, "output_tokens": 1},
-            },
-        )
+        return httpx.Response(200, json=message())
 
     tool = tools.web_search(max_uses=2, time_range=WINDOW, best_effort=True)
     result = model("anthropic", answer).generate(prompt="Hi", tools=[tool])

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal, Union, get_args
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .errors import InvalidRequestError, validation_message
-from .tool_args import ApproximateLocation, ToolArgs
+from .tool_args import ApproximateLocation, DomainLimits, ToolArgs
 
 if TYPE_CHECKING:
     from ._results import CallWarning
@@ -72,22 +72,7 @@ class TimeRange(BaseModel):
         return self
 
 
-class _DomainOptions(ToolArgs):
-    allowed_domains: list[str] | None = Field(default=None, min_length=1)
-    """Search or fetch only these domains."""
-    blocked_domains: list[str] | None = Field(default=None, min_length=1)
-    """Never search or fetch these domains."""
-    max_uses: int | None = Field(default=None, ge=1)
-    """At most this many searches or fetches in one call."""
-
-    @model_validator(mode="after")
-    def _one_list(self) -> _DomainOptions:
-        if self.allowed_domains is not None and self.blocked_domains is not None:
-            raise ValueError("give allowed_domains or blocked_domains, not both")
-        return self
-
-
-class WebSearchOptions(_DomainOptions):
+class WebSearchOptions(DomainLimits):
     """What :func:`web_search` can ask for; ``None`` leaves the provider's default."""
 
     user_location: ApproximateLocation | None = None
@@ -96,7 +81,7 @@ class WebSearchOptions(_DomainOptions):
     """How much of the search results the model reads (OpenAI's ``search_context_size``)."""
 
 
-class WebFetchOptions(_DomainOptions):
+class WebFetchOptions(DomainLimits):
     """What :func:`web_fetch` can ask for; ``None`` leaves the provider's default."""
 
     max_content_tokens: int | None = Field(default=None, ge=1)
