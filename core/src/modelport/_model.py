@@ -171,8 +171,8 @@ class Model(BatchCalls):
         :class:`~modelport.errors.InvalidRequestError` (or ``ProviderToolError``) before any I/O.
         The provider's own rules run when it prepares the call (:meth:`Provider.prepare`)."""
         provider = self.provider
-        kwargs, compiled = _compiled(_canonical(kwargs), provider)
-        request, replayed = _reasoning().apply_reasoning_replay(build_request(kwargs), provider, self.name)
+        canonical, compiled = _compiled(_canonical(kwargs), provider)
+        request, replayed = _reasoning().apply_reasoning_replay(build_request(canonical), provider, self.name)
         if request.tools:
             from ._tool_table import validate_provider_tools
 
