@@ -13,9 +13,12 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from modelport.types import Result
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 """The root of the vendored recordings (one folder per provider)."""
@@ -69,3 +72,16 @@ def vcr_body(body: Any) -> bytes:
     if body[:2] == b"\x1f\x8b":
         body = gzip.decompress(body)
     return bytes(body)
+
+
+def answered(model_id: str, body: bytes) -> Result:
+    """``model_id``'s result for a prompt answered with the recorded JSON ``body`` (no network)."""
+    import httpx
+
+    import modelport
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=body, headers={"content-type": "application/json"})
+
+    model = modelport.get_model(model_id, api_key="k", transport=httpx.MockTransport(answer), max_retries=0)
+    return model.generate(prompt="Hi")

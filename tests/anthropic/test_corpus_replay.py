@@ -118,18 +118,22 @@ def test_every_recording_replays_to_what_it_holds(name: str, index: int) -> None
     assert [(p.call_id, p.provider_executed) for p in got_results] == [
         (b["tool_use_id"], True) for b in results
     ]
-    # Each text block with citations is the span of the answer text they support, its sources by URL.
-    spans, offset = [], 0
+    # Each text block with citations is the span of the answer text they support: one citation per
+    # source (by URL), with the source's words it quotes.
+    expected, offset = [], 0
     for block in blocks:
         if block["type"] == "text":
-            urls = [c.get("url") or c.get("source") for c in block.get("citations") or []]
-            if urls:
-                spans.append((offset, offset + len(block["text"]), urls))
-            offset += len(block["text"])
+            quotes: dict[str, list[str]] = {}
+            for c in block.get("citations") or []:
+                said = quotes.setdefault(c.get("url") or c.get("source"), [])
+                if c.get("cited_text") and c["cited_text"] not in said:
+                    said.append(c["cited_text"])
+            end = offset + len(block["text"])
+            expected += [(offset, end, [url], "\n\n".join(said) or None) for url, said in quotes.items()]
+            offset = end
     numbers = {s.number: s.uri for s in got.sources}
-    assert [(c.start, c.end, [numbers[n] for n in c.sources]) for c in got.citations] == [
-        (start, end, list(dict.fromkeys(urls))) for start, end, urls in spans
-    ]
+    got_spans = [(c.start, c.end, [numbers[n] for n in c.sources], c.cited_text) for c in got.citations]
+    assert got_spans == expected
     if message.get("stop_sequence"):
         assert got.provider_metadata["anthropic"]["stop_sequence"] == message["stop_sequence"]
 

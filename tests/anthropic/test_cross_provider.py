@@ -167,6 +167,8 @@ ANTHROPIC_SEARCH = _message(
     ],
     "end_turn",
 )
+# One search, as Anthropic counts it (the recorded web-search answers carry the same field).
+ANTHROPIC_SEARCH["usage"]["server_tool_use"] = {"web_search_requests": 1, "web_fetch_requests": 0}
 
 
 def test_a_web_search_answer_has_the_same_sources_and_citations_as_google_grounding() -> None:
@@ -175,8 +177,11 @@ def test_a_web_search_answer_has_the_same_sources_and_citations_as_google_ground
     g = google.generate(prompt="Weather in Paris today?", tools=[google_search()])
     a = anthropic.generate(prompt="Weather in Paris today?", tools=[web_search()])
     shapes = {"google": _shape(g), "anthropic": _shape(a)}
-    for field in ("text", "sources", "citations", "finish_reason", "usage", "warnings"):
+    for field in ("text", "sources", "finish_reason", "usage", "warnings"):
         assert shapes["google"][field] == shapes["anthropic"][field], field
+    # The same spans and sources; Anthropic also quotes the source's words (Gemini does not).
+    assert [c.model_copy(update={"cited_text": None}) for c in a.citations] == g.citations
+    assert [c.cited_text for c in a.citations] == [SUNNY.strip(), WARM.strip()]
     assert a.text == SUNNY + WARM
     assert [(s.number, s.uri, s.title, s.domain) for s in a.sources] == [
         (1, PAGES[0][0], PAGES[0][1], "weather.example"),

@@ -1,4 +1,4 @@
-"""Contract versions: a provider written for 2.1 registers as it is, one written for 2.0 through the
+"""Contract versions: a provider written for 2.2 or 2.1 registers as it is, one written for 2.0 through the
 adapter of ``modelport.contracts`` (usage read the 2.1 way, generate and stream, sync and async),
 and any version the core cannot adapt is refused at registration with the version named.
 
@@ -18,7 +18,7 @@ import pytest
 
 import modelport
 from modelport import events as ev
-from modelport.contracts import ADAPTED_VERSIONS, adapted, usage_from_2_0
+from modelport.contracts import ADAPTED_VERSIONS, COMPATIBLE_VERSIONS, adapted, usage_from_2_0
 from modelport.errors import ConfigurationError
 from modelport.http import HttpProvider, HttpRequest
 from modelport.provider import CONTRACT_VERSION
@@ -39,7 +39,7 @@ def _provider(version: str, ident: str = "versioned") -> type[HttpProvider]:
 
 
 @pytest.mark.parametrize(
-    ("version", "ident"), [("3.0", "future-major"), ("2.2", "future-minor"), ("1.9", "old"), ("two", "bad")]
+    ("version", "ident"), [("3.0", "future-major"), ("2.3", "future-minor"), ("1.9", "old"), ("two", "bad")]
 )
 def test_a_version_the_core_cannot_adapt_is_refused_at_registration(
     fresh_registry: None, version: str, ident: str
@@ -47,23 +47,31 @@ def test_a_version_the_core_cannot_adapt_is_refused_at_registration(
     with pytest.raises(ConfigurationError) as info:
         _register(_provider(version, ident))
     assert str(info.value).endswith(
-        f"provider {ident!r} was written for provider contract {version}; this modelport implements 2.1 "
-        "and adapts 2.0 (upgrade the plugin or modelport)"
+        f"provider {ident!r} was written for provider contract {version}; this modelport implements 2.2, "
+        "takes 2.1 as is and adapts 2.0 (upgrade the plugin or modelport)"
     )
     assert ident not in modelport.plugins.providers()
 
 
 def test_a_2_0_provider_registers_through_its_adapter_and_a_2_1_one_as_it_is(fresh_registry: None) -> None:
-    assert (CONTRACT_VERSION, ADAPTED_VERSIONS) == ("2.1", ("2.0",))
-    earlier, current = _provider("2.0", "earlier"), _provider("2.1", "current")
+    assert (CONTRACT_VERSION, COMPATIBLE_VERSIONS, ADAPTED_VERSIONS) == ("2.2", ("2.1",), ("2.0",))
+    earlier, previous, current = (
+        _provider("2.0", "earlier"),
+        _provider("2.1", "previous"),
+        _provider("2.2", "current"),
+    )
     _register(earlier)
     _register(earlier, "earlier-again")  # the same class again (several entry points): no conflict
+    _register(previous)
     _register(current)
     registered = modelport.plugins.provider_class("earlier")
     assert registered is not earlier and issubclass(registered, earlier)
     assert registered.adapted_from is earlier  # type: ignore[attr-defined]
     assert (registered.__name__, registered.__module__) == (earlier.__name__, earlier.__module__)
     assert adapted(earlier) is registered
+    # 2.2 only added optional surface: a 2.1 provider is itself, with no neutral tools.
+    assert modelport.plugins.provider_class("previous") is previous
+    assert previous.capabilities.web_search is False and previous.neutral_tool(previous, "web_search") is None  # type: ignore[arg-type]
     assert modelport.plugins.provider_class("current") is current
     assert modelport.plugins.load_errors() == {}
 

@@ -193,6 +193,9 @@ def test_capabilities_are_declared() -> None:
         "batch": True,
         "list_models": True,
         "prompt_cache": False,
+        "web_search": True,
+        "web_fetch": True,
+        "code_execution": True,
     }
 
 

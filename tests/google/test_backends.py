@@ -292,4 +292,7 @@ def test_capabilities_and_ids() -> None:
         "list_models": True,
         "batch": True,
         "prompt_cache": False,
+        "web_search": True,
+        "web_fetch": True,
+        "code_execution": True,
     }

@@ -33,6 +33,7 @@ def test_tool_use_prompt_is_input_and_thoughts_are_output() -> None:
         reasoning_tokens=86,
         total_tokens=363,
         tool_use_prompt_tokens=160,
+        server_tool_calls=1,  # its one executableCode part: one code run
     )
 
 
@@ -58,6 +59,7 @@ def test_streamed_usage_equals_the_whole_decode_with_a_tool_use_prompt() -> None
         reasoning_tokens=39,
         total_tokens=1177,
         tool_use_prompt_tokens=619,
+        server_tool_calls=1,  # one URL fetched (urlContextMetadata.urlMetadata)
     )
 
 

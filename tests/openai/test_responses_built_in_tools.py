@@ -276,7 +276,7 @@ def test_the_first_recorded_citation_in_full() -> None:
 
 def test_a_file_citation_is_a_zero_width_span_at_its_index() -> None:
     result, _ = _replayed(V + "openai-file-search-tool.1.json")
-    assert result.sources == [Source(number=1, title="ai.pdf")]
+    assert result.sources == [Source(number=1, title="ai.pdf", file_id="file-Ebzhf8H4DPGPr9pUhr7n7v")]
     assert result.citations == [Citation(start=438, end=438, sources=[1])]
     assert len(result.text) == 439
     (call,) = [p for p in result.content if isinstance(p, ToolCallPart)]
@@ -290,7 +290,9 @@ def test_a_file_citation_is_a_zero_width_span_at_its_index() -> None:
 
 def test_container_file_citation_and_code_interpreter_calls() -> None:
     result, _ = _replayed(V + "openai-code-interpreter-tool.1.json")
-    assert result.sources == [Source(number=1, title="two_dice_sums_10000.txt")]
+    assert result.sources == [
+        Source(number=1, title="two_dice_sums_10000.txt", file_id="cfile_6903bf45e3288191af3d56e6d23c3a4d")
+    ]
     assert result.citations == [Citation(start=195, end=236, sources=[1])]
     assert result.text[195:236] == "sandbox:/mnt/data/two_dice_sums_10000.txt"
     calls = [p for p in result.content if isinstance(p, ToolCallPart)]

@@ -9,6 +9,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from modelport.citations import cited_spans
 from modelport.errors import (
     ProviderError,
     ProviderQuotaError,
@@ -38,6 +39,7 @@ from modelport.types import EmbeddingResult, Message, Result, ToolCallPart, Tool
 from .batch_replay import BatchRun
 
 __all__ = [
+    "check_citations",
     "check_origin",
     "check_provider_executed",
     "check_round_trip",
@@ -344,4 +346,34 @@ def check_batch(batch: BatchRun | None, provider_id: str, model: str) -> list[st
         ):
             if said != seen:
                 problems.append(f"job.counts.{label} is {said}, but {seen} results {label}")
+    return problems
+
+
+def check_citations(result: Result | None, events: Sequence[StreamEvent]) -> list[str]:
+    """Citations are spans of the answer's text (character and UTF-8 byte offsets selecting the same
+    words), every source a citation names is listed once, and a stream's events carry the same
+    sources and citations as its result (a grounded answer reads the same streamed or not)."""
+    if result is None:
+        if not events:
+            return []
+        result = accumulate(events)
+    problems: list[str] = []
+    text = result.text
+    numbers = [source.number for source in result.sources]
+    if len(set(numbers)) != len(numbers):
+        problems.append(f"source numbers are listed more than once: {numbers}")
+    for citation in result.citations:
+        where = f"citation [{citation.start}, {citation.end})"
+        if citation.end > len(text):
+            problems.append(f"{where} ends past the text of {len(text)} characters")
+        if missing := [n for n in citation.sources if n not in numbers]:
+            problems.append(f"{where} cites sources {missing} that are not listed")
+    raw = text.encode()
+    for span in cited_spans(result):
+        if raw[span.byte_start : span.byte_end].decode(errors="replace") != span.text:
+            problems.append(f"citation [{span.start}, {span.end}): its byte offsets select other text")
+    if events:
+        streamed = accumulate(events)
+        if (streamed.sources, streamed.citations) != (result.sources, result.citations):
+            problems.append("the stream's events carry other sources or citations than its result")
     return problems

@@ -133,6 +133,7 @@ def _invariants(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     content = run.result.content if run.result else (accumulate(run.events).content if run.events else [])
     problems += invariants.check_provider_executed(content, case.request)
     problems += invariants.check_batch(run.batch, suite.provider_id, case.model)
+    problems += invariants.check_citations(run.result, run.events)
     if case.is_stream:
         problems += invariants.check_whole_tool_calls(run.events)
         entries = sse_entries(case)

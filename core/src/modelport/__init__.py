@@ -83,7 +83,7 @@ _RENAMED = {"Warning": "CallWarning"}
 # imported when first read: ``import modelport`` imports none of them.
 _SUBMODULES = (
     "approval batches citations cli contracts events functions http loop outputs plugins"
-    " provider_tools reasoning schemas secrets sse telemetry testing tool_args types wire"
+    " provider_tools reasoning schemas secrets sse telemetry testing tool_args tools types wire"
 )
 
 if TYPE_CHECKING:
@@ -106,6 +106,7 @@ if TYPE_CHECKING:
     from . import telemetry as telemetry
     from . import testing as testing
     from . import tool_args as tool_args
+    from . import tools as tools
     from . import types as types
     from . import wire as wire
     from ._streams import AsyncResultStream, ResultStream

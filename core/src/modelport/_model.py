@@ -94,6 +94,23 @@ def _canonical(kwargs: Mapping[str, Any]) -> Mapping[str, Any]:
     return kwargs
 
 
+def _compiled(kwargs: Mapping[str, Any], provider: Provider) -> tuple[Mapping[str, Any], list[CallWarning]]:
+    """Keywords with each neutral tool (:mod:`modelport.tools`) compiled to ``provider``'s own
+    provider tool, and the warnings of options left out under ``best_effort``."""
+    tools = kwargs.get("tools")
+    if not isinstance(tools, (list, tuple)) or not any(_is_neutral(tool) for tool in tools):
+        return kwargs, []
+    from .tools import compile_tools
+
+    compiled, warnings = compile_tools(tools, provider)
+    return {**kwargs, "tools": compiled}, warnings
+
+
+def _is_neutral(tool: object) -> bool:
+    kind = tool.get("type") if isinstance(tool, Mapping) else getattr(tool, "type", None)
+    return kind == "neutral"
+
+
 def _output_of(kwargs: Mapping[str, Any]) -> OutputType | None:
     response_format = kwargs.get("response_format")
     if response_format is None:
@@ -154,16 +171,16 @@ class Model(BatchCalls):
         :class:`~modelport.errors.InvalidRequestError` (or ``ProviderToolError``) before any I/O.
         The provider's own rules run when it prepares the call (:meth:`Provider.prepare`)."""
         provider = self.provider
-        request, replayed = _reasoning().apply_reasoning_replay(
-            build_request(_canonical(kwargs)), provider, self.name
-        )
+        canonical, compiled = _compiled(_canonical(kwargs), provider)
+        request, replayed = _reasoning().apply_reasoning_replay(build_request(canonical), provider, self.name)
         if request.tools:
             from ._tool_table import validate_provider_tools
 
             validate_provider_tools(
                 request.tools, namespace=provider.tool_namespace, backend=provider.backend
             )
-        return ValidCall(request, replayed + provider.unmapped_settings(request), _output_of(kwargs))
+        warnings = compiled + replayed + provider.unmapped_settings(request)
+        return ValidCall(request, warnings, _output_of(kwargs))
 
     # Sync ------------------------------------------------------------------------------------
 

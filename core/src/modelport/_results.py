@@ -37,7 +37,8 @@ FinishReason = Literal["stop", "length", "tool-calls", "content-filter", "error"
 
 
 class Usage(_Frozen):
-    """Token counts, with one meaning on every provider (contract 2.1; see docs/usage.md).
+    """Token counts, with one meaning on every provider (contract 2.2; see docs/usage.md), and the
+    provider's own tool runs (:attr:`server_tool_calls`).
 
     ``input_tokens`` and ``output_tokens`` are the whole bill of each side; the other input and
     output counts are parts of them, never added on top. A count the provider did not report stays
@@ -58,6 +59,12 @@ class Usage(_Frozen):
     """The part of :attr:`input_tokens` written to a prompt cache (new in contract 2.1)."""
     tool_use_prompt_tokens: int | None = None
     """The part of :attr:`input_tokens` the provider added for its own tools' results (Gemini)."""
+    server_tool_calls: int | None = None
+    """How many times the provider ran its own tools for this answer: web searches, page fetches,
+    code runs, file searches (new in contract 2.2; not a token count). Anthropic's reported
+    ``server_tool_use`` requests; on the OpenAI Responses API the built-in tool calls of the answer;
+    on Gemini its search queries, fetched URLs and code runs. ``None`` when none was reported or
+    seen."""
 
     @model_validator(mode="before")
     @classmethod
@@ -118,14 +125,21 @@ class Source(_Frozen):
     title: str | None = None
     uri: str | None = None
     domain: str | None = None
+    file_id: str | None = None
+    """The provider's id of a searched file (OpenAI ``file_citation``, Gemini File Search)."""
+    excerpt: str | None = None
+    """The passage of the source that was retrieved, when the provider returns it (Gemini File Search)."""
 
 
 class Citation(_Frozen):
-    """A character span ``[start, end)`` of ``Result.text`` supported by the numbered sources."""
+    """A character span ``[start, end)`` of ``Result.text`` supported by the numbered sources
+    (:func:`modelport.citations.cited_spans` gives its UTF-8 byte offsets and cited words too)."""
 
     start: int = Field(ge=0)
     end: int = Field(ge=0)
     sources: list[int] = Field(min_length=1)
+    cited_text: str | None = None
+    """The source's own words the span rests on, when the provider quotes them (Anthropic)."""
 
     @model_validator(mode="after")
     def _ordered(self) -> Citation:

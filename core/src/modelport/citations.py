@@ -16,11 +16,13 @@ from pydantic import BaseModel, ConfigDict
 from .types import Citation, Result, Source
 
 __all__ = [
+    "CitedSpan",
     "CitedText",
     "ControlStripper",
     "check_evidence",
     "check_markers",
     "cite",
+    "cited_spans",
     "is_web_uri",
     "split_sources_block",
     "strip_control_sequences",
@@ -127,6 +129,11 @@ def _one_line(text: str) -> str:
     return " ".join(strip_control_sequences(text).splitlines())
 
 
+def _quoted(excerpt: str, limit: int = 80) -> str:
+    words = " ".join(strip_control_sequences(excerpt).split())
+    return f"“{words if len(words) <= limit else words[: limit - 1].rstrip() + '…'}”"
+
+
 class CitedText(BaseModel):
     """Text with ``[n]`` markers, the numbered sources, and the spans (in the unmarked text)."""
 
@@ -140,7 +147,8 @@ class CitedText(BaseModel):
         return self.text
 
     def sources_block(self) -> str:
-        """A plain "Sources" list: one ``[n] title - uri`` line per source, in source order.
+        """A plain "Sources" list: one ``[n] title - uri`` line per source, in source order (a source
+        with no title, domain, URI or file id shows the start of its excerpt, quoted).
 
         Every line is one line: line breaks in a title become spaces and control sequences are
         removed, so a title cannot forge another ``[n]`` line. Only http(s) URIs are shown
@@ -149,7 +157,10 @@ class CitedText(BaseModel):
         lines = ["Sources:"]
         for source in sorted(self.sources, key=lambda s: s.number):
             uri = source.uri if is_web_uri(source.uri) else None
-            label = _one_line(source.title or source.domain or uri or "") or f"source {source.number}"
+            label = _one_line(source.title or source.domain or uri or source.file_id or "")
+            if not label and source.excerpt:
+                label = _quoted(source.excerpt)
+            label = label or f"source {source.number}"
             line = f"[{source.number}] {label}"
             if uri and uri != label:
                 line += f" - {uri}"
@@ -190,6 +201,50 @@ def cite(result: Result) -> CitedText:
         position = end
     pieces.append(text[position:])
     return CitedText(text="".join(pieces), sources=list(result.sources), citations=kept)
+
+
+class CitedSpan(BaseModel):
+    """One citation as a span of ``Result.text``: its character offsets ``[start, end)``, its UTF-8
+    byte offsets ``[byte_start, byte_end)`` (``text.encode()[byte_start:byte_end]`` is the same
+    span), the cited words themselves, the sources that support them, and the source's own words
+    when the provider quotes them (``cited_text``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    start: int
+    end: int
+    byte_start: int
+    byte_end: int
+    text: str
+    sources: list[Source]
+    cited_text: str | None = None
+
+
+def cited_spans(result: Result) -> list[CitedSpan]:
+    """Every citation of ``result`` whose span lies in its text, with its listed sources (as
+    :func:`cite` keeps them), the same on every provider, streamed or not."""
+    text = result.text
+    by_number = {s.number: s for s in result.sources}
+    spans: list[CitedSpan] = []
+    counted, byte_at = 0, 0  # the UTF-8 length of text[:counted], kept as offsets grow
+    for citation in sorted(result.citations, key=lambda c: (c.start, c.end)):
+        sources = [by_number[n] for n in citation.sources if n in by_number]
+        if citation.end > len(text) or not sources:
+            continue
+        byte_at += len(text[counted : citation.start].encode())
+        counted = citation.start
+        spans.append(
+            CitedSpan(
+                start=citation.start,
+                end=citation.end,
+                byte_start=byte_at,
+                byte_end=byte_at + len(text[citation.start : citation.end].encode()),
+                text=text[citation.start : citation.end],
+                sources=sources,
+                cited_text=citation.cited_text,
+            )
+        )
+    return spans
 
 
 def check_markers(text: str, sources: list[Source]) -> list[int]:

@@ -1,16 +1,22 @@
 """Provider contract versions: the one the core implements, and the adapter from the previous minor.
 
 A provider class states the contract version it was written for (``contract_version``; the default
-is :data:`~modelport.provider.CONTRACT_VERSION`, now ``"2.1"``). At registration
+is :data:`~modelport.provider.CONTRACT_VERSION`, now ``"2.2"``). At registration
 (:func:`adapted`):
 
-- a provider for ``2.1`` is registered as it is;
+- a provider for ``2.2``, or for ``2.1`` (:data:`COMPATIBLE_VERSIONS`: 2.2 only adds optional
+  surface, so a 2.1 provider means the same under it), is registered as it is;
 - a provider for ``2.0`` is registered through the adapter below: a subclass whose results and
   stream events pass through :func:`result_from_2_0` / :func:`event_from_2_0`, at the one place the
   core receives them (``send``, ``asend``, ``send_stream``, ``asend_stream``), so generate, stream,
   sync and async are translated alike;
 - any other version (another major, a later minor, a string that is no version) is refused with a
   :class:`~modelport.errors.ConfigurationError` naming it: the core cannot know what it means.
+
+What 2.2 added (nothing for a 2.1 provider to change): neutral server tools (the ``Capabilities``
+flags ``web_search``, ``web_fetch``, ``code_execution`` and :meth:`Provider.neutral_tool
+<modelport.provider.Provider.neutral_tool>`, both off by default), ``Usage.server_tool_calls``,
+``Citation.cited_text``, ``Source.file_id`` and ``Source.excerpt`` (all ``None`` by default).
 
 What changed from 2.0 to 2.1, and what the adapter does with each:
 
@@ -42,6 +48,7 @@ if TYPE_CHECKING:  # the types are imported when a 2.0 provider answers, not whe
 
 __all__ = [
     "ADAPTED_VERSIONS",
+    "COMPATIBLE_VERSIONS",
     "adapted",
     "event_from_2_0",
     "result_from_2_0",
@@ -50,6 +57,8 @@ __all__ = [
 
 #: The contract versions the core registers through an adapter (besides its own).
 ADAPTED_VERSIONS = ("2.0",)
+#: Earlier minor versions the core registers as they are: what changed since only added defaults.
+COMPATIBLE_VERSIONS = ("2.1",)
 
 _ADAPTERS: weakref.WeakKeyDictionary[type[Any], type[Any]] = weakref.WeakKeyDictionary()
 
@@ -159,18 +168,19 @@ def _adapter_2_0(provider: type[Provider]) -> type[Provider]:
 
 
 def adapted(provider: type[Provider]) -> type[Provider]:
-    """``provider`` as the core registers it: itself when written for this contract, its adapter
-    when written for one of :data:`ADAPTED_VERSIONS`; any other version is a ``ConfigurationError``."""
+    """``provider`` as the core registers it: itself when written for this contract or one of
+    :data:`COMPATIBLE_VERSIONS`, its adapter when written for one of :data:`ADAPTED_VERSIONS`; any
+    other version is a ``ConfigurationError``."""
     from .provider import CONTRACT_VERSION
 
     wanted = str(getattr(provider, "contract_version", CONTRACT_VERSION))
-    if wanted == CONTRACT_VERSION:
+    if wanted == CONTRACT_VERSION or wanted in COMPATIBLE_VERSIONS:
         return provider
     if wanted not in ADAPTED_VERSIONS:
         raise ConfigurationError(
             f"provider {provider.id!r} was written for provider contract {wanted}; this modelport "
-            f"implements {CONTRACT_VERSION} and adapts {', '.join(ADAPTED_VERSIONS)} "
-            "(upgrade the plugin or modelport)"
+            f"implements {CONTRACT_VERSION}, takes {', '.join(COMPATIBLE_VERSIONS)} as is and adapts "
+            f"{', '.join(ADAPTED_VERSIONS)} (upgrade the plugin or modelport)"
         )
     adapter = _ADAPTERS.get(provider)
     if adapter is None:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from .events import StreamEvent
+    from .tools import NeutralToolMapping
     from .types import CallWarning, EmbeddingResult, Message, Origin, Request, Result
 
 __all__ = [
@@ -42,7 +43,7 @@ __all__ = [
 
 #: The version of the provider contract (this module, :mod:`modelport.http`, the events). A plugin
 #: built against another major version is refused at registration with a clear message.
-CONTRACT_VERSION = "2.1"
+CONTRACT_VERSION = "2.2"
 
 #: Default total deadline of one call, in seconds (every attempt and every byte of the answer).
 DEFAULT_DEADLINE = 600.0
@@ -95,6 +96,11 @@ class Capabilities:
     #: The provider maps the ``prompt_cache`` request keyword (:class:`~modelport.types.PromptCache`);
     #: without it, a request's ``prompt_cache`` is not sent, with an ``unsupported-setting`` warning.
     prompt_cache: bool = False
+    #: The neutral tools of :mod:`modelport.tools` the provider compiles to its own provider tools
+    #: (:meth:`Provider.neutral_tool`); asking for one it lacks fails before any I/O.
+    web_search: bool = False
+    web_fetch: bool = False
+    code_execution: bool = False
 
     def as_dict(self) -> dict[str, bool]:
         """Capabilities as a plain mapping."""
@@ -314,6 +320,13 @@ class Provider:
             f"{self.display_name or self.id} has no per-request prompt caching; prompt_cache is not sent"
         )
         return [CallWarning(type="unsupported-setting", setting="prompt_cache", details=details)]
+
+    def neutral_tool(self, name: str) -> NeutralToolMapping | None:
+        """How this provider, on its :attr:`backend`, expresses the neutral tool ``name``
+        (``"web_search"``, ``"web_fetch"``, ``"code_execution"``; see :mod:`modelport.tools`): the
+        provider tool it compiles to and the options it can express, as data. Only asked for a tool
+        the :attr:`capabilities` list. The default: none. Never does I/O."""
+        return None
 
     def replay_from_model(self, message: Message, origin: Origin, model_name: str) -> Message:
         """The assistant ``message`` as it is sent to ``model_name`` when another model or API of this

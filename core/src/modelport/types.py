@@ -8,7 +8,7 @@ Tags (``type``) are wire format and are never renamed.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import (
     ConfigDict,
@@ -16,6 +16,9 @@ from pydantic import (
     model_validator,
 )
 from typing_extensions import TypedDict
+
+if TYPE_CHECKING:
+    from .tools import NeutralTool
 
 __all__ = [
     "CallWarning",
@@ -268,7 +271,9 @@ class RequestKeywords(TypedDict, total=False):
     frequency_penalty: float | None
     #: A spec, its shorthand (``"json"``), or a Python type the answer is parsed into.
     response_format: ResponseFormat | Mapping[str, Any] | Literal["text", "json"] | type[Any] | None
-    tools: Sequence[Tool | _ToolFunction | Mapping[str, Any]] | None
+    #: Function tools, provider tools, and neutral tools (:mod:`modelport.tools`, compiled to the
+    #: provider's own before any I/O).
+    tools: Sequence[Tool | _ToolFunction | NeutralTool | Mapping[str, Any]] | None
     tool_choice: ToolChoice | Mapping[str, Any] | None
     reasoning: ReasoningConfig | Mapping[str, Any] | None
     reasoning_replay: ReasoningReplay

@@ -144,8 +144,9 @@ def logged_conversation(continue_: bool, cid: str | None) -> list[Call]:
     "--tool",
     "tools",
     multiple=True,
-    help="A provider tool of the model's provider by name, e.g. google_search (repeatable; "
-    "`modelport providers` lists them).",
+    help="A server tool: web_search, web_fetch or code_execution on any provider that has it, or one "
+    "of the model's provider's own tools, e.g. google_search (repeatable; `modelport providers` "
+    "lists them).",
 )
 @click.option(
     "-o",
@@ -286,15 +287,26 @@ def _generate(
 
 
 def _resolve_tools(provider_cls: Any, names: tuple[str, ...]) -> list[Any]:
-    """``google_search`` or ``google.google_search`` → the registered provider tool."""
+    """A neutral tool's name (``web_search``, :mod:`modelport.tools`) → that neutral tool, compiled
+    for the provider when the call is validated; else ``google_search`` or ``google.google_search``
+    → the registered provider tool. Order is kept."""
     import modelport
     from modelport.provider_tools import resolve_tool_names
+    from modelport.tools import NEUTRAL_TOOL_NAMES, NeutralTool
 
     namespace = provider_cls.tool_namespace
-    if namespace is None:
+    own = [name for name in names if name not in NEUTRAL_TOOL_NAMES]
+    if own and namespace is None:
         raise modelport.ProviderToolError(f"provider {provider_cls.id!r} has no provider tools")
-    short = [name.removeprefix(f"{namespace}.") for name in names]
-    return resolve_tool_names(short, namespace=namespace)
+    resolved = iter(
+        resolve_tool_names([name.removeprefix(f"{namespace}.") for name in own], namespace=namespace or "")
+    )
+    return [
+        NeutralTool.model_validate({"name": name, "options": {}})
+        if name in NEUTRAL_TOOL_NAMES
+        else next(resolved)
+        for name in names
+    ]
 
 
 def _replayed_model(model_id: str, path: Path) -> tuple[Any, Callable[[], list[str]]]:

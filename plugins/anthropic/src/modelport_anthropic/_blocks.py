@@ -100,7 +100,17 @@ def usage(raw: Any) -> Usage:
         total_tokens=total,
         cache_read_input_tokens=read,
         cache_write_input_tokens=written,
+        server_tool_calls=_server_requests(raw.get("server_tool_use")),
     )
+
+
+def _server_requests(raw: Any) -> int | None:
+    """``server_tool_use``'s request counts (``web_search_requests``, ``web_fetch_requests``, …) summed."""
+    if not isinstance(raw, dict):
+        return None
+    counts = [_count(value) for key, value in raw.items() if key.endswith("_requests")]
+    known = [count for count in counts if count is not None]
+    return sum(known) if known else None
 
 
 def message_metadata(message: dict[str, Any], raw_usage: Any) -> dict[str, dict[str, Any]]:

@@ -2,7 +2,9 @@
 they support (pure; one function for generate and stream).
 
 Each Anthropic text block that carries citations is the span its citations support: ``[start,
-end)`` of the answer text, counted over the text blocks in order. A citation names its source by
+end)`` of the answer text, counted over the text blocks in order; one citation per source the
+block cites, with the source's words it quotes (``cited_text``; several quotes of one source in
+one block joined by a blank line). A citation names its source by
 kind: ``web_search_result_location`` and ``search_result_location`` by URL (``url`` / ``source``)
 and title, ``char_location``, ``page_location`` and ``content_block_location`` by the document
 (``document_index`` and ``document_title``). Sources are numbered from 1 in the order first cited;
@@ -48,7 +50,7 @@ def sources_and_citations(spans: Iterable[Span]) -> tuple[list[Source], list[Cit
     sources: list[Source] = []
     citations: list[Citation] = []
     for start, end, cited in spans:
-        supported: list[int] = []
+        quotes: dict[int, list[str]] = {}  # source number → its quotes, in the order cited
         for citation in cited:
             key = _source_key(citation) if isinstance(citation, dict) else None
             if key is None:
@@ -56,8 +58,13 @@ def sources_and_citations(spans: Iterable[Span]) -> tuple[list[Source], list[Cit
             if key not in numbers:
                 numbers[key] = len(sources) + 1
                 sources.append(_source(numbers[key], citation))
-            if numbers[key] not in supported:
-                supported.append(numbers[key])
-        if supported and end > start:
-            citations.append(Citation(start=start, end=end, sources=supported))
+            said = quotes.setdefault(numbers[key], [])
+            quote = citation.get("cited_text")
+            if isinstance(quote, str) and quote and quote not in said:
+                said.append(quote)
+        if end > start:
+            citations += [
+                Citation(start=start, end=end, sources=[number], cited_text="\n\n".join(said) or None)
+                for number, said in quotes.items()
+            ]
     return sources, citations

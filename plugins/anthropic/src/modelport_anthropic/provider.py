@@ -17,6 +17,7 @@ from modelport.provider import Capabilities, ModelPage, TokenCount
 if TYPE_CHECKING:
     from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState
     from modelport.errors import ProviderError
+    from modelport.tools import NeutralToolMapping
     from modelport.types import Request, Result
 
     from ._stream import MessageStream
@@ -50,6 +51,9 @@ class AnthropicProvider(HttpProvider):
         batch=True,
         list_models=True,
         prompt_cache=True,
+        web_search=True,
+        web_fetch=True,
+        code_execution=True,
     )
     default_base_url: ClassVar[str | None] = ANTHROPIC_BASE_URL
     base_url_env: ClassVar[str | None] = "ANTHROPIC_BASE_URL"
@@ -65,6 +69,12 @@ class AnthropicProvider(HttpProvider):
     #: Thinking signatures belong to the model that wrote them: another Claude model gets the turn
     #: without its thinking (the contract's replay policy warns about what was dropped).
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
+
+    def neutral_tool(self, name: str) -> NeutralToolMapping | None:
+        """``anthropic.web_search`` / ``web_fetch`` / ``code_execution``."""
+        from ._neutral import neutral_tool
+
+        return neutral_tool(name)
 
     def headers(self) -> Mapping[str, str]:
         sent = {"anthropic-version": ANTHROPIC_VERSION}

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from modelport.provider_tools import ProviderToolSpec
 from modelport.tool_args import ApproximateLocation as UserLocation
-from modelport.tool_args import ToolArgs
+from modelport.tool_args import DomainLimits, ToolArgs
 from modelport.types import ProviderTool
 
 __all__ = [
@@ -33,19 +33,7 @@ __all__ = [
 ]
 
 
-class _Domains(ToolArgs):
-    max_uses: int | None = Field(default=None, ge=1)
-    allowed_domains: list[str] | None = Field(default=None, min_length=1)
-    blocked_domains: list[str] | None = Field(default=None, min_length=1)
-
-    @model_validator(mode="after")
-    def _one_list(self) -> _Domains:
-        if self.allowed_domains is not None and self.blocked_domains is not None:
-            raise ValueError("give allowed_domains or blocked_domains, not both")
-        return self
-
-
-class WebSearchArgs(_Domains):
+class WebSearchArgs(DomainLimits):
     """Arguments of ``anthropic.web_search``; ``{}`` keeps Anthropic's defaults."""
 
     version: Literal["web_search_20250305", "web_search_20260209"] = "web_search_20250305"
@@ -56,7 +44,7 @@ class _Citations(ToolArgs):
     enabled: bool
 
 
-class WebFetchArgs(_Domains):
+class WebFetchArgs(DomainLimits):
     """Arguments of ``anthropic.web_fetch``."""
 
     version: Literal["web_fetch_20250910", "web_fetch_20260209"] = "web_fetch_20250910"

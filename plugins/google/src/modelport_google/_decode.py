@@ -46,6 +46,7 @@ __all__ = [
     "malformed",
     "logprobs_from",
     "text_of",
+    "server_tool_calls",
     "usage_from",
 ]
 
@@ -108,7 +109,23 @@ def _sum(*counts: int | None) -> int | None:
     return total if reported and total <= MAX_SAFE_INTEGER else None
 
 
-def usage_from(meta: object) -> Usage:
+def server_tool_calls(raw_parts: list[Any], grounding: object, candidate: object) -> int | None:
+    """Gemini's own tool runs in one answer: its search queries (``webSearchQueries``), the URLs
+    it fetched (``urlContextMetadata.urlMetadata``) and its code runs (``executableCode`` parts);
+    ``None`` when there were none (Gemini reports no count)."""
+    queries = grounding.get("webSearchQueries") if isinstance(grounding, dict) else None
+    fetched = candidate.get("urlContextMetadata") if isinstance(candidate, dict) else None
+    urls = fetched.get("urlMetadata") if isinstance(fetched, dict) else None
+    runs = sum(1 for part in raw_parts if isinstance(part, dict) and "executableCode" in part)
+    total = (
+        runs
+        + (len(queries) if isinstance(queries, list) else 0)
+        + (len(urls) if isinstance(urls, list) else 0)
+    )
+    return total or None
+
+
+def usage_from(meta: object, *, server_tool_calls: int | None = None) -> Usage:
     """``usageMetadata`` → :class:`Usage`; absent counts stay ``None`` (G6, G15).
 
     Gemini bills ``promptTokenCount`` (cached content included) plus ``toolUsePromptTokenCount``
@@ -116,7 +133,7 @@ def usage_from(meta: object) -> Usage:
     ``totalTokenCount`` is the sum of all four, so it equals input + output.
     """
     if not isinstance(meta, dict):
-        return Usage()
+        return Usage(server_tool_calls=server_tool_calls)
     tool_use = _count(meta, "toolUsePromptTokenCount")
     thoughts = _count(meta, "thoughtsTokenCount")
     return Usage.trusted(  # each count checked by _count or _sum (P4)
@@ -126,6 +143,7 @@ def usage_from(meta: object) -> Usage:
         total_tokens=_count(meta, "totalTokenCount"),
         cache_read_input_tokens=_count(meta, "cachedContentTokenCount"),
         tool_use_prompt_tokens=tool_use,
+        server_tool_calls=server_tool_calls,
     )
 
 
@@ -256,7 +274,10 @@ def _decode(response: object, provider: str, warnings: list[CallWarning], from_w
         "content": content,
         "finish_reason": reason,
         "raw_finish_reason": raw_reason,
-        "usage": usage_from(response.get("usageMetadata")),
+        "usage": usage_from(
+            response.get("usageMetadata"),
+            server_tool_calls=server_tool_calls(raw_parts, grounding, candidate),
+        ),
         "warnings": warnings,
         "provider_metadata": {"google": google} if google else {},
         "response_id": string_or_none(response.get("responseId")),

@@ -47,6 +47,7 @@ from ._decode import (
     guarded,
     logprobs_from,
     malformed,
+    server_tool_calls,
     string_or_none,
     text_of,
     usage_from,
@@ -374,7 +375,10 @@ class StreamDecoder:
             FinishEvent(
                 finish_reason=reason,  # type: ignore[arg-type]
                 raw_finish_reason=blocked or raw_reason,
-                usage=usage_from(state.response.get("usageMetadata")),
+                usage=usage_from(
+                    state.response.get("usageMetadata"),
+                    server_tool_calls=server_tool_calls(raw_parts, grounding, state.candidate),
+                ),
                 provider_metadata={"google": google} if google else {},
                 warnings=warnings,
                 replay=replay,

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState
     from modelport.errors import ProviderError
+    from modelport.tools import NeutralToolMapping
     from modelport.types import EmbeddingResult, Message, Origin, Request, Result
 
     from ._stream import StreamDecoder
@@ -38,6 +39,9 @@ _CAPABILITIES = Capabilities(
     reasoning=True,
     structured_output=True,
     count_tokens=True,
+    web_search=True,
+    web_fetch=True,
+    code_execution=True,
 )
 
 
@@ -58,6 +62,12 @@ class _GeminiFamily(HttpProvider):
     }
 
     _backend: GeminiBackend | VertexBackend
+
+    def neutral_tool(self, name: str) -> NeutralToolMapping | None:
+        """``google.google_search`` / ``url_context`` / ``code_execution`` by this backend's rules."""
+        from ._neutral import neutral_tool
+
+        return neutral_tool(self.backend, name)
 
     def replay_from_model(self, message: Message, origin: Origin, model_name: str) -> Message:
         """Google's rule for a turn another Gemini model produced: its thought signatures and thoughts

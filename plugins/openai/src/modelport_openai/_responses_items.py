@@ -142,11 +142,13 @@ def _source_key(annotation: dict[str, Any]) -> tuple[Any, ...] | None:
 def _source(number: int, annotation: dict[str, Any]) -> Source:
     uri = annotation.get("url") if annotation.get("type") == "url_citation" else None
     title = annotation.get("title") or annotation.get("filename")
+    file_id = annotation.get("file_id") if annotation.get("type") != "url_citation" else None
     return Source(
         number=number,
         title=title if isinstance(title, str) else None,
         uri=uri,
         domain=urlsplit(uri).hostname if uri else None,
+        file_id=file_id if isinstance(file_id, str) and file_id else None,
     )
 
 

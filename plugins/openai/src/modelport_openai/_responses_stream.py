@@ -51,11 +51,13 @@ def _detail(raw: dict[str, Any], details: str, key: str) -> int | None:
     return _count(found.get(key)) if isinstance(found, dict) else None
 
 
-def usage(raw: Any) -> Usage:
-    """The contract's usage: ``input_tokens`` holds the cached ones, ``output_tokens`` the reasoning."""
+def usage(raw: Any, *, server_tool_calls: int | None = None) -> Usage:
+    """The contract's usage: ``input_tokens`` holds the cached ones, ``output_tokens`` the reasoning;
+    ``server_tool_calls`` is counted from the answer's built-in tool items (OpenAI reports none)."""
     if not isinstance(raw, dict):
-        return Usage()
+        return Usage(server_tool_calls=server_tool_calls)
     return Usage(
+        server_tool_calls=server_tool_calls,
         input_tokens=_count(raw.get("input_tokens")),
         output_tokens=_count(raw.get("output_tokens")),
         reasoning_tokens=_detail(raw, "output_tokens_details", "reasoning_tokens"),
@@ -76,6 +78,7 @@ class ResponsesStream:
         self.response_id: str | None = None
         self.open: dict[str, str] = {}  # event id of each open text/reasoning part → its kind
         self.calls: dict[str, bool] = {}  # item id of each started call → whether deltas came
+        self.server_calls = 0  # built-in tool calls OpenAI ran (web search, code interpreter, ...)
         self.refusal: list[str] = []
         self.unmapped: list[dict[str, Any]] = []
         self.warnings: list[CallWarning] = []
@@ -184,6 +187,7 @@ class ResponsesStream:
                 out.append(ev.ToolCallDeltaEvent(id=ident, delta=item["arguments"]))
             out.append(ev.ToolCallEndEvent(id=ident))
         elif kind in BUILT_IN_ITEMS:
+            self.server_calls += kind != "mcp_list_tools"  # listing a server's tools runs none
             events, warning = built_in_events(item)
             out += events
             self.warnings += [warning] if warning is not None else []
@@ -220,7 +224,7 @@ class ResponsesStream:
         yield ev.FinishEvent(
             finish_reason=reason,
             raw_finish_reason=raw or response.get("status"),
-            usage=usage(response.get("usage")),
+            usage=usage(response.get("usage"), server_tool_calls=self.server_calls or None),
             provider_metadata={RESPONSES: found} if found else {},
             sources=self.cited.sources,
             citations=self.cited.citations,

@@ -22,6 +22,7 @@ from ._quirks import Quirks, ReasoningFamily
 if TYPE_CHECKING:
     from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState
     from modelport.errors import ProviderError
+    from modelport.tools import NeutralToolMapping
     from modelport.types import EmbeddingResult, Request, Result
 
     from ._responses_stream import ResponsesStream
@@ -192,11 +193,24 @@ class OpenAIResponsesProvider(OpenAIProvider):
     display_name: ClassVar[str] = "OpenAI Responses API"
     api: ClassVar[str | None] = "responses"
     capabilities: ClassVar[Capabilities] = replace(
-        _CAPABILITIES, embed=False, count_tokens=True, provider_tools=True, prompt_cache=True, batch=True
+        _CAPABILITIES,
+        embed=False,
+        count_tokens=True,
+        provider_tools=True,
+        prompt_cache=True,
+        batch=True,
+        web_search=True,
+        code_execution=True,
     )
     tool_namespace: ClassVar[str | None] = "openai"
     #: Encrypted reasoning items belong to the model that produced them: dropped for another model.
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
+
+    def neutral_tool(self, name: str) -> NeutralToolMapping | None:
+        """``openai.web_search`` / ``code_interpreter`` (the Responses API has no page fetch)."""
+        from ._neutral import neutral_tool
+
+        return neutral_tool(name)
 
     def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
         """``POST /responses`` (with ``stream: true`` for a stream)."""

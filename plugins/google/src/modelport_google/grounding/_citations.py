@@ -49,6 +49,9 @@ def sources_from_chunks(chunks: object) -> list[Source]:
                 title=_string(info.get("title")),
                 uri=_string(info.get("uri")) or _string(info.get("sourceUri")),
                 domain=_string(info.get("domain")),
+                # File Search: the document's name and the retrieved passage.
+                file_id=_string(info.get("documentName")),
+                excerpt=_string(info.get("text")),
             )
         )
     return sources

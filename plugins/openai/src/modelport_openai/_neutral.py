@@ -1,0 +1,39 @@
+"""The neutral tools of :mod:`modelport.tools` as OpenAI Responses built-in tools.
+
+``web_search`` is ``openai.web_search``: allowed domains go to ``filters.allowed_domains``, the
+user's location to ``user_location``, the context size to ``search_context_size``; blocked domains,
+a use limit and a time range are not expressible. ``code_execution`` is ``openai.code_interpreter``
+in a new container. The Responses API has no page-fetch tool: no ``web_fetch``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modelport.tools import NeutralToolMapping, WebSearchOptions
+
+__all__ = ["neutral_tool"]
+
+
+def _search_args(options: WebSearchOptions) -> dict[str, Any]:
+    args: dict[str, Any] = {}
+    if options.allowed_domains is not None:
+        args["filters"] = {"allowed_domains": list(options.allowed_domains)}
+    if options.user_location is not None:
+        args["user_location"] = options.user_location.model_dump(exclude_none=True)
+    if options.context_size is not None:
+        args["search_context_size"] = options.context_size
+    return args
+
+
+_TOOLS = {
+    "web_search": NeutralToolMapping(
+        "openai.web_search", frozenset({"allowed_domains", "user_location", "context_size"}), _search_args
+    ),
+    "code_execution": NeutralToolMapping("openai.code_interpreter"),
+}
+
+
+def neutral_tool(name: str) -> NeutralToolMapping | None:
+    """How the Responses API expresses the neutral tool ``name``."""
+    return _TOOLS.get(name)
