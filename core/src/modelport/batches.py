@@ -14,7 +14,6 @@ in another process (the requests travel with it, so their results decode there t
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -308,60 +307,12 @@ def _prepared(
     model: Model, entries: Sequence[Any], kind: BatchKind
 ) -> tuple[HttpProvider, _Pending, list[BatchRequest]]:
     """Every entry validated and built by the provider before anything is sent."""
+    from ._batch_entries import built_entries
+
     provider = _provider_of(model)
-    if kind == "embed" and not provider.capabilities.embed:
-        raise InvalidRequestError(f"provider {provider.id!r} does not support embed")
-    if isinstance(entries, (str, bytes, Mapping)) or not entries:
-        raise InvalidRequestError("a batch takes a non-empty list of requests")
-    saved: list[SavedRequest] = []
-    built: list[BatchRequest] = []
-    seen: set[str] = set()
-    for index, entry in enumerate(entries):
-        custom_id, value = entry if isinstance(entry, tuple) and len(entry) == 2 else (str(index), entry)
-        if not isinstance(custom_id, str) or not custom_id or custom_id in seen:
-            raise InvalidRequestError(
-                f"batch request {index}: custom_id must be a new non-empty string, got {custom_id!r}"
-            )
-        seen.add(custom_id)
-        if kind == "embed":
-            text, spec = _embed_entry(provider, model.name, custom_id, value)
-        else:
-            text, spec = _generate_entry(model, custom_id, value)
-        saved.append(SavedRequest(custom_id=custom_id, request=text))
-        built.append(BatchRequest(custom_id, spec))
-    return provider, _Pending(model, kind, saved), built
-
-
-def _generate_entry(model: Model, custom_id: str, kwargs: Any) -> tuple[str, Any]:
-    if not isinstance(kwargs, Mapping):
-        raise InvalidRequestError(f"batch request {custom_id!r}: expected a dict of generate keywords")
-    if "output" in kwargs:
-        raise InvalidRequestError(
-            f"batch request {custom_id!r}: output= is not kept across processes; pass response_format="
-        )
-    request = model._validate(kwargs).request
-    return request.model_dump_json(), model.provider.prepare(model.name, request).wire
-
-
-def _embed_entry(provider: HttpProvider, model_name: str, custom_id: str, entry: Any) -> tuple[str, Any]:
-    from .provider import EmbedRequest
-
-    options = {"values": entry} if isinstance(entry, str) else entry
-    if not isinstance(options, Mapping) or "values" not in options or not set(options) <= _EMBED_KEYS:
-        raise InvalidRequestError(
-            f"batch request {custom_id!r}: expected a string or a dict of embed keywords "
-            f"({', '.join(sorted(_EMBED_KEYS))})"
-        )
-    request = EmbedRequest.checked(**options)
-    specs = provider.embed_requests(model_name, request)
-    if len(specs) != 1:
-        raise InvalidRequestError(
-            f"batch request {custom_id!r}: more values than one embedding request takes"
-        )
-    return json.dumps(dataclasses.asdict(request)), specs[0]
-
-
-_EMBED_KEYS = frozenset({"values", "output_dimensionality", "task_type", "provider_options"})
+    built = built_entries(model, provider, entries, kind)
+    saved = [SavedRequest(custom_id=custom_id, request=text) for custom_id, text, _ in built]
+    return provider, _Pending(model, kind, saved), [BatchRequest(c, spec) for c, _, spec in built]
 
 
 def _submitted(pending: _Pending, state: BatchState) -> BatchJob:
