@@ -105,3 +105,26 @@ def test_an_openai_file_citation_names_the_file_and_its_id() -> None:
     assert [(s.title, s.file_id) for s in span.sources] == [("ai.pdf", "file-Ebzhf8H4DPGPr9pUhr7n7v")]
     assert (span.start, span.end, span.text) == (438, 438, "")  # OpenAI cites a point: a zero-width span
     assert cite(result).sources_block() == "Sources:\n[1] ai.pdf"
+
+
+def test_only_a_vertex_search_document_gives_a_gemini_source_a_file_id() -> None:
+    # Google documents ``retrievedContext.documentName`` as the Vertex AI Search document's full
+    # resource name, "not supported in Gemini API"; the Gemini API's File Search names its store
+    # (``fileSearchStore``), which is no file: the recorded chunk gives no file id.
+    body = _google(
+        "tests__models__cassettes__test_google__test_google_model_file_search_grounding_gemini_3[True].yaml"
+    )
+    (chunk,) = json.loads(body)["candidates"][0]["groundingMetadata"]["groundingChunks"]
+    assert "documentName" not in chunk["retrievedContext"] and chunk["retrievedContext"]["fileSearchStore"]
+    (source,) = replayed("google/gemini-3-flash-preview", body).sources
+    assert source.file_id is None
+    # MOCK: a Vertex AI Search chunk in the documented shape (no recording of one is public).
+    document = (
+        "projects/p/locations/global/collections/default_collection/dataStores/d/branches/0/documents/7"
+    )
+    vertex = json.loads(body)
+    vertex["candidates"][0]["groundingMetadata"]["groundingChunks"] = [
+        {"retrievedContext": {"documentName": document, "title": "Paris", "text": "Paris is the capital."}}
+    ]
+    (source,) = replayed("google/gemini-3-flash-preview", json.dumps(vertex).encode()).sources
+    assert (source.file_id, source.title, source.excerpt) == (document, "Paris", "Paris is the capital.")

@@ -9,11 +9,12 @@ rendered as links (absolute ``http``/``https`` URLs only).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict
 
-from .types import Citation, Result, Source
+from .types import CallWarning, Citation, Result, Source, TextPart
 
 __all__ = [
     "CitedSpan",
@@ -24,6 +25,7 @@ __all__ = [
     "cite",
     "cited_spans",
     "is_web_uri",
+    "merge_results",
     "split_sources_block",
     "strip_control_sequences",
     "uri_problem",
@@ -245,6 +247,58 @@ def cited_spans(result: Result) -> list[CitedSpan]:
             )
         )
     return spans
+
+
+def merge_results(results: Sequence[Result], *, separator: str = "\n\n") -> Result:
+    """One result whose text is the results' texts joined by ``separator``, every citation still
+    selecting the words it cited and pointing at its own sources, the same on every provider.
+
+    The sources of result *k* are renumbered 1, 2, ... after those of the results before it (in
+    its order), its citations' spans are moved by the characters before it, and a citation keeps
+    its ``cited_text``. A citation that does not lie within its own result's text, or names no
+    source of its result, is dropped with a ``skipped-citation`` warning: moved, its stale offsets
+    would select another answer's words. Warnings are concatenated; the finish reason is the last
+    result's. Usage, provider metadata and replay state stay with each result (a provider's merge
+    adds its own metadata, as ``modelport_google.grounding.merge_results`` does).
+    """
+    texts: list[str] = []
+    sources: list[Source] = []
+    citations: list[Citation] = []
+    warnings: list[CallWarning] = []
+    shift = 0
+    for n, result in enumerate(results):
+        if n:
+            texts.append(separator)
+            shift += len(separator)
+        text = result.text
+        warnings += result.warnings
+        numbers = {s.number: len(sources) + i for i, s in enumerate(result.sources, 1)}
+        sources += [s.model_copy(update={"number": numbers[s.number]}) for s in result.sources]
+        for citation in result.citations:
+            refs = [numbers[i] for i in citation.sources if i in numbers]
+            if citation.end > len(text) or not refs:
+                warnings.append(
+                    CallWarning(
+                        type="skipped-citation",
+                        setting="citations",
+                        details=f"result {n + 1}'s citation ({citation.start}, {citation.end}) of sources "
+                        f"{citation.sources} is not a span of its {len(text)} characters with a listed "
+                        "source; it is left out of the merged result",
+                    )
+                )
+                continue
+            update = {"start": citation.start + shift, "end": citation.end + shift, "sources": refs}
+            citations.append(citation.model_copy(update=update))
+        texts.append(text)
+        shift += len(text)
+    return Result(
+        content=[TextPart(text="".join(texts))],
+        finish_reason=results[-1].finish_reason if results else "stop",
+        raw_finish_reason=results[-1].raw_finish_reason if results else None,
+        warnings=warnings,
+        sources=sources,
+        citations=citations,
+    )
 
 
 def check_markers(text: str, sources: list[Source]) -> list[int]:

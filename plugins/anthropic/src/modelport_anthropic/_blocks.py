@@ -36,6 +36,7 @@ __all__ = [
     "STOP_REASONS",
     "block_part",
     "finish_reason",
+    "is_code_run",
     "is_result_block",
     "message_metadata",
     "text_metadata",
@@ -75,19 +76,28 @@ def is_result_block(kind: str) -> bool:
     return kind.endswith("_tool_result")
 
 
+def is_code_run(kind: str) -> bool:
+    """Whether a block type is the result of one code execution run (``code_execution_tool_result``,
+    ``bash_code_execution_tool_result``, ``text_editor_code_execution_tool_result``)."""
+    return kind.endswith("code_execution_tool_result")
+
+
 def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def usage(raw: Any) -> Usage:
+def usage(raw: Any, *, code_runs: int = 0) -> Usage:
     """Anthropic's counts in the contract's meanings.
 
     Anthropic's ``input_tokens`` leaves out the cache: the contract's input is
     ``input_tokens + cache_creation_input_tokens + cache_read_input_tokens``, of which the cache
     reads and writes are parts. Thinking is in ``output_tokens`` and not reported apart.
+    ``server_tool_calls`` is the web search and fetch requests ``server_tool_use`` reports plus
+    ``code_runs``, the answer's code execution result blocks (Anthropic reports no count for them).
     """
     if not isinstance(raw, dict):
-        return Usage()
+        return Usage(server_tool_calls=code_runs or None)
+    requests = _server_requests(raw.get("server_tool_use"))
     fresh = _count(raw.get("input_tokens"))
     written = _count(raw.get("cache_creation_input_tokens"))
     read = _count(raw.get("cache_read_input_tokens"))
@@ -100,7 +110,7 @@ def usage(raw: Any) -> Usage:
         total_tokens=total,
         cache_read_input_tokens=read,
         cache_write_input_tokens=written,
-        server_tool_calls=_server_requests(raw.get("server_tool_use")),
+        server_tool_calls=(requests or 0) + code_runs if requests is not None or code_runs else None,
     )
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from modelport.types import CallWarning, Part, Result, TextPart
 
-from ._blocks import NAMESPACE, block_part, finish_reason, message_metadata, usage
+from ._blocks import NAMESPACE, block_part, finish_reason, is_code_run, message_metadata, usage
 from ._citations import Span, sources_and_citations
 
 __all__ = ["decode_message"]
@@ -29,7 +29,7 @@ def decode_message(data: Any, answer_tool: str | None = None) -> Result:
         content=content,
         finish_reason=finish_reason(raw, answered=answer_tool is not None),
         raw_finish_reason=raw,
-        usage=usage(data.get("usage")),
+        usage=usage(data.get("usage"), code_runs=_code_runs(data.get("content"))),
         warnings=warnings,
         provider_metadata=message_metadata(data, data.get("usage")),
         sources=sources,
@@ -37,6 +37,13 @@ def decode_message(data: Any, answer_tool: str | None = None) -> Result:
         response_id=data.get("id") or None,
         model_version=data.get("model") or None,
     )
+
+
+def _code_runs(blocks: Any) -> int:
+    """How many code execution result blocks the answer has (one per run)."""
+    if not isinstance(blocks, list):
+        return 0
+    return sum(isinstance(b, dict) and is_code_run(str(b.get("type", ""))) for b in blocks)
 
 
 def _spans(content: list[Part]) -> list[Span]:

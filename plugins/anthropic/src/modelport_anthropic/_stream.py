@@ -20,7 +20,15 @@ from typing import Any
 
 from modelport import events as ev
 
-from ._blocks import block_part, finish_reason, is_result_block, message_metadata, text_metadata, usage
+from ._blocks import (
+    block_part,
+    finish_reason,
+    is_code_run,
+    is_result_block,
+    message_metadata,
+    text_metadata,
+    usage,
+)
 from ._citations import Span, sources_and_citations
 
 __all__ = ["MessageStream", "merge_frames"]
@@ -54,6 +62,7 @@ class MessageStream:
         self.blocks: dict[int, _Block] = {}
         self.offset = 0  # the length of the answer text so far
         self.spans: list[Span] = []
+        self.code_runs = 0  # code execution result blocks: Anthropic's usage does not count them
         self.ended = False
 
     def feed(self, frame: dict[str, Any]) -> list[ev.StreamEvent]:
@@ -109,6 +118,7 @@ class MessageStream:
                 ev.ReasoningEndEvent(id=block.id),
             ]
         if is_result_block(kind):
+            self.code_runs += is_code_run(kind)
             part, _ = block_part(raw)
             return [ev.ToolResultEvent(part=part)] if part is not None else []  # type: ignore[arg-type]
         return []  # server tool calls are sent whole at their stop; unknown blocks are skipped
@@ -166,7 +176,7 @@ class MessageStream:
         yield ev.FinishEvent(
             finish_reason=finish_reason(raw, answered=self.answer_tool is not None),
             raw_finish_reason=raw,
-            usage=usage(self.usage),
+            usage=usage(self.usage, code_runs=self.code_runs),
             provider_metadata=message_metadata(self.message, self.usage),
             sources=sources,
             citations=citations,

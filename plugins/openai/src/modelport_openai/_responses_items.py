@@ -17,7 +17,10 @@ recorded answer the span of each ``url_citation`` is exactly the ``([domain](url
 annotates, including answers with non-ASCII text before it (so not UTF-8 bytes; no recorded text
 has a character outside the BMP, where UTF-16 units would differ, so code points are the reading
 that matches the API's documented "character" index). Each span is moved by where its text part
-starts in ``Result.text``; sources are numbered from 1 in the order first cited.
+starts in ``Result.text``; sources are numbered from 1 in the order first cited. A
+``file_citation`` names the file only: its source's ``excerpt`` is the passage the file search
+retrieved from that file (``file_search_call.results``, sent when the request's ``include`` asks
+for it; of several passages from one file, the one with the highest ``score``).
 """
 
 from __future__ import annotations
@@ -139,6 +142,20 @@ def _source_key(annotation: dict[str, Any]) -> tuple[Any, ...] | None:
     return None
 
 
+def _rank_passages(results: Any, found: dict[str, tuple[float, str]]) -> None:
+    """Keep in ``found`` each file's best passage of a ``file_search_call``'s ``results`` (highest
+    ``score``, the first seen on a tie); results without a file id or text are skipped."""
+    for result in results if isinstance(results, list) else []:
+        if not isinstance(result, dict):
+            continue
+        file_id, text, score = result.get("file_id"), result.get("text"), result.get("score")
+        if not (isinstance(file_id, str) and file_id and isinstance(text, str) and text):
+            continue
+        rank = float(score) if isinstance(score, (int, float)) and not isinstance(score, bool) else 0.0
+        if file_id not in found or rank > found[file_id][0]:
+            found[file_id] = (rank, text)
+
+
 def _source(number: int, annotation: dict[str, Any]) -> Source:
     uri = annotation.get("url") if annotation.get("type") == "url_citation" else None
     title = annotation.get("title") or annotation.get("filename")
@@ -163,9 +180,24 @@ class Citations:
 
     def __init__(self) -> None:
         self.numbers: dict[tuple[Any, ...], int] = {}
-        self.sources: list[Source] = []
+        self.cited: list[Source] = []
         self.citations: list[Citation] = []
         self.warnings: list[CallWarning] = []
+        self.passages: dict[str, tuple[float, str]] = {}  # file id → (score, best passage retrieved)
+
+    @property
+    def sources(self) -> list[Source]:
+        """The cited sources, a cited file with the passage its file search retrieved."""
+        return [
+            s.model_copy(update={"excerpt": self.passages[s.file_id][1]})
+            if s.file_id in self.passages and s.uri is None and s.excerpt is None
+            else s
+            for s in self.cited
+        ]
+
+    def add_results(self, results: Any) -> None:
+        """A ``file_search_call``'s ``results`` (``None`` unless the request included them)."""
+        _rank_passages(results, self.passages)
 
     def add(self, base: int, text: str, annotations: list[Any]) -> None:
         """The annotations of one ``output_text`` that starts at ``base`` in ``Result.text``."""
@@ -186,6 +218,6 @@ class Citations:
                 )
                 continue
             if key not in self.numbers:
-                self.numbers[key] = len(self.sources) + 1
-                self.sources.append(_source(self.numbers[key], annotation))
+                self.numbers[key] = len(self.cited) + 1
+                self.cited.append(_source(self.numbers[key], annotation))
             self.citations.append(Citation(start=base + start, end=base + end, sources=[self.numbers[key]]))

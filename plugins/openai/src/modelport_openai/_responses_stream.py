@@ -188,6 +188,8 @@ class ResponsesStream:
             out.append(ev.ToolCallEndEvent(id=ident))
         elif kind in BUILT_IN_ITEMS:
             self.server_calls += kind != "mcp_list_tools"  # listing a server's tools runs none
+            if kind == "file_search_call":
+                self.cited.add_results(item.get("results"))
             events, warning = built_in_events(item)
             out += events
             self.warnings += [warning] if warning is not None else []

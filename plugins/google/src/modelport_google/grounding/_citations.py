@@ -49,7 +49,8 @@ def sources_from_chunks(chunks: object) -> list[Source]:
                 title=_string(info.get("title")),
                 uri=_string(info.get("uri")) or _string(info.get("sourceUri")),
                 domain=_string(info.get("domain")),
-                # File Search: the document's name and the retrieved passage.
+                # A retrieved passage; the document's resource name is sent by Vertex AI Search
+                # only (``documentName``): the Gemini API's File Search names its store, not a file.
                 file_id=_string(info.get("documentName")),
                 excerpt=_string(info.get("text")),
             )

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from modelport.types import Citation, Result, Source, TextPart
+from modelport import citations
+from modelport.types import Result, TextPart
 
 from .._parts import text_of
 from ._access import grounding_metadata, with_grounding
@@ -122,41 +123,14 @@ def _text_parts(result: Result, provider: str) -> list[str]:
 def merge_results(results: Sequence[Result], *, separator: str = "\n\n", provider: str = "google") -> Result:
     """One result whose text is the results' texts joined, with renumbered sources and citations.
 
-    Sources of result *k* are renumbered after those of the results before it and its citation
-    spans are shifted by the characters before it; its grounding metadata
-    (``provider_metadata["google"]["groundingMetadata"]``) is :func:`merge_grounding` of the
-    results' metadata. Warnings are concatenated; the finish reason is the last result's.
+    :func:`modelport.citations.merge_results` (renumbered sources, moved spans, the rules every
+    provider shares) with grounding metadata (``provider_metadata["google"]["groundingMetadata"]``)
+    that is :func:`merge_grounding` of the results' metadata.
     """
-    texts: list[str] = []
-    sources: list[Source] = []
-    citations: list[Citation] = []
-    char_shift = 0
-    for n, result in enumerate(results):
-        if n:
-            texts.append(separator)
-            char_shift += len(separator)
-        source_shift = len(sources)
-        sources += [s.model_copy(update={"number": s.number + source_shift}) for s in result.sources]
-        citations += [
-            Citation(
-                start=c.start + char_shift,
-                end=c.end + char_shift,
-                sources=[i + source_shift for i in c.sources],
-            )
-            for c in result.citations
-        ]
-        texts.append(result.text)
-        char_shift += len(result.text)
+    merged = citations.merge_results(results, separator=separator)
     _, metadata = merge_grounding(
         [(_text_parts(r, provider), grounding_metadata(r)) for r in results],
         separator=separator,
         provider=provider,
     )
-    return Result(
-        content=[TextPart(text="".join(texts))],
-        finish_reason=results[-1].finish_reason if results else "stop",
-        warnings=[w for r in results for w in r.warnings],
-        provider_metadata=with_grounding({}, metadata),
-        sources=sources,
-        citations=citations,
-    )
+    return merged.model_copy(update={"provider_metadata": with_grounding({}, metadata)})
