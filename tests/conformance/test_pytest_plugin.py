@@ -27,6 +27,11 @@ def _pytest(site: Path, tmp_path: Path, source: str, *args: str) -> subprocess.C
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(EXAMPLE_ROOT)])}
     env["MODELPORT_BLOCK_PLUGINS"] = "google,google-vertex"
     env.pop("MODELPORT_RECORD_MODE", None)
+    # pytest cuts its summary lines to the terminal's width, except on CI (CI, BUILD_NUMBER): the
+    # reports read the same for every runner.
+    env["COLUMNS"] = "80"
+    for name in ("CI", "BUILD_NUMBER"):
+        env.pop(name, None)
     command = [
         sys.executable,
         "-m",
