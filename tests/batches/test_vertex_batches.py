@@ -172,7 +172,7 @@ def _check_submitted(fake: FakeVertex, model: modelport.Model, job: modelport.Ba
     assert create.headers["authorization"] == f"Bearer {TOKEN}"
     assert json.loads(create.content) == {
         "displayName": f"modelport-{fake.digest}",
-        "model": f"{PARENT}/publishers/google/models/gemini-2.5-flash",
+        "model": "publishers/google/models/gemini-2.5-flash",
         "inputConfig": {"instancesFormat": "jsonl", "gcsSource": {"uris": [f"gs://my-bucket/{name}"]}},
         "outputConfig": {
             "predictionsFormat": "jsonl",
@@ -342,3 +342,32 @@ def test_the_bucket_folder_is_optional() -> None:
         "gs://my.bucket_1/a/b",
         "a",
     )
+
+
+def test_a_failed_line_without_json_and_a_line_without_the_label() -> None:
+    from modelport.errors import ProviderResponseError
+    from modelport_google._vertex_batches import results_steps
+
+    provider = _model(FakeVertex()).provider
+    steps = results_steps(JOB, "google-vertex", provider.error_from_response)
+    steps.send(None)
+    listed = steps.send(
+        _reply({"outputInfo": {"gcsOutputDirectory": "gs://my-bucket/out/prediction-model-1"}})
+    )
+    assert listed.url == f"{STORAGE}/storage/v1/b/my-bucket/o?prefix=out%2Fprediction-model-1%2F"
+    with pytest.raises(StopIteration) as stop:
+        steps.send(_reply({"items": [{"name": "out/prediction-model-1/predictions.jsonl"}]}))
+    (download,) = stop.value.value
+    (line,) = download.parse(
+        {"status": "Internal error occurred.", "request": {"labels": {"modelport_custom_id": "7"}}}
+    )
+    assert line.custom_id == "7" and isinstance(line.error, ProviderError)
+    assert (line.error.status_code, line.error.message) == (500, "Internal error occurred.")
+    with pytest.raises(ProviderResponseError, match="no 'modelport_custom_id' label"):
+        download.parse({"status": "", "request": {}, "response": {}})
+
+
+def _reply(data: Any) -> Any:
+    from modelport.http import HttpResponse
+
+    return HttpResponse(200, {}, data, json.dumps(data).encode())

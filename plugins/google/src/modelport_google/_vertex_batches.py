@@ -132,7 +132,7 @@ def submit_steps(
         raise InvalidRequestError(
             "Vertex AI embedding batches are not supported; embed() them, or batch generations"
         )
-    lines = [_input_line(request) for request in requests]  # every custom id checked before any I/O
+    lines = (_input_line(request) for request in requests)  # all written (and checked) before any I/O
     spooled = spooled_upload(lines, max_bytes=MAX_INPUT_BYTES)
     try:
         name = file_digest_name(spooled.path)
@@ -148,7 +148,10 @@ def submit_steps(
     body = {
         "displayName": name,
         "model": model,
-        "inputConfig": {"instancesFormat": "jsonl", "gcsSource": {"uris": [f"gs://{bucket.bucket}/{input_object}"]}},
+        "inputConfig": {
+            "instancesFormat": "jsonl",
+            "gcsSource": {"uris": [f"gs://{bucket.bucket}/{input_object}"]},
+        },
         "outputConfig": {
             "predictionsFormat": "jsonl",
             "gcsDestination": {"outputUriPrefix": bucket.uri(name, "output")},

@@ -94,13 +94,12 @@ class _GeminiFamily(HttpProvider):
 
     def model_resource(self, model_name: str) -> str:
         """The model as a resource name (``models/{m}``; on Vertex the full publisher model name)."""
-        from ._backends import model_path
+        from ._backends import model_path, publisher_model
 
         backend = self._backend
         if not isinstance(backend, VertexBackend) or model_name.startswith("projects/"):
             return model_path(model_name)
-        name = model_name.removeprefix("models/")
-        model = name if "/" in name else f"publishers/google/models/{name}"
+        model = publisher_model(model_name)
         return model if backend.express() else f"{backend.parent()}/{model}"
 
     def cache_collection(self) -> str:
@@ -281,8 +280,10 @@ class VertexProvider(_GeminiFamily):
                 "Vertex AI batch prediction needs a project and OAuth credentials (Cloud Storage takes "
                 "no API key): pass project= and token=, token_provider= or application default credentials"
             )
-        model = self.model_resource(model_name)  # projects/{p}/locations/{l}/publishers/google/models/{m}
-        return submit_steps(self._backend.parent(), model, self._batch_bucket, requests)
+        from ._backends import publisher_model
+
+        # The documented model forms: publishers/google/models/{m}, or a tuned model's full name.
+        return submit_steps(self._backend.parent(), publisher_model(model_name), self._batch_bucket, requests)
 
     def batch_get(self, batch_id: str) -> Steps[BatchState]:
         from ._vertex_batches import get_steps, job_name
