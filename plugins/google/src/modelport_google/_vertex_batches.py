@@ -22,7 +22,7 @@ Custom ids: Vertex has no key field, but each output line carries its request ba
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 from urllib.parse import quote, urlencode
 
@@ -40,7 +40,7 @@ from modelport.batches import (
 from modelport.errors import ConfigurationError, InvalidRequestError, ProviderError, ProviderResponseError
 from modelport.http import HttpRequest, Steps
 
-from ._batches import file_digest_name
+from ._batches import ErrorFrom, file_digest_name
 from ._labels import check_labels
 
 __all__ = [
@@ -79,8 +79,6 @@ _STATUS: Mapping[str, BatchStatus] = {
     "JOB_STATE_CANCELLED": "cancelled",
     "JOB_STATE_EXPIRED": "expired",
 }
-
-ErrorFrom = Callable[[int, Mapping[str, str], str], ProviderError]
 
 
 class BatchBucket(NamedTuple):
