@@ -61,20 +61,6 @@ def test_a_gemini_batch_runs_inline_and_gives_each_response_decoded_as_a_single_
     assert [item.result.text for item in results if item.result] == ["4", "Jupiter"]
 
 
-def test_vertex_has_no_batch_mode_here_and_says_so_before_any_request() -> None:
-    calls: list[httpx.Request] = []
-    model = modelport.get_model(
-        "google-vertex/gemini-2.5-flash",
-        project="p",
-        location="us-central1",
-        token="ya29.test-token-0123456789",
-        transport=httpx.MockTransport(calls.append),
-    )
-    with pytest.raises(InvalidRequestError, match="has no batch API"):
-        model.submit_batch([{"prompt": "hi"}])
-    assert calls == []
-
-
 def test_an_errored_inline_entry_is_that_request_s_typed_error() -> None:
     from modelport.errors import ProviderQuotaError
     from modelport_google._batches import result_lines

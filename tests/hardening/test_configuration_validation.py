@@ -93,7 +93,7 @@ def test_a_misspelled_vertex_location_does_not_silently_send_to_us_central1() ->
         )
     assert str(info.value) == (
         "unknown option 'locaton' (did you mean 'location'?) for provider 'google-vertex'; "
-        "its options are: credential, location, name, project, token, token_provider"
+        "its options are: batch_bucket, credential, location, name, project, token, token_provider"
     )
     assert sent == []
 

@@ -80,6 +80,13 @@ def model_path(model_name: str) -> str:
     return model_name if "/" in model_name else f"models/{model_name}"
 
 
+def publisher_model(model_name: str) -> str:
+    """A Vertex model path: ``publishers/google/models/{m}`` for a bare name (``models/`` dropped);
+    a name with a slash (``publishers/x/models/y``, a full resource name) stays as given."""
+    name = model_name.removeprefix("models/")
+    return name if "/" in name else f"publishers/google/models/{name}"
+
+
 class GeminiBackend:
     """The Gemini API: ``x-goog-api-key`` against ``generativelanguage.googleapis.com/v1beta``."""
 
@@ -245,9 +252,7 @@ class VertexBackend:
         """
         if model_name.startswith("projects/"):
             return f"{self.base_url(_resource_location(model_name))}/{model_name}"
-        if model_name.startswith("models/"):
-            model_name = model_name[len("models/") :]
-        model = model_name if "/" in model_name else f"publishers/google/models/{model_name}"
+        model = publisher_model(model_name)
         if self._express():
             return f"{self.base_url()}/{model}"
         return f"{self.base_url()}/{self.parent()}/{model}"

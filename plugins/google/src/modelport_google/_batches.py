@@ -36,6 +36,7 @@ __all__ = [
     "MAX_INLINE_BYTES",
     "batch_state",
     "display_name",
+    "file_digest_name",
     "file_lines",
     "cancel_steps",
     "get_steps",
@@ -79,7 +80,7 @@ def submit_steps(
             name = display_name(inline)
             source = {"requests": {"requests": inline}}
         else:
-            name = _file_digest_name(spooled.path)
+            name = file_digest_name(spooled.path)
             start = _service_url(base_url, "upload", "files")
             uploaded = yield from upload_steps(
                 start, spooled, spooled.size, "application/jsonl", name, provider
@@ -119,7 +120,7 @@ def display_name(inline: Sequence[Mapping[str, Any]]) -> str:
     return f"modelport-{digest[:16]}"
 
 
-def _file_digest_name(path: str) -> str:
+def file_digest_name(path: str) -> str:
     """:func:`display_name` of a batch sent as a file: the digest of the file, read in chunks."""
     digest = hashlib.sha256()
     with open(path, "rb") as file:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from modelport.types import EmbeddingResult, Message, Origin, Request, Result
 
     from ._stream import StreamDecoder
+    from ._vertex_batches import BatchBucket
 
 # The mapping modules (pydantic types, the grounding code) are imported on first use, inside the
 # methods, so that resolving "google/..." in get_model stays as cheap as the core (P1).
@@ -93,13 +94,12 @@ class _GeminiFamily(HttpProvider):
 
     def model_resource(self, model_name: str) -> str:
         """The model as a resource name (``models/{m}``; on Vertex the full publisher model name)."""
-        from ._backends import model_path
+        from ._backends import model_path, publisher_model
 
         backend = self._backend
         if not isinstance(backend, VertexBackend) or model_name.startswith("projects/"):
             return model_path(model_name)
-        name = model_name.removeprefix("models/")
-        model = name if "/" in name else f"publishers/google/models/{name}"
+        model = publisher_model(model_name)
         return model if backend.express() else f"{backend.parent()}/{model}"
 
     def cache_collection(self) -> str:
@@ -244,10 +244,59 @@ class VertexProvider(_GeminiFamily):
     telemetry_name: ClassVar[str | None] = "gcp.vertex_ai"
     backend: ClassVar[str] = "vertex"
     option_keys: ClassVar[tuple[str, ...]] = ("google", "google-vertex")
+    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, batch=True)
     config_options: ClassVar[frozenset[str] | None] = frozenset(
-        {"project", "location", "token", "token_provider", "credential", "name"}
+        {"project", "location", "token", "token_provider", "credential", "name", "batch_bucket"}
     )
+
+    _backend: VertexBackend
 
     def __init__(self, config: ProviderConfig) -> None:
         super().__init__(config)
         self._backend = VertexBackend(config)
+        bucket = config.options.get("batch_bucket")
+        if bucket is not None:
+            from ._vertex_batches import parse_batch_bucket
+
+            self._batch_bucket: BatchBucket | None = parse_batch_bucket(bucket)
+        else:
+            self._batch_bucket = None
+
+    # Batch prediction jobs (their requests and predictions in Cloud Storage: ``batch_bucket``) ----
+
+    def batch_submit(self, model_name: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
+        """Upload the requests to ``batch_bucket``, then ``POST {parent}/batchPredictionJobs``."""
+        from modelport.errors import InvalidRequestError
+
+        from ._vertex_batches import submit_steps
+
+        if self._batch_bucket is None:
+            raise InvalidRequestError(
+                "google-vertex runs a batch as a Vertex AI batch prediction job, whose requests and "
+                "predictions live in Cloud Storage: pass batch_bucket='gs://bucket/folder' to get_model"
+            )
+        if self._backend.express():
+            raise InvalidRequestError(
+                "Vertex AI batch prediction needs a project and OAuth credentials (Cloud Storage takes "
+                "no API key): pass project= and token=, token_provider= or application default credentials"
+            )
+        from ._backends import publisher_model
+
+        # The documented model forms: publishers/google/models/{m}, or a tuned model's full name.
+        return submit_steps(self._backend.parent(), publisher_model(model_name), self._batch_bucket, requests)
+
+    def batch_get(self, batch_id: str) -> Steps[BatchState]:
+        from ._vertex_batches import get_steps, job_name
+
+        return get_steps(job_name(self._backend.parent(), batch_id))
+
+    def batch_cancel(self, batch_id: str) -> Steps[BatchState]:
+        from ._vertex_batches import cancel_steps, job_name
+
+        return cancel_steps(job_name(self._backend.parent(), batch_id))
+
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload]]:
+        from ._vertex_batches import job_name, results_steps
+
+        name = job_name(self._backend.parent(), state.id)
+        return results_steps(name, self.name, self.error_from_response)
