@@ -78,13 +78,80 @@ def test_an_errored_inline_entry_is_that_request_s_typed_error() -> None:
     assert (line.error.status_code, line.error.message) == (429, "Resource has been exhausted")
 
 
-def test_an_embedding_batch_is_refused_before_any_request() -> None:
+def test_an_embedding_batch_runs_one_value_a_request_through_async_batch_embed_content() -> None:
+    """MOCK: no recording of a Gemini embedding batch exists. The create body is the generation
+    batch's with ``embedContent`` requests (as the genai SDKs and ruby_llm send it); the ended
+    operation holds ``inlinedEmbedContentResponses`` (the name the SDKs read), each response an
+    ``embedContent`` answer."""
+    host = "https://generativelanguage.googleapis.com/v1beta"
+    pending = {"name": "batches/emb1", "metadata": {"name": "batches/emb1", "state": "BATCH_STATE_PENDING"}}
+    ended = {
+        "name": "batches/emb1",
+        "metadata": {
+            "name": "batches/emb1",
+            "state": "BATCH_STATE_SUCCEEDED",
+            "batchStats": {"requestCount": "2", "successfulRequestCount": "2"},
+        },
+        "done": True,
+        "response": {
+            "inlinedEmbedContentResponses": {
+                "inlinedResponses": [
+                    {"response": {"embedding": {"values": [0.5, -0.25]}}, "metadata": {"custom_id": "short"}},
+                    {"response": {"embedding": {"values": [0.125, 1.0]}}, "metadata": {"custom_id": "0"}},
+                ]
+            }
+        },
+    }
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        url = str(request.url)
+        if url == f"{host}/models/gemini-embedding-001:asyncBatchEmbedContent":
+            return httpx.Response(200, json=pending)
+        if url == f"{host}/batches/emb1":
+            return httpx.Response(200, json=ended)
+        return httpx.Response(599)
+
+    model = modelport.get_model(
+        "google/gemini-embedding-001", api_key=KEY, transport=httpx.MockTransport(answer), max_retries=0
+    )
+    job = model.submit_embed_batch(
+        ["first text", ("short", {"values": "second text", "output_dimensionality": 2})]
+    )
+    sent = json.loads(seen[0].content)["batch"]["inputConfig"]["requests"]["requests"]
+    assert sent == [
+        {
+            "request": {
+                "content": {"parts": [{"text": "first text"}]},
+                "model": "models/gemini-embedding-001",
+            },
+            "metadata": {"custom_id": "0"},
+        },
+        {
+            "request": {
+                "content": {"parts": [{"text": "second text"}]},
+                "outputDimensionality": 2,
+                "model": "models/gemini-embedding-001",
+            },
+            "metadata": {"custom_id": "short"},
+        },
+    ]
+    job.wait(poll_interval=0)
+    results = job.results()
+    assert [(item.custom_id, item.result.embeddings if item.result else None) for item in results] == [
+        ("0", [[0.125, 1.0]]),
+        ("short", [[0.5, -0.25]]),
+    ]
+
+
+def test_a_gemini_embedding_batch_entry_with_several_values_is_refused_before_any_request() -> None:
     calls: list[httpx.Request] = []
     model = modelport.get_model(
         "google/gemini-embedding-001", api_key=KEY, transport=httpx.MockTransport(calls.append)
     )
-    with pytest.raises(InvalidRequestError, match="Gemini embedding batches are not supported"):
-        model.submit_embed_batch(["a", "b"])
+    with pytest.raises(InvalidRequestError, match="a Gemini embedding batch takes one value a request"):
+        model.submit_embed_batch([{"values": ["a", "b"]}])
     assert calls == []
 
 

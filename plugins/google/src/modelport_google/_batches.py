@@ -62,15 +62,11 @@ ErrorFrom = Callable[[int, Mapping[str, str], str], ProviderError]
 def submit_steps(
     base_url: str, model_url: str, model: str, requests: Sequence[BatchRequest], provider: str
 ) -> Steps[BatchState]:
-    """``POST {model_url}:batchGenerateContent``: the requests inline when they fit, else as an
-    uploaded JSON Lines file (generations only: the Gemini API batches embeddings through another
-    endpoint, not mapped here)."""
+    """``POST {model_url}:batchGenerateContent`` (``:asyncBatchEmbedContent`` for embeddings, one
+    value a request): the requests inline when they fit, else as an uploaded JSON Lines file."""
     from ._resumable import MAX_FILE_BYTES, upload_steps
 
-    if any(not request.spec.url.endswith(":generateContent") for request in requests):
-        raise InvalidRequestError(
-            "Gemini embedding batches are not supported; embed() them, or batch generations"
-        )
+    method = _batch_method(requests)
     lines = ({"key": request.custom_id, "request": request.spec.body} for request in requests)
     spooled = spooled_upload(lines, max_bytes=MAX_FILE_BYTES)
     source: dict[str, Any]
@@ -89,9 +85,24 @@ def submit_steps(
     finally:
         spooled.remove()
     body = {"batch": {"displayName": name, "inputConfig": source}}
-    reply = yield HttpRequest(f"{model_url}:batchGenerateContent", body=body)
+    reply = yield HttpRequest(f"{model_url}:{method}", body=body)
     assert reply is not None
     return batch_state(reply.data)
+
+
+#: The batch method for each single-call method a batch's requests were built for.
+_BATCH_METHODS = {"generateContent": "batchGenerateContent", "embedContent": "asyncBatchEmbedContent"}
+
+
+def _batch_method(requests: Sequence[BatchRequest]) -> str:
+    """``batchGenerateContent`` for generations, ``asyncBatchEmbedContent`` for embeddings (one value
+    a request: ``:batchEmbedContents`` has no batch form); anything else refused before any I/O."""
+    methods = {request.spec.url.rpartition(":")[2] for request in requests}
+    if methods == {"batchEmbedContents"} or "batchEmbedContents" in methods:
+        raise InvalidRequestError("a Gemini embedding batch takes one value a request")
+    if len(methods) != 1 or next(iter(methods)) not in _BATCH_METHODS:
+        raise InvalidRequestError(f"a Gemini batch takes generations or embeddings, not {sorted(methods)}")
+    return _BATCH_METHODS[next(iter(methods))]
 
 
 #: What an inline request adds to its JSON Lines form (the model, the metadata wrapper).
@@ -153,7 +164,9 @@ def results_steps(
         file_id = _file_name(responses_file)
         spec = HttpRequest(_service_url(base_url, "download", f"{file_id}:download?alt=media"), method="GET")
         return [BatchDownload(spec, lambda line: list(_file_line_results(line, provider, error_from)))]
-    inline = (output.get("inlinedResponses") or {}).get("inlinedResponses")
+    # Embedding batches name their inline list ``inlinedEmbedContentResponses`` (as the SDKs read it).
+    inlined = output.get("inlinedResponses") or output.get("inlinedEmbedContentResponses") or {}
+    inline = inlined.get("inlinedResponses") if isinstance(inlined, dict) else None
     if inline is None:
         raise InvalidRequestError(f"batch {state.id!r} has no results yet ({state.raw_status})")
     return result_lines(inline, provider, error_from)
