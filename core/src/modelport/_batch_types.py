@@ -117,9 +117,9 @@ def timestamp(value: Any) -> datetime | None:
         return datetime.fromtimestamp(value, tz=timezone.utc)
     text = str(value).replace("Z", "+00:00")
     head, dot, rest = text.partition(".")
-    if dot:  # Python before 3.11 reads at most 6 fraction digits
+    if dot:  # Python before 3.11 reads exactly 3 or 6 fraction digits: always give it 6
         digits = len(rest) - len(rest.lstrip("0123456789"))
-        rest = rest[: min(digits, 6)] + rest[digits:]
+        rest = rest[:digits][:6].ljust(6, "0") + rest[digits:]
         text = f"{head}.{rest}"
     return datetime.fromisoformat(text)
 
