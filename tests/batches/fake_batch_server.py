@@ -29,12 +29,14 @@ class FakeBatches:
         self.custom_ids: list[str] = []
         self.polls = 0
         self.cancelled = False
+        self.keys: list[str | None] = []
         outer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
             def do_POST(self) -> None:  # noqa: N802
+                outer.keys.append(self.headers.get("x-api-key"))
                 length = int(self.headers["content-length"])
                 body = json.loads(self.rfile.read(length))
                 if self.path.endswith("/cancel"):

@@ -110,3 +110,26 @@ def test_the_jobs_folder_is_the_config_folder_without_modelport_home(
     monkeypatch.delenv("MODELPORT_HOME", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     assert jobs_dir() == tmp_path / "modelport" / "batches"
+
+
+def test_the_batch_commands_use_a_stored_key_or_key_as_generate_does(
+    fake: FakeBatches, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    monkeypatch.setenv("MODELPORT_KEYRING", "0")
+    runner = CliRunner()
+    assert runner.invoke(main, ["keys", "set", "anthropic"], input=KEY + "\n").exit_code == 0
+    submitted = runner.invoke(
+        main, ["batch", "submit", "anthropic/claude-haiku-4-5", str(_requests(tmp_path))]
+    )
+    assert submitted.exit_code == 0, submitted.output
+    other = "sk-ant-test-" + "9" * 20
+    cancelled = runner.invoke(main, ["batch", "cancel", "msgbatch_fake", "--key", other])
+    assert cancelled.exit_code == 0, cancelled.output
+    assert other not in cancelled.output
+    assert fake.keys == [KEY, other]  # the stored key, then --key over it
+    # Listing reads the saved jobs only: it needs no key and sends nothing.
+    monkeypatch.setenv("MODELPORT_HOME", str(tmp_path / "home"))
+    assert runner.invoke(main, ["batch", "list"]).stdout.startswith(
+        "msgbatch_fake  anthropic/claude-haiku-4-5"
+    )

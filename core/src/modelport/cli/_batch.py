@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ._connect import connect_options, error_text, open_model
 from ._home import home, write_private
 from .terminal import is_terminal, json_text, safe
 
@@ -45,13 +46,20 @@ def _save(job: BatchJob) -> Path:
     return path
 
 
-def _load(batch_id: str) -> BatchJob:
-    from modelport import restore_batch
+def _saved(path: Path) -> BatchJob:
+    """A saved job as last seen, bound to no model."""
+    from modelport.batches import BatchJob
 
+    return BatchJob.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def _load(batch_id: str, base_url: str | None = None, key: str | None = None) -> BatchJob:
+    """The saved job ``batch_id``, bound to its model with the key the command finds (as generate)."""
     path = _path(batch_id)
     if not path.is_file():
         raise click.ClickException(f"no saved batch {batch_id!r} in {jobs_dir()} (submitted elsewhere?)")
-    return restore_batch(path.read_text(encoding="utf-8"))
+    job = _saved(path)
+    return job.bind(open_model(f"{job.provider}/{job.model}", base_url=base_url, key=key))
 
 
 def _read_requests(path: Path) -> list[Any]:
@@ -119,7 +127,7 @@ def _errors(handler: Any) -> Any:
         try:
             return handler(*args, **kwargs)
         except modelport.ModelportError as error:
-            click.echo(f"error: {safe(str(error))}", err=True)
+            click.echo(f"error: {error_text(error)}", err=True)
             sys.exit(1)
 
     return run
@@ -135,14 +143,15 @@ def batch_group() -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--wait", "wait_", is_flag=True, help="Wait for the batch to end, with a progress bar.")
 @click.option("--poll-interval", type=float, default=10.0, show_default=True, help="Seconds between polls.")
+@connect_options
 @_errors
-def submit_command(model: str, file: Path, wait_: bool, poll_interval: float) -> None:
+def submit_command(
+    model: str, file: Path, wait_: bool, poll_interval: float, base_url: str | None, key: str | None
+) -> None:
     """Submit FILE (JSON Lines: one object of generate keywords per line, with an optional
     custom_id) to MODEL's batch service; prints the batch id."""
-    import modelport
-
     entries = _read_requests(file)
-    job = modelport.get_model(model).submit_batch(entries)
+    job = open_model(model, base_url=base_url, key=key).submit_batch(entries)
     path = _save(job)
     click.echo(_summary(job))
     click.echo(safe(f"saved: {path}"), err=True)
@@ -153,10 +162,11 @@ def submit_command(model: str, file: Path, wait_: bool, poll_interval: float) ->
 @batch_group.command("status")
 @click.argument("batch_id", metavar="ID")
 @click.option("--json", "as_json", is_flag=True, help="Print the job as JSON (without its requests).")
+@connect_options
 @_errors
-def status_command(batch_id: str, as_json: bool) -> None:
+def status_command(batch_id: str, as_json: bool, base_url: str | None, key: str | None) -> None:
     """Ask the provider where batch ID is now."""
-    job = _load(batch_id).refresh()
+    job = _load(batch_id, base_url, key).refresh()
     _save(job)
     if as_json:
         click.echo(json_text(job.model_dump(mode="json", exclude={"requests"})))
@@ -168,22 +178,26 @@ def status_command(batch_id: str, as_json: bool) -> None:
 @click.argument("batch_id", metavar="ID")
 @click.option("--poll-interval", type=float, default=10.0, show_default=True, help="Seconds between polls.")
 @click.option("--timeout", type=float, help="Give up waiting after this many seconds (the batch goes on).")
+@connect_options
 @_errors
-def wait_command(batch_id: str, poll_interval: float, timeout: float | None) -> None:
+def wait_command(
+    batch_id: str, poll_interval: float, timeout: float | None, base_url: str | None, key: str | None
+) -> None:
     """Wait for batch ID to end, with a progress bar."""
-    click.echo(_summary(_wait(_load(batch_id), poll_interval, timeout)))
+    click.echo(_summary(_wait(_load(batch_id, base_url, key), poll_interval, timeout)))
 
 
 @batch_group.command("results")
 @click.argument("batch_id", metavar="ID")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@connect_options
 @_errors
-def results_command(batch_id: str, output: Path | None) -> None:
+def results_command(batch_id: str, output: Path | None, base_url: str | None, key: str | None) -> None:
     """The results of ended batch ID as JSON Lines, in the order of the requests: custom_id, text,
     usage and the whole result, or the error of that request."""
     from modelport.types import Result
 
-    job = _load(batch_id)
+    job = _load(batch_id, base_url, key)
     items = job.results()
     lines = []
     for item in items:
@@ -213,19 +227,18 @@ def results_command(batch_id: str, output: Path | None) -> None:
 
 @batch_group.command("cancel")
 @click.argument("batch_id", metavar="ID")
+@connect_options
 @_errors
-def cancel_command(batch_id: str) -> None:
+def cancel_command(batch_id: str, base_url: str | None, key: str | None) -> None:
     """Ask the provider to cancel batch ID (finished requests keep their results)."""
-    job = _load(batch_id).cancel()
+    job = _load(batch_id, base_url, key).cancel()
     _save(job)
     click.echo(_summary(job))
 
 
 @batch_group.command("list")
 def list_command() -> None:
-    """The saved batches, as last seen (``status ID`` asks again)."""
-    from modelport import restore_batch
-
+    """The saved batches, as last seen (``status ID`` asks again; listing needs no key)."""
     folder = jobs_dir()
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        click.echo(_summary(restore_batch(path.read_text(encoding="utf-8"))))
+        click.echo(_summary(_saved(path)))
