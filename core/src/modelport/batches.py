@@ -184,7 +184,8 @@ class BatchJob(BaseModel):
         return self._bound
 
     def _update(self, state: BatchState) -> BatchJob:
-        for name in ("status", "raw_status", "counts", "created_at", "ended_at", "provider_data"):
+        """The job with the provider's latest :class:`BatchState` (every field of it)."""
+        for name in BatchState.model_fields:
             setattr(self, name, getattr(state, name))
         return self
 
@@ -281,15 +282,8 @@ class BatchJob(BaseModel):
         return _ordered(self, _decoded(self, model, lines))
 
     def _state(self) -> BatchState:
-        return BatchState(
-            id=self.id,
-            status=self.status,
-            raw_status=self.raw_status,
-            counts=self.counts,
-            created_at=self.created_at,
-            ended_at=self.ended_at,
-            provider_data=self.provider_data,
-        )
+        """The provider's side of the job: its :class:`BatchState` fields."""
+        return BatchState(**{name: getattr(self, name) for name in BatchState.model_fields})
 
 
 # What ``Model.submit_batch`` and friends do -------------------------------------------------------
@@ -328,7 +322,8 @@ def _submitted(pending: _Pending, state: BatchState) -> BatchJob:
 
 
 def _fetched(model: Model, state: BatchState) -> BatchJob:
-    return BatchJob(provider=model.provider.id, model=model.name, **state.model_dump()).bind(model)
+    """A job fetched by id: its requests are not known."""
+    return _submitted(_Pending(model, "generate", []), state)
 
 
 def _provider_of(model: Model) -> HttpProvider:
