@@ -34,6 +34,18 @@ MAX_SAFE_INTEGER = 9_007_199_254_740_991
 MAX_VALUE_DEPTH = 128
 
 
+def check_counts(**counts: object) -> None:
+    """A ``ValueError`` unless every count given is an ``int`` (not a ``bool``) in ``[0, 2**53)``;
+    ``None`` is a count not reported, except for ``input_tokens``. For what a plugin decoded: under
+    the decoder guard the error is a ``ProviderResponseError``."""
+    for name, value in counts.items():
+        if value is None and name != "input_tokens":
+            continue
+        if type(value) is not int or not 0 <= value <= MAX_SAFE_INTEGER:
+            shown = repr(value) if value is None or isinstance(value, (bool, int)) else type(value).__name__
+            raise ValueError(f"{name} must be a non-negative integer, got {shown}")
+
+
 def _too_deep(value: Any, limit: int) -> bool:
     """Whether ``value`` nests dicts/lists/tuples deeper than ``limit`` (iterative: no recursion)."""
     stack: list[tuple[Any, int]] = [(value, 1)]

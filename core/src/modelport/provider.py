@@ -154,6 +154,11 @@ class TokenCount:
     cached_input_tokens: int | None = None
     provider_metadata: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:  # what a plugin decoded, checked under the decoder guard
+        from ._content import check_counts
+
+        check_counts(input_tokens=self.input_tokens, cached_input_tokens=self.cached_input_tokens)
+
 
 @dataclass(frozen=True)
 class ModelInfo:

@@ -108,7 +108,7 @@ class AnthropicProvider(HttpProvider):
         return HttpRequest("/v1/messages/count_tokens", body=count_body(model_name, request))
 
     def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
-        return TokenCount(input_tokens=int(data["input_tokens"]))
+        return TokenCount(input_tokens=data["input_tokens"])
 
     def batch_submit(self, model_name: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
         """``POST /v1/messages/batches``."""
