@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from modelport.errors import ConfigurationError
 from modelport.http import HttpProvider, HttpRequest, Steps, check_header_value
 from modelport.provider import Capabilities, ModelPage, TokenCount
 
@@ -28,6 +29,25 @@ __all__ = ["ANTHROPIC_BASE_URL", "ANTHROPIC_VERSION", "AnthropicProvider"]
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 #: The ``anthropic-version`` header every request sends (the API's only stable version).
 ANTHROPIC_VERSION = "2023-06-01"
+
+
+def _beta_names(beta: object) -> list[str]:
+    """The beta names of ``beta=``: one name, or a list or tuple of them (``None`` or empty: none).
+    Anything else, bytes included, is a ``ConfigurationError`` before any request, never sent as
+    its ``str()`` (``b"files-api-…"`` was sent as ``102,105,108,…``)."""
+    if beta is None:
+        return []
+    names = [beta] if isinstance(beta, str) else beta
+    if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
+        raise ConfigurationError(f"beta= takes a beta name or a list of them (strings), got {_shape(beta)}")
+    return [name for name in names if name]
+
+
+def _shape(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        kinds = sorted({type(item).__name__ for item in value if not isinstance(item, str)})
+        return f"a {type(value).__name__} holding {', '.join(kinds)}"
+    return type(value).__name__
 
 
 class AnthropicProvider(HttpProvider):
@@ -78,9 +98,8 @@ class AnthropicProvider(HttpProvider):
 
     def headers(self) -> Mapping[str, str]:
         sent = {"anthropic-version": ANTHROPIC_VERSION}
-        beta = self.config.options.get("beta")
-        if beta:
-            names = [beta] if isinstance(beta, str) else [str(name) for name in beta]
+        names = _beta_names(self.config.options.get("beta"))
+        if names:
             sent["anthropic-beta"] = check_header_value(",".join(names), "beta")
         return sent
 
