@@ -3,7 +3,8 @@ sent is an ``InvalidRequestError`` before any I/O).
 
 System messages become the top-level ``system`` (a string, or text blocks when there are several);
 tool results go in a ``user`` message as ``tool_result`` blocks (first, as the API requires);
-images and PDFs go as ``image`` / ``document`` blocks (inline base64 or by URL). An assistant turn's
+images and PDFs go as ``image`` / ``document`` blocks (inline base64, by URL, or a Files API id
+``file_…`` as a ``file`` source, which needs ``beta="files-api-2025-04-14"``). An assistant turn's
 reasoning goes back exactly as it came (:mod:`._blocks` names the forms): ``thinking`` with its
 signature, ``redacted_thinking`` with its data, in their place among the text and tool calls; a
 reasoning part with neither (another provider's, kept by ``reasoning_replay``) is not sent, as the
@@ -15,6 +16,7 @@ has a ``cache_control`` puts that prompt-cache breakpoint on its block (by hand;
 from __future__ import annotations
 
 import base64
+import re
 from typing import Any
 
 from modelport.errors import InvalidRequestError
@@ -28,6 +30,8 @@ __all__ = ["wire_messages"]
 _IMAGES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 #: What a PDF part's ``provider_metadata["anthropic"]`` may add to its ``document`` block.
 _DOCUMENT_FIELDS = ("title", "context", "citations")
+#: An id of the Files API (``file_011CNha8iCJcU1wXNR6q4V8w``): sent as a ``file`` source, not a URL.
+_FILE_ID = re.compile(r"file_[0-9A-Za-z]+")
 
 
 def wire_messages(messages: list[Message]) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
@@ -132,8 +136,10 @@ def _file(part: FilePart, where: str) -> dict[str, Any]:
         raise InvalidRequestError(
             f"{where}: media type {part.media_type!r} cannot be sent (images and PDFs can)"
         )
-    if part.uri is not None:
-        block: dict[str, Any] = {"type": kind, "source": {"type": "url", "url": part.uri}}
+    if part.uri is not None and _FILE_ID.fullmatch(part.uri):
+        block: dict[str, Any] = {"type": kind, "source": {"type": "file", "file_id": part.uri}}
+    elif part.uri is not None:
+        block = {"type": kind, "source": {"type": "url", "url": part.uri}}
     else:
         assert part.data is not None
         data = base64.b64encode(part.data).decode("ascii")
