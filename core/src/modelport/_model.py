@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _retry
 from ._batch_calls import BatchCalls
+from ._bounds import check_bounds
 from ._dropped import log_dropped
 from .deadlines import Deadline
 from .errors import InvalidRequestError, ModelportError, validation_message
@@ -173,6 +174,7 @@ class Model(BatchCalls):
         provider = self.provider
         canonical, compiled = _compiled(_canonical(kwargs), provider)
         request, replayed = _reasoning().apply_reasoning_replay(build_request(canonical), provider, self.name)
+        check_bounds(request, provider)
         if request.tools:
             from ._tool_table import validate_provider_tools
 

@@ -248,8 +248,8 @@ class Provider:
       ``"chat-completions"``), recorded in every result's :class:`~modelport.types.Origin`.
     - ``cross_model_replay``: the provider's rule for reasoning state another of its models produced
       (see :meth:`replay_from_model` and :mod:`modelport.reasoning`).
-    - ``telemetry_name``, ``credential_headers``, ``secret_patterns``: what the core needs to know
-      about the provider's API, as data (below).
+    - ``telemetry_name``, ``credential_headers``, ``secret_patterns``, ``request_bounds``: what the core
+      needs to know about the provider's API, as data (below).
     """
 
     id: ClassVar[str]
@@ -286,6 +286,8 @@ class Provider:
     #: r"acme_[0-9a-f]{32}"}``; a named group ``secret`` marks the part to replace): removed from
     #: every error message, and refused in a cassette.
     secret_patterns: ClassVar[Mapping[str, str]] = {}
+    #: The inclusive ``(lowest, highest)`` of request values, by field (``{"temperature": (0, 1)}``).
+    request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -308,22 +310,19 @@ class Provider:
 
     def prepare(self, model_name: str, request: Request, *, stream: bool = False) -> Prepared:
         """``request`` checked and built for sending, before any I/O: a provider that builds a wire
-        request does so here, once, and the ``send`` methods send what it built. The default runs
-        :meth:`check_request`."""
+        request does so here, once, and the ``send`` methods send it. The default: :meth:`check_request`."""
         self.check_request(model_name, request)
         return Prepared(request, stream)
 
     def unmapped_settings(self, request: Request) -> list[CallWarning]:
         """An ``unsupported-setting`` warning for each setting of ``request`` that this provider's
-        :attr:`capabilities` say it does not map (today ``prompt_cache``), so none is dropped
-        silently. The model adds them to the result's warnings. Never does I/O."""
+        :attr:`capabilities` say it does not map (today ``prompt_cache``), for the result. No I/O."""
         if request.prompt_cache is None or self.capabilities.prompt_cache:
             return []
         from .types import CallWarning
 
-        details = (
-            f"{self.display_name or self.id} has no per-request prompt caching; prompt_cache is not sent"
-        )
+        name = self.display_name or self.id
+        details = f"{name} has no per-request prompt caching; prompt_cache is not sent"
         return [CallWarning(type="unsupported-setting", setting="prompt_cache", details=details)]
 
     def neutral_tool(self, name: str) -> NeutralToolMapping | None:

@@ -84,6 +84,8 @@ class AnthropicProvider(HttpProvider):
         "Anthropic API key": r"(?<![0-9A-Za-z])sk-ant-[0-9A-Za-z_\-]{20,}"
     }
     config_options: ClassVar[frozenset[str] | None] = frozenset({"beta", "name"})
+    #: ``temperature`` ranges from 0 to 1 on the Messages API.
+    request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = {"temperature": (0, 1)}
     tool_namespace: ClassVar[str | None] = "anthropic"
     api: ClassVar[str | None] = "messages"
     #: Thinking signatures belong to the model that wrote them: another Claude model gets the turn

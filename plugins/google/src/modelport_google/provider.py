@@ -62,6 +62,12 @@ class _GeminiFamily(HttpProvider):
         "Google OAuth access token": r"ya29\.[0-9A-Za-z_\-.]{16,}",
     }
 
+    #: ``temperature`` 0 to 2 (the API reference's range); ``topK`` is an int32 on the wire.
+    request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = {
+        "temperature": (0, 2),
+        "top_k": (1, 2**31 - 1),
+    }
+
     _backend: GeminiBackend | VertexBackend
 
     def neutral_tool(self, name: str) -> NeutralToolMapping | None:

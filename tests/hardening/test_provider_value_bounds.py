@@ -1,0 +1,114 @@
+"""Request values outside the range a provider's API takes (issue 34, Low): ``temperature=7`` was sent
+to Anthropic (whose range is 0 to 1) and ``top_k=2**70`` to Gemini (an int32 on the wire). Each
+provider declares its ranges as data (``Provider.request_bounds``); the core checks them once, before
+any I/O, for generate, stream, their async twins, count_tokens and a batch alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+
+import modelport
+from modelport.errors import InvalidRequestError
+from modelport.provider import Provider
+from modelport.types import Request
+
+MODELS = {
+    "anthropic": "anthropic/claude-sonnet-4-5",
+    "google": "google/gemini-2.5-flash",
+    "google-vertex": "google-vertex/gemini-2.5-flash",
+}
+OPTIONS: dict[str, dict[str, Any]] = {"google-vertex": {"project": "p", "location": "us-central1"}}
+
+
+class Counting(httpx.MockTransport):
+    def __init__(self) -> None:
+        self.requests: list[httpx.Request] = []
+        super().__init__(lambda request: self.requests.append(request) or httpx.Response(500))
+
+
+def refused(provider: str, call: str, **kwargs: Any) -> str:
+    transport = Counting()
+    model = modelport.get_model(
+        MODELS[provider], api_key="test-key-not-a-secret", transport=transport, max_retries=0,
+        **OPTIONS.get(provider, {}),
+    )  # fmt: skip
+    with pytest.raises(InvalidRequestError) as info:
+        if call == "agenerate":
+            asyncio.run(model.agenerate(prompt="x", **kwargs))
+        elif call == "stream":
+            model.stream(prompt="x", **kwargs).result()
+        elif call == "prepare":
+            model.prepare(prompt="x", **kwargs)
+        else:
+            getattr(model, call)(prompt="x", **kwargs)
+    assert type(info.value) is InvalidRequestError
+    assert transport.requests == []
+    return str(info.value)
+
+
+CALLS = ["generate", "stream", "agenerate", "count_tokens", "prepare"]
+
+
+@pytest.mark.parametrize("call", CALLS)
+@pytest.mark.parametrize(
+    ("temperature", "shown"), [(7, "7"), (1.5, "1.5"), (1.0000001, "1.0000001"), (float("inf"), "inf")]
+)
+def test_anthropic_takes_a_temperature_of_0_to_1(call: str, temperature: float, shown: str) -> None:
+    assert refused("anthropic", call, temperature=temperature) == (
+        f"invalid request: temperature: provider 'anthropic' takes 0 to 1, got {shown}"
+    )
+
+
+@pytest.mark.parametrize("provider", ["google", "google-vertex"])
+@pytest.mark.parametrize("call", CALLS)
+@pytest.mark.parametrize(
+    ("top_k", "shown"), [(2**70, "1180591620717411303424"), (2**31, "2147483648"), (10**400, str(10**400))]
+)
+def test_gemini_takes_a_top_k_that_fits_an_int32(provider: str, call: str, top_k: int, shown: str) -> None:
+    assert refused(provider, call, top_k=top_k) == (
+        f"invalid request: top_k: provider '{provider}' takes 1 to 2147483647, got {shown}"
+    )
+
+
+@pytest.mark.parametrize("provider", ["google", "google-vertex"])
+def test_gemini_takes_a_temperature_of_0_to_2(provider: str) -> None:
+    assert refused(provider, "generate", temperature=2.5) == (
+        f"invalid request: temperature: provider '{provider}' takes 0 to 2, got 2.5"
+    )
+
+
+def test_a_batch_entry_out_of_range_is_refused_before_any_upload() -> None:
+    transport = Counting()
+    model = modelport.get_model(MODELS["anthropic"], api_key="k", transport=transport, max_retries=0)
+    with pytest.raises(InvalidRequestError) as info:
+        model.submit_batch([{"prompt": "x"}, {"prompt": "y", "temperature": 7}])
+    assert str(info.value) == "invalid request: temperature: provider 'anthropic' takes 0 to 1, got 7"
+    assert transport.requests == []
+
+
+@pytest.mark.parametrize(
+    ("provider", "values", "sent"),
+    [
+        ("anthropic", {"temperature": 1}, ("temperature", 1.0)),
+        ("anthropic", {"temperature": 0}, ("temperature", 0.0)),
+        ("google", {"top_k": 2**31 - 1}, ("topK", 2**31 - 1)),
+        ("google", {"temperature": 2}, ("temperature", 2.0)),
+    ],
+)
+def test_the_edges_of_each_range_are_sent(provider: str, values: dict[str, Any], sent: tuple[str, Any]) -> None:
+    body = modelport.get_model(MODELS[provider], api_key="k").prepare(prompt="x", **values)
+    assert isinstance(body, Request)
+    model = modelport.get_model(MODELS[provider], api_key="k")
+    wire = model.provider.prepare(model.name, model.prepare(prompt="x", **values)).wire.body
+    config = wire.get("generationConfig", wire)
+    assert config[sent[0]] == sent[1]
+
+
+def test_a_provider_without_bounds_declares_none() -> None:
+    assert Provider.request_bounds == {}
+    assert modelport.get_model("openai/gpt-4.1", api_key="k").provider.request_bounds == {}
