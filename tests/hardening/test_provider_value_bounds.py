@@ -100,7 +100,9 @@ def test_a_batch_entry_out_of_range_is_refused_before_any_upload() -> None:
         ("google", {"temperature": 2}, ("temperature", 2.0)),
     ],
 )
-def test_the_edges_of_each_range_are_sent(provider: str, values: dict[str, Any], sent: tuple[str, Any]) -> None:
+def test_the_edges_of_each_range_are_sent(
+    provider: str, values: dict[str, Any], sent: tuple[str, Any]
+) -> None:
     body = modelport.get_model(MODELS[provider], api_key="k").prepare(prompt="x", **values)
     assert isinstance(body, Request)
     model = modelport.get_model(MODELS[provider], api_key="k")

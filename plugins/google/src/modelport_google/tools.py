@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from modelport.errors import ProviderToolError, validation_message
 from modelport.provider_tools import ProviderToolSpec, resolve_tool_names
+from modelport.tool_args import DomainName
 from modelport.types import ProviderTool
 
 from ._timestamps import parse_rfc3339, timestamp
@@ -73,9 +74,6 @@ BlockingConfidence = Literal[
 #: Most domains Google accepts in ``excludeDomains``.
 MAX_EXCLUDED_DOMAINS = 2_000
 
-_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
-
-
 class _Args(BaseModel):
     """Strict, immutable argument classes: no coercion, unknown fields rejected."""
 
@@ -112,14 +110,6 @@ class TimeRangeFilter(_Args):
         return self
 
 
-def _check_domains(value: list[str] | None) -> list[str] | None:
-    for domain in value or ():
-        name = domain[:-1] if domain.endswith(".") else domain
-        if len(name) > 253 or not all(_LABEL.fullmatch(label) for label in name.split(".")):
-            raise ValueError(f"{domain!r} is not a domain name (e.g. 'example.com')")
-    return value
-
-
 class GoogleSearchArgs(_Args):
     """Arguments of ``google.google_search``; ``{}`` keeps Google's defaults.
 
@@ -128,15 +118,10 @@ class GoogleSearchArgs(_Args):
 
     search_types: SearchTypes | None = Field(default=None, alias="searchTypes")
     time_range_filter: TimeRangeFilter | None = Field(default=None, alias="timeRangeFilter")
-    exclude_domains: list[str] | None = Field(
+    exclude_domains: list[DomainName] | None = Field(
         default=None, alias="excludeDomains", max_length=MAX_EXCLUDED_DOMAINS
     )
     blocking_confidence: BlockingConfidence | None = Field(default=None, alias="blockingConfidence")
-
-    @field_validator("exclude_domains")
-    @classmethod
-    def _domains(cls, value: list[str] | None) -> list[str] | None:
-        return _check_domains(value)
 
 
 class CodeExecutionArgs(_Args):
@@ -190,15 +175,10 @@ class GoogleMapsArgs(_Args):
 class EnterpriseWebSearchArgs(_Args):
     """Arguments of ``google.enterprise_web_search`` (Vertex AI only; Web Grounding for Enterprise)."""
 
-    exclude_domains: list[str] | None = Field(
+    exclude_domains: list[DomainName] | None = Field(
         default=None, alias="excludeDomains", max_length=MAX_EXCLUDED_DOMAINS
     )
     blocking_confidence: BlockingConfidence | None = Field(default=None, alias="blockingConfidence")
-
-    @field_validator("exclude_domains")
-    @classmethod
-    def _domains(cls, value: list[str] | None) -> list[str] | None:
-        return _check_domains(value)
 
 
 _SEARCH = ProviderToolSpec(

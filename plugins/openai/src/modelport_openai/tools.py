@@ -21,7 +21,7 @@ from pydantic import Field
 
 from modelport.provider_tools import ProviderToolSpec
 from modelport.tool_args import ApproximateLocation as UserLocation
-from modelport.tool_args import ToolArgs
+from modelport.tool_args import DomainName, ToolArgs
 from modelport.types import ProviderTool
 
 __all__ = [
@@ -45,9 +45,10 @@ __all__ = [
 
 
 class WebSearchFilters(ToolArgs):
-    """Limits of a web search: the only domains it may search (subdomains included)."""
+    """Limits of a web search: the only domains it may search (subdomains included), host names
+    without a scheme (``"openai.com"``, not ``"https://openai.com/"``), at most 100."""
 
-    allowed_domains: list[str] = Field(min_length=1, max_length=100)
+    allowed_domains: list[DomainName] = Field(min_length=1, max_length=100)
 
 
 class WebSearchArgs(ToolArgs):
