@@ -66,6 +66,21 @@ class Quirks:
     prompt_cache: bool = False
     #: Most values one embeddings request may carry; ``0`` when the server has no embeddings.
     embed_batch: int = 2048
+    #: Reasoning models that still take ``temperature`` and ``top_p`` while they do not reason (no
+    #: effort asked: their default effort is ``none``), by name; a dated snapshot of one
+    #: (``gpt-5.4-nano-2026-03-17``) is that model. Data the recordings correct: a recorded answer
+    #: that echoes a temperature other than the default names its model here (a test checks).
+    sampling_models: tuple[str, ...] = ()
+
+    def takes_sampling(self, model_name: str) -> bool:
+        """Whether ``model_name`` is one of :attr:`sampling_models` (or a dated snapshot of one)."""
+        for name in self.sampling_models:
+            if model_name == name:
+                return True
+            date = model_name[len(name) + 1 :] if model_name.startswith(name + "-") else ""
+            if len(date) == 10 and date[4] == date[7] == "-" and date.replace("-", "").isdigit():
+                return True
+        return False
 
     def reasoning_family(self, model_name: str) -> ReasoningFamily:
         """The family ``model_name`` belongs to, else the server-wide ``effort`` / ``efforts``."""

@@ -47,21 +47,34 @@ def _unsupported(setting: str, details: str) -> CallWarning:
 
 
 def sampling(
-    request: Request, body: dict[str, Any], model_name: str, reasoning_model: bool
+    request: Request, body: dict[str, Any], model_name: str, reasoning_model: bool, quirks: Quirks
 ) -> list[CallWarning]:
-    """``temperature`` and ``top_p`` into ``body``; a reasoning model takes neither (a warning each)."""
+    """``temperature`` and ``top_p`` into ``body``; a reasoning model takes neither (a warning each),
+    unless it is one of ``quirks.sampling_models`` and the request asks for no reasoning."""
     warnings: list[CallWarning] = []
+    samples = not reasoning_model or (quirks.takes_sampling(model_name) and not _reasons(request))
     for setting in ("temperature", "top_p"):
         value = getattr(request, setting)
         if value is None:
             continue
-        if reasoning_model:
+        if samples:
+            body[setting] = value
+        elif quirks.takes_sampling(model_name):
+            details = f"{model_name} takes {setting} only without reasoning; {setting} is not sent"
+            warnings.append(_unsupported(setting, details))
+        else:
             warnings.append(
                 _unsupported(setting, f"{model_name} is a reasoning model; {setting} is not sent")
             )
-        else:
-            body[setting] = value
     return warnings
+
+
+def _reasons(request: Request) -> bool:
+    """Whether ``request`` asks for reasoning (an effort, a budget, or reasoning switched on)."""
+    config = request.reasoning
+    if config is None or config.enabled is False:
+        return False
+    return config.enabled is True or config.effort is not None or config.budget_tokens is not None
 
 
 def build_body(
@@ -76,7 +89,7 @@ def build_body(
     warnings: list[CallWarning] = []
     if request.max_output_tokens is not None:
         body["max_completion_tokens" if reasoning_model else "max_tokens"] = request.max_output_tokens
-    warnings += sampling(request, body, model_name, reasoning_model)
+    warnings += sampling(request, body, model_name, reasoning_model, quirks)
     if request.top_k is not None:
         if quirks.top_k:
             body["top_k"] = request.top_k

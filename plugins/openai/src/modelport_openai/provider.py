@@ -132,6 +132,8 @@ class OpenAIProvider(ChatCompletionsProvider):
         reasoning_families=(OPENAI_XHIGH,),
         metadata=True,
         prompt_cache=True,
+        # temperature 0 sent and answered 200 (tests/corpus/batch/tidyverse__ellmer, state-capitals).
+        sampling_models=("gpt-5.4-nano",),
     )
 
     def batch_submit(self, model_name: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
