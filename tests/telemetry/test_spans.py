@@ -49,6 +49,7 @@ GROUNDED_SPAN = {
     "gen_ai.usage.input_tokens": 8,
     "gen_ai.usage.output_tokens": 60,
     "modelport.sources": 2,
+    "modelport.server_tool_calls": 1,  # webSearchQueries: ["current weather in London"]
 }
 
 #: The whole span of the streamed url-context call.
@@ -70,6 +71,7 @@ STREAMED_SPAN = {
     "gen_ai.usage.output_tokens": 81 + 39,
     "gen_ai.usage.reasoning.output_tokens": 39,
     "modelport.sources": 1,
+    "modelport.server_tool_calls": 1,  # urlContextMetadata: one URL fetched, https://google.com
 }
 
 

@@ -117,6 +117,8 @@ def result_attributes(result: Result, *, content: bool) -> dict[str, Any]:
     attributes.update(usage_attributes(result.usage))
     if result.sources:
         attributes["modelport.sources"] = len(result.sources)
+    if result.usage.server_tool_calls is not None:  # no GenAI attribute counts a provider's tool runs
+        attributes["modelport.server_tool_calls"] = result.usage.server_tool_calls
     if content:
         attributes["gen_ai.output.messages"] = as_json(
             [

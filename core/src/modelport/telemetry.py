@@ -24,8 +24,10 @@ billed, as :class:`~modelport.types.Usage` counts them; and ``cache_read.input_t
 ``cache_creation.input_tokens``, ``reasoning.output_tokens``), ``server.address`` / ``server.port``,
 ``error.type`` on failure (with the span status set to error), and modelport's own:
 ``modelport.provider`` (the provider id), ``modelport.provider_tools`` (the ids of the provider
-tools requested, e.g. ``google.google_search``) and ``modelport.sources`` (how many numbered
-sources the answer cites, :attr:`Result.sources <modelport.types.Result.sources>`). Each retry is
+tools requested, e.g. ``google.google_search``), ``modelport.sources`` (how many numbered
+sources the answer cites, :attr:`Result.sources <modelport.types.Result.sources>`) and
+``modelport.server_tool_calls`` (how many times the provider ran its own tools, e.g. Gemini's search
+queries: :attr:`Usage.server_tool_calls <modelport.types.Usage.server_tool_calls>`). Each retry is
 a span event ``modelport.retry`` with ``modelport.retry.attempt``, ``modelport.retry.delay``
 (seconds), ``modelport.retry.reason`` and ``error.type``.
 
