@@ -244,3 +244,31 @@ def test_a_linked_test_module_mentions_each_cited_id() -> None:
 def test_a_case_request_is_not_read_for_citations() -> None:
     case = "description: covers G3.\nrequest:\n  messages:\n  - data: x/G3a+X77 Q8\nrequirements:\n- S8\n"
     assert sorted(cited_ids(without_request(case))) == [("G3", 1), ("S8", 6)]
+
+
+#: The case issue 34 reported as citing ``G0``, an ID docs/requirements.md does not define.
+WEB_SEARCH_REPLAYED = (
+    ROOT
+    / "plugins/anthropic/src/modelport_anthropic/cassettes/anthropic/generate-web-search-replayed/case.yaml"
+)
+
+
+def test_the_g0_of_the_replayed_web_search_case_is_opaque_data_not_a_citation() -> None:
+    """Issue 34 found ``G0`` in ``generate-web-search-replayed/case.yaml``: it is the ``+G0/`` of a
+    web search result's ``encrypted_content`` (base64) in the replayed request (line 52), no
+    citation (nor is the ``+S1/`` of line 37), so docs/requirements.md needs no G0 row, and the case
+    cites nothing. The scan
+    reads every ``case.yaml`` but its ``request``: a real citation of an undefined ID anywhere else
+    in it (a ``description``, the ``requirements`` list) is one :func:`test_every_cited_id_is_defined`
+    reports, as the last assertions show with a planted one."""
+    text = WEB_SEARCH_REPLAYED.read_text(encoding="utf-8")
+    assert list(cited_ids(text)) == [("S1", 37), ("G0", 52)]
+    assert "e5WrmM7btdnVXg+S1/YWv+oplR1KHsft" in text.splitlines()[36]
+    assert "WozuxG6waCCNQ7FjjvS+G0/GiqIPbzG3gcxjeYC1aW" in text.splitlines()[51]
+    assert list(cited_ids(without_request(text))) == []
+    scanned = {path.relative_to(ROOT).as_posix() for path in scanned_files()}
+    assert WEB_SEARCH_REPLAYED.relative_to(ROOT).as_posix() in scanned
+    planted = text.replace("description: Turn 2", "description: (G0) Turn 2", 1)
+    planted += "requirements:\n- G0\n"
+    assert [rid for rid, _ in cited_ids(without_request(planted))] == ["G0", "G0"]
+    assert "G0" not in rows()
