@@ -74,6 +74,7 @@ BlockingConfidence = Literal[
 #: Most domains Google accepts in ``excludeDomains``.
 MAX_EXCLUDED_DOMAINS = 2_000
 
+
 class _Args(BaseModel):
     """Strict, immutable argument classes: no coercion, unknown fields rejected."""
 
