@@ -18,6 +18,7 @@ import click
 
 from . import terminal
 from ._connect import connect_options, error_text, model_id, open_model, verbose_logging
+from ._files import check_user_file, stdin_text
 from ._home import Settings
 from ._logstore import Call, new_conversation_id
 from ._request import attachment, history, load_schema, user_message
@@ -76,7 +77,7 @@ def _option_value(key: str, raw: str) -> Any:
 def _read_prompt(prompt: str) -> str:
     if prompt != "-":
         return prompt
-    text = sys.stdin.read().rstrip("\r\n")
+    text = stdin_text(sys.stdin, param_hint="'PROMPT'").rstrip("\r\n")
     if not text.strip():
         raise click.BadParameter("standard input is empty", param_hint="'PROMPT'")
     return text
@@ -208,7 +209,10 @@ def generate_command(
     if conversation and base_url is None:
         base_url = conversation[-1].base_url
     model = model_id(model_arg, settings)
-    logged: dict[str, Any] = parse_options(options)
+    if cassette is not None:
+        cassette = check_user_file(cassette, param_hint="'--cassette'")
+    given = parse_options(options)
+    logged: dict[str, Any] = dict(given)
     request: dict[str, Any] = dict(logged)
     text = _read_prompt(prompt)
     parts = [attachment(value) for value in attachments]
