@@ -36,6 +36,10 @@ _OWN_OPTIONS = {
 }
 
 
+#: Logged options a continued call does not send again (the others are its request's own).
+_NOT_RESENT = frozenset({"schema", "prompt", "messages", "system"})
+
+
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     """``key=value`` pairs as request keywords: a value that parses as JSON is that JSON value
     (``0.2``, ``100``, ``true``, ``["a"]``, ``{"google": {...}}``), anything else is the string."""
@@ -212,6 +216,14 @@ def generate_command(
     if cassette is not None:
         cassette = check_user_file(cassette, param_hint="'--cassette'")
     given = parse_options(options)
+    if conversation:  # the conversation's instruction and options, unless given again
+        system = conversation[-1].system if system is None else system
+        given = {**_resent_options(conversation[-1].options), **given}
+        if max_output_tokens is None and isinstance(given.get("max_output_tokens"), int):
+            max_output_tokens = given.pop("max_output_tokens")
+        previous_tools = given.pop("tools", None)
+        if not tools and isinstance(previous_tools, list):
+            tools = tuple(str(name) for name in previous_tools)
     logged: dict[str, Any] = dict(given)
     request: dict[str, Any] = dict(logged)
     text = _read_prompt(prompt)
@@ -256,6 +268,13 @@ def generate_command(
     if outcome.error is not None:
         click.echo(f"error: {error_text(outcome.error)}", err=True)
         sys.exit(1)
+
+
+def _resent_options(options: dict[str, Any]) -> dict[str, Any]:
+    """What of a logged call's options a continued call sends again: every request option
+    (``-o``, ``--max-output-tokens``) and the ``--tool`` names; not ``--schema`` (a file that names
+    the answer's shape, given again when wanted)."""
+    return {k: v for k, v in options.items() if k not in _NOT_RESENT}
 
 
 def _was_sent(error: BaseException | None) -> bool:
