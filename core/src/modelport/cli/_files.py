@@ -96,7 +96,9 @@ def decoded(data: bytes) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise FileRefused(f"not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start})") from None
+        raise FileRefused(
+            f"not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start})"
+        ) from None
 
 
 def parsed(text: str) -> Any:
@@ -165,7 +167,8 @@ def stdin_text(stream: Any, *, param_hint: str, limit: int = MAX_FILE_BYTES) -> 
         text = str(stream.read(limit + 1))
     except UnicodeDecodeError as error:
         raise click.BadParameter(
-            f"standard input is not UTF-8 text (byte 0x{error.object[error.start]:02x})", param_hint=param_hint
+            f"standard input is not UTF-8 text (byte 0x{error.object[error.start]:02x})",
+            param_hint=param_hint,
         ) from None
     if len(text) > limit:
         raise click.BadParameter(

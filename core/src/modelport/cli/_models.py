@@ -60,17 +60,18 @@ def _cached(path: Path) -> list[dict[str, Any]] | None:
     try:
         cached = read_json(path)
     except ConfigurationError as error:
-        raise ConfigurationError(f"the model list cache is damaged: {error} (--refresh replaces it)") from None
+        raise ConfigurationError(
+            f"the model list cache is damaged: {error} (--refresh replaces it)"
+        ) from None
     if not cached:
         return None
     fetched, models = cached.get("fetched"), cached.get("models")
-    shaped = (
+    if not (
         isinstance(fetched, (int, float))
         and not isinstance(fetched, bool)
         and isinstance(models, list)
         and all(isinstance(m, dict) and isinstance(m.get("id"), str) for m in models)
-    )
-    if not shaped:
+    ):
         raise ConfigurationError(
             f"the model list cache is damaged: {path} does not hold a stamped list of models "
             "(--refresh replaces it)"
