@@ -157,3 +157,37 @@ def test_the_generated_code_is_clean_under_ruff_for_the_shortest_and_longest_nam
             timeout=120,
         )
         assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "taken"),
+    [
+        ("openai", "the installed distribution modelport-openai"),
+        ("google", "the installed distribution modelport-google"),
+        ("anthropic", "the installed distribution modelport-anthropic"),
+        ("conformance", "the installed distribution modelport-conformance"),
+        ("openai-compatible", "the installed provider 'openai-compatible'"),
+        ("groq", "the installed provider 'groq'"),
+    ],
+)
+def test_a_name_an_installed_plugin_has_is_refused_before_anything_is_written(
+    tmp_path: Path, name: str, taken: str
+) -> None:
+    result = CliRunner().invoke(main, ["new-provider", name, "--directory", str(tmp_path / "p")])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == (
+        f"Error: Invalid value for NAME: '{name}' would clash with {taken}; choose another id (e.g. my-{name})"
+    )
+    assert not (tmp_path / "p").exists()
+
+
+def test_a_name_whose_package_is_importable_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "modelport_local_thing").mkdir()
+    (tmp_path / "modelport_local_thing" / "__init__.py").write_text("", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = CliRunner().invoke(main, ["new-provider", "local-thing", "--directory", str(tmp_path / "p")])
+    assert result.exit_code == 2
+    assert "would clash with the installed package modelport_local_thing" in result.output.splitlines()[-1]
+    assert not (tmp_path / "p").exists()

@@ -481,7 +481,7 @@ def _reset_mid_stream(connection: socket.socket) -> None:
 @pytest.mark.parametrize(
     ("act", "streaming", "error", "httpx_error"),
     [
-        (None, False, modelport.ProviderOverloadedError, "ConnectError"),  # nothing listens
+        (None, False, modelport.ProviderConnectionError, "ConnectError"),  # nothing listens
         (_hang_up, False, modelport.ProviderOverloadedError, "RemoteProtocolError"),
         (_not_http, False, modelport.ProviderOverloadedError, "RemoteProtocolError"),
         (_short_body, False, modelport.ProviderOverloadedError, "RemoteProtocolError"),

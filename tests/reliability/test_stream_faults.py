@@ -27,6 +27,7 @@ from modelport.errors import (
     ProviderRateLimitError,
     ProviderRequestError,
     ProviderResponseError,
+    ProviderTimeoutError,
     StreamInterruptedError,
 )
 from modelport.types import TextPart, Usage
@@ -235,8 +236,11 @@ def test_an_empty_200_stream_is_interrupted_with_an_empty_partial(asynchronous: 
 def test_a_stall_before_any_frame_is_retried_then_reported(asynchronous: bool, sleeps: list[float]) -> None:
     transport = stream_of(httpx.ReadTimeout("The read operation timed out"))
     seen, error = collect(google(transport, max_retries=2), asynchronous)
-    assert type(error) is ProviderOverloadedError
-    assert str(error) == "google: request failed: ReadTimeout: The read operation timed out"
+    assert type(error) is ProviderTimeoutError  # an overload's subclass: retried as one
+    assert str(error) == (
+        "google: timed out waiting for the answer of generativelanguage.googleapis.com:443: "
+        "ReadTimeout: The read operation timed out"
+    )
     assert error.partial is None
     assert seen == []
     assert len(transport.requests) == 3

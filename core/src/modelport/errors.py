@@ -13,6 +13,8 @@ The hierarchy::
     ├── OutputRefusedError                (the model refused to give the typed output asked for)
     └── ProviderError                     (anything the provider said or did)
         ├── ProviderOverloadedError       (retryable)
+        │   ├── ProviderConnectionError   (no connection: refused, unreachable, no such host; names it)
+        │   └── ProviderTimeoutError      (connecting, sending or reading timed out; names the host)
         ├── ProviderRateLimitError        (retryable, carries ``retry_after`` seconds)
         ├── ProviderQuotaError            (quota exhausted, not retryable)
         ├── ProviderAuthError             (invalid or missing credentials)
@@ -48,6 +50,7 @@ __all__ = [
     "ModelportError",
     "OutputRefusedError",
     "ProviderAuthError",
+    "ProviderConnectionError",
     "ProviderError",
     "ProviderMetadataError",
     "ProviderNotInstalledError",
@@ -57,6 +60,7 @@ __all__ = [
     "ProviderRequestError",
     "ProviderResponseError",
     "ProviderToolError",
+    "ProviderTimeoutError",
     "StreamInterruptedError",
     "UnknownModelError",
     "UnknownProviderError",
@@ -295,6 +299,27 @@ class ProviderOverloadedError(ProviderError):
     """The provider is overloaded, unavailable or failed transiently (HTTP 503, 500, 502, 504)."""
 
     retryable: ClassVar[bool] = True
+
+
+class _Unreached(ProviderOverloadedError):
+    """A transport failure before any answer, at the server ``host``:``port`` (the request's origin
+    only: never its path, query or user info)."""
+
+    def __init__(self, message: str, *, provider: str, host: str, port: int | None, **fields: Any) -> None:
+        self.host = host
+        self.port = port
+        super().__init__(message, provider=provider, **fields)
+
+
+class ProviderConnectionError(_Unreached):
+    """No connection could be made to ``host``:``port``: refused, unreachable, or a host name that
+    does not resolve. Retried (a subclass of :class:`ProviderOverloadedError`)."""
+
+
+class ProviderTimeoutError(_Unreached):
+    """Connecting to ``host``:``port``, sending the request or reading its answer timed out before
+    any of the answer arrived (a stream that stalls later is a :class:`StreamInterruptedError`).
+    Retried (a subclass of :class:`ProviderOverloadedError`)."""
 
 
 class ProviderRateLimitError(ProviderError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 from importlib import metadata
 from typing import Any
@@ -10,7 +11,7 @@ import click
 
 from .terminal import safe
 
-__all__ = ["COMMANDS_GROUP", "command_errors", "main"]
+__all__ = ["COMMANDS_GROUP", "command_errors", "failure_text", "main"]
 
 #: The entry-point group subcommands are contributed through (name = command, value = click.Command).
 COMMANDS_GROUP = "modelport.commands"
@@ -27,6 +28,30 @@ def _entry_points() -> list[metadata.EntryPoint]:
 def _describe(error: BaseException) -> str:
     text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     return safe(text).replace("\n", " ")
+
+
+#: Longest error text the command prints for a failure it did not expect.
+_FAILURE_LIMIT = 1_000
+
+
+def failure_text(error: BaseException) -> str:
+    """An error that ended a command, as its one line of error text: a modelport error's own
+    message (scrubbed); anything else its class and message, scrubbed, bounded, on one line."""
+    from modelport.errors import ModelportError
+
+    from ._connect import error_text
+
+    if isinstance(error, ModelportError):
+        text = error_text(error)
+    else:
+        text = _os_error(error) if isinstance(error, OSError) else _describe(error)
+    text = " ".join(safe(text[: _FAILURE_LIMIT * 4]).split())
+    return text if len(text) <= _FAILURE_LIMIT else text[:_FAILURE_LIMIT] + "..."
+
+
+def _os_error(error: OSError) -> str:
+    where = f"{error.filename}: " if error.filename else ""
+    return f"{where}{error.strerror or error}"
 
 
 def _load(ep: metadata.EntryPoint) -> click.Command:
@@ -65,6 +90,22 @@ class _PluginGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *self._contributed()})
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; whatever it raises that click does not handle itself ends the command
+        on one line of error text on standard error, exit status 1, never a traceback."""
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt, EOFError):
+            raise
+        except OSError as error:
+            if error.errno == errno.EPIPE:  # a closed pipe: click's own handling
+                raise
+            click.echo(f"error: {failure_text(error)}", err=True)
+            ctx.exit(1)
+        except Exception as error:
+            click.echo(f"error: {failure_text(error)}", err=True)
+            ctx.exit(1)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.commands:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ._connect import connect_options, error_text, open_model
+from ._files import MAX_BATCH_FILE_BYTES, user_text
 from ._home import home, write_private
 from .terminal import is_terminal, json_text, safe
 
@@ -64,19 +65,21 @@ def _load(batch_id: str, base_url: str | None = None, key: str | None = None) ->
 
 def _read_requests(path: Path) -> list[Any]:
     """Each line a JSON object of generate keywords; an optional ``custom_id`` key names it."""
+    from modelport.wire import loads
+
     entries: list[Any] = []
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except ValueError as error:
-                raise click.BadParameter(f"line {number} is not JSON: {error}", param_hint="'FILE'") from None
-            if not isinstance(value, dict):
-                raise click.BadParameter(f"line {number} is not a JSON object", param_hint="'FILE'")
-            custom_id = value.pop("custom_id", None)
-            entries.append((str(custom_id), value) if custom_id is not None else value)
+    text = user_text(path, param_hint="'FILE'", limit=MAX_BATCH_FILE_BYTES)  # a regular file, bounded
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            value = loads(line)  # nesting bounded: a ValueError, never a RecursionError
+        except ValueError as error:
+            raise click.BadParameter(f"line {number} is not JSON: {error}", param_hint="'FILE'") from None
+        if not isinstance(value, dict):
+            raise click.BadParameter(f"line {number} is not a JSON object", param_hint="'FILE'")
+        custom_id = value.pop("custom_id", None)
+        entries.append((str(custom_id), value) if custom_id is not None else value)
     if not entries:
         raise click.BadParameter("the file has no requests", param_hint="'FILE'")
     return [e if isinstance(e, tuple) else (str(i), e) for i, e in enumerate(entries)]

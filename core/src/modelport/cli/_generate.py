@@ -18,6 +18,7 @@ import click
 
 from . import terminal
 from ._connect import connect_options, error_text, model_id, open_model, verbose_logging
+from ._files import check_user_file, stdin_text
 from ._home import Settings
 from ._logstore import Call, new_conversation_id
 from ._request import attachment, history, load_schema, user_message
@@ -33,6 +34,10 @@ _OWN_OPTIONS = {
     "system": "--system",
     "tools": "--tool",
 }
+
+
+#: Logged options a continued call does not send again (the others are its request's own).
+_NOT_RESENT = frozenset({"schema", "prompt", "messages", "system"})
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -76,7 +81,7 @@ def _option_value(key: str, raw: str) -> Any:
 def _read_prompt(prompt: str) -> str:
     if prompt != "-":
         return prompt
-    text = sys.stdin.read().rstrip("\r\n")
+    text = stdin_text(sys.stdin, param_hint="'PROMPT'").rstrip("\r\n")
     if not text.strip():
         raise click.BadParameter("standard input is empty", param_hint="'PROMPT'")
     return text
@@ -208,7 +213,18 @@ def generate_command(
     if conversation and base_url is None:
         base_url = conversation[-1].base_url
     model = model_id(model_arg, settings)
-    logged: dict[str, Any] = parse_options(options)
+    if cassette is not None:
+        cassette = check_user_file(cassette, param_hint="'--cassette'")
+    given = parse_options(options)
+    if conversation:  # the conversation's instruction and options, unless given again
+        system = conversation[-1].system if system is None else system
+        given = {**_resent_options(conversation[-1].options), **given}
+        if max_output_tokens is None and isinstance(given.get("max_output_tokens"), int):
+            max_output_tokens = given.pop("max_output_tokens")
+        previous_tools = given.pop("tools", None)
+        if not tools and isinstance(previous_tools, list):
+            tools = tuple(str(name) for name in previous_tools)
+    logged: dict[str, Any] = dict(given)
     request: dict[str, Any] = dict(logged)
     text = _read_prompt(prompt)
     parts = [attachment(value) for value in attachments]
@@ -252,6 +268,13 @@ def generate_command(
     if outcome.error is not None:
         click.echo(f"error: {error_text(outcome.error)}", err=True)
         sys.exit(1)
+
+
+def _resent_options(options: dict[str, Any]) -> dict[str, Any]:
+    """What of a logged call's options a continued call sends again: every request option
+    (``-o``, ``--max-output-tokens``) and the ``--tool`` names; not ``--schema`` (a file that names
+    the answer's shape, given again when wanted)."""
+    return {k: v for k, v in options.items() if k not in _NOT_RESENT}
 
 
 def _was_sent(error: BaseException | None) -> bool:

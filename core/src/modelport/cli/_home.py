@@ -55,14 +55,19 @@ def write_private(path: Path, text: str) -> None:
 
 
 def read_json(path: Path) -> dict[str, Any]:
-    """The JSON object in ``path``; ``{}`` when there is no file."""
+    """The JSON object in ``path`` (a regular file within :data:`._files.MAX_FILE_BYTES`, UTF-8, JSON
+    of bounded nesting); ``{}`` when there is no file; a :class:`ConfigurationError` of one line
+    naming the file for anything else."""
     from ..errors import ConfigurationError
+    from ._files import decoded, parsed, read_bounded
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parsed(decoded(read_bounded(path)))
     except FileNotFoundError:
         return {}
-    except (OSError, ValueError) as error:
+    except OSError as error:
+        raise ConfigurationError(f"{path} cannot be read: {error.strerror or error}") from None
+    except ValueError as error:
         raise ConfigurationError(f"{path} cannot be read: {error}") from None
     if not isinstance(data, dict):
         raise ConfigurationError(f"{path} does not hold a JSON object")
@@ -73,8 +78,15 @@ class Settings:
     """``settings.json``: the default model, model aliases, and whether calls are logged."""
 
     def __init__(self, data: dict[str, Any]) -> None:
-        self.default_model: str | None = data.get("default_model") or None
+        from ..errors import ConfigurationError
+
+        default = data.get("default_model") or None
         aliases = data.get("aliases") or {}
+        if not isinstance(aliases, dict) or not isinstance(default, (str, type(None))):
+            raise ConfigurationError(
+                f"{home() / SETTINGS_FILE}: 'aliases' must be an object and 'default_model' a string"
+            )
+        self.default_model: str | None = default
         self.aliases: dict[str, str] = {str(k): str(v) for k, v in aliases.items()}
         self.logging: bool = data.get("logging", True) is not False
 

@@ -21,6 +21,8 @@ __all__ = ["KeyStore", "keys_group", "masked"]
 
 KEYS_FILE = "keys.json"
 KEYRING_SERVICE = "modelport"
+#: The longest key ``keys set`` reads (no provider's key is near it).
+_MAX_KEY = 16_384
 
 
 def masked(key: str) -> str:
@@ -100,10 +102,15 @@ def _read_key(name: str) -> str:
     if sys.stdin.isatty():
         value = click.prompt(f"Key for {name}", hide_input=True, prompt_suffix=": ")
     else:
-        value = sys.stdin.readline()
+        try:
+            value = sys.stdin.readline(_MAX_KEY + 1)  # bounded: `< /dev/zero` ends
+        except UnicodeDecodeError:
+            raise click.UsageError("the key on standard input is not UTF-8 text") from None
     value = str(value).strip()
     if not value:
         raise click.UsageError("the key is empty")
+    if len(value) > _MAX_KEY:
+        raise click.UsageError(f"the key is longer than {_MAX_KEY} characters")
     return value
 
 

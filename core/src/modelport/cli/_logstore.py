@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
@@ -23,6 +24,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ConfigurationError
+from ..wire import loads
 
 __all__ = ["MIGRATIONS", "Call", "LogStore", "public_url"]
 
@@ -116,22 +118,57 @@ _COLUMNS = (
 )
 
 
+class _Damaged(ValueError):
+    """A row whose column ``column`` does not hold what the schema says."""
+
+
+def _text(row: sqlite3.Row, column: str, *, optional: bool = False) -> Any:
+    value = row[column]
+    if value is None and optional:
+        return None
+    if isinstance(value, str):
+        return value
+    raise _Damaged(column)
+
+
+def _json(row: sqlite3.Row, column: str, kind: type, default: Any) -> Any:
+    raw = row[column]
+    if raw is None or raw == "":
+        return default
+    try:
+        value = loads(raw) if isinstance(raw, str) else None
+    except ValueError:
+        value = None
+    if not isinstance(value, kind):
+        raise _Damaged(column)
+    return value
+
+
+def _count(row: sqlite3.Row, column: str) -> int | None:
+    value = row[column]
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise _Damaged(column)
+
+
 def _call(row: sqlite3.Row) -> Call:
+    """A row as a call; :class:`_Damaged` when a column does not hold what the schema says (a
+    database edited by hand, or written by something else)."""
     return Call(
-        id=row["id"],
-        conversation_id=row["conversation_id"],
-        model=row["model"],
-        prompt=row["prompt"],
-        system=row["system"],
-        options=json.loads(row["options"] or "{}"),
-        attachments=json.loads(row["attachments"] or "[]"),
-        response=row["response"],
-        usage=json.loads(row["usage"]) if row["usage"] else None,
-        duration_ms=row["duration_ms"],
-        base_url=row["base_url"],
-        finish_reason=row["finish_reason"],
-        error=row["error"],
-        created=row["created"],
+        id=_count(row, "id"),
+        conversation_id=_text(row, "conversation_id"),
+        model=_text(row, "model"),
+        prompt=_text(row, "prompt"),
+        system=_text(row, "system", optional=True),
+        options=_json(row, "options", dict, {}),
+        attachments=[str(a) for a in _json(row, "attachments", list, [])],
+        response=_text(row, "response"),
+        usage=_json(row, "usage", dict, None),
+        duration_ms=_count(row, "duration_ms"),
+        base_url=_text(row, "base_url", optional=True),
+        finish_reason=_text(row, "finish_reason", optional=True),
+        error=_text(row, "error", optional=True),
+        created=_text(row, "created"),
     )
 
 
@@ -143,17 +180,26 @@ class LogStore:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        """The database, migrated; any SQLite failure in the block (a damaged file, a table missing)
+        is a :class:`ConfigurationError` of one line naming the file."""
         try:
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             if not self.path.exists():  # prompts and answers are private: readable by the owner only
-                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o600))
+            elif not stat.S_ISREG(os.stat(self.path).st_mode):
+                raise ConfigurationError(f"the log database {self.path} is not a regular file")
             connection = sqlite3.connect(self.path, isolation_level=None)
         except (sqlite3.Error, OSError) as error:
             raise ConfigurationError(f"the log database {self.path} cannot be opened: {error}") from None
         with closing(connection):
             connection.row_factory = sqlite3.Row
-            migrate(connection, self.path)
-            yield connection
+            try:
+                migrate(connection, self.path)
+                yield connection
+            except sqlite3.Error as error:
+                raise ConfigurationError(
+                    f"the log database {self.path} cannot be read: {error} (move it away to start a new one)"
+                ) from None
 
     def add(self, call: Call) -> int:
         """Record ``call`` (its conversation too, the first time); its row id."""
@@ -192,7 +238,17 @@ class LogStore:
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         with self._connect() as db:
-            return [_call(row) for row in db.execute(sql, tuple(args))]
+            rows = db.execute(sql, tuple(args)).fetchall()
+        calls = []
+        for row in rows:
+            try:
+                calls.append(_call(row))
+            except (_Damaged, IndexError) as error:
+                raise ConfigurationError(
+                    f"the log database {self.path} is damaged: call #{row['id']} has an unreadable "
+                    f"{error} column"
+                ) from None
+        return calls
 
     def recent(self, limit: int | None = 20, *, conversation_id: str | None = None) -> list[Call]:
         """The latest calls first (of one conversation when given)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import click
@@ -22,7 +23,7 @@ CACHE_SECONDS = 600
 _LISTING = "model-list"
 
 
-def _cache_path(provider_id: str, base_url: str | None) -> Any:
+def _cache_path(provider_id: str, base_url: str | None) -> Path:
     # The provider and the server only (never the key) name the cached list.
     digest = hashlib.sha256(f"{provider_id}\n{base_url or ''}".encode()).hexdigest()[:20]
     return home() / "cache" / f"models-{digest}.json"
@@ -36,12 +37,9 @@ def list_models(
 
     path = _cache_path(provider_id, base_url)
     if not refresh:
-        cached = read_json(path)
-        if (
-            isinstance(cached.get("models"), list)
-            and time.time() - float(cached.get("fetched", 0)) < CACHE_SECONDS
-        ):
-            return list(cached["models"])
+        cached = _cached(path)
+        if cached is not None:
+            return cached
     model = open_model(f"{provider_id}/{_LISTING}", base_url=base_url, key=key)
     try:
         models = [asdict(info) for info in model.provider.list_models()]
@@ -50,6 +48,36 @@ def list_models(
     ensure_home()
     write_private(path, json.dumps({"fetched": time.time(), "models": models}))
     return models
+
+
+def _cached(path: Path) -> list[dict[str, Any]] | None:
+    """The model list cached in ``path`` while it is fresh: fetched less than :data:`CACHE_SECONDS`
+    ago, and not in the future (a clock set back, or a stamp written by hand, would keep it fresh
+    forever); ``None`` when there is none or it is stale. A cache that is not what this command
+    writes is a :class:`ConfigurationError` of one line (``--refresh`` replaces it)."""
+    from modelport.errors import ConfigurationError
+
+    try:
+        cached = read_json(path)
+    except ConfigurationError as error:
+        raise ConfigurationError(
+            f"the model list cache is damaged: {error} (--refresh replaces it)"
+        ) from None
+    if not cached:
+        return None
+    fetched, models = cached.get("fetched"), cached.get("models")
+    if not (
+        isinstance(fetched, (int, float))
+        and not isinstance(fetched, bool)
+        and isinstance(models, list)
+        and all(isinstance(m, dict) and isinstance(m.get("id"), str) for m in models)
+    ):
+        raise ConfigurationError(
+            f"the model list cache is damaged: {path} does not hold a stamped list of models "
+            "(--refresh replaces it)"
+        )
+    age = time.time() - float(fetched)
+    return list(models) if 0 <= age < CACHE_SECONDS else None
 
 
 @click.command("models")

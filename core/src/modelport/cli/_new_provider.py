@@ -84,6 +84,41 @@ def scaffold_names(name: str) -> ScaffoldNames:
     return names
 
 
+def _taken(names: ScaffoldNames) -> str | None:
+    """What already installed would clash with a plugin of ``names`` (its distribution, its import
+    package, or its provider id), or ``None``."""
+    import importlib.util
+
+    from .. import plugins
+
+    try:
+        installed = metadata.distribution(names.distribution).metadata["Name"] or names.distribution
+    except metadata.PackageNotFoundError:
+        pass
+    else:
+        return f"the installed distribution {installed}"
+    try:
+        found = importlib.util.find_spec(names.package) is not None
+    except (ImportError, ValueError):
+        found = True
+    if found:
+        return f"the installed package {names.package}"
+    if names.name in plugins.providers() or names.name in plugins.aliases():
+        return f"the installed provider {names.name!r}"
+    return None
+
+
+def _refuse_installed(names: ScaffoldNames) -> None:
+    """A ``click.BadParameter`` when the plugin would take a name already installed (``openai``
+    would generate ``modelport-openai`` and ``modelport_openai``, the OpenAI plugin's own)."""
+    taken = _taken(names)
+    if taken is not None:
+        raise click.BadParameter(
+            f"{names.name!r} would clash with {taken}; choose another id (e.g. my-{names.name})",
+            param_hint="NAME",
+        )
+
+
 def _template_files(folder: Traversable, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str]]:
     """(relative path parts, text) of every template file under ``folder``, sorted."""
     found = []
@@ -133,6 +168,7 @@ def new_provider_command(name: str, directory: Path | None) -> None:
     for a fake JSON-over-HTTP API, with recorded cases, tests, a CI workflow and a README, that
     passes its own tests and conformance as generated."""
     names = scaffold_names(name)
+    _refuse_installed(names)
     target = directory if directory is not None else Path(names.distribution)
     written = render_scaffold(names, target)
     click.echo(f"Created {names.distribution} in {target} ({len(written)} files). Next:")

@@ -1,13 +1,13 @@
 """What ``generate`` and ``chat`` send: attachments, a schema, and the turns of a logged conversation.
 
 Everything here is read and checked before any network I/O: a file that cannot be attached or a
-schema that cannot be loaded is a usage error naming it.
+schema that cannot be loaded is a usage error naming it. Files are read through :mod:`._files`
+(regular files only, bounded in size; JSON with bounded nesting).
 """
 
 from __future__ import annotations
 
 import importlib
-import json
 import mimetypes
 import os
 import sys
@@ -16,7 +16,9 @@ from typing import Any
 
 import click
 
+from ._files import FileRefused, decoded, user_bytes, user_json
 from ._logstore import Call
+from .terminal import safe
 
 __all__ = ["attachment", "history", "load_schema", "parsed_json", "user_message"]
 
@@ -28,6 +30,7 @@ _MAGIC = (
     (b"GIF87a", "image/gif"),
     (b"GIF89a", "image/gif"),
 )
+_ATTACH = "'-a' / '--attach'"
 _TEXT_TYPES = ("application/json", "application/xml", "application/x-yaml", "application/yaml")
 
 
@@ -47,12 +50,7 @@ def attachment(value: str) -> dict[str, Any]:
         guessed = mimetypes.guess_type(value.split("?", 1)[0])[0] or "application/octet-stream"
         return {"type": "file", "media_type": guessed, "uri": value}
     path = Path(value).expanduser()
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise click.BadParameter(
-            f"{value}: {error.strerror or error}", param_hint="'-a' / '--attach'"
-        ) from None
+    data = user_bytes(value, param_hint=_ATTACH)
     media_type = _media_type(path, data)
     if media_type and (
         media_type.startswith(("image/", "audio/", "video/")) or media_type == "application/pdf"
@@ -60,14 +58,14 @@ def attachment(value: str) -> dict[str, Any]:
         return {"type": "file", "media_type": media_type, "data": data}
     if media_type is None or media_type.startswith("text/") or media_type in _TEXT_TYPES:
         try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
+            text = decoded(data)
+        except FileRefused:
             pass
         else:
             return {"type": "text", "text": f"{path.name}:\n{text}"}
     raise click.BadParameter(
         f"{value}: not an image, a PDF or a UTF-8 text file ({media_type or 'unknown type'})",
-        param_hint="'-a' / '--attach'",
+        param_hint=_ATTACH,
     )
 
 
@@ -93,14 +91,10 @@ def history(calls: list[Call]) -> list[dict[str, Any]]:
 def load_schema(spec: str) -> Any:
     """``--schema``: a JSON schema file (→ a ``json_schema`` response format) or ``module:Type`` (the
     type itself, e.g. a pydantic model; the module is imported from the current directory too)."""
-    path = Path(spec).expanduser()
-    if path.is_file():
-        try:
-            schema = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            raise click.BadParameter(f"{spec}: not a JSON file: {error}", param_hint="'--schema'") from None
+    if os.path.lexists(Path(spec).expanduser()):  # a FIFO or a device too: refused, never read
+        schema = user_json(spec, param_hint="'--schema'")
         if not isinstance(schema, dict):
-            raise click.BadParameter(f"{spec}: a JSON schema is an object", param_hint="'--schema'")
+            raise click.BadParameter(f"{safe(spec)}: a JSON schema is an object", param_hint="'--schema'")
         return {"type": "json_schema", "schema": schema}
     module_name, sep, attribute = spec.partition(":")
     if not sep or not module_name or not attribute:
@@ -120,9 +114,11 @@ def load_schema(spec: str) -> Any:
 
 def parsed_json(result: Any) -> Any:
     """The answer of a ``--schema`` call as JSON data: the validated value when a type was given,
-    else the answer's text parsed (a ``ValueError`` when it is not JSON)."""
+    else the answer's text parsed (a ``ValueError`` when it is not JSON, or nested too deeply)."""
     if result.parsed is not None:
         from pydantic_core import to_jsonable_python
 
         return to_jsonable_python(result.parsed)
-    return json.loads(result.text)
+    from modelport.wire import loads
+
+    return loads(result.text)

@@ -20,10 +20,12 @@ from ..deadlines import Deadline
 from ..deadlines import current as current_deadline
 from ..errors import (
     ConfigurationError,
+    ProviderConnectionError,
     ProviderError,
     ProviderOverloadedError,
     ProviderRequestError,
     ProviderResponseError,
+    ProviderTimeoutError,
     StreamInterruptedError,
     scrub,
 )
@@ -41,6 +43,15 @@ _MAX_REDIRECTS = 5
 
 log = logging.getLogger("modelport")
 
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+#: What each of httpx's time-outs was waiting for.
+_TIMEOUT_PHASES: dict[type[Exception], str] = {
+    httpx.ConnectTimeout: "connecting to",
+    httpx.WriteTimeout: "sending the request to",
+    httpx.ReadTimeout: "waiting for the answer of",
+    httpx.PoolTimeout: "waiting for a free connection to",
+}
 
 #: How early a timeout may fire (timer granularity) and still be the deadline's, in seconds.
 _DEADLINE_SLACK = 0.01
@@ -272,7 +283,25 @@ class Exchange:
             return ProviderResponseError(f"the response cannot be decoded: {described}", provider=self.name)
         if received:
             return StreamInterruptedError(f"the stream broke: {described}", provider=self.name)
+        if isinstance(error, (httpx.ConnectError, httpx.TimeoutException)):
+            return self._unreached(error, described)
         return ProviderOverloadedError(f"request failed: {described}", provider=self.name)
+
+    def _unreached(self, error: Exception, described: str) -> ProviderError:
+        """A refused (or unresolvable) connection or a time-out, naming the server's host and port
+        (never the path, query or user info of the URL)."""
+        url = (self.sent_request or self.request).url
+        host = self.scrub(url.host)
+        port = url.port or _DEFAULT_PORTS.get(url.scheme)
+        where = (f"[{host}]" if ":" in host else host) + (f":{port}" if port is not None else "")
+        if isinstance(error, httpx.ConnectError):
+            return ProviderConnectionError(
+                f"cannot connect to {where}: {described}", provider=self.name, host=host, port=port
+            )
+        phase = _TIMEOUT_PHASES.get(type(error), "waiting for")
+        return ProviderTimeoutError(
+            f"timed out {phase} {where}: {described}", provider=self.name, host=host, port=port
+        )
 
     def json(self, body: bytes) -> Any:
         try:
