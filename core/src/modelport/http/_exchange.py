@@ -30,6 +30,7 @@ from ..errors import (
 from ..sse import SseParser
 from ..wire import dumps, loads
 from ._fast import Lean, assembled, parsed, prepare
+from ._kept import kept_data
 
 if TYPE_CHECKING:
     from ._endpoint import Endpoint
@@ -156,17 +157,27 @@ class Exchange:
     def secrets(self) -> list[str]:
         """The endpoint's credentials plus those the auth flow put on the request that was sent."""
         if self._secrets is None:
-            secrets = list(self.endpoint.secrets)
-            request = self.sent_request or self.request
-            for header in self.endpoint.credential_headers:
-                value = request.headers.get(header)
-                if value:
-                    secrets.append(value)
-                    scheme, _, token = value.partition(" ")
-                    if token and scheme.lower() in ("bearer", "basic", "token"):
-                        secrets.append(token)
-            self._secrets = secrets
+            self._secrets = self._credentials((self.sent_request or self.request).headers)
         return self._secrets
+
+    def kept_secrets(self) -> list[str]:
+        """:meth:`secrets`, without building the :class:`httpx.Request` of a request sent from its
+        parts (aiohttp's session needs none): what an answered call scrubs from what it keeps."""
+        lean = self.lean
+        if self._secrets is None and self.sent_request is None and self._request is None and lean:
+            return self._credentials(lean.merged.headers)
+        return self.secrets()
+
+    def _credentials(self, headers: httpx.Headers) -> list[str]:
+        secrets = list(self.endpoint.secrets)
+        for header in self.endpoint.credential_headers:
+            value = headers.get(header)
+            if value:
+                secrets.append(value)
+                scheme, _, token = value.partition(" ")
+                if token and scheme.lower() in ("bearer", "basic", "token"):
+                    secrets.append(token)
+        return secrets
 
     def sent(self, request: httpx.Request) -> None:
         """Remember the request as sent: its credential headers are scrubbed from any message."""
@@ -275,8 +286,9 @@ class Exchange:
         return ProviderOverloadedError(f"request failed: {described}", provider=self.name)
 
     def json(self, body: bytes) -> Any:
+        """The parsed body, scrubbed of the exchange's credentials (:mod:`._kept`)."""
         try:
-            return loads(body)
+            return kept_data(self, loads(body), body)
         except ValueError as error:
             # A JSONDecodeError's text is its reason and position, never the document itself.
             raise ProviderResponseError(
