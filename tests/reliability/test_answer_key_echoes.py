@@ -211,3 +211,29 @@ def test_httpcore_debug_logs_of_a_header_echo_hold_no_key(
     assert headers and all("b'x-request-id', b'[REDACTED]'" in r.getMessage() for r in headers)
     logged = caplog.text + "\n".join(repr(r.__dict__) for r in caplog.records)
     assert _pieces(logged) == []
+
+
+class _Trickle(httpx.SyncByteStream):
+    """A body delivered ``size`` bytes at a time: the key is cut between chunks, in every place."""
+
+    def __init__(self, data: bytes, size: int) -> None:
+        self.data, self.size = data, size
+
+    def __iter__(self) -> Any:
+        for start in range(0, len(self.data), self.size):
+            yield self.data[start : start + self.size]
+
+
+@pytest.mark.parametrize("size", [1, 7, 50])
+@pytest.mark.parametrize("provider", list(MODELS))
+def test_a_key_cut_between_chunks_is_found_too(provider: str, size: int) -> None:
+    def trickled(request: httpx.Request) -> httpx.Response:
+        stream = _Trickle(_stream(provider), size)
+        return httpx.Response(200, stream=stream, headers={"content-type": "text/event-stream"})
+
+    with modelport.get_model(
+        MODELS[provider], api_key=KEY, transport=httpx.MockTransport(trickled), max_retries=0
+    ) as model:
+        events = list(model.stream(prompt="hi"))
+    shown = json.dumps([event.model_dump(mode="json") for event in events])
+    assert _pieces(shown) == [] and "[REDACTED]" in shown

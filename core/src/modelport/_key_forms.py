@@ -219,34 +219,52 @@ def present(text: str, secrets: Iterable[str]) -> bool:
     return presence(tuple(sorted({s for s in secrets if s})))(text)
 
 
+class _Quick(NamedTuple):
+    """What :func:`presence` looks for: probes in lower case, exact probes (base64), and probes made
+    of escapes (looked for only in a text holding a backslash or a ``%``)."""
+
+    lowered: tuple[str, ...]
+    exact: tuple[str, ...]
+    escaped: tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=64)
+def _quick(secrets: tuple[str, ...]) -> _Quick:
+    """The probes of :func:`presence`: every form of the first and of the last
+    :data:`MIN_FRAGMENT_LENGTH` characters of each secret (a text holding a form of the whole
+    secret, or a fragment, holds one of them: each form but base64 writes character by character),
+    and the first 8 characters of each of its base64 forms. A secret holding another is left out
+    (whatever holds it holds the other, in every form); a form holding its raw characters is implied
+    by them."""
+    folded = [s.lower() for s in secrets]
+    least = [s for s, f in zip(secrets, folded, strict=True) if not any(o != f and o in f for o in folded)]
+    lowered: set[str] = set()
+    escaped: set[str] = set()
+    exact: set[str] = set()
+    for secret in least:
+        if len(secret) < MIN_SECRET_LENGTH:
+            lowered.add(secret.lower())
+            continue
+        for end in {secret[:MIN_FRAGMENT_LENGTH], secret[-MIN_FRAGMENT_LENGTH:]}:
+            raw, data = end.lower(), end.encode("utf-8", "surrogatepass")
+            lowered.update((raw, data.hex()))
+            each_byte = ("".join(f"\\x{byte:02x}" for byte in data), "".join(f"%{byte:02x}" for byte in data))
+            for form in (*_text_forms(end), *each_byte):
+                low = form.lower()
+                if raw not in low and ("\\" in low or "%" in low):
+                    escaped.add(low)
+        exact.update(form[:8] for form in _base64_forms(secret))
+    return _Quick(tuple(sorted(lowered)), tuple(sorted(exact)), tuple(sorted(escaped)))
+
+
 @functools.lru_cache(maxsize=64)
 def presence(secrets: tuple[str, ...]) -> Callable[[str], bool]:
     """:func:`present` for one set of secrets, as a function built once (a stream asks at every
-    chunk). A secret holding another is left out (whatever holds it holds the other, in every form);
-    a form holding the first or last characters of its secret is implied by them; the forms made of
-    escapes are looked for only when the text has such escapes, and then in its decoded views."""
+    chunk): a few substring searches (:func:`_quick`); a text holding escapes that can stand for a
+    key's characters is asked again in its decoded views."""
     from ._escapes import views
 
-    folded = [s.lower() for s in secrets]
-    least = [s for s, f in zip(secrets, folded, strict=True) if not any(o != f and o in f for o in folded)]
-    ends: set[str] = set()
-    plain: set[str] = set()
-    for secret in least:
-        if len(secret) < MIN_SECRET_LENGTH:
-            ends.add(secret.lower())
-            continue
-        ends.update((secret[:MIN_FRAGMENT_LENGTH].lower(), secret[-MIN_FRAGMENT_LENGTH:].lower()))
-        plain.add(secret.encode("utf-8", "surrogatepass").hex())
-    exact = {form for secret in least for form in _base64_forms(secret)}
-    lowered_probes = tuple(sorted(ends | plain))
-    exact_probes = tuple(sorted(exact))
-    encoded = tuple(
-        form.lower()
-        for secret in least
-        if len(secret) >= MIN_SECRET_LENGTH
-        for form in _text_forms(secret)
-        if not any(end in form.lower() for end in ends) and form.lower() not in plain
-    )
+    lowered_probes, exact_probes, escaped_probes = _quick(secrets)
     search_escape = _KEY_ESCAPE.search
 
     def holds(text: str) -> bool:
@@ -258,14 +276,14 @@ def presence(secrets: tuple[str, ...]) -> Callable[[str], bool]:
             if probe in text:
                 return True
         if "\\" in text or "%" in text:
-            for form in encoded:
-                if form in lowered:
+            for probe in escaped_probes:
+                if probe in lowered:
                     return True
-        if search_escape(text):
+        if ("\\u00" in text or "\\/" in text or "&#" in text) and search_escape(text):
             return any(holds(view) for view, levels in views(text) if levels)
         return False
 
-    return holds if least else _never
+    return holds if lowered_probes else _never
 
 
 def _never(text: str) -> bool:
@@ -275,5 +293,8 @@ def _never(text: str) -> bool:
 @functools.lru_cache(maxsize=64)
 def span(secrets: tuple[str, ...]) -> int:
     """The longest text :func:`presence` looks for, for ``secrets``: how much of the text before a
-    chunk must be searched with it so that nothing cut between the two is missed."""
-    return max((len(form) for secret in secrets for form in encoded_forms(secret)), default=0)
+    chunk must be searched with it so that nothing cut between the two is missed (an HTML reference
+    of a character is up to 10 characters long, so its 6 characters are 60 at most)."""
+    quick = _quick(secrets)
+    probes = (*quick.lowered, *quick.exact, *quick.escaped)
+    return max(60, *(len(p) for p in probes)) if probes else 0
