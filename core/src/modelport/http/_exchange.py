@@ -7,6 +7,7 @@ the sync and async functions that drive it are in :mod:`._sync` and :mod:`._asyn
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from typing import TYPE_CHECKING, Any, Protocol
@@ -57,6 +58,11 @@ class Head(Protocol):
     def headers(self) -> httpx.Headers: ...
     @property
     def request(self) -> httpx.Request: ...
+
+
+@functools.lru_cache(maxsize=32)
+def _byte_names(names: frozenset[str]) -> frozenset[bytes]:
+    return frozenset(name.encode("ascii", "ignore") for name in names)
 
 
 class Exchange:
@@ -169,14 +175,18 @@ class Exchange:
         return self.secrets()
 
     def _credentials(self, headers: httpx.Headers) -> list[str]:
+        """The endpoint's credentials and the values of ``headers`` that are credentials (one pass
+        over the raw pairs: ``Headers.get`` scans them all for each name)."""
         secrets = list(self.endpoint.secrets)
-        for header in self.endpoint.credential_headers:
-            value = headers.get(header)
-            if value:
-                secrets.append(value)
-                scheme, _, token = value.partition(" ")
-                if token and scheme.lower() in ("bearer", "basic", "token"):
-                    secrets.append(token)
+        names = _byte_names(self.endpoint.credential_headers)
+        for name, value in headers.raw:
+            if not value or name.lower() not in names:
+                continue
+            text = value.decode(headers.encoding)
+            secrets.append(text)
+            scheme, _, token = text.partition(" ")
+            if token and scheme.lower() in ("bearer", "basic", "token"):
+                secrets.append(token)
         return secrets
 
     def sent(self, request: httpx.Request) -> None:

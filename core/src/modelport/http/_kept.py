@@ -15,6 +15,7 @@ chunks to complete).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -52,8 +53,14 @@ def _replaced(data: bytes) -> str:
 
 
 def _check(exchange: Exchange) -> _Check | None:
-    secrets = tuple(sorted({s for s in exchange.kept_secrets() if len(s) >= MIN_SECRET_LENGTH}))
-    return _Check(secrets) if secrets else None
+    return _checked(tuple(exchange.kept_secrets()))
+
+
+@functools.lru_cache(maxsize=64)
+def _checked(secrets: tuple[str, ...]) -> _Check | None:
+    """The :class:`_Check` of one exchange's credentials (the same for every call of a model)."""
+    known = tuple(sorted({s for s in secrets if len(s) >= MIN_SECRET_LENGTH}))
+    return _Check(known) if known else None
 
 
 def kept_data(exchange: Exchange, data: Any, body: bytes) -> Any:
