@@ -25,7 +25,7 @@ from modelport.http import HttpRequest
 from tests import recordings
 from tests.loopback import Loopback, Received, Reply
 
-KEY = "mp-" + "echoed" + "Credential" + "4f7a9c2b1e" + "Q8z"
+KEY = "mp-" + "echoed" + "Credential" + "4f7a9c2b1e" + "zq8"
 HALF = len(KEY) // 2
 
 _OPENAI = "vercel__ai/packages__openai__src__chat____fixtures____openai-text"
