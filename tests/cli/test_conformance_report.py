@@ -266,3 +266,38 @@ def test_chromium_renders_the_matrix_and_shows_the_hostile_name_as_text(
     # The failing case's details are open, with the diff; the others are closed.
     opened = [attrs.get("id") for tag, attrs in rendered.tags if tag == "details" and "open" in attrs]
     assert opened == ["case-1-1"]
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "markdown", "html"])
+def test_a_lone_surrogate_in_a_message_is_written_by_every_report(
+    example_installed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """Found here: a decoder error message holding a lone surrogate made ``modelport conformance``
+    crash after the run with ``UnicodeEncodeError``, its ``--output`` report left at 0 bytes."""
+    import modelport_conformance.report as report_module
+
+    message = "the response could not be decoded: ValueError: bad byte \udcff in 'x'"
+    outcome = CaseOutcome(
+        "example",
+        "generate-basic",
+        "generate",
+        "fail",
+        checks=[CheckOutcome("expected", "fail", message)],
+        message=message,
+    )
+    report = Report(
+        [ProviderReport("example", [outcome], status="fail")], {}, strict=True, versions={"Python": "3"}
+    )
+    monkeypatch.setattr(report_module, "run_conformance", lambda *args, **kwargs: report)
+    files = {name: tmp_path / name for name in (f"report.{fmt}", "junit.xml", "summary.json", "badge.json")}
+    args = ["--format", fmt, "--output", str(files[f"report.{fmt}"]), "--junit", str(files["junit.xml"])]
+    args += ["--summary", str(files["summary.json"]), "--badge", str(files["badge.json"]), "-q"]
+    result = CliRunner().invoke(main, ["conformance", *args])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    written = {name: path.read_text(encoding="utf-8") for name, path in files.items()}
+    assert all(written.values())
+    assert "bad byte \\udcff in" in written[f"report.{fmt}"]
+    if fmt == "json":
+        [case] = json.loads(written["report.json"])["providers"]["example"]["cases"]
+        assert case["message"] == message  # the escape reads back as the same code point
+    assert "bad byte \ufffd in" in written["junit.xml"]

@@ -110,3 +110,60 @@ def test_scan_text_without_the_value_finds_no_shapeless_key():
     assert [f.kind for f in scan_text(f"body: {PLAIN40}\n", secrets=[PLAIN40])] == [
         "the recording's credential"
     ]
+
+
+#: How a server writes the key into its JSON error (already JSON-escaped where it escapes).
+CASED_ECHOES = {
+    "upper-cased": lambda key: key.upper().replace("/", "\\/"),
+    "lower-cased": lambda key: key.lower().replace("/", "\\/"),
+    "hex": lambda key: key.encode().hex().upper(),
+    "html-decimal": lambda key: "".join(f"&#{ord(c)};" for c in key),
+    "html-hex": lambda key: "".join(f"&#x{ord(c):x};" for c in key),
+    "split": lambda key: key[: len(key) // 2] + '", "rest": "' + key[len(key) // 2 :],
+}
+
+
+def _recast_echo(written):
+    def answer(seen: Seen) -> Answer:
+        body = (
+            '{"error": {"message": "bad key", "type": "invalid_request_error", "param": "'
+            + written(_bearer(seen))
+            + '"}}'
+        )
+        return Answer(401, body.encode(), {"content-type": "application/json"})
+
+    return answer
+
+
+@KEYS
+@pytest.mark.parametrize("echo", list(CASED_ECHOES))
+def test_a_recast_echo_of_the_key_is_not_recorded(echo_registered, tmp_path, key, echo):  # noqa: F811
+    """Found here: an echo in upper or lower case passed the recorder's scrubbing *and* its final scan,
+    so the cassette was written holding the upper-cased key; a key split in two strings left both."""
+    directory = _case_dir(tmp_path, "auth-error")
+    suite = Suite("echo", load_cases(tmp_path / "cases"))
+    with LocalServer(_recast_echo(CASED_ECHOES[echo])) as server:
+        outcome = record_case(suite, suite.cases[0], api_key=key, base_url=f"{server.url}/v1")
+    assert outcome.status == "pass", outcome.message
+    text = (directory / "cassette.yaml").read_text()
+    decoded = json.dumps(yaml.safe_load(text), ensure_ascii=False)
+    for piece in (key, key[: len(key) // 2], key[len(key) // 2 :], key.encode().hex()):
+        assert piece.lower() not in text.lower() and piece.lower() not in decoded.lower()
+    [interaction] = yaml.safe_load(text)["interactions"]
+    error = interaction["response"]["body"]["json"]["error"]
+    assert error["param"] == "REDACTED"
+    assert error.get("rest", "REDACTED") == "REDACTED"
+    assert scan_text(text, secrets=[key]) == []
+
+
+@KEYS
+@pytest.mark.parametrize("echo", list(CASED_ECHOES))
+def test_the_final_scan_finds_a_recast_key(key, echo):
+    text = (
+        'interactions:\n- response:\n    body: {string: "{\\"key\\": \\"'
+        + CASED_ECHOES[echo](key)
+        + '\\"}"}\n'
+    )
+    findings = scan_text(text, secrets=[key])
+    assert findings and {(f.kind, f.line) for f in findings} == {("the recording's credential", 3)}
+    assert Scrubber([key]).findings(text) != []

@@ -170,3 +170,44 @@ def test_a_pattern_that_does_not_compile_fails_registration(example_installed):
     assert all("Broken" not in s.secret_patterns for s in found)
     errors = plugins.load_errors()
     assert any("secret pattern 'Broken' of the 'example' suite is not usable" in e for e in errors.values())
+
+
+#: The well-known shapes among :data:`SHAPES` (those a first-party plugin declares too).
+WELL_KNOWN = [
+    (kind, key)
+    for kind, key, _ in SHAPES
+    if kind.startswith(("Google", "OpenAI", "Anthropic", "Groq", "xAI", "OpenRouter"))
+]
+
+
+def test_the_well_known_key_shapes_are_found_with_no_plugin_installed():
+    """Found here: ``scan_text`` found OpenAI, Anthropic, Groq, xAI and OpenRouter keys only when the
+    plugin declaring that shape was installed. A fresh interpreter loading no plugin at all (as a
+    third party recording a gateway that takes OpenAI keys, with only its own plugin) finds each."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    program = (
+        "import json, sys\n"
+        "from modelport import plugins, secrets\n"
+        "from modelport_conformance.credentials import redact, scan_text\n"
+        "assert plugins.providers() == {}, plugins.providers()\n"
+        "declared = sorted(kind for kind, _ in secrets.all_patterns())\n"
+        "found = [[f.kind for f in scan_text(f'a: {key}')] for _, key in json.loads(sys.argv[1])]\n"
+        "cleaned = [redact(f'a: {key}') for _, key in json.loads(sys.argv[1])]\n"
+        "print(json.dumps([declared, found, cleaned]))\n"
+    )
+    env = {**os.environ, "MODELPORT_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", program, json.dumps(WELL_KNOWN)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    declared, found, cleaned = json.loads(done.stdout)
+    assert not any(kind.startswith(("Google", "OpenAI", "Anthropic")) for kind in declared)
+    assert found == [[kind] for kind, _ in WELL_KNOWN]
+    assert cleaned == ["a: REDACTED"] * len(WELL_KNOWN)

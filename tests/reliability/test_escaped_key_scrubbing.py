@@ -44,11 +44,30 @@ def _slashes(key: str) -> str:
     return key.replace("/", "\\/")
 
 
+def _hex(key: str) -> str:
+    return key.encode().hex()
+
+
+def _html_decimal(key: str) -> str:
+    return "".join(f"&#{ord(c)};" for c in key)
+
+
+def _html_hex(key: str) -> str:
+    """Hexadecimal references, upper case and without the ``;`` (HTML parsers take both)."""
+    return "".join(f"&#X{ord(c):X}" for c in key)
+
+
 #: How the server writes the key into a JSON string literal of its error body (already escaped).
 ECHOES: dict[str, Callable[[str], str]] = {
     "slash-escaped": _slashes,
     "all-unicode-escaped": _every_char,
     "some-unicode-escaped": _some_chars,
+    "upper-cased": lambda key: _slashes(key.upper()),
+    "lower-cased": lambda key: _slashes(key.lower()),
+    "hex": _hex,
+    "hex-upper-cased": lambda key: _hex(key).upper(),
+    "html-decimal": _html_decimal,
+    "html-hex": _html_hex,
 }
 
 
@@ -146,6 +165,7 @@ def test_an_escaped_echo_of_the_key_is_nowhere_in_the_error(
         error = _raised(model, stream=stream)
     shown = _everything_shown(error)
     assert _leaks(key, shown) == []
+    assert ECHOES[echo](key) not in shown and key.lower() not in shown.lower()
     assert "[REDACTED]" in error.message
     if provider == "google":
         assert error.message == "API key not valid: [REDACTED]."
@@ -181,3 +201,54 @@ def test_redact_finds_the_key_behind_any_mix_of_escapes(key: str) -> None:
         cleaned = redact(f"before {text} after", [key])
         assert "[REDACTED]" in cleaned and _leaks(key, cleaned) == [], text
         assert cleaned.startswith("before ") and cleaned.endswith(" after")
+
+
+@KEYS
+@pytest.mark.parametrize("provider", ["google", "openai"])
+@pytest.mark.parametrize("stream", [False, True], ids=["generate", "stream"])
+def test_a_key_split_across_two_strings_leaves_neither_half(provider: str, key: str, stream: bool) -> None:
+    """Found here: each half of a key cut in two JSON strings passed every scrubber."""
+    cut = len(key) // 2
+    head, tail = key[:cut], key[cut:]
+    if provider == "google":
+        body = json.dumps(
+            {
+                "error": {
+                    "code": 400,
+                    "status": "INVALID_ARGUMENT",
+                    "message": f"API key not valid: {head}",
+                    "details": [{"reason": "API_KEY_INVALID", "metadata": {"rest": tail}}],
+                }
+            }
+        ).encode()
+    else:
+        body = json.dumps(
+            {"error": {"message": f"Incorrect API key provided: {head}", "type": "x", "param": tail}}
+        ).encode()
+    with _model(provider, key, body, stream=stream) as model:
+        error = _raised(model, stream=stream)
+    shown = _everything_shown(error)
+    assert head not in shown and tail not in shown
+    assert error.message.endswith(": [REDACTED]")
+
+
+@pytest.mark.parametrize(
+    "text, cleaned",
+    [
+        (json.dumps({"a": PLAIN40[:20], "b": PLAIN40[20:]}), '{"a": "[REDACTED]", "b": "[REDACTED]"}'),
+        (f"first {PLAIN40[:9]}\nthen {PLAIN40[9:]}", "first [REDACTED]\nthen [REDACTED]"),
+        # Not fragments: under six characters, only letters under twelve, or not at a string's edge.
+        (f'"{PLAIN40[:5]}" "{PLAIN40[-5:]}"', f'"{PLAIN40[:5]}" "{PLAIN40[-5:]}"'),
+        (f'"{PLAIN40[3:14]}"', f'"{PLAIN40[3:14]}"'),
+        (f"x{PLAIN40[:20]}y", f"x{PLAIN40[:20]}y"),
+    ],
+    ids=["two-strings", "two-words", "too-short", "inside", "not-at-an-edge"],
+)
+def test_which_pieces_of_a_split_key_are_found(text: str, cleaned: str) -> None:
+    assert redact(text, [PLAIN40], shapes=False) == cleaned
+
+
+def test_a_token_starting_with_a_word_leaves_the_word() -> None:
+    token = "session-token-" + "f0e1d2c3b4a59687"
+    assert redact("session expired", [token]) == "session expired"
+    assert redact(f'"{token[:15]}"', [token]) == '"[REDACTED]"'

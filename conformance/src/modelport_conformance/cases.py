@@ -35,10 +35,8 @@ from modelport import plugins
 from modelport.errors import ConfigurationError
 
 from .cassette import Cassette, load_cassette
+from .safe_yaml import load_yaml
 from .suites import ConformanceSuite, conformance_suites
-
-#: libyaml's safe loader when available (cassettes are large), else the pure-Python one.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 __all__ = [
     "MAX_CASE_FILE_BYTES",
@@ -100,13 +98,22 @@ class Case:
             raise ValueError(f"case {name!r}: {error}") from None
         if CASE_FILE not in files:
             raise ValueError(f"case {name!r}: {CASE_FILE} is missing")
-        spec = yaml.load(files[CASE_FILE], Loader=_LOADER) or {}
+        spec = load_yaml(files[CASE_FILE], f"case {name!r}: {CASE_FILE}") or {}
+        if not isinstance(spec, dict):
+            raise ValueError(f"case {name!r}: {CASE_FILE} must be a mapping, not a {type(spec).__name__}")
+        for key in ("request", "config", "source"):
+            if not isinstance(spec.get(key) or {}, dict):
+                raise ValueError(f"case {name!r}: '{key}' in {CASE_FILE} must be a mapping")
         method = spec.get("method")
         if method not in METHODS:
             raise ValueError(f"case {name!r}: method must be one of {', '.join(METHODS)}, got {method!r}")
         if not isinstance(spec.get("model"), str):
             raise ValueError(f"case {name!r}: 'model' (a model name) is required")
-        cassette = load_cassette(files[CASSETTE_FILE]) if CASSETTE_FILE in files else Cassette()
+        cassette = (
+            load_cassette(files[CASSETTE_FILE], f"case {name!r}: {CASSETTE_FILE}")
+            if CASSETTE_FILE in files
+            else Cassette()
+        )
         expected = json.loads(files[EXPECTED_FILE]) if EXPECTED_FILE in files else None
         return cls(
             name=str(spec.get("name", name)),

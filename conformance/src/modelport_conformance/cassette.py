@@ -24,6 +24,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import yaml
 
+from .cassette_shape import CassetteError, checked_interaction, kind_of
 from .credentials import (
     CREDENTIAL_PLACEHOLDER,
     CREDENTIAL_QUERY_PARAMS,
@@ -31,15 +32,14 @@ from .credentials import (
     credential_headers,
     redact,
 )
-
-#: libyaml's safe loader when available (cassettes are large), else the pure-Python one.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from .safe_yaml import YamlExpansionError, load_yaml
 
 __all__ = [
     "PINNED_REQUEST_HEADERS",
     "REQUEST_HEADERS",
     "RESPONSE_HEADERS",
     "Cassette",
+    "CassetteError",
     "Interaction",
     "YamlSerializer",
     "body_bytes",
@@ -312,16 +312,23 @@ def dump_cassette(cassette: Cassette) -> str:
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
-def load_cassette(text: str) -> Cassette:
-    """Parse cassette YAML (our stored form)."""
-    data = yaml.load(text, Loader=_LOADER) or {}
+def load_cassette(text: str, name: str = "the cassette") -> Cassette:
+    """Parse cassette YAML (our stored form), its alias expansion bounded and each interaction's
+    shape checked: a :class:`CassetteError` naming ``name`` (and the interaction) otherwise."""
+    try:
+        data = load_yaml(text, name) or {}
+    except YamlExpansionError as error:
+        raise CassetteError(str(error)) from None
     if not isinstance(data, dict) or not isinstance(data.get("interactions", []), list):
-        raise ValueError("a cassette is a mapping with an 'interactions' list")
+        raise CassetteError(f"{name}: a cassette is a mapping with an 'interactions' list")
+    metadata = data.get("metadata") or {}
+    if not isinstance(metadata, dict):
+        raise CassetteError(f"{name}: 'metadata' must be a mapping, not {kind_of(metadata)}")
     interactions = [
-        Interaction(request=dict(item["request"]), response=dict(item["response"]))
-        for item in data.get("interactions", [])
+        Interaction(*checked_interaction(item, f"{name}: interaction #{n}"))
+        for n, item in enumerate(data.get("interactions") or [], 1)
     ]
-    return Cassette(interactions=interactions, metadata=dict(data.get("metadata") or {}))
+    return Cassette(interactions=interactions, metadata=dict(metadata))
 
 
 class YamlSerializer:

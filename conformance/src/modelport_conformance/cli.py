@@ -142,6 +142,7 @@ def _write_ci_files(
     import json
 
     from . import ci_files
+    from .report import writable
 
     texts: list[tuple[Path | None, Callable[[], str]]] = [
         (junit, lambda: ci_files.junit_xml(report)),
@@ -150,7 +151,7 @@ def _write_ci_files(
     ]
     for path, text in texts:
         if path is not None:
-            path.write_text(text(), encoding="utf-8")
+            path.write_text(writable(text()), encoding="utf-8")
             if not quiet:
                 click.echo(safe(f"written {path}"), err=True)
 
@@ -168,7 +169,7 @@ def cassette_transport(model_id: str, path: Path) -> Replay:
     from modelport.errors import ConfigurationError
 
     from .cases import read_case_file
-    from .cassette import load_cassette
+    from .cassette import CassetteError, load_cassette
     from .credentials import scan_text
     from .player import CassettePlayer
     from .replay import replay_settings
@@ -183,7 +184,9 @@ def cassette_transport(model_id: str, path: Path) -> Replay:
         lines = ["the cassette contains credential-looking strings:"]
         raise ConfigurationError("\n".join(lines + ["  " + f.describe(path.name) for f in findings]))
     try:
-        cassette = load_cassette(text)
+        cassette = load_cassette(text, path.name)
+    except CassetteError as error:  # names the cassette and the interaction itself
+        raise ConfigurationError(str(error)) from None
     except (ValueError, yaml.YAMLError) as error:
         mark = getattr(error, "problem_mark", None)
         problem = getattr(error, "problem", None) or str(error) or type(error).__name__

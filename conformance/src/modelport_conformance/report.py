@@ -4,6 +4,7 @@ one self-contained HTML page: :mod:`modelport_conformance.html_report`)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,7 @@ from .outcomes import CaseOutcome, check_counts, counted
 from .replay import describe_exception
 from .table import fit_table, terminal_width, wrap_lines
 
-__all__ = ["FORMATS", "ProviderReport", "Report", "render", "run_conformance", "versions"]
+__all__ = ["FORMATS", "ProviderReport", "Report", "render", "run_conformance", "versions", "writable"]
 
 #: The report formats :func:`render` writes (``modelport conformance --format``).
 FORMATS = ("table", "json", "markdown", "html")
@@ -198,12 +199,27 @@ def _run_one(
         return CaseOutcome(suite.provider_id, case.name, case.method, "fail", message=message)
 
 
+#: A surrogate code point: no UTF-8 writer takes one (a decoder's message may hold a lone one).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def writable(text: str) -> str:
+    """``text`` with each surrogate code point written as its ``\\uXXXX`` escape, so that any
+    UTF-8 writer takes it (in a JSON string the escape reads back as the same code point)."""
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
 def render(report: Report, fmt: str = "table", *, width: int | None = None) -> str:
-    """The report as a terminal table, JSON, Markdown or a self-contained HTML page.
+    """The report as a terminal table, JSON, Markdown or a self-contained HTML page, in text any
+    UTF-8 writer takes (:func:`writable`).
 
     The table fits ``width`` columns (default: the terminal's, 80 without one): a detail too long
     for its column wraps onto more lines, and so do the failures below the table; nothing is cut.
     """
+    return writable(_rendered(report, fmt, width))
+
+
+def _rendered(report: Report, fmt: str, width: int | None) -> str:
     if fmt == "json":
         return json.dumps(report.as_dict(), indent=2, ensure_ascii=False)
     if fmt == "html":

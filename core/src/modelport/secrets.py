@@ -4,14 +4,17 @@ are found and replaced.
 Two ways find a credential:
 
 - *by value*: a key the caller knows (the one sent, every credential header value), in each form it
-  can take in text (:func:`encoded_forms`: raw, URL-quoted, JSON- and ``repr``-escaped, base64 at
-  any alignment) and also behind any mix of JSON escapes (``\\/``, ``\\uXXXX``, several levels
-  deep): the text is decoded the way a JSON reader would decode it, searched, and each match is
-  replaced at its place in the original text;
+  can take in text (:func:`encoded_forms`: raw, URL-quoted, JSON- and ``repr``-escaped, hex, base64
+  at any alignment), whatever its letter case (base64 excepted), each piece of it a split left at a
+  string boundary (:mod:`modelport._key_forms` says which), and also behind any mix of JSON escapes
+  (``\\/``, ``\\uXXXX``, several levels deep) and HTML numeric character references
+  (``&#115;``, ``&#x73;``): the text is decoded the way a JSON or HTML reader would decode it,
+  searched, and each match is replaced at its place in the original text;
 - *by shape*: :data:`PATTERNS` (credential shapes of no one provider: bearer tokens, JWTs, private
   keys, ``key=`` in a URL, a credential header with a value), the key shapes each loaded plugin
-  declares (``Provider.secret_patterns``, through :func:`declare`), plus a suite's own
-  ``secret_patterns``, also searched through the same decoding.
+  declares (``Provider.secret_patterns``, through :func:`declare`), plus a caller's own
+  ``patterns`` (the conformance scanner's well-known key shapes, a suite's ``secret_patterns``),
+  also searched through the same decoding. Shapes match as the providers issue keys (their case).
 
 The core's error scrubbing (:func:`modelport.errors.scrub`) and the conformance suite's recorder and
 scan both use this module, so an error message, a cassette and a scan agree on what a secret is.
@@ -19,20 +22,20 @@ scan both use this module, so an error message, a cassette and a scan agree on w
 
 from __future__ import annotations
 
-import base64
-import bisect
 import functools
-import json
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
-from urllib.parse import quote, quote_plus
+
+from ._escapes import LEVELS, views
+from ._key_forms import MIN_FRAGMENT_LENGTH, MIN_SECRET_LENGTH, encoded_forms, present, value_finder
 
 __all__ = [
     "CREDENTIAL_HEADER",
     "CREDENTIAL_HEADERS",
     "MAX_DATA_DEPTH",
+    "MIN_FRAGMENT_LENGTH",
     "MIN_SECRET_LENGTH",
     "PATTERNS",
     "SecretMatch",
@@ -41,6 +44,7 @@ __all__ = [
     "declare",
     "encoded_forms",
     "find",
+    "holds",
     "redact",
     "redact_data",
 ]
@@ -49,9 +53,6 @@ __all__ = [
 #: its own API as data (``Provider.credential_headers``, e.g. Google's ``x-goog-api-key``); see
 #: :func:`credential_headers` for both.
 CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "x-api-key", "api-key"})
-#: A known credential shorter than this is removed only in its raw form (its encodings would match
-#: ordinary text).
-MIN_SECRET_LENGTH = 8
 
 _ALNUM_BEFORE = r"(?<![0-9A-Za-z])"
 _TOKEN = r"[0-9A-Za-z_\-]"
@@ -140,67 +141,6 @@ class SecretMatch(NamedTuple):
     end: int
 
 
-# Encoded forms of a known value --------------------------------------------------------------------
-
-
-def encoded_forms(secret: str) -> list[str]:
-    """``secret`` as it can appear in text, longest first: raw, URL-quoted, JSON-escaped (``\\/`` and
-    ``\\uXXXX`` alike), ``repr``-escaped and base64 (standard and URL-safe, at each of the three
-    alignments a value can take inside a longer encoded text). Mixed JSON escapes are found by
-    :func:`find` and :func:`redact` through decoding, not by listing them.
-    """
-    return list(_forms(secret))
-
-
-@functools.lru_cache(maxsize=256)
-def _forms(secret: str) -> tuple[str, ...]:
-    if not secret:
-        return ()
-    escaped = json.dumps(secret)[1:-1]
-    forms = {
-        secret,
-        quote(secret, safe=""),
-        quote(secret),
-        quote_plus(secret),
-        escaped,
-        escaped.replace("/", "\\/"),
-        json.dumps(secret, ensure_ascii=False)[1:-1],
-        "".join(f"\\u{ord(c):04x}" for c in secret),
-        "".join(f"\\u{ord(c):04X}" for c in secret),
-        quote(escaped, safe=""),
-        repr(secret)[1:-1],
-        repr(secret.encode("utf-8", "backslashreplace"))[2:-1],
-    }
-    if len(secret) >= MIN_SECRET_LENGTH:
-        forms.update(_base64_cores(secret.encode("utf-8", "surrogatepass")))
-    return tuple(sorted((f for f in forms if f), key=lambda form: (-len(form), form)))
-
-
-def _base64_cores(data: bytes) -> Iterator[str]:
-    """The part of the base64 text of any data holding ``data`` that does not depend on its
-    neighbours, for each of the three byte offsets ``data`` can start at."""
-    for offset in range(3):
-        encoded = base64.b64encode(bytes(offset) + data)
-        start = 4 if offset else 0  # the first group mixes in the unknown bytes before
-        stop = ((offset + len(data)) // 3) * 4  # the last full group holds only ``data``'s bytes
-        core = encoded[start:stop].decode("ascii")
-        if len(core) >= MIN_SECRET_LENGTH:
-            yield core
-            yield core.replace("+", "-").replace("/", "_")
-
-
-@functools.lru_cache(maxsize=64)
-def _values_pattern(secrets: tuple[str, ...]) -> re.Pattern[str] | None:
-    forms = {
-        form
-        for secret in secrets
-        for form in (_forms(secret) if len(secret) >= MIN_SECRET_LENGTH else (secret,))
-    }
-    if not forms:
-        return None
-    return re.compile("|".join(re.escape(form) for form in sorted(forms, key=lambda f: (-len(f), f))))
-
-
 # Key shapes --------------------------------------------------------------------------------------
 
 
@@ -235,91 +175,23 @@ def _shape_finder(extra: Mapping[str, str] | None, *, flags: bool) -> Callable[[
     return found
 
 
-# Through JSON escapes ----------------------------------------------------------------------------
-
-_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|[\"\\/bfnrt])")
-_SIMPLE = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-#: How many levels of JSON-in-a-JSON-string are decoded.
-_LEVELS = 4
+# Through escapes ----------------------------------------------------------------------------------
 
 
-class _Level(NamedTuple):
-    """One level of JSON escapes decoded: the text, and where its escapes were (to map back)."""
-
-    text: str
-    decoded_at: list[int]  # where each escape's character is in ``text``
-    raw_at: list[int]  # where that escape starts in the level above
-    shift: list[int]  # characters removed up to and including that escape
-
-    def raw(self, position: int) -> int:
-        """Where the character at ``position`` of ``text`` starts in the level above."""
-        index = bisect.bisect_right(self.decoded_at, position) - 1
-        if index < 0:
-            return position
-        if self.decoded_at[index] == position:
-            return self.raw_at[index]
-        return position + self.shift[index]
+_Finder = Callable[[str], Iterator[tuple[str, int, int]]]
 
 
-def _unescaped(text: str) -> _Level:
-    """``text`` with one level of JSON escapes decoded (memory in proportion to the escapes only)."""
-    pieces: list[str] = []
-    decoded_at: list[int] = []
-    raw_at: list[int] = []
-    shift: list[int] = []
-    position = removed = 0
-    for match in _ESCAPE.finditer(text):
-        escape = match.group()
-        pieces += [text[position : match.start()]]
-        pieces += [chr(int(escape[2:], 16)) if escape[1] == "u" else _SIMPLE.get(escape[1], escape[1])]
-        decoded_at.append(match.start() - removed)
-        raw_at.append(match.start())
-        removed += len(escape) - 1
-        shift.append(removed)
-        position = match.end()
-    pieces.append(text[position:])
-    return _Level("".join(pieces), decoded_at, raw_at, shift)
-
-
-def _views(text: str) -> Iterator[tuple[str, list[_Level]]]:
-    """``text`` itself, then each deeper level of its JSON escapes decoded, with the levels that map
-    a position back into ``text``."""
-    yield text, []
-    levels: list[_Level] = []
-    current = text
-    for _ in range(_LEVELS):
-        if "\\" not in current:
-            return
-        level = _unescaped(current)
-        if not level.decoded_at:
-            return
-        levels = [*levels, level]
-        current = level.text
-        yield current, levels
-
-
-def _matches(text: str, finders: Iterable[Callable[[str], Iterator[SecretMatch]]]) -> list[SecretMatch]:
+def _matches(text: str, finders: Iterable[_Finder]) -> list[SecretMatch]:
     """Every match of every finder in ``text`` or any decoded view of it, as places in ``text``."""
     finders = list(finders)
     found: dict[tuple[int, int], str] = {}
-    for view, levels in _views(text):
+    for view, levels in views(text):
         for finder in finders:
             for kind, start, end in finder(view):
                 for level in reversed(levels):
                     start, end = level.raw(start), level.raw(end)
                 found.setdefault((start, end), kind)
     return [SecretMatch(kind, start, end) for (start, end), kind in sorted(found.items())]
-
-
-def _value_finder(secrets: Iterable[str]) -> Callable[[str], Iterator[SecretMatch]]:
-    pattern = _values_pattern(tuple(sorted({s for s in secrets if s})))
-
-    def found(text: str) -> Iterator[SecretMatch]:
-        if pattern is not None:
-            for match in pattern.finditer(text):
-                yield SecretMatch("known credential", match.start(), match.end())
-
-    return found
 
 
 # Public faces ------------------------------------------------------------------------------------
@@ -331,7 +203,15 @@ def find(
     """Every credential in ``text``: each of ``secrets`` in any encoded form (kind
     ``"known credential"``), and each key shape of :func:`all_patterns` and ``patterns`` (a suite's
     kind → regular expression; the whole match), also behind JSON escapes; in order of position."""
-    return _matches(text, (_value_finder(secrets), _shape_finder(patterns, flags=True)))
+    return _matches(text, (value_finder(secrets), _shape_finder(patterns, flags=True)))
+
+
+def holds(text: str, secrets: Iterable[str]) -> bool:
+    """Whether ``text`` holds any of ``secrets`` (in any form :func:`find` knows, or a fragment of
+    one), shapes aside: the quick test before anything kept from a response is scrubbed (most texts
+    are answered by a few substring searches)."""
+    secrets = tuple(secrets)
+    return present(text, secrets) and bool(_matches(text, [value_finder(secrets)]))
 
 
 def redact(
@@ -344,10 +224,10 @@ def redact(
 ) -> str:
     """``text`` with each of ``secrets`` (in any encoded form, also behind JSON escapes) and, unless
     ``shapes=False``, every key shape of :func:`all_patterns` and ``patterns`` replaced."""
-    finders = [_value_finder(secrets)]
+    finders: list[_Finder] = [value_finder(secrets)]
     if shapes:
         finders.append(_shape_finder(patterns, flags=False))
-    for _ in range(_LEVELS):  # a replacement can join the pieces of a shape split by an escape
+    for _ in range(LEVELS):  # a replacement can join the pieces of a shape split by an escape
         spans = _merged(_matches(text, finders))
         if not spans:
             return text

@@ -16,6 +16,7 @@ import httpx
 
 from ._exchange import Body, Exchange, Head, StreamSize, log
 from ._inflate import Inflater, encoding_of, inflated_encoding
+from ._kept import kept_frames
 from ._lines import JsonLinesParser
 from ._sync import answer
 
@@ -247,7 +248,8 @@ async def astream_frames(
         size = StreamSize(exchange.limits.max_stream_bytes, exchange.name)
     counted, deadline_at = size.add, exchange.deadline_at
     read, inflater = _reader(exchange, reply), reply.inflater
-    frames = parser._frames  # the kit reads its own parser through the fast entry
+    # The kit reads its own parser through the fast entry; what it keeps is scrubbed (:mod:`._kept`).
+    frames, rest = kept_frames(exchange, parser._frames, parser.close)
     try:
         while chunk := await read():
             for piece in (chunk,) if inflater is None else inflater.feed(chunk):
@@ -261,7 +263,7 @@ async def astream_frames(
             if parser.done:
                 break
         else:
-            for frame in parser.close():
+            for frame in rest():
                 yield frame
         if parser.done and ended is not None:
             ended()

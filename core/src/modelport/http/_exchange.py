@@ -7,6 +7,7 @@ the sync and async functions that drive it are in :mod:`._sync` and :mod:`._asyn
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from typing import TYPE_CHECKING, Any, Protocol
@@ -32,6 +33,7 @@ from ..errors import (
 from ..sse import SseParser
 from ..wire import dumps, loads
 from ._fast import Lean, assembled, parsed, prepare
+from ._kept import kept_data
 
 if TYPE_CHECKING:
     from ._endpoint import Endpoint
@@ -67,6 +69,11 @@ class Head(Protocol):
     def headers(self) -> httpx.Headers: ...
     @property
     def request(self) -> httpx.Request: ...
+
+
+@functools.lru_cache(maxsize=32)
+def _byte_names(names: frozenset[str]) -> frozenset[bytes]:
+    return frozenset(name.encode("ascii", "ignore") for name in names)
 
 
 class Exchange:
@@ -167,17 +174,31 @@ class Exchange:
     def secrets(self) -> list[str]:
         """The endpoint's credentials plus those the auth flow put on the request that was sent."""
         if self._secrets is None:
-            secrets = list(self.endpoint.secrets)
-            request = self.sent_request or self.request
-            for header in self.endpoint.credential_headers:
-                value = request.headers.get(header)
-                if value:
-                    secrets.append(value)
-                    scheme, _, token = value.partition(" ")
-                    if token and scheme.lower() in ("bearer", "basic", "token"):
-                        secrets.append(token)
-            self._secrets = secrets
+            self._secrets = self._credentials((self.sent_request or self.request).headers)
         return self._secrets
+
+    def kept_secrets(self) -> list[str]:
+        """:meth:`secrets`, without building the :class:`httpx.Request` of a request sent from its
+        parts (aiohttp's session needs none): what an answered call scrubs from what it keeps."""
+        lean = self.lean
+        if self._secrets is None and self.sent_request is None and self._request is None and lean:
+            return self._credentials(lean.merged.headers)
+        return self.secrets()
+
+    def _credentials(self, headers: httpx.Headers) -> list[str]:
+        """The endpoint's credentials and the values of ``headers`` that are credentials (one pass
+        over the raw pairs: ``Headers.get`` scans them all for each name)."""
+        secrets = list(self.endpoint.secrets)
+        names = _byte_names(self.endpoint.credential_headers)
+        for name, value in headers.raw:
+            if not value or name.lower() not in names:
+                continue
+            text = value.decode(headers.encoding)
+            secrets.append(text)
+            scheme, _, token = text.partition(" ")
+            if token and scheme.lower() in ("bearer", "basic", "token"):
+                secrets.append(token)
+        return secrets
 
     def sent(self, request: httpx.Request) -> None:
         """Remember the request as sent: its credential headers are scrubbed from any message."""
@@ -304,8 +325,9 @@ class Exchange:
         )
 
     def json(self, body: bytes) -> Any:
+        """The parsed body, scrubbed of the exchange's credentials (:mod:`._kept`)."""
         try:
-            return loads(body)
+            return kept_data(self, loads(body), body)
         except ValueError as error:
             # A JSONDecodeError's text is its reason and position, never the document itself.
             raise ProviderResponseError(

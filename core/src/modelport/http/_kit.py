@@ -14,6 +14,7 @@ import httpx
 from .. import _retry
 from .._http_auth import HeaderAuth, check_header_value
 from .._http_errors import error_message, status_error
+from .._http_logs import watch
 from ..deadlines import current as current_deadline
 from ..errors import ConfigurationError, MissingCredentialsError, ProviderError
 from ..provider import EmbedRequest, ModelInfo, ModelPage, Prepared, Provider, Secret, TokenCount
@@ -219,7 +220,7 @@ class HttpProvider(Provider):
             base_url = self.base_url()
         except ConfigurationError as error:  # said only if a relative URL needs it
             problem = str(error)
-        return Endpoint(
+        endpoint = Endpoint(
             name=self.name,
             base_url=base_url,
             headers={"content-type": "application/json", **self.headers()},
@@ -237,6 +238,9 @@ class HttpProvider(Provider):
             clients=self.http,
             base_url_problem=problem,
         )
+        # The HTTP libraries' loggers (httpcore logs response headers) are scrubbed of its credentials.
+        watch(endpoint, (*endpoint.secrets, *(credential[1:] if credential else ())))
+        return endpoint
 
     # What the core does (:mod:`._calls`) ----------------------------------------------------------
 

@@ -15,6 +15,7 @@ import httpx
 from ..deadlines import Deadline
 from ._exchange import Body, Exchange, Head, StreamSize, log
 from ._inflate import pieces
+from ._kept import kept_content, kept_frames
 from ._lines import JsonLinesParser
 from ._types import HttpResponse
 
@@ -183,7 +184,7 @@ def answer(exchange: Exchange, response: Head, body: bytes) -> HttpResponse:
     headers = {k: exchange.scrub(v) for k, v in response.headers.items()}
     kind = headers.get("content-type", "").lower().partition(";")[0].strip()
     data = exchange.json(body) if body.strip() and (_is_json(kind) or not kind) else None
-    return HttpResponse(response.status_code, headers, data, body)
+    return HttpResponse(response.status_code, headers, data, kept_content(exchange, body))
 
 
 def _is_json(media_type: str) -> bool:
@@ -212,7 +213,8 @@ def stream_frames(
     if size is None:
         size = StreamSize(exchange.limits.max_stream_bytes, exchange.name)
     counted, deadline_at = size.add, exchange.deadline_at
-    frames = parser._frames  # the kit reads its own parser through the fast entry
+    # The kit reads its own parser through the fast entry; what it keeps is scrubbed (:mod:`._kept`).
+    frames, rest = kept_frames(exchange, parser._frames, parser.close)
     watchdog = _watched(exchange, response)
     try:
         for chunk in pieces(response):
@@ -225,7 +227,7 @@ def stream_frames(
         else:
             if watchdog is not None:
                 exchange.check_time()  # the watchdog may have ended the body early
-            yield from parser.close()
+            yield from rest()
         if parser.done and ended is not None:
             ended()
     except httpx.HTTPError as error:
