@@ -46,6 +46,8 @@ STANDARD_TESTS = (
     "test_chunked_stream_decoding",
     "test_stream_equals_merged_decode",
     "test_async_parity",
+    "test_derived_cut",
+    "test_derived_unterminated",
 )
 
 
@@ -175,6 +177,15 @@ class ProviderConformanceTests:
     def test_async_parity(self, conformance_case: Case, modelport_record_mode: str) -> None:
         """The async API gives the same requests and output as the sync API."""
         self._check(conformance_case, "async", modelport_record_mode)
+
+    def test_derived_cut(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """A stream cut short raises StreamInterruptedError with the prefix's decode as ``partial``;
+        a unary body cut short raises a typed error (derived from the recording, no golden)."""
+        self._check(conformance_case, "cut", modelport_record_mode)
+
+    def test_derived_unterminated(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """A stream without its terminal frame is never a complete result."""
+        self._check(conformance_case, "unterminated", modelport_record_mode)
 
     def test_standard_tests_intact(self) -> None:
         """No standard test was deleted or overridden without a declared reason."""
