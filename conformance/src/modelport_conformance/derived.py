@@ -23,7 +23,6 @@ from typing import Any
 
 from modelport import plugins
 from modelport.errors import ModelportError, ProviderResponseError, StreamInterruptedError
-from modelport.events import StreamAccumulator, StreamEvent
 
 from .cases import Case, Suite
 from .cassette import body_bytes
@@ -132,7 +131,9 @@ def _cut_problem(label: str, run: Execution, expected: dict[str, Any]) -> str | 
         return f"{label}: raised {type(error).__name__}: {error}; expected {wanted}"
     differences = diff_json(expected, _partial_form(error.partial), "$.partial")
     if differences:
-        return f"{label}: the partial differs from the decode of the prefix:\n" + format_differences(differences)
+        return f"{label}: the partial differs from the decode of the prefix:\n" + format_differences(
+            differences
+        )
     return None
 
 

@@ -42,7 +42,9 @@ class Derived:
 
 def stream_interaction(case: Case) -> int | None:
     """The index of the case's one SSE response (``None`` when it has none, or several)."""
-    found = [i for i, item in enumerate(case.cassette.interactions) if "sse" in (item.response.get("body") or {})]
+    found = [
+        i for i, item in enumerate(case.cassette.interactions) if "sse" in (item.response.get("body") or {})
+    ]
     return found[0] if len(found) == 1 else None
 
 

@@ -10,8 +10,8 @@ cases; and it sends every version header the recording holds
 takes the first unplayed interaction that matches; a request that matches none is recorded as a
 :class:`Mismatch` whose message names every differing JSON path, and answered with a 599 so the
 adapter fails fast. :meth:`CassettePlayer.unplayed` lists what was never requested. Response bodies
-can be delivered in chunks of ``chunk_size`` bytes (or of random sizes up to it, ``chunk_seed``), to prove that stream decoding does not depend
-on how the bytes arrive.
+can be delivered in chunks of ``chunk_size`` bytes (or of random sizes up to it, ``chunk_seed``), to
+prove that stream decoding does not depend on how the bytes arrive.
 """
 
 from __future__ import annotations

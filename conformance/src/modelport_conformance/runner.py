@@ -6,7 +6,8 @@ Every case gets these checks, each ``pass``, ``fail`` or ``skip`` with a message
   built-in shapes plus the suite's ``secret_patterns``);
 - ``request``: every request matched a recorded interaction (JSON bodies structurally, credential
   headers present), each interaction was played exactly once;
-- ``expected``: the canonical output equals ``expected.json``;
+- ``expected``: the canonical output equals ``expected.json`` (regenerating, the output is written
+  as a proposal beside it instead: :mod:`modelport_conformance.goldens`);
 - ``invariants``: usage non-negative with its parts within their wholes and total = input +
   output, JSON round-trip, provider-executed parts marked, a result's origin (the provider and
   model called, kept on ``Result.message``), and for streams, well-formedness (K4);
@@ -36,7 +37,6 @@ goes on with the next case.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -50,6 +50,7 @@ from .cases import Case, Suite
 from .credentials import redact, scan_text
 from .derived import cut_check, unterminated_check
 from .expected_failures import apply_expected_failures
+from .goldens import propose
 from .jsondiff import diff_json, format_differences
 from .outcomes import CHECKS, CaseOutcome, CheckOutcome, check_results
 from .replay import (
@@ -111,16 +112,10 @@ def _request_check(run: Execution) -> CheckOutcome:
 
 def _expected_check(case: Case, run: Execution, regenerate: bool) -> CheckOutcome:
     if regenerate:
-        target = case.location / "expected.json"
-        if not hasattr(target, "write_text"):
-            return CheckOutcome(
-                "expected", "fail", f"cannot write {target}: the cases are not in a directory"
-            )
         output = stream_output(case.expected, run) if case.is_stream else run.output
-        text = json.dumps(output, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
-        target.write_text(text, encoding="utf-8")
+        outcome = propose(case, output)
         case.expected = output
-        return CheckOutcome("expected", "pass", f"regenerated {target}")
+        return outcome
     if case.expected is None:
         return CheckOutcome("expected", "fail", "no expected.json: replay with --regenerate, review, commit")
     output = stream_output(case.expected, run) if case.is_stream else run.output
