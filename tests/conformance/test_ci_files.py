@@ -13,7 +13,7 @@ from modelport_conformance.cli import main
 from .test_plugin_failures import _line
 
 CHECK_NAMES = [
-    "credentials", "request", "expected", "invariants", "chunked", "merged", "async", "cut", "unterminated",
+    "credentials", "request", "expected", "invariants", "chunked", "merged", "async", "cut", "unterminated", "history",
 ]  # fmt: skip
 
 
@@ -31,17 +31,17 @@ def test_junit_has_one_testcase_per_check_with_failures_and_skip_reasons(variant
     assert result.exit_code == 1
     assert junit.tag == "testsuites"
     assert {k: junit.get(k) for k in ("tests", "failures", "errors", "skipped")} == {
-        "tests": "18",
+        "tests": "20",
         "failures": "1",
         "errors": "0",
-        "skipped": "3",
+        "skipped": "5",
     }
     [suite] = junit.findall("testsuite")
     assert (suite.get("name"), suite.get("tests"), suite.get("failures"), suite.get("skipped")) == (
         "example-mergebug",
-        "18",
+        "20",
         "1",
-        "3",
+        "5",
     )
     cases = suite.findall("testcase")
     assert [(c.get("classname"), c.get("name")) for c in cases] == [
@@ -50,7 +50,7 @@ def test_junit_has_one_testcase_per_check_with_failures_and_skip_reasons(variant
         for name in CHECK_NAMES
     ]
     outcomes = {(c.get("classname").split(".")[1], c.get("name")): c for c in cases}
-    assert [child.tag for c in cases for child in c] == ["skipped", "skipped", "skipped", "failure"]
+    assert [child.tag for c in cases for child in c] == ["skipped"] * 4 + ["failure", "skipped"]
     for name in ("chunked", "merged", "unterminated"):
         assert outcomes["generate-basic", name].find("skipped").get("message") == "not a stream"
     failure = outcomes["stream-basic", "merged"].find("failure")
@@ -62,13 +62,13 @@ def test_junit_has_one_testcase_per_check_with_failures_and_skip_reasons(variant
         "version": 1,
         "ok": False,
         "cases": {"total": 2, "passed": 1, "failed": 1, "skipped": 0},
-        "checks": {"total": 18, "passed": 14, "failed": 1, "skipped": 3},
+        "checks": {"total": 20, "passed": 14, "failed": 1, "skipped": 5},
         "providers": [
             {
                 "provider": "example-mergebug",
                 "status": "fail",
                 "cases": {"total": 2, "passed": 1, "failed": 1, "skipped": 0},
-                "checks": {"total": 18, "passed": 14, "failed": 1, "skipped": 3},
+                "checks": {"total": 20, "passed": 14, "failed": 1, "skipped": 5},
                 "warnings": [],
             }
         ],
@@ -93,8 +93,8 @@ def test_a_passing_run_gives_a_green_badge_and_an_empty_handed_provider_a_testca
         "message": "2/2 cases passed",
         "color": "brightgreen",
     }
-    assert summary["checks"] == {"total": 18, "passed": 15, "failed": 0, "skipped": 3}
-    assert [c.find("failure") for c in junit.iter("testcase")] == [None] * 18
+    assert summary["checks"] == {"total": 20, "passed": 15, "failed": 0, "skipped": 5}
+    assert [c.find("failure") for c in junit.iter("testcase")] == [None] * 20
 
     result, junit, summary, badge = _run(tmp_path, "--provider", "nope")
     assert result.exit_code == 1

@@ -49,6 +49,7 @@ STANDARD_TESTS = (
     "test_async_parity",
     "test_derived_cut",
     "test_derived_unterminated",
+    "test_derived_history",
 )
 
 
@@ -191,6 +192,11 @@ class ProviderConformanceTests:
     def test_derived_unterminated(self, conformance_case: Case, modelport_record_mode: str) -> None:
         """A stream without its terminal frame is never a complete result."""
         self._check(conformance_case, "unterminated", modelport_record_mode)
+
+    def test_derived_history(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """The answer an earlier recording decodes to, sent back as this case's history, gives the
+        request the real client sent."""
+        self._check(conformance_case, "history", modelport_record_mode)
 
     def test_standard_tests_intact(self) -> None:
         """No standard test was deleted or overridden without a declared reason."""

@@ -266,6 +266,7 @@ def _merge(suites: list[Suite]) -> Suite:
         credential_env=tuple(dict.fromkeys(name for r in records for name in r.credential_env)),
         secret_patterns={k: v for r in records for k, v in r.secret_patterns.items()},
         expected_failures={k: v for r in records for k, v in r.expected_failures.items()},
+        volatile=tuple(dict.fromkeys(v for r in records for v in r.volatile)),
     )
     merged.cases = sorted((c for s in suites for c in s.cases), key=lambda c: c.name)
     merged.load_error = next((s.load_error for s in suites if s.load_error), None)

@@ -48,7 +48,10 @@ class SuiteRegistrar(Protocol):
       ``modelport generate --cassette``) reports them like the built-in shapes, and the recorder
       replaces them before anything is written. A pattern that does not compile fails registration;
     - ``expected_failures``: ``"case/check"`` → the defect that makes that check fail, for a derived
-      fault case that found a defect not fixed yet (see :mod:`modelport_conformance.expected_failures`).
+      fault case that found a defect not fixed yet (see :mod:`modelport_conformance.expected_failures`);
+    - ``volatile``: regular expressions searched in ``"<case>:<JSON path>"`` of request fields the
+      real client sends that no decoded answer carries, left out by the ``history`` check (see
+      :mod:`modelport_conformance.derived_history`).
     """
 
     def __call__(
@@ -62,6 +65,7 @@ class SuiteRegistrar(Protocol):
         credential_env: tuple[str, ...] = (),
         secret_patterns: Mapping[str, str] = ...,
         expected_failures: Mapping[str, str] = ...,
+        volatile: tuple[str, ...] = (),
     ) -> None: ...
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from .capabilities import CAPABILITY_CHECK
 
 #: The derived fault cases (:mod:`modelport_conformance.derived`): built from the recordings, no golden.
-DERIVED_CHECKS = ("cut", "unterminated")
+DERIVED_CHECKS = ("cut", "unterminated", "history")
 
 __all__ = [
     "BOUND_CHECKS",

@@ -19,8 +19,9 @@ Every case gets these checks, each ``pass``, ``fail`` or ``skip`` with a message
   :mod:`modelport_conformance.whole_answer`);
 - ``async``: the async API (``agenerate``/``astream``/``aembed``, body in 7-byte chunks) gives the
   same output and requests (skipped when the provider implements no async method);
-- ``cut`` and ``unterminated``: the derived fault cases (:mod:`modelport_conformance.derived`): a
-  stream cut short, a unary body cut short, a stream without its terminal frame.
+- ``cut``, ``unterminated`` and ``history``: the derived fault cases (:mod:`.derived`,
+  :mod:`.derived_history`): a stream cut short, a unary body cut short, a stream without its
+  terminal frame; an earlier recording's decoded answer sent back as this case's history.
 
 A check the suite lists in ``expected_failures`` (``"case/check"`` → the defect) is a skip naming it
 while it fails, and a failure once it passes (:mod:`modelport_conformance.expected_failures`).
@@ -49,6 +50,7 @@ from .capabilities import CAPABILITY_CHECK, refusal
 from .cases import Case, Suite
 from .credentials import redact, scan_text
 from .derived import cut_check, unterminated_check
+from .derived_history import history_check
 from .expected_failures import apply_expected_failures
 from .goldens import propose
 from .jsondiff import diff_json, format_differences
@@ -214,6 +216,7 @@ def _after_replay(suite: Suite, case: Case, run: Execution, regenerate: bool) ->
         _guarded("async", lambda: _async_parity(suite, case, run)),
         _guarded("cut", lambda: cut_check(suite, case, run)),
         _guarded("unterminated", lambda: unterminated_check(suite, case, run)),
+        _guarded("history", lambda: history_check(suite, case, run)),
     ]
 
 
