@@ -9,10 +9,10 @@ from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import pytest
+from modelport_anthropic.provider import AnthropicProvider
 
 import modelport
 from modelport.http import HttpRequest
-from modelport_anthropic.provider import AnthropicProvider
 from modelport_conformance import derived
 from modelport_conformance.cases import Case, Suite
 from modelport_conformance.derived import evenly, stream_end_rule, terminal_frames

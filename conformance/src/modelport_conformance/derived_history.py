@@ -5,7 +5,8 @@ A multi-turn recording is one case per turn: the next turn's ``case.yaml`` carri
 answer as an ``assistant`` message, and its cassette holds the request the real client sent. For
 each such message the suite's cases are searched for the recording that answered it: the case whose
 recorded response holds the message's identifying strings (tool-call ids, signatures, response and
-item ids: every string of it of at least :data:`MIN_KEY_LENGTH` characters without white space).
+item ids: every string of at least :data:`MIN_KEY_LENGTH` characters without white space, outside
+its names, arguments and text).
 That case is replayed, its decoded answer (``Result.message``) put in the message's place, and the
 request the plugin builds from it compared with the recorded one, JSON path by JSON path: a decoder
 that drops a signature, renames a tool-call id or loses an argument fails here, with no golden.
@@ -40,17 +41,21 @@ __all__ = ["MIN_KEY_LENGTH", "answered_by", "history_check", "identifying_string
 #: The shortest string of an assistant message that can name the recording it came from.
 MIN_KEY_LENGTH = 12
 _ROLES = {"assistant", "model"}
+#: Fields whose values many recordings share (names, arguments, text): never a link.
+_NOT_KEYS = frozenset({"type", "name", "args", "text", "role"})
 
 
 def identifying_strings(message: Any) -> set[str]:
     """The strings of ``message`` (its ``case.yaml`` form) that name one recording: ids and
-    signatures, at least :data:`MIN_KEY_LENGTH` characters, no white space."""
+    signatures, at least :data:`MIN_KEY_LENGTH` characters, no white space (tool names, arguments
+    and text are left out: many recordings share them)."""
     found: set[str] = set()
 
     def walk(value: Any) -> None:
         if isinstance(value, dict):
-            for item in value.values():
-                walk(item)
+            for key, item in value.items():
+                if key not in _NOT_KEYS:
+                    walk(item)
         elif isinstance(value, list):
             for item in value:
                 walk(item)
@@ -146,6 +151,9 @@ def history_check(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     except Exception as error:
         if is_crash(error):
             return CheckOutcome("history", "fail", f"the call raised {describe_exception(error)}")
+        if not recorder.bodies:
+            raised = f"{type(error).__name__}: {error}"
+            return CheckOutcome("history", "fail", f"the decoded answers sent back as history: {raised}")
     if not recorder.bodies:
         return CheckOutcome("history", "fail", "no request was sent with the decoded answers as history")
     recorded = json.loads(body_bytes(case.cassette.interactions[0].request.get("body")) or b"null")
