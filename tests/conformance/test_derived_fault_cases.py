@@ -56,6 +56,8 @@ def test_the_rule_is_read_from_the_provider_class_by_duck_typing(fresh_registry:
     ]
     assert terminal_frames(entries, ANTHROPIC_END) == ([2], [1, 2])
     assert terminal_frames(entries, None) == ([2], [2])  # no rule: the last frame
+    assert terminal_frames([*entries, {"comments": ["keep-alive"]}], None) == ([2], [2])  # with data
+    assert terminal_frames([], None) == ([], [])
     done = [{"data": {"choices": []}}, {"data": "[DONE]"}]
     assert terminal_frames(done, SimpleNamespace(kind=None, terminal=frozenset({"[DONE]"}))) == ([1], [1])
 

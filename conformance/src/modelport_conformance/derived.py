@@ -1,11 +1,13 @@
 """Derived fault cases: checks built from a plugin's own recordings, with no golden.
 
-- ``cut``: a stream cut at an event boundary before its terminal event, or in the middle of a
-  ``data:`` line, must raise :class:`~modelport.errors.StreamInterruptedError` whose ``partial``
-  equals what the prefix decodes to: the events the whole replay had produced when it read the
-  frame the cut falls before, accumulated (:func:`~modelport_conformance.derived_replay.frame_marks`);
-  a unary answer's JSON body cut short (after one byte, half way, one byte before its end) must
-  raise a typed modelport error, never a result;
+- ``cut``: a stream cut cleanly at a frame boundary before its terminal frame must raise
+  :class:`~modelport.errors.StreamInterruptedError`, and cut in the middle of a ``data:`` line
+  that or a :class:`~modelport.errors.ProviderResponseError` (its last frame is not JSON); either
+  way its ``partial`` must equal what the prefix decodes to: the partial of the same prefix
+  followed by a broken connection
+  (:func:`~modelport_conformance.derived_replay.replay_broken`). A unary answer's JSON body cut
+  short (to one byte, to half, to all but its last byte) must raise a typed modelport error,
+  never give a result;
 - ``unterminated``: a stream with a terminal frame removed is never a complete result. A provider
   class that declares ``stream_end`` (``kind``, ``terminal``, ``required``; the kit's
   ``modelport.http.StreamEnd``) has each frame whose ``kind`` field is in ``terminal | required``
@@ -74,11 +76,10 @@ def stream_end_rule(suite: Suite) -> Any:
 def terminal_frames(entries: Sequence[dict[str, Any]], rule: Any) -> tuple[list[int], list[int]]:
     """``(terminal, removable)`` entry indices: the frames that end the stream, and the frames the
     ``unterminated`` check removes one at a time (terminal and required ones). Without a rule, both
-    are the last frame."""
-    if not entries:
-        return [], []
+    are the last frame with data (a trailing comment or keep-alive is no end)."""
     if rule is None:
-        return [len(entries) - 1], [len(entries) - 1]
+        last = [i for i, entry in enumerate(entries) if "data" in entry][-1:]
+        return last, last
     key = getattr(rule, "kind", None)
     terminal = frozenset(getattr(rule, "terminal", ()) or ())
     required = frozenset(getattr(rule, "required", ()) or ())
@@ -99,7 +100,7 @@ def _cuts(entries: Sequence[dict[str, Any]], blocks: list[bytes], end: int) -> l
         (Derived(f"cut before {_label(entries, k)}", b"".join(blocks[:k])), k)
         for k in evenly(end + 1, MAX_BOUNDARY_CUTS)
     ]
-    for k in evenly(end + 1, MAX_LINE_CUTS)[::-1][:MAX_LINE_CUTS]:
+    for k in reversed(evenly(end + 1, MAX_LINE_CUTS)):
         block = blocks[k]
         start = block.find(b"data:")
         if start < 0:
