@@ -56,9 +56,10 @@ def _pytest(site: Path, tmp_path: Path, source: str, *args: str) -> subprocess.C
 def test_base_class_runs_the_standard_tests_per_case(example_installed, tmp_path):
     run = _pytest(example_installed, tmp_path, AUTHOR_TESTS)
     assert run.returncode == 0, run.stdout + run.stderr
-    # 4 class-level tests + 7 per-case tests x 2 cases; generate-basic has no chunked or merged check
-    assert run.stdout.splitlines()[-1].startswith("16 passed, 2 skipped in")
-    assert "SKIPPED [2] " in run.stdout and run.stdout.count(": not a stream") == 1
+    # 4 class-level tests + 10 per-case tests x 2 cases; generate-basic has no chunked, merged or
+    # unterminated check, neither case a history
+    assert run.stdout.splitlines()[-1].startswith("19 passed, 5 skipped in")
+    assert "SKIPPED [3] " in run.stdout and run.stdout.count(": not a stream") == 1
 
 
 def test_declared_unsupported_feature_is_a_skip_with_its_reason(example_installed, tmp_path):
@@ -66,7 +67,7 @@ def test_declared_unsupported_feature_is_a_skip_with_its_reason(example_installe
     run = _pytest(example_installed, tmp_path, source)
     assert run.returncode == 0, run.stdout
     assert "declared unsupported: stream: no streaming in this test" in run.stdout
-    assert run.stdout.splitlines()[-1].startswith("9 passed, 9 skipped in")
+    assert run.stdout.splitlines()[-1].startswith("10 passed, 14 skipped in")
 
 
 def test_silently_overridden_standard_test_fails_the_guard(example_installed, tmp_path):
@@ -81,7 +82,7 @@ def test_silently_overridden_standard_test_fails_the_guard(example_installed, tm
     assert _pytest(example_installed, tmp_path, declared).returncode == 0
 
 
-def test_regenerate_mode_rewrites_expected_files_offline(example_installed, tmp_path):
+def test_regenerate_mode_proposes_expected_files_and_accept_mode_applies_them(example_installed, tmp_path):
     import shutil
 
     cases = tmp_path / "cases"
@@ -93,7 +94,13 @@ def test_regenerate_mode_rewrites_expected_files_offline(example_installed, tmp_
     assert "no expected.json: replay with --regenerate, review, commit" in failing.stdout
     again = _pytest(example_installed, tmp_path, source, "--modelport-record-mode=regenerate")
     assert again.returncode == 0, again.stdout
+    assert not (cases / "generate-basic" / "expected.json").exists()  # proposed, for review
+    assert (cases / "generate-basic" / "expected.proposed.json").exists()
+    accepted = _pytest(example_installed, tmp_path, source, "--modelport-record-mode=accept")
+    assert accepted.returncode == 0, accepted.stdout
     assert (cases / "generate-basic" / "expected.json").exists()
+    assert not (cases / "generate-basic" / "expected.proposed.json").exists()
+    assert _pytest(example_installed, tmp_path, source).returncode == 0
 
 
 def test_models_not_listed_are_skipped_and_listed_models_need_cases(example_installed, tmp_path):
@@ -102,4 +109,4 @@ def test_models_not_listed_are_skipped_and_listed_models_need_cases(example_inst
     assert run.returncode == 1
     assert "models without cases: tiny-2" in run.stdout
     assert "model 'tiny-1' is not in models" in run.stdout
-    assert run.stdout.splitlines()[-1].startswith("1 failed, 3 passed, 14 skipped in")
+    assert run.stdout.splitlines()[-1].startswith("1 failed, 3 passed, 20 skipped in")

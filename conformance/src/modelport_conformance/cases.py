@@ -228,6 +228,12 @@ class Suite:
         return self.registration.credential_env
 
     @property
+    def expected_failures(self) -> Mapping[str, str]:
+        """``"case/check"`` → the defect that makes that check fail (see
+        :mod:`modelport_conformance.expected_failures`)."""
+        return self.registration.expected_failures
+
+    @property
     def secret_patterns(self) -> Mapping[str, str]:
         """Kind → expression of this provider's credentials, added to every scan."""
         return self.registration.secret_patterns
@@ -266,6 +272,8 @@ def _merge(suites: list[Suite]) -> Suite:
         merge_frames=next((r.merge_frames for r in records if r.merge_frames is not None), None),
         credential_env=tuple(dict.fromkeys(name for r in records for name in r.credential_env)),
         secret_patterns={k: v for r in records for k, v in r.secret_patterns.items()},
+        expected_failures={k: v for r in records for k, v in r.expected_failures.items()},
+        volatile=tuple(dict.fromkeys(v for r in records for v in r.volatile)),
     )
     merged.cases = sorted((c for s in suites for c in s.cases), key=lambda c: c.name)
     merged.load_error = next((s.load_error for s in suites if s.load_error), None)

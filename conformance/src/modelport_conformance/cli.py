@@ -55,8 +55,12 @@ __all__ = ["cassette_replay", "cassette_transport", "conformance_command", "main
     help="Also write the shields.io endpoint badge JSON alone here.",
 )
 @click.option(
-    "--regenerate", is_flag=True, help="Rewrite expected.json files from the current adapter (offline)."
+    "--regenerate",
+    is_flag=True,
+    help="Write expected.proposed.json beside each expected.json that the current adapter changes "
+    "(offline), and print the diff to review; refused when CI is set.",
 )
+@click.option("--accept", is_flag=True, help="Move every expected.proposed.json over its expected.json.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or progress lines.")
 @click.option(
     "--case-timeout",
@@ -82,6 +86,7 @@ def conformance_command(
     summary: Path | None,
     badge: Path | None,
     regenerate: bool,
+    accept: bool,
     quiet: bool,
     case_timeout: float,
     case_memory: int,
@@ -90,9 +95,16 @@ def conformance_command(
 
     On a terminal a progress bar on standard error; otherwise one line per case. `--format html`
     writes one self-contained page (use it with --output)."""
+    from . import goldens
     from .report import render, run_conformance
     from .runner import CaseOutcome
 
+    refused = goldens.cli_refusal(regenerate=regenerate, accept=accept)
+    if refused is not None:
+        click.echo(f"error: {refused}", err=True)
+        sys.exit(2)
+    if accept:
+        sys.exit(goldens.accept_command(providers or None, click.echo))
     stderr = sys.stderr
     bar: terminal.ProgressBar | None = None
 
@@ -122,6 +134,8 @@ def conformance_command(
     finally:
         if bar is not None:
             bar.close()
+    if regenerate:
+        goldens.print_review(report, lambda line: click.echo(safe(line), err=True))
     _write_ci_files(report, junit=junit, summary=summary, badge=badge, quiet=quiet)
     text = render(report, fmt)
     if output is not None:

@@ -46,7 +46,12 @@ class SuiteRegistrar(Protocol):
       credentials of this provider that the built-in scan does not know, e.g.
       ``{"Example key": r"exk_[0-9a-f]{32}"}``. Every cassette scan of this suite (replay, record,
       ``modelport generate --cassette``) reports them like the built-in shapes, and the recorder
-      replaces them before anything is written. A pattern that does not compile fails registration.
+      replaces them before anything is written. A pattern that does not compile fails registration;
+    - ``expected_failures``: ``"case/check"`` → the defect that makes that check fail, for a derived
+      fault case that found a defect not fixed yet (see :mod:`modelport_conformance.expected_failures`);
+    - ``volatile``: regular expressions searched in ``"<case>:<JSON path>"`` of request fields the
+      real client sends that no decoded answer carries, left out by the ``history`` check (see
+      :mod:`modelport_conformance.derived_history`).
     """
 
     def __call__(
@@ -59,6 +64,8 @@ class SuiteRegistrar(Protocol):
         options: Mapping[str, Any] = ...,
         credential_env: tuple[str, ...] = (),
         secret_patterns: Mapping[str, str] = ...,
+        expected_failures: Mapping[str, str] = ...,
+        volatile: tuple[str, ...] = (),
     ) -> None: ...
 
 

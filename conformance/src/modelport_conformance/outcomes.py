@@ -16,10 +16,14 @@ from typing import Any
 
 from .capabilities import CAPABILITY_CHECK
 
+#: The derived fault cases (:mod:`modelport_conformance.derived`): built from the recordings, no golden.
+DERIVED_CHECKS = ("cut", "unterminated", "history")
+
 __all__ = [
     "BOUND_CHECKS",
     "CASE_CHECKS",
     "CHECKS",
+    "DERIVED_CHECKS",
     "CaseOutcome",
     "CheckOutcome",
     "check_counts",
@@ -28,7 +32,16 @@ __all__ = [
 ]
 
 #: Every check, in the order it runs (one parametrized standard test each under pytest).
-CHECKS = ("credentials", "request", "expected", "invariants", "chunked", "merged", "async")
+CHECKS = (
+    "credentials",
+    "request",
+    "expected",
+    "invariants",
+    "chunked",
+    "merged",
+    "async",
+    *DERIVED_CHECKS,
+)
 #: The names of the check a stopped case reports (:mod:`modelport_conformance.bounds`).
 BOUND_CHECKS = ("time-out", "memory")
 #: Checks that stand for the whole case (it was stopped at a bound, or refused): when one of these

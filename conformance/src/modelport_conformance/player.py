@@ -10,13 +10,14 @@ cases; and it sends every version header the recording holds
 takes the first unplayed interaction that matches; a request that matches none is recorded as a
 :class:`Mismatch` whose message names every differing JSON path, and answered with a 599 so the
 adapter fails fast. :meth:`CassettePlayer.unplayed` lists what was never requested. Response bodies
-can be delivered in chunks of ``chunk_size`` bytes, to prove that stream decoding does not depend
-on how the bytes arrive.
+can be delivered in chunks of ``chunk_size`` bytes (or of random sizes up to it, ``chunk_seed``), to
+prove that stream decoding does not depend on how the bytes arrive.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import threading
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -58,19 +59,30 @@ class Mismatch:
 
 
 class ChunkedStream(httpx.SyncByteStream, httpx.AsyncByteStream):
-    """A response body delivered ``size`` bytes at a time (sync and async)."""
+    """A response body delivered ``size`` bytes at a time (sync and async); with ``seed``, in chunks
+    of random sizes from 1 to ``size`` bytes, the same for the same seed."""
 
-    def __init__(self, data: bytes, size: int) -> None:
+    def __init__(self, data: bytes, size: int, seed: int | None = None) -> None:
         self._data = data
         self._size = max(1, size)
+        self._seed = seed
+
+    def _pieces(self) -> list[bytes]:
+        if self._seed is None:
+            return [self._data[i : i + self._size] for i in range(0, len(self._data), self._size)]
+        sizes, start, pieces = random.Random(self._seed), 0, []
+        while start < len(self._data):
+            step = sizes.randint(1, self._size)
+            pieces.append(self._data[start : start + step])
+            start += step
+        return pieces
 
     def __iter__(self) -> Iterator[bytes]:
-        for start in range(0, len(self._data), self._size):
-            yield self._data[start : start + self._size]
+        yield from self._pieces()
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        for start in range(0, len(self._data), self._size):
-            yield self._data[start : start + self._size]
+        for piece in self._pieces():
+            yield piece
 
 
 def _url_key(url: str) -> tuple[str, str, str, list[tuple[str, str]]]:
@@ -99,9 +111,17 @@ _HEADER = "header "
 class CassettePlayer:
     """Answers requests from a cassette; use :attr:`transport` as the provider's HTTP transport."""
 
-    def __init__(self, cassette: Cassette, *, chunk_size: int | None = None, match_body: bool = True) -> None:
+    def __init__(
+        self,
+        cassette: Cassette,
+        *,
+        chunk_size: int | None = None,
+        match_body: bool = True,
+        chunk_seed: int | None = None,
+    ) -> None:
         self.cassette = cassette
         self.chunk_size = chunk_size
+        self.chunk_seed = chunk_seed
         self.match_body = match_body
         self.played: list[int] = []
         self.mismatches: list[Mismatch] = []
@@ -183,7 +203,8 @@ class CassettePlayer:
         status = interaction.status
         if self.chunk_size is None:
             return httpx.Response(status, headers=headers, content=data)
-        return httpx.Response(status, headers=headers, stream=ChunkedStream(data, self.chunk_size))
+        stream = ChunkedStream(data, self.chunk_size, self.chunk_seed)
+        return httpx.Response(status, headers=headers, stream=stream)
 
     def unplayed(self) -> list[int]:
         """Indices of interactions no request has matched."""

@@ -4,7 +4,8 @@ It parametrizes the standard tests of every :class:`~modelport_conformance.Provi
 subclass with that provider's cases, and adds the record-mode option::
 
     pytest --modelport-record-mode=none        # default: replay only, never the network
-    pytest --modelport-record-mode=regenerate  # rewrite expected.json from a replay, offline
+    pytest --modelport-record-mode=regenerate  # propose expected files from a replay, offline
+    pytest --modelport-record-mode=accept      # accept the proposals (expected.proposed.json), then replay
     pytest --modelport-record-mode=all         # record real traffic (needs the provider's key)
 
 ``MODELPORT_RECORD_MODE`` sets the same when the option is not given.
@@ -26,8 +27,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--modelport-record-mode",
         action="store",
         default=None,
-        choices=("none", "all", "regenerate"),
-        help="none (replay only, default), regenerate (rewrite expected files offline), all (record live)",
+        choices=("none", "all", "regenerate", "accept"),
+        help="none (replay only, default), regenerate (propose expected files offline, refused when CI "
+        "is set), accept (accept the proposals), all (record live)",
     )
 
 

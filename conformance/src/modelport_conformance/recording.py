@@ -4,8 +4,11 @@
 - ``all``: call the real API with a real key (or a local server: ``MODELPORT_RECORD_BASE_URL``),
   record through vcrpy with our serializer and the credential filters of
   :mod:`modelport_conformance.scrub`, refuse to write a cassette whose scan finds a secret, then
-  regenerate ``expected.json`` from a replay.
-- ``regenerate``: replay the existing cassette offline and rewrite ``expected.json``.
+  write ``expected.json`` from a replay (the new recording and its answer are reviewed together in
+  the change that adds them).
+- ``regenerate``: replay the existing cassette offline and propose ``expected.proposed.json``
+  beside ``expected.json`` (:mod:`modelport_conformance.goldens`); refused when ``CI`` is set.
+- ``accept``: accept those proposals, then replay.
 
 :func:`modelport_vcr` is a vcrpy configuration anyone can use directly: our YAML serializer, the
 credential filters (a :class:`~modelport_conformance.scrub.Scrubber`) and the structural JSON body
@@ -34,6 +37,7 @@ from .batch_replay import RECORD_POLL_INTERVAL
 from .cases import CASSETTE_FILE, Case, Suite
 from .cassette import Cassette, dump_cassette, load_cassette, serializer
 from .credentials import MIN_SECRET_LENGTH, Finding
+from .goldens import accept_case
 from .jsondiff import diff_json, format_differences
 from .player import CassettePlayer
 from .replay import Execution, call_case, default_base_url, model_options
@@ -54,7 +58,7 @@ __all__ = [
 ]
 
 #: The record modes (``--modelport-record-mode``, ``MODELPORT_RECORD_MODE``); see the module docstring.
-RECORD_MODES = ("none", "all", "regenerate")
+RECORD_MODES = ("none", "all", "regenerate", "accept")
 RECORD_MODE_ENV = "MODELPORT_RECORD_MODE"
 #: Where record mode sends requests instead of the provider's default (a local server, a proxy).
 RECORD_BASE_URL_ENV = "MODELPORT_RECORD_BASE_URL"
@@ -197,7 +201,9 @@ def record_case(
     if findings:
         raise UnsafeRecordingError(path, findings)
     path.write_text(final, encoding="utf-8")
-    return run_case(suite, Case.load(directory), regenerate=True)
+    outcome = run_case(suite, Case.load(directory), regenerate=True)
+    accept_case(directory)  # a new recording's answer: reviewed with the cassette it comes from
+    return outcome
 
 
 def _record(suite: Suite, case: Case, options: dict[str, Any], scrubber: Scrubber, path: Path) -> str:

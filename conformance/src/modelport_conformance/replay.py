@@ -188,9 +188,12 @@ def _failed(run: Execution, error: BaseException) -> None:
     run.output["error"] = describe_error(error)
 
 
-def execute(suite: Suite, case: Case, *, chunk_size: int | None = None) -> Execution:
-    """Replay ``case`` through the provider and capture its canonical output (never raises)."""
-    player = CassettePlayer(case.cassette, chunk_size=chunk_size)
+def execute(
+    suite: Suite, case: Case, *, chunk_size: int | None = None, chunk_seed: int | None = None
+) -> Execution:
+    """Replay ``case`` through the provider and capture its canonical output (never raises);
+    ``chunk_seed``: the body in chunks of random sizes up to ``chunk_size``."""
+    player = CassettePlayer(case.cassette, chunk_size=chunk_size, chunk_seed=chunk_seed)
     run = Execution(output={}, player=player)
     try:
         model = replay_model(suite, case, player.transport)

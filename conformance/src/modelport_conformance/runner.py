@@ -6,17 +6,25 @@ Every case gets these checks, each ``pass``, ``fail`` or ``skip`` with a message
   built-in shapes plus the suite's ``secret_patterns``);
 - ``request``: every request matched a recorded interaction (JSON bodies structurally, credential
   headers present), each interaction was played exactly once;
-- ``expected``: the canonical output equals ``expected.json``;
+- ``expected``: the canonical output equals ``expected.json`` (regenerating, the output is written
+  as a proposal beside it instead: :mod:`modelport_conformance.goldens`);
 - ``invariants``: usage non-negative with its parts within their wholes and total = input +
   output, JSON round-trip, provider-executed parts marked, a result's origin (the provider and
   model called, kept on ``Result.message``), and for streams, well-formedness (K4);
-- ``chunked``: streams decode identically when the body arrives 1 and 7 bytes at a time;
+- ``chunked``: streams decode identically when the body arrives 1 and 7 bytes at a time, and in
+  chunks of random sizes (seeded);
 - ``merged``: the accumulated stream equals the whole answer: the non-streaming decode of its
   frames merged by the suite's ``merge_frames`` when it gives one, else the answer
   ``expected.json`` holds; its usage count by count (see
   :mod:`modelport_conformance.whole_answer`);
 - ``async``: the async API (``agenerate``/``astream``/``aembed``, body in 7-byte chunks) gives the
-  same output and requests (skipped when the provider implements no async method).
+  same output and requests (skipped when the provider implements no async method);
+- ``cut``, ``unterminated`` and ``history``: the derived fault cases (:mod:`.derived`,
+  :mod:`.derived_history`): a stream cut short, a unary body cut short, a stream without its
+  terminal frame; an earlier recording's decoded answer sent back as this case's history.
+
+A check the suite lists in ``expected_failures`` (``"case/check"`` → the defect) is a skip naming it
+while it fails, and a failure once it passes (:mod:`modelport_conformance.expected_failures`).
 
 A case can also be skipped as a whole (see :mod:`modelport_conformance.selection`), or refused: a
 case that needs a capability the provider does not declare fails its one ``capabilities`` check
@@ -30,7 +38,6 @@ goes on with the next case.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -42,6 +49,10 @@ from . import invariants
 from .capabilities import CAPABILITY_CHECK, refusal
 from .cases import Case, Suite
 from .credentials import redact, scan_text
+from .derived import cut_check, unterminated_check
+from .derived_history import history_check
+from .expected_failures import apply_expected_failures
+from .goldens import propose
 from .jsondiff import diff_json, format_differences
 from .outcomes import CHECKS, CaseOutcome, CheckOutcome, check_results
 from .replay import (
@@ -75,6 +86,9 @@ __all__ = [
 
 #: Chunk sizes the stream body is replayed in.
 CHUNK_SIZES = (1, 7)
+#: Seeds of the replays whose chunk sizes are random (1 to 64 bytes, the same on every run).
+CHUNK_SEEDS = (35,)
+RANDOM_CHUNK_LIMIT = 64
 
 
 def _check(name: str, problems: list[str]) -> CheckOutcome:
@@ -100,16 +114,10 @@ def _request_check(run: Execution) -> CheckOutcome:
 
 def _expected_check(case: Case, run: Execution, regenerate: bool) -> CheckOutcome:
     if regenerate:
-        target = case.location / "expected.json"
-        if not hasattr(target, "write_text"):
-            return CheckOutcome(
-                "expected", "fail", f"cannot write {target}: the cases are not in a directory"
-            )
         output = stream_output(case.expected, run) if case.is_stream else run.output
-        text = json.dumps(output, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
-        target.write_text(text, encoding="utf-8")
+        outcome = propose(case, output)
         case.expected = output
-        return CheckOutcome("expected", "pass", f"regenerated {target}")
+        return outcome
     if case.expected is None:
         return CheckOutcome("expected", "fail", "no expected.json: replay with --regenerate, review, commit")
     output = stream_output(case.expected, run) if case.is_stream else run.output
@@ -157,6 +165,9 @@ def _chunked(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     problems: list[str] = []
     for size in CHUNK_SIZES:
         problems += _same_output(f"{size}-byte chunks", run, execute(suite, case, chunk_size=size))
+    for seed in CHUNK_SEEDS:
+        again = execute(suite, case, chunk_size=RANDOM_CHUNK_LIMIT, chunk_seed=seed)
+        problems += _same_output(f"random 1-{RANDOM_CHUNK_LIMIT}-byte chunks (seed {seed})", run, again)
     return _check("chunked", problems)
 
 
@@ -203,6 +214,9 @@ def _after_replay(suite: Suite, case: Case, run: Execution, regenerate: bool) ->
         _guarded("chunked", lambda: _chunked(suite, case, run)),
         _guarded("merged", lambda: merged_check(suite, case, run)),
         _guarded("async", lambda: _async_parity(suite, case, run)),
+        _guarded("cut", lambda: cut_check(suite, case, run)),
+        _guarded("unterminated", lambda: unterminated_check(suite, case, run)),
+        _guarded("history", lambda: history_check(suite, case, run)),
     ]
 
 
@@ -235,7 +249,7 @@ def run_case(
         checks.append(CheckOutcome("expected", "skip", "request mapping failed"))
     else:
         checks += _after_replay(suite, case, run, regenerate)
-    outcome.checks = checks
+    outcome.checks = checks = apply_expected_failures(suite.expected_failures, case.name, checks)
     failed = [c for c in checks if c.status == "fail"]
     if failed:
         outcome.status = "fail"

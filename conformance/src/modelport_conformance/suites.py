@@ -39,8 +39,13 @@ class ConformanceSuite:
     options: Mapping[str, Any] = field(default_factory=dict)
     credential_env: tuple[str, ...] = ()
     secret_patterns: Mapping[str, str] = field(default_factory=dict)
+    expected_failures: Mapping[str, str] = field(default_factory=dict)
+    volatile: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "volatile", tuple(str(v) for v in self.volatile or ()))
+        failures = {str(k): str(v) for k, v in dict(self.expected_failures or {}).items()}
+        object.__setattr__(self, "expected_failures", failures)
         unsupported = {str(k): str(v) for k, v in dict(self.unsupported or {}).items()}
         object.__setattr__(self, "unsupported", unsupported)
         object.__setattr__(self, "options", dict(self.options or {}))

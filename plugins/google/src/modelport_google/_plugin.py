@@ -36,4 +36,21 @@ def modelport_conformance_suites(register: Any) -> None:
     cassettes = files("modelport_google") / "cassettes"
     keys = ("GOOGLE_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY")
     register("google", cassettes / "google", merge_frames=merge_frames, credential_env=keys)
-    register("google-vertex", cassettes / "google-vertex", merge_frames=merge_frames)
+    register(
+        "google-vertex",
+        cassettes / "google-vertex",
+        merge_frames=merge_frames,
+        expected_failures=VERTEX_EXPECTED_FAILURES,
+    )
+
+
+#: Derived fault cases that fail on a defect not fixed yet (modelport_conformance.expected_failures).
+_EVERY_CHUNK_STOP = (
+    "a Gemini stream has no terminal event, and this Vertex recording sets finishReason STOP on "
+    "every chunk: a stream cut after any chunk is reported complete (issue 34: a stream is "
+    "complete only when its terminal event says so)"
+)
+VERTEX_EXPECTED_FAILURES = {
+    "vertex-stream-utf8-cjk/cut": _EVERY_CHUNK_STOP,
+    "vertex-stream-utf8-cjk/unterminated": _EVERY_CHUNK_STOP,
+}

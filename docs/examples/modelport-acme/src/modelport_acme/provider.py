@@ -65,6 +65,7 @@ class AcmeStream:
         self.reason: str | None = None
         self.usage: dict[str, Any] | None = None
         self.response_id: str | None = None
+        self.ended = False  # the body ended with `data: [DONE]`: the answer is whole
 
     def feed(self, chunk: dict[str, Any]) -> Iterator[ev.StreamEvent]:
         if chunk.get("id") and self.response_id is None:
@@ -90,12 +91,15 @@ class AcmeStream:
         if function.get("arguments"):
             yield ev.ToolCallDeltaEvent(id=self.calls[index], delta=function["arguments"])
 
+    def done(self) -> None:
+        self.ended = True
+
     def finish(self) -> Iterator[ev.StreamEvent]:
         if self.text_open:
             yield ev.TextEndEvent(id="text")
         for ident in self.calls.values():
             yield ev.ToolCallEndEvent(id=ident)
-        if self.reason is not None:
+        if self.reason is not None and self.ended:  # else the core raises StreamInterruptedError
             reason: Any = FINISH.get(self.reason, "other")
             yield ev.FinishEvent(finish_reason=reason, raw_finish_reason=self.reason, usage=usage(self.usage))
 
@@ -127,10 +131,8 @@ class AcmeProvider(HttpProvider):
         message = data["choices"][0]["message"]
         content: list[Any] = [TextPart(text=message["content"])] if message.get("content") else []
         for call in message.get("tool_calls") or []:
-            function = call["function"]
-            content.append(
-                ToolCallPart(id=call["id"], name=function["name"], args=loads(function["arguments"]))
-            )
+            name, arguments = call["function"]["name"], call["function"]["arguments"]
+            content.append(ToolCallPart(id=call["id"], name=name, args=loads(arguments)))
         reason = data["choices"][0].get("finish_reason")
         return Result(
             content=content,
