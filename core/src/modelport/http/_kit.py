@@ -18,9 +18,9 @@ from ..deadlines import current as current_deadline
 from ..errors import ConfigurationError, MissingCredentialsError, ProviderError
 from ..provider import EmbedRequest, ModelInfo, ModelPage, Prepared, Provider, Secret, TokenCount
 from ..secrets import CREDENTIAL_HEADERS
-from ..urls import check_base_url
+from ..urls import check_base_url, credential_url
 from . import _calls
-from ._endpoint import Endpoint, joined
+from ._endpoint import Endpoint
 from ._operation import Operation
 from ._types import DEFAULT_LIMITS, HttpRequest, HttpResponse, Limits, Steps, StreamDecoder
 
@@ -45,6 +45,11 @@ class HttpProvider(Provider):
     - ``api_key_env``: environment variables searched for the key, in order.
     - ``api_key_header``: the header the key goes in; ``"authorization"`` sends ``Bearer <key>``.
     - ``api_key_required``: ``False`` for servers that need no key (a local server).
+    - ``credential_origins``: origins besides the base URL's that requests may go to with the
+      credentials (``"https://storage.googleapis.com"``; ``*`` in a host stands for a label or part
+      of one). Every other absolute URL, one a response names or a restored job keeps, is refused
+      before any I/O, and a relative path may not hold a ``.`` or ``..`` segment
+      (:func:`modelport.urls.credential_url`).
     """
 
     default_base_url: ClassVar[str | None] = None
@@ -52,6 +57,7 @@ class HttpProvider(Provider):
     api_key_env: ClassVar[tuple[str, ...]] = ()
     api_key_header: ClassVar[str] = "authorization"
     api_key_required: ClassVar[bool] = True
+    credential_origins: ClassVar[tuple[str, ...]] = ()
     checks_on_send: ClassVar[bool] = True
     embed_retries_per_request: ClassVar[bool] = True
     _endpoint: Endpoint | None = None
@@ -164,8 +170,8 @@ class HttpProvider(Provider):
         return check_base_url(self.default_base_url, source=f"{type(self).__name__}.default_base_url")
 
     def url(self, spec: HttpRequest) -> str:
-        """The absolute URL of a request."""
-        return spec.url if "://" in spec.url else joined(self.base_url(), spec.url)
+        """The absolute URL of a request (by the kit's rule: :func:`modelport.urls.credential_url`)."""
+        return credential_url(spec.url, self.base_url(), allowed=self.credential_origins, name=self.name)
 
     def api_key(self) -> str | None:
         """The key from ``api_key=`` or ``api_key_env``, checked to be sendable; ``None`` if optional."""
@@ -236,6 +242,7 @@ class HttpProvider(Provider):
             ),
             clients=self.http,
             base_url_problem=problem,
+            credential_origins=self.credential_origins,
         )
 
     # What the core does (:mod:`._calls`) ----------------------------------------------------------

@@ -248,6 +248,14 @@ class VertexProvider(_GeminiFamily):
     config_options: ClassVar[frozenset[str] | None] = frozenset(
         {"project", "location", "token", "token_provider", "credential", "name", "batch_bucket"}
     )
+    #: Besides the base URL's host: another location's host (a tuned model's endpoint) and Cloud
+    #: Storage (a batch's files), all on the same OAuth credentials.
+    credential_origins: ClassVar[tuple[str, ...]] = (
+        "https://*-aiplatform.googleapis.com",
+        "https://aiplatform.googleapis.com",
+        "https://aiplatform.*.rep.googleapis.com",
+        "https://storage.googleapis.com",
+    )
 
     _backend: VertexBackend
 
