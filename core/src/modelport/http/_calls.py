@@ -69,8 +69,9 @@ class Codec(Protocol):
     def decode_model_page(self, data: Any, spec: HttpRequest) -> ModelPage: ...
 
 
-#: What a decoder raises on data it did not expect (a typed ``ModelportError`` passes through).
-_DECODE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError)
+#: What a decoder raises on data it did not expect (a typed ``ModelportError`` passes through);
+#: ``OverflowError``: a number too large for what it stands for (a time stamp of ``1e20``).
+_DECODE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, OverflowError)
 _IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS"})
 #: At most this many pages of a model list are read: a list that never ends is an error.
 MAX_MODEL_PAGES = 100

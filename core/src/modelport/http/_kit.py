@@ -50,6 +50,9 @@ class HttpProvider(Provider):
       of one). Every other absolute URL, one a response names or a restored job keeps, is refused
       before any I/O, and a relative path may not hold a ``.`` or ``..`` segment
       (:func:`modelport.urls.credential_url`).
+    - ``saved_options``: the options of ``get_model`` a saved batch job keeps, besides the base URL,
+      to reach the same server again (a project, a location; never a credential):
+      :meth:`saved_connection`.
     """
 
     default_base_url: ClassVar[str | None] = None
@@ -58,6 +61,7 @@ class HttpProvider(Provider):
     api_key_header: ClassVar[str] = "authorization"
     api_key_required: ClassVar[bool] = True
     credential_origins: ClassVar[tuple[str, ...]] = ()
+    saved_options: ClassVar[frozenset[str]] = frozenset()
     checks_on_send: ClassVar[bool] = True
     embed_retries_per_request: ClassVar[bool] = True
     _endpoint: Endpoint | None = None
@@ -172,6 +176,19 @@ class HttpProvider(Provider):
     def url(self, spec: HttpRequest) -> str:
         """The absolute URL of a request (by the kit's rule: :func:`modelport.urls.credential_url`)."""
         return credential_url(spec.url, self.base_url(), allowed=self.credential_origins, name=self.name)
+
+    def saved_connection(self) -> dict[str, Any]:
+        """What a saved batch job keeps to reach this server again (``get_model`` keywords): the base
+        URL in use and each of ``saved_options`` that was given as a string, a number or a list of
+        strings. Never a credential."""
+        kept: dict[str, Any] = {"base_url": self.base_url()}
+        for name in sorted(self.saved_options):
+            value = self.config.options.get(name)
+            if (isinstance(value, (str, int, float)) and not isinstance(value, bool)) or (
+                isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value)
+            ):
+                kept[name] = list(value) if isinstance(value, (list, tuple)) else value
+        return kept
 
     def api_key(self) -> str | None:
         """The key from ``api_key=`` or ``api_key_env``, checked to be sendable; ``None`` if optional."""

@@ -64,6 +64,7 @@ class AnthropicProvider(HttpProvider):
         "Anthropic API key": r"(?<![0-9A-Za-z])sk-ant-[0-9A-Za-z_\-]{20,}"
     }
     config_options: ClassVar[frozenset[str] | None] = frozenset({"beta", "name"})
+    saved_options: ClassVar[frozenset[str]] = frozenset({"beta", "name"})
     tool_namespace: ClassVar[str | None] = "anthropic"
     api: ClassVar[str | None] = "messages"
     #: Thinking signatures belong to the model that wrote them: another Claude model gets the turn

@@ -192,6 +192,7 @@ class GoogleProvider(_GeminiFamily):
     default_base_url: ClassVar[str | None] = GEMINI_BASE_URL
     api_key_env: ClassVar[tuple[str, ...]] = API_KEY_ENV_VARS
     config_options: ClassVar[frozenset[str] | None] = frozenset({"credential", "name"})
+    saved_options: ClassVar[frozenset[str]] = frozenset({"name"})
 
     def __init__(self, config: ProviderConfig) -> None:
         super().__init__(config)
@@ -256,6 +257,7 @@ class VertexProvider(_GeminiFamily):
         "https://aiplatform.*.rep.googleapis.com",
         "https://storage.googleapis.com",
     )
+    saved_options: ClassVar[frozenset[str]] = frozenset({"project", "location", "batch_bucket", "name"})
 
     _backend: VertexBackend
 
@@ -271,6 +273,14 @@ class VertexProvider(_GeminiFamily):
             self._batch_bucket = None
 
     # Batch prediction jobs (their requests and predictions in Cloud Storage: ``batch_bucket``) ----
+
+    def saved_connection(self) -> dict[str, Any]:
+        """The kit's, with the project and location in use (from the environment too): a restored
+        job names the same job resource, whatever the environment says then."""
+        kept = super().saved_connection()
+        project = self._backend.project()
+        kept.update({"location": self._backend.location(), **({"project": project} if project else {})})
+        return kept
 
     def batch_submit(self, model_name: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
         """Upload the requests to ``batch_bucket``, then ``POST {parent}/batchPredictionJobs``."""
