@@ -14,9 +14,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from ._batch_types import BatchDownload, BatchLine, BatchValues, item_error
-from .errors import ModelportError, ProviderResponseError
-from .http._calls import _DECODE_ERRORS, _decode_error
+from .errors import InvalidRequestError, ModelportError, ProviderResponseError, validation_message
+from .http._calls import _DECODE_ERRORS, _decode_error, acall_lines, call_lines
+from .http._lines import BadLine
 from .secrets import redact_data
 from .types import Result
 
@@ -38,7 +41,7 @@ def lines(provider: HttpProvider, found: Iterable[Any]) -> Iterator[BatchLine]:
     secrets = provider.endpoint().secrets
     for item in found:
         if isinstance(item, BatchDownload):
-            for number, value in enumerate(provider.call_lines(item.spec), 1):
+            for number, value in enumerate(call_lines(provider.endpoint(), item.spec, bad_lines=True), 1):
                 yield from _parsed(provider, item, value, number, secrets)
         elif isinstance(item, BatchValues):
             for number, value in enumerate(item.values, 1):
@@ -53,7 +56,7 @@ async def adecoded_lines(provider: HttpProvider, found: Iterable[Any]) -> list[B
     collected: list[BatchLine] = []
     for item in found:
         if isinstance(item, BatchDownload):
-            values: AsyncIterator[Any] = provider.acall_lines(item.spec)
+            values: AsyncIterator[Any] = acall_lines(provider.endpoint(), item.spec, bad_lines=True)
             number = 0
             async for value in values:
                 number += 1
@@ -71,14 +74,18 @@ def _parsed(
 ) -> list[BatchLine]:
     """One line's items, parsed by the plugin from the line scrubbed of every credential by value;
     anything it raises is that line's typed error."""
-    value = redact_data(value, secrets, shapes=False)
-    try:
-        return [_checked(line) for line in source.parse(value)]
-    except ModelportError as error:
-        problem: ModelportError = error
-    except _DECODE_ERRORS as error:
-        problem = _decode_error(provider, error)
-    custom_id = _identified(source.identify, value)
+    problem: ModelportError | str
+    if isinstance(value, BadLine):
+        problem, custom_id = value.problem, UNATTRIBUTED
+    else:
+        value = redact_data(value, secrets, shapes=False)
+        try:
+            return [_checked(line) for line in source.parse(value)]
+        except ModelportError as error:
+            problem = error
+        except _DECODE_ERRORS as error:
+            problem = _decode_error(provider, error)
+        custom_id = _identified(source.identify, value)
     return [
         BatchLine(
             custom_id,
@@ -132,7 +139,11 @@ def decoded(
             result = decode(provider, model, requests.get(line.custom_id), line.data)
         except ModelportError as error:
             yield BatchItem(line.custom_id, None, error)
-        except _DECODE_ERRORS as error:  # a saved request that no longer reads
+        except ValidationError as error:  # a saved request that no longer reads (values not shown)
+            problem = validation_message(error, root="request", limit=3)
+            message = f"the saved request {line.custom_id!r} cannot be read: {problem}"
+            yield BatchItem(line.custom_id, None, InvalidRequestError(message))
+        except _DECODE_ERRORS as error:
             yield BatchItem(line.custom_id, None, _decode_error(provider, error))
         else:
             yield BatchItem(line.custom_id, result, None)

@@ -266,13 +266,18 @@ async def acall_json(endpoint: Endpoint, spec: HttpRequest, *, retry: bool = Fal
     return await asend_json(endpoint, spec, allow_empty=True)
 
 
-def call_lines(endpoint: Endpoint, spec: HttpRequest) -> Iterator[Any]:
-    """See :meth:`~modelport.http.HttpProvider.call_lines`."""
-    return stream_frames(endpoint, _encoded(spec), lines=True, deadline=current_deadline())
+def call_lines(endpoint: Endpoint, spec: HttpRequest, *, bad_lines: bool = False) -> Iterator[Any]:
+    """See :meth:`~modelport.http.HttpProvider.call_lines`; ``bad_lines=True`` yields a
+    :class:`~._lines.BadLine` for a line that is not JSON and goes on (a batch's results)."""
+    return stream_frames(
+        endpoint, _encoded(spec), lines=True, deadline=current_deadline(), bad_lines=bad_lines
+    )
 
 
-def acall_lines(endpoint: Endpoint, spec: HttpRequest) -> AsyncIterator[Any]:
-    return astream_frames(endpoint, _encoded(spec), lines=True, deadline=current_deadline())
+def acall_lines(endpoint: Endpoint, spec: HttpRequest, *, bad_lines: bool = False) -> AsyncIterator[Any]:
+    return astream_frames(
+        endpoint, _encoded(spec), lines=True, deadline=current_deadline(), bad_lines=bad_lines
+    )
 
 
 def call(endpoint: Endpoint, spec: HttpRequest, *, retry: bool | None = None) -> HttpResponse:
