@@ -22,6 +22,8 @@ class Served(httpx.MockTransport):
         value = self.answers.get(request.url.path)
         if value is None:
             return httpx.Response(404, json={"error": {"type": "not_found_error", "message": "no"}})
+        if isinstance(value, bytes):  # a body as is
+            return httpx.Response(200, content=value, headers={"content-type": "application/x-jsonl"})
         if isinstance(value, Lines):
             body = b"".join(
                 (line if isinstance(line, bytes) else json.dumps(line).encode()) + b"\n" for line in value

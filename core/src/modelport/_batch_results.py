@@ -11,6 +11,7 @@ for an id that is no request of the job, are typed per-item errors too (their da
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ from ._batch_types import BatchDownload, BatchLine, BatchValues, item_error
 from .errors import InvalidRequestError, ModelportError, ProviderResponseError, validation_message
 from .http._calls import _DECODE_ERRORS, _decode_error, acall_lines, call_lines
 from .http._lines import BadLine
-from .secrets import redact_data
+from .secrets import redact, redact_data
 from .types import Result
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def _parsed(
     if isinstance(value, BadLine):
         problem, custom_id = value.problem, UNATTRIBUTED
     else:
-        value = redact_data(value, secrets, shapes=False)
+        value = _scrubbed_value(value, secrets)
         try:
             return [_checked(line) for line in source.parse(value)]
         except ModelportError as error:
@@ -120,7 +121,21 @@ def _identified(identify: Callable[[Any], object] | None, value: Any) -> str:
 
 def _scrubbed(line: Any, secrets: Any) -> BatchLine:
     line = _checked(line if isinstance(line, BatchLine) else BatchLine(*line))
-    return line if line.data is None else line._replace(data=redact_data(line.data, secrets, shapes=False))
+    return line if line.data is None else line._replace(data=_scrubbed_value(line.data, secrets))
+
+
+def _scrubbed_value(value: Any, secrets: tuple[str, ...]) -> Any:
+    """``value`` with every credential scrubbed by value, walked only when its JSON text holds one
+    (one scan a line, not one a string: a results file has many lines of many strings)."""
+    if not secrets:
+        return value
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return redact_data(value, secrets, shapes=False)
+    if redact(text, secrets, shapes=False) == text:
+        return value
+    return redact_data(value, secrets, shapes=False)
 
 
 def decoded(
