@@ -329,5 +329,6 @@ def restore_batch(
 
     job = BatchJob.restored(saved)
     if model is None:
-        model = get_model(f"{job.provider}/{job.model}", **{**job.connection_options(), **options})
+        kept = getattr(registry().provider_class(job.provider), "saved_options", ())
+        model = get_model(f"{job.provider}/{job.model}", **{**job.connection_options(kept), **options})
     return job.bind(model)

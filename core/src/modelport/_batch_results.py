@@ -13,24 +13,52 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import ValidationError
 
 from ._batch_types import BatchDownload, BatchLine, BatchValues, item_error
 from .errors import InvalidRequestError, ModelportError, ProviderResponseError, validation_message
-from .http._calls import _DECODE_ERRORS, _decode_error, acall_lines, call_lines
-from .http._lines import BadLine
+from .http import DECODE_ERRORS, BadLine
 from .secrets import redact, redact_data
-from .types import Result
+from .types import EmbeddingResult, Result, Usage
 
 if TYPE_CHECKING:
     from ._model import Model
-    from .batches import BatchItem, BatchJob, BatchResults, SavedRequest
+    from .batches import BatchJob, SavedRequest
     from .http import HttpProvider
-    from .types import EmbeddingResult
 
-__all__ = ["adecoded_lines", "decoded", "lines", "ordered"]
+__all__ = ["BatchItem", "BatchResults", "adecoded_lines", "decoded", "lines", "ordered"]
+
+
+class BatchItem(NamedTuple):
+    """The outcome of one request of a batch: its ``result``, or the typed ``error`` of that request
+    alone (exactly one of the two is set)."""
+
+    custom_id: str
+    result: Result | EmbeddingResult | None
+    error: ModelportError | None
+
+
+class BatchResults(list[BatchItem]):
+    """The items of a batch in the order the requests were given, with their usage summed."""
+
+    @property
+    def usage(self) -> Usage:
+        """Every field summed over the results that report it (``None`` where none does)."""
+        totals: dict[str, int] = {}
+        for item in self:
+            if item.result is None:
+                continue
+            for name, value in item.result.usage.model_dump(exclude_none=True).items():
+                totals[name] = totals.get(name, 0) + value
+        return Usage(**totals)
+
+    @property
+    def errors(self) -> list[BatchItem]:
+        """The items that failed."""
+        return [item for item in self if item.error is not None]
+
 
 #: The custom id of a results line that names no request the core could find.
 UNATTRIBUTED = ""
@@ -42,7 +70,7 @@ def lines(provider: HttpProvider, found: Iterable[Any]) -> Iterator[BatchLine]:
     secrets = provider.endpoint().secrets
     for item in found:
         if isinstance(item, BatchDownload):
-            for number, value in enumerate(call_lines(provider.endpoint(), item.spec, bad_lines=True), 1):
+            for number, value in enumerate(provider.call_lines(item.spec, bad_lines=True), 1):
                 yield from _parsed(provider, item, value, number, secrets)
         elif isinstance(item, BatchValues):
             for number, value in enumerate(item.values, 1):
@@ -57,7 +85,7 @@ async def adecoded_lines(provider: HttpProvider, found: Iterable[Any]) -> list[B
     collected: list[BatchLine] = []
     for item in found:
         if isinstance(item, BatchDownload):
-            values: AsyncIterator[Any] = acall_lines(provider.endpoint(), item.spec, bad_lines=True)
+            values: AsyncIterator[Any] = provider.acall_lines(item.spec, bad_lines=True)
             number = 0
             async for value in values:
                 number += 1
@@ -84,8 +112,8 @@ def _parsed(
             return [_checked(line) for line in source.parse(value)]
         except ModelportError as error:
             problem = error
-        except _DECODE_ERRORS as error:
-            problem = _decode_error(provider, error)
+        except DECODE_ERRORS as error:
+            problem = provider.decode_error(error)
         custom_id = _identified(source.identify, value)
     return [
         BatchLine(
@@ -119,8 +147,8 @@ def _identified(identify: Callable[[Any], object] | None, value: Any) -> str:
     return found if isinstance(found, str) and 0 < len(found) <= 1_000 else UNATTRIBUTED
 
 
-def _scrubbed(line: Any, secrets: Any) -> BatchLine:
-    line = _checked(line if isinstance(line, BatchLine) else BatchLine(*line))
+def _scrubbed(given: Any, secrets: Any) -> BatchLine:
+    line = _checked(given if isinstance(given, BatchLine) else BatchLine(*given))
     return line if line.data is None else line._replace(data=_scrubbed_value(line.data, secrets))
 
 
@@ -142,8 +170,6 @@ def decoded(
     job: BatchJob, model: Model, provider: HttpProvider, found: Iterable[BatchLine]
 ) -> Iterator[BatchItem]:
     """Each result line decoded by the provider's own mapping, as a single call's answer."""
-    from .batches import BatchItem
-
     requests = {saved.custom_id: saved for saved in job.requests}
     decode = _embedding if job.kind == "embed" else _generation
     for line in found:
@@ -158,8 +184,8 @@ def decoded(
             problem = validation_message(error, root="request", limit=3)
             message = f"the saved request {line.custom_id!r} cannot be read: {problem}"
             yield BatchItem(line.custom_id, None, InvalidRequestError(message))
-        except _DECODE_ERRORS as error:
-            yield BatchItem(line.custom_id, None, _decode_error(provider, error))
+        except DECODE_ERRORS as error:
+            yield BatchItem(line.custom_id, None, provider.decode_error(error))
         else:
             yield BatchItem(line.custom_id, result, None)
 
@@ -187,8 +213,6 @@ def ordered(job: BatchJob, items: Iterable[BatchItem]) -> BatchResults:
     the results for no request of the job and the lines no request could be found for. A second
     result for a request, or one for an unknown id, is a typed error (``provider_status``
     ``"duplicate"`` / ``"unknown"``), the answer it carried in ``partial``."""
-    from .batches import BatchItem, BatchResults
-
     by_id: dict[str, BatchItem] = {}
     unread: list[BatchItem] = []
     for item in items:
@@ -224,8 +248,6 @@ def ordered(job: BatchJob, items: Iterable[BatchItem]) -> BatchResults:
 def _flagged(job: BatchJob, items: tuple[BatchItem, ...], why: str, message: str) -> BatchItem:
     """The item of ``items``' custom id as a typed error saying ``why``; the first generation among
     them kept in its ``partial`` (an error already flagged stays as it is)."""
-    from .batches import BatchItem
-
     first = items[0]
     if isinstance(first.error, ProviderResponseError) and first.error.provider_status == why:
         return first

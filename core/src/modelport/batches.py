@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, field_validator
 
 from . import _retry
+from ._batch_results import BatchItem, BatchResults
 from ._batch_types import (
     MAX_COUNT,
     TERMINAL_STATUSES,
@@ -45,10 +46,9 @@ from .errors import (
     ConfigurationError,
     DeadlineExceededError,
     InvalidRequestError,
-    ModelportError,
     validation_message,
 )
-from .types import EmbeddingResult, Request, Result, Usage
+from .types import Request
 
 if TYPE_CHECKING:
     from ._model import Model
@@ -121,35 +121,6 @@ class SavedRequest(BaseModel):
         return EmbedRequest(**{**fields, "values": tuple(fields["values"])})
 
 
-class BatchItem(NamedTuple):
-    """The outcome of one request of a batch: its ``result``, or the typed ``error`` of that request
-    alone (exactly one of the two is set)."""
-
-    custom_id: str
-    result: Result | EmbeddingResult | None
-    error: ModelportError | None
-
-
-class BatchResults(list[BatchItem]):
-    """The items of a batch in the order the requests were given, with their usage summed."""
-
-    @property
-    def usage(self) -> Usage:
-        """Every field summed over the results that report it (``None`` where none does)."""
-        totals: dict[str, int] = {}
-        for item in self:
-            if item.result is None:
-                continue
-            for name, value in item.result.usage.model_dump(exclude_none=True).items():
-                totals[name] = totals.get(name, 0) + value
-        return Usage(**totals)
-
-    @property
-    def errors(self) -> list[BatchItem]:
-        """The items that failed."""
-        return [item for item in self if item.error is not None]
-
-
 class BatchJob(BaseModel):
     """A batch on a provider's batch service, as last seen (``refresh()`` asks again).
 
@@ -195,12 +166,11 @@ class BatchJob(BaseModel):
             raise InvalidRequestError(f"not a saved batch job: {type(error).__name__}") from None
         raise InvalidRequestError(f"not a saved batch job: a {type(saved).__name__}")
 
-    def connection_options(self) -> dict[str, Any]:
+    def connection_options(self, saved_options: Iterable[str]) -> dict[str, Any]:
         """``get_model`` keywords that reach the server the job was submitted to (its
-        ``connection``); a name the provider does not keep there is an ``InvalidRequestError``."""
-        from .plugins import provider_class
-
-        kept = {"base_url"} | set(getattr(provider_class(self.provider), "saved_options", ()))
+        ``connection``); a name other than ``base_url`` and the provider's ``saved_options`` is an
+        ``InvalidRequestError``."""
+        kept = {"base_url", *saved_options}
         unknown = sorted(set(self.connection) - kept)
         if unknown:
             raise InvalidRequestError(f"batch {self.id!r}: its connection cannot set {unknown[:3]}")
@@ -383,22 +353,22 @@ def _submitted(pending: _Pending, state: BatchState) -> BatchJob:
 def _ran(provider: HttpProvider, steps: Callable[[], Any]) -> Any:
     """A batch hook's operation run, under the decoder guard (a bare Python error from a batch
     object of an unexpected shape is a typed :class:`~modelport.errors.ProviderResponseError`)."""
-    from .http._calls import _DECODE_ERRORS, _decode_error
+    from .http import DECODE_ERRORS
 
     try:
         return provider.operation(steps).run()
-    except _DECODE_ERRORS as error:
-        raise _decode_error(provider, error) from error
+    except DECODE_ERRORS as error:
+        raise provider.decode_error(error) from error
 
 
 async def _aran(provider: HttpProvider, steps: Callable[[], Any]) -> Any:
     """Async twin of :func:`_ran`."""
-    from .http._calls import _DECODE_ERRORS, _decode_error
+    from .http import DECODE_ERRORS
 
     try:
         return await provider.operation(steps)
-    except _DECODE_ERRORS as error:
-        raise _decode_error(provider, error) from error
+    except DECODE_ERRORS as error:
+        raise provider.decode_error(error) from error
 
 
 def _state(provider: HttpProvider, state: Any) -> BatchState:

@@ -70,8 +70,10 @@ def _load(batch_id: str, base_url: str | None = None, key: str | None = None) ->
     path = _path(batch_id)
     if not path.is_file():
         raise click.ClickException(f"no saved batch {batch_id!r} in {jobs_dir()} (submitted elsewhere?)")
+    from modelport import plugins
+
     job = _saved(path)
-    options = job.connection_options()
+    options = job.connection_options(getattr(plugins.provider_class(job.provider), "saved_options", ()))
     if base_url:
         options["base_url"] = base_url
     return job.bind(open_model(f"{job.provider}/{job.model}", key=key, **options))

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ._endpoint import Endpoint
 
 __all__ = [
+    "DECODE_ERRORS",
     "Codec",
     "acall",
     "acall_json",
@@ -71,7 +72,8 @@ class Codec(Protocol):
 
 #: What a decoder raises on data it did not expect (a typed ``ModelportError`` passes through);
 #: ``OverflowError``: a number too large for what it stands for (a time stamp of ``1e20``).
-_DECODE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, OverflowError)
+DECODE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, OverflowError)
+_DECODE_ERRORS = DECODE_ERRORS
 _IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS"})
 #: At most this many pages of a model list are read: a list that never ends is an error.
 MAX_MODEL_PAGES = 100

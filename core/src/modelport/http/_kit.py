@@ -15,7 +15,7 @@ from .. import _retry
 from .._http_auth import HeaderAuth, check_header_value
 from .._http_errors import error_message, status_error
 from ..deadlines import current as current_deadline
-from ..errors import ConfigurationError, MissingCredentialsError, ProviderError
+from ..errors import ConfigurationError, MissingCredentialsError, ProviderError, ProviderResponseError
 from ..provider import EmbedRequest, ModelInfo, ModelPage, Prepared, Provider, Secret, TokenCount
 from ..secrets import CREDENTIAL_HEADERS
 from ..urls import check_base_url, credential_url
@@ -25,7 +25,7 @@ from ._operation import Operation
 from ._types import DEFAULT_LIMITS, HttpRequest, HttpResponse, Limits, Steps, StreamDecoder
 
 if TYPE_CHECKING:
-    from .._batch_types import BatchDownload, BatchLine, BatchRequest, BatchState
+    from .._batch_types import BatchDownload, BatchLine, BatchRequest, BatchState, BatchValues
     from ..events import StreamEvent
     from ..types import EmbeddingResult, Request, Result
 
@@ -117,10 +117,12 @@ class HttpProvider(Provider):
         raise self._unsupported("batches")
         yield  # pragma: no cover
 
-    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload]]:
-        """The result lines of an ended batch (in any order), or the results files for the core to
-        stream (:class:`~modelport.batches.BatchDownload`, never read whole): the core decodes each
-        body with :meth:`decode_response`, as it decodes a single call's."""
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload | BatchValues]]:
+        """The result lines of an ended batch (in any order), the results files for the core to
+        stream (:class:`~modelport.batches.BatchDownload`, never read whole), or results that came
+        inline for the core to read one by one (:class:`~modelport.batches.BatchValues`): the core
+        parses each under the decoder guard and decodes each body with :meth:`decode_response`, as
+        it decodes a single call's."""
         raise self._unsupported("batches")
         yield  # pragma: no cover
 
@@ -369,16 +371,23 @@ class HttpProvider(Provider):
         """Async twin of :meth:`call`."""
         return await _calls.acall(self.endpoint(), spec, retry=retry)
 
-    def call_lines(self, spec: HttpRequest) -> Iterator[Any]:
+    def call_lines(self, spec: HttpRequest, *, bad_lines: bool = False) -> Iterator[Any]:
         """Send ``spec`` and yield the JSON value of each line of its JSON Lines answer as it
         arrives (a batch's results file): never the whole body in memory, each line within
         ``Limits.max_frame_bytes``, the whole within ``max_stream_bytes`` and the call's deadline,
-        typed errors as for any call. Not retried (a half-read body cannot be resumed)."""
-        return _calls.call_lines(self.endpoint(), spec)
+        typed errors as for any call. Not retried (a half-read body cannot be resumed). A line that
+        is not JSON ends it with a ``ProviderResponseError``; with ``bad_lines=True`` it is a
+        :class:`~modelport.http.BadLine` in its place, and the lines after it still come."""
+        return _calls.call_lines(self.endpoint(), spec, bad_lines=bad_lines)
 
-    def acall_lines(self, spec: HttpRequest) -> AsyncIterator[Any]:
+    def acall_lines(self, spec: HttpRequest, *, bad_lines: bool = False) -> AsyncIterator[Any]:
         """Async twin of :meth:`call_lines`."""
-        return _calls.acall_lines(self.endpoint(), spec)
+        return _calls.acall_lines(self.endpoint(), spec, bad_lines=bad_lines)
+
+    def decode_error(self, error: Exception) -> ProviderResponseError:
+        """The typed error of a bare Python error (one of :data:`~modelport.http.DECODE_ERRORS`)
+        that a plugin's parse step raised on data it did not expect: what the decoder guard raises."""
+        return _calls._decode_error(self, error)
 
     def operation(self, steps: Callable[[], Steps[_T]]) -> Operation[_T]:
         """An :class:`Operation` of this provider's (run it with ``.run()`` or ``await`` it)."""

@@ -156,7 +156,7 @@ def cancel_steps(batch_id: str) -> Steps[BatchState]:
 
 def results_steps(
     base_url: str, state: BatchState, provider: str, error_from: ErrorFrom
-) -> Steps[Iterable[BatchLine | BatchDownload]]:
+) -> Steps[Iterable[BatchLine | BatchDownload | BatchValues]]:
     """The responses of the ended batch: inlined in its operation, or in its responses file."""
     reply = yield HttpRequest(_name(state.id), method="GET")
     assert reply is not None

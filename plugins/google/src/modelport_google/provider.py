@@ -18,7 +18,7 @@ from ._backends import API_KEY_ENV_VARS, GEMINI_BASE_URL, GeminiBackend, VertexB
 if TYPE_CHECKING:
     import httpx
 
-    from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState
+    from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState, BatchValues
     from modelport.errors import ProviderError
     from modelport.tools import NeutralToolMapping
     from modelport.types import EmbeddingResult, Message, Origin, Request, Result
@@ -220,7 +220,7 @@ class GoogleProvider(_GeminiFamily):
 
         return cancel_steps(batch_id)
 
-    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload]]:
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload | BatchValues]]:
         from ._batches import results_steps
 
         return results_steps(self._backend.base_url(), state, self.name, self.error_from_response)
