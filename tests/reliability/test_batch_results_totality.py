@@ -11,7 +11,8 @@ result or a typed error; every result round-trips through JSON (C5); and a line 
 alone, whose id no other line names, still arrives with its recorded answer.
 
 Sizes: ``BATCH_FUZZ_EXAMPLES`` examples per format when set (the long run of docs/reliability.md:
-30,000), else a quarter of the profile's ``max_examples`` (``ci``: 50 per format).
+30,000), else a quarter of the profile's ``max_examples`` (``ci``: 50 per format). With
+``BATCH_FUZZ_TALLY=FILE`` the run writes its counts there as it goes (cases, outcomes, items).
 """
 
 from __future__ import annotations
@@ -48,6 +49,20 @@ def fuzzed() -> settings:
             HealthCheck.large_base_example,
         ],
     )
+
+
+#: Counts of the run, per format (written to ``BATCH_FUZZ_TALLY`` as they grow).
+TALLY: dict[str, dict[str, int]] = {}
+
+
+def _tally(name: str, **counts: int) -> None:
+    tally = TALLY.setdefault(name, {})
+    for key, value in counts.items():
+        tally[key] = tally.get(key, 0) + value
+    path = os.environ.get("BATCH_FUZZ_TALLY")
+    if path and tally["cases"] % 500 == 0:
+        with open(path, "w", encoding="utf-8") as file:
+            json.dump(TALLY, file)
 
 
 @functools.cache
@@ -87,6 +102,7 @@ def test_mutated_batch_results_decode_or_fail_typed(name: str, data: st.DataObje
     try:
         items = form.results()
     except ModelportError:
+        _tally(name, cases=1, typed_failures=1)
         return
     assert [item.custom_id for item in items[: len(IDS)]] == list(IDS)
     for item in items:
@@ -98,3 +114,5 @@ def test_mutated_batch_results_decode_or_fail_typed(name: str, data: st.DataObje
     for item in items[: len(IDS)]:
         if item.custom_id in untouched:
             assert item.result is not None and item.result.text == TEXTS[item.custom_id], item
+    errors = sum(item.error is not None for item in items)
+    _tally(name, cases=1, results=1, items=len(items), item_errors=errors, untouched_arrived=len(untouched))
