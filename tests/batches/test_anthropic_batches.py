@@ -15,7 +15,7 @@ import pytest
 import modelport
 from modelport import restore_batch
 from modelport.batches import BatchJob
-from modelport.errors import BatchItemNotRunError, InvalidRequestError
+from modelport.errors import BatchItemNotRunError, InvalidRequestError, ProviderResponseError
 from tests.batches.replay import transport
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -181,7 +181,11 @@ def test_requests_without_a_result_are_typed_errors_in_their_place() -> None:
         _model(mock),
     )
     items = job.results()
-    assert [item.custom_id for item in items] == ["1", "2"]
+    # The recording's "0" is no request of this job: it comes after the requests' items, typed.
+    assert [item.custom_id for item in items] == ["1", "2", "0"]
     assert items[0].result is not None and items[0].result.text == "Jupiter"
     assert isinstance(items[1].error, BatchItemNotRunError)
     assert (items[1].error.provider_status, items[1].error.details) == ("missing", {"custom_id": "2"})
+    unknown = items[2].error
+    assert isinstance(unknown, ProviderResponseError) and unknown.provider_status == "unknown"
+    assert unknown.partial is not None and unknown.partial.text == "4"

@@ -155,7 +155,7 @@ def test_upload_errors_are_typed_and_scrubbed() -> None:
         files.upload(m, b"x", mime_type="text/plain").run()
     assert KEY not in str(info.value)
     m, recorder = model(upload_replies(session="https://elsewhere.example/upload?id=1"))
-    with pytest.raises(ProviderResponseError, match="another origin"):
+    with pytest.raises(InvalidRequestError, match="refused to send credentials to https://elsewhere"):
         files.upload(m, b"x", mime_type="text/plain").run()
     assert len(recorder.requests) == 1  # the bytes never went to the other origin
 

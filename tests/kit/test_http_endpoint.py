@@ -115,7 +115,7 @@ def test_the_async_io_sends_for_an_endpoint_alone() -> None:
         return httpx.Response(200, json={"echo": request.url.path, "team": request.headers["x-team"]})
 
     endpoint = _endpoint(httpx.MockTransport(handler))
-    data = asyncio.run(asend_json(endpoint, HttpRequest("https://other.example/ping", method="GET")))
+    data = asyncio.run(asend_json(endpoint, HttpRequest("https://api.acme.example/ping", method="GET")))
     assert data == {"echo": "/ping", "team": "blue"}
 
 
@@ -135,8 +135,9 @@ def test_the_endpoint_maps_errors_scrubs_and_bounds() -> None:
         send_json(_endpoint(httpx.MockTransport(large)), HttpRequest("chat"))
 
 
-def test_a_relative_url_without_a_base_url_says_why() -> None:
+def test_a_url_without_a_base_url_says_why() -> None:
     endpoint = _endpoint(httpx.MockTransport(answer), base_url=None)
-    assert endpoint.url("https://api.acme.example/v1/chat") == "https://api.acme.example/v1/chat"
-    with pytest.raises(modelport.errors.ConfigurationError, match="acme needs base_url"):
-        endpoint.url("chat")
+    # No API root, no origin credentials may go to: an absolute URL is not sent either.
+    for url in ("chat", "https://api.acme.example/v1/chat"):
+        with pytest.raises(modelport.errors.ConfigurationError, match="acme needs base_url"):
+            endpoint.url(url)

@@ -322,10 +322,13 @@ def restore_batch(
 ) -> BatchJob:
     """A batch job saved with ``job.model_dump_json()`` (or its ``model_dump()``), ready to use in this
     process: bound to ``model`` when given, else to ``get_model("provider/model", **options)`` of the
-    provider and model it was submitted to (see :mod:`modelport.batches`)."""
+    provider and model it was submitted to, on the server it was submitted to (the job's
+    ``connection``: its base URL and provider options; ``options`` given here win). A damaged job is
+    an :class:`~modelport.errors.InvalidRequestError` (see :mod:`modelport.batches`)."""
     from .batches import BatchJob
 
-    job = (
-        BatchJob.model_validate(saved) if isinstance(saved, Mapping) else BatchJob.model_validate_json(saved)
-    )
-    return job.bind(model if model is not None else get_model(f"{job.provider}/{job.model}", **options))
+    job = BatchJob.restored(saved)
+    if model is None:
+        kept = getattr(registry().provider_class(job.provider), "saved_options", ())
+        model = get_model(f"{job.provider}/{job.model}", **{**job.connection_options(kept), **options})
+    return job.bind(model)

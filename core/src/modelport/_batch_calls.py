@@ -27,7 +27,7 @@ class BatchCalls:
 
         provider, job, built = batches._prepared(model, requests, "generate")
         return batches._submitted(
-            job, provider.operation(lambda: provider.batch_submit(model.name, built)).run()
+            job, batches._ran(provider, lambda: provider.batch_submit(model.name, built))
         )
 
     def submit_embed_batch(self, requests: Sequence[EmbedEntry]) -> BatchJob:
@@ -40,7 +40,7 @@ class BatchCalls:
 
         provider, job, built = batches._prepared(model, requests, "embed")
         return batches._submitted(
-            job, provider.operation(lambda: provider.batch_submit(model.name, built)).run()
+            job, batches._ran(provider, lambda: provider.batch_submit(model.name, built))
         )
 
     def get_batch(self, batch_id: str) -> BatchJob:
@@ -51,7 +51,7 @@ class BatchCalls:
         model = cast("Model", self)
 
         provider = batches._provider_of(model)
-        return batches._fetched(model, provider.operation(lambda: provider.batch_get(batch_id)).run())
+        return batches._fetched(model, batches._ran(provider, lambda: provider.batch_get(batch_id)))
 
     async def asubmit_batch(self, requests: Sequence[BatchEntry]) -> BatchJob:
         """Async twin of :meth:`submit_batch`."""
@@ -61,7 +61,7 @@ class BatchCalls:
 
         provider, job, built = batches._prepared(model, requests, "generate")
         return batches._submitted(
-            job, await provider.operation(lambda: provider.batch_submit(model.name, built))
+            job, await batches._aran(provider, lambda: provider.batch_submit(model.name, built))
         )
 
     async def asubmit_embed_batch(self, requests: Sequence[EmbedEntry]) -> BatchJob:
@@ -72,7 +72,7 @@ class BatchCalls:
 
         provider, job, built = batches._prepared(model, requests, "embed")
         return batches._submitted(
-            job, await provider.operation(lambda: provider.batch_submit(model.name, built))
+            job, await batches._aran(provider, lambda: provider.batch_submit(model.name, built))
         )
 
     async def aget_batch(self, batch_id: str) -> BatchJob:
@@ -82,4 +82,4 @@ class BatchCalls:
         model = cast("Model", self)
 
         provider = batches._provider_of(model)
-        return batches._fetched(model, await provider.operation(lambda: provider.batch_get(batch_id)))
+        return batches._fetched(model, await batches._aran(provider, lambda: provider.batch_get(batch_id)))

@@ -15,7 +15,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from datetime import datetime, timezone
 from typing import Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from ._file_body import FileBody
 from .errors import ModelportError, ProviderError
@@ -28,8 +28,11 @@ __all__ = [
     "BatchRequest",
     "BatchState",
     "BatchStatus",
+    "BatchValues",
+    "MAX_COUNT",
     "SpooledFile",
     "TERMINAL_STATUSES",
+    "count",
     "downloads",
     "item_error",
     "jsonl_lines",
@@ -46,17 +49,26 @@ BatchStatus = Literal["queued", "running", "succeeded", "failed", "cancelled", "
 TERMINAL_STATUSES: frozenset[str] = frozenset({"succeeded", "failed", "cancelled", "expired"})
 
 
+#: The largest count a batch object may report (``2**53 - 1``, as for usage counts); a negative
+#: count or a larger one is a malformed batch object.
+MAX_COUNT = 2**53 - 1
+
+_Count = Field(default=0, ge=0, le=MAX_COUNT, strict=True)
+
+
 class BatchCounts(BaseModel):
-    """How many requests of a batch are where, as the provider last reported."""
+    """How many requests of a batch are where, as the provider last reported (each an ``int`` from 0
+    to :data:`MAX_COUNT`: anything else fails validation, which the core reports as a typed
+    :class:`~modelport.errors.ProviderResponseError`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    total: int = 0
-    processing: int = 0
-    succeeded: int = 0
-    failed: int = 0
-    cancelled: int = 0
-    expired: int = 0
+    total: int = _Count
+    processing: int = _Count
+    succeeded: int = _Count
+    failed: int = _Count
+    cancelled: int = _Count
+    expired: int = _Count
 
 
 class BatchState(BaseModel):
@@ -95,10 +107,26 @@ class BatchLine(NamedTuple):
 class BatchDownload(NamedTuple):
     """A results file the core streams for the plugin (:meth:`~modelport.http.HttpProvider.call_lines`):
     ``spec`` is the request that downloads it, ``parse`` turns each JSON line into the
-    :class:`BatchLine` items it holds. Never read whole."""
+    :class:`BatchLine` items it holds. Never read whole.
+
+    The core runs ``parse`` on each line under the decoder guard: a line it cannot read (a bare
+    Python error, or a typed one) becomes that one request's
+    :class:`~modelport.errors.ProviderResponseError`, attributed by ``identify`` (the line's custom
+    id, or ``None``), and the lines after it still arrive."""
 
     spec: Any
     parse: Callable[[Any], Iterable[BatchLine]]
+    identify: Callable[[Any], object] | None = None
+
+
+class BatchValues(NamedTuple):
+    """Results that came inline (in the batch object itself): each of ``values`` turned into its
+    :class:`BatchLine` items by ``parse``, one by one under the decoder guard, as a
+    :class:`BatchDownload`'s lines are."""
+
+    values: Iterable[Any]
+    parse: Callable[[Any], Iterable[BatchLine]]
+    identify: Callable[[Any], object] | None = None
 
 
 def downloads(*files: BatchDownload) -> Generator[Any, Any, list[BatchDownload]]:
@@ -108,14 +136,35 @@ def downloads(*files: BatchDownload) -> Generator[Any, Any, list[BatchDownload]]
     yield  # a generator: the steps of an Operation
 
 
+def count(value: Any) -> int:
+    """A count of a provider's batch object: an ``int`` (or the decimal text of one, as Google writes
+    int64 values) from 0 to :data:`MAX_COUNT`; absent (``None``) is 0. Anything else (a negative or
+    huge number, a boolean, a fraction, other text) is a ``ValueError``, which the core's decoder
+    guard reports as a typed :class:`~modelport.errors.ProviderResponseError`."""
+    if value is None:
+        return 0
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 16:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise ValueError(f"not a count: {str(value)[:40]!r}")
+    return value
+
+
 def timestamp(value: Any) -> datetime | None:
     """A provider's time stamp (Unix seconds, or RFC 3339 with up to nanoseconds) as an aware
-    :class:`~datetime.datetime`; ``None`` when absent."""
+    :class:`~datetime.datetime`; ``None`` when absent. One that is no time stamp (a boolean, a
+    number past year 9999 or not finite, text that is no date) is a ``ValueError``, which the
+    core's decoder guard reports as a typed :class:`~modelport.errors.ProviderResponseError`."""
     if value is None or value == "":
         return None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return datetime.fromtimestamp(value, tz=timezone.utc)
-    text = str(value).replace("Z", "+00:00")
+        try:
+            return datetime.fromtimestamp(value, tz=timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            raise ValueError(f"not a time stamp: {str(value)[:40]}") from None
+    if not isinstance(value, str) or len(value) > 64:
+        raise ValueError(f"not a time stamp: a {type(value).__name__}")
+    text = value.replace("Z", "+00:00")
     head, dot, rest = text.partition(".")
     if dot:  # Python before 3.11 reads exactly 3 or 6 fraction digits: always give it 6
         digits = len(rest) - len(rest.lstrip("0123456789"))

@@ -20,10 +20,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, field_validator
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, field_validator
 
 from . import _retry
+from ._batch_results import BatchItem, BatchResults
 from ._batch_types import (
+    MAX_COUNT,
     TERMINAL_STATUSES,
     BatchCounts,
     BatchDownload,
@@ -31,15 +33,22 @@ from ._batch_types import (
     BatchRequest,
     BatchState,
     BatchStatus,
+    BatchValues,
     SpooledFile,
+    count,
     downloads,
     item_error,
     jsonl_lines,
     spooled_upload,
     timestamp,
 )
-from .errors import ConfigurationError, DeadlineExceededError, InvalidRequestError, ModelportError
-from .types import EmbeddingResult, Request, Result, Usage
+from .errors import (
+    ConfigurationError,
+    DeadlineExceededError,
+    InvalidRequestError,
+    validation_message,
+)
+from .types import Request
 
 if TYPE_CHECKING:
     from ._model import Model
@@ -58,10 +67,13 @@ __all__ = [
     "BatchResults",
     "BatchState",
     "BatchStatus",
+    "BatchValues",
     "EmbedEntry",
+    "MAX_COUNT",
     "SavedRequest",
     "SpooledFile",
     "TERMINAL_STATUSES",
+    "count",
     "downloads",
     "item_error",
     "jsonl_lines",
@@ -109,40 +121,14 @@ class SavedRequest(BaseModel):
         return EmbedRequest(**{**fields, "values": tuple(fields["values"])})
 
 
-class BatchItem(NamedTuple):
-    """The outcome of one request of a batch: its ``result``, or the typed ``error`` of that request
-    alone (exactly one of the two is set)."""
-
-    custom_id: str
-    result: Result | EmbeddingResult | None
-    error: ModelportError | None
-
-
-class BatchResults(list[BatchItem]):
-    """The items of a batch in the order the requests were given, with their usage summed."""
-
-    @property
-    def usage(self) -> Usage:
-        """Every field summed over the results that report it (``None`` where none does)."""
-        totals: dict[str, int] = {}
-        for item in self:
-            if item.result is None:
-                continue
-            for name, value in item.result.usage.model_dump(exclude_none=True).items():
-                totals[name] = totals.get(name, 0) + value
-        return Usage(**totals)
-
-    @property
-    def errors(self) -> list[BatchItem]:
-        """The items that failed."""
-        return [item for item in self if item.error is not None]
-
-
 class BatchJob(BaseModel):
     """A batch on a provider's batch service, as last seen (``refresh()`` asks again).
 
     Saved with ``model_dump_json()`` and brought back with :func:`modelport.restore_batch`.
     ``status`` is one of :data:`BatchStatus`; ``raw_status`` is the provider's own word for it.
+    ``connection`` is what reaches the same server again (the base URL and the provider options
+    that matter, never a credential): a restored job goes there, never to a default host.
+    ``provider_data`` and ``raw_status`` are kept scrubbed of the provider's credentials.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -157,9 +143,38 @@ class BatchJob(BaseModel):
     created_at: datetime | None = None
     ended_at: datetime | None = None
     provider_data: dict[str, Any] = {}
+    connection: dict[str, Any] = {}
     requests: list[SavedRequest] = []
 
     _bound: Model | None = PrivateAttr(default=None)
+
+    @classmethod
+    def restored(cls, saved: str | bytes | Mapping[str, Any]) -> BatchJob:
+        """The job saved as ``saved`` (its JSON text, or its ``model_dump()``), bound to no model;
+        a damaged one is an :class:`~modelport.errors.InvalidRequestError` saying what is wrong
+        (never the values: a saved job may hold private prompts)."""
+        try:
+            if isinstance(saved, Mapping):
+                return cls.model_validate(saved)
+            if isinstance(saved, (str, bytes)):
+                return cls.model_validate_json(saved)
+        except ValidationError as error:
+            raise InvalidRequestError(
+                f"not a saved batch job: {validation_message(error, root='job', limit=3)}"
+            ) from None
+        except (RecursionError, ValueError) as error:
+            raise InvalidRequestError(f"not a saved batch job: {type(error).__name__}") from None
+        raise InvalidRequestError(f"not a saved batch job: a {type(saved).__name__}")
+
+    def connection_options(self, saved_options: Iterable[str]) -> dict[str, Any]:
+        """``get_model`` keywords that reach the server the job was submitted to (its
+        ``connection``); a name other than ``base_url`` and the provider's ``saved_options`` is an
+        ``InvalidRequestError``."""
+        kept = {"base_url", *saved_options}
+        unknown = sorted(set(self.connection) - kept)
+        if unknown:
+            raise InvalidRequestError(f"batch {self.id!r}: its connection cannot set {unknown[:3]}")
+        return dict(self.connection)
 
     @property
     def done(self) -> bool:
@@ -194,12 +209,12 @@ class BatchJob(BaseModel):
     def refresh(self) -> BatchJob:
         """Ask the provider where the batch is now; returns the job, updated."""
         provider = _provider_of(self._model())
-        return self._update(provider.operation(lambda: provider.batch_get(self.id)).run())
+        return self._update(_state(provider, _ran(provider, lambda: provider.batch_get(self.id))))
 
     def cancel(self) -> BatchJob:
         """Ask the provider to cancel the batch (requests already done keep their results)."""
         provider = _provider_of(self._model())
-        return self._update(provider.operation(lambda: provider.batch_cancel(self.id)).run())
+        return self._update(_state(provider, _ran(provider, lambda: provider.batch_cancel(self.id))))
 
     def wait(
         self,
@@ -224,28 +239,44 @@ class BatchJob(BaseModel):
         return self
 
     def iter_results(self) -> Iterator[BatchItem]:
-        """The results in the order the provider gives them, decoded one by one."""
+        """The results in the order the provider gives them, decoded one by one (a line that cannot
+        be read is that request's typed error; the lines after it still arrive). A batch that has
+        not ended is an :class:`~modelport.errors.InvalidRequestError` (``refresh()`` or ``wait()``)."""
+        from ._batch_results import decoded, lines
+
         model = self._model()
         provider = _provider_of(model)
-        found = provider.operation(lambda: provider.batch_results(self._state())).run()
-        return _decoded(self, model, _streamed(provider, found))
+        self._check_ended()
+        found = _ran(provider, lambda: provider.batch_results(self._state()))
+        return decoded(self, model, provider, lines(provider, found))
 
     def results(self) -> BatchResults:
         """One item per request, in the order the requests were given (see :class:`BatchResults`);
-        a request the provider gave no result for is a :class:`~modelport.errors.BatchItemNotRunError`."""
-        return _ordered(self, self.iter_results())
+        a request the provider gave no result for is a :class:`~modelport.errors.BatchItemNotRunError`;
+        a second result for a request, a result for no request of the job and a results line naming
+        no request are typed errors too (after the requests' items)."""
+        from ._batch_results import ordered
+
+        return ordered(self, self.iter_results())
+
+    def _check_ended(self) -> None:
+        if not self.done:
+            raise InvalidRequestError(
+                f"batch {self.id!r} has not ended ({self.status}: {self.raw_status}): its results come "
+                "once it ends (job.refresh() asks again, job.wait() polls)"
+            )
 
     # Async -----------------------------------------------------------------------------------
 
     async def arefresh(self) -> BatchJob:
         """Async twin of :meth:`refresh`."""
         provider = _provider_of(self._model())
-        return self._update(await provider.operation(lambda: provider.batch_get(self.id)))
+        return self._update(_state(provider, await _aran(provider, lambda: provider.batch_get(self.id))))
 
     async def acancel(self) -> BatchJob:
         """Async twin of :meth:`cancel`."""
         provider = _provider_of(self._model())
-        return self._update(await provider.operation(lambda: provider.batch_cancel(self.id)))
+        return self._update(_state(provider, await _aran(provider, lambda: provider.batch_cancel(self.id))))
 
     async def await_done(
         self,
@@ -269,17 +300,13 @@ class BatchJob(BaseModel):
 
     async def aresults(self) -> BatchResults:
         """Async twin of :meth:`results`."""
+        from ._batch_results import adecoded_lines, decoded, ordered
+
         model = self._model()
         provider = _provider_of(model)
-        found = await provider.operation(lambda: provider.batch_results(self._state()))
-        lines: list[BatchLine] = []
-        for item in found:
-            if isinstance(item, BatchDownload):
-                async for value in provider.acall_lines(item.spec):
-                    lines.extend(item.parse(value))
-            else:
-                lines.append(item)
-        return _ordered(self, _decoded(self, model, lines))
+        self._check_ended()
+        found = await _aran(provider, lambda: provider.batch_results(self._state()))
+        return ordered(self, decoded(self, model, provider, await adecoded_lines(provider, found)))
 
     def _state(self) -> BatchState:
         """The provider's side of the job: its :class:`BatchState` fields."""
@@ -311,14 +338,54 @@ def _prepared(
 
 def _submitted(pending: _Pending, state: BatchState) -> BatchJob:
     model = pending.model
+    provider = _provider_of(model)
     job = BatchJob(
         provider=model.provider.id,
         model=model.name,
         kind=pending.kind,
         requests=pending.saved,
-        **state.model_dump(),
+        connection=provider.saved_connection(),
+        **dict(_state(provider, state)),
     )
     return job.bind(model)
+
+
+def _ran(provider: HttpProvider, steps: Callable[[], Any]) -> Any:
+    """A batch hook's operation run, under the decoder guard (a bare Python error from a batch
+    object of an unexpected shape is a typed :class:`~modelport.errors.ProviderResponseError`)."""
+    from .http import DECODE_ERRORS
+
+    try:
+        return provider.operation(steps).run()
+    except DECODE_ERRORS as error:
+        raise provider.decode_error(error) from error
+
+
+async def _aran(provider: HttpProvider, steps: Callable[[], Any]) -> Any:
+    """Async twin of :func:`_ran`."""
+    from .http import DECODE_ERRORS
+
+    try:
+        return await provider.operation(steps)
+    except DECODE_ERRORS as error:
+        raise provider.decode_error(error) from error
+
+
+def _state(provider: HttpProvider, state: Any) -> BatchState:
+    """The plugin's :class:`BatchState`, its ``provider_data`` and ``raw_status`` scrubbed of the
+    provider's credentials by value (a server may echo the key in a batch object)."""
+    from .errors import ProviderResponseError
+    from .secrets import redact, redact_data
+
+    if not isinstance(state, BatchState):
+        raise ProviderResponseError("the batch hook gave no BatchState", provider=provider.name)
+    secrets = provider.endpoint().secrets
+    return state.model_copy(
+        update={
+            "provider_data": redact_data(state.provider_data, secrets),
+            "raw_status": redact(state.raw_status, secrets),
+        }
+    )
 
 
 def _fetched(model: Model, state: BatchState) -> BatchJob:
@@ -341,69 +408,3 @@ def _check_time(started: float, delay: float, timeout: float | None, job: BatchJ
             f"batch {job.id!r} is still {job.raw_status} after {timeout} s (it goes on running)",
             provider=job.provider,
         )
-
-
-def _streamed(provider: HttpProvider, found: Iterable[Any]) -> Iterator[BatchLine]:
-    """The plugin's result lines, a :class:`BatchDownload` streamed line by line in its place."""
-    for item in found:
-        if isinstance(item, BatchDownload):
-            for value in provider.call_lines(item.spec):
-                yield from item.parse(value)
-        else:
-            yield item
-
-
-def _decoded(job: BatchJob, model: Model, lines: Any) -> Iterator[BatchItem]:
-    """Each result line decoded by the provider's own mapping, as a single call's answer."""
-    provider = _provider_of(model)
-    requests = {saved.custom_id: saved for saved in job.requests}
-    decode = _embedding if job.kind == "embed" else _generation
-    for line in lines:
-        line = line if isinstance(line, BatchLine) else BatchLine(*line)
-        if line.error is not None:
-            yield BatchItem(line.custom_id, None, line.error)
-            continue
-        try:
-            yield BatchItem(
-                line.custom_id, decode(provider, model, requests.get(line.custom_id), line.data), None
-            )
-        except ModelportError as error:
-            yield BatchItem(line.custom_id, None, error)
-
-
-def _generation(provider: HttpProvider, model: Model, saved: SavedRequest | None, data: Any) -> Result:
-    # A job fetched by id has no requests: its results decode as plain answers (a forced tool of
-    # response_format is not known then).
-    request = saved.parsed() if saved is not None else model._validate({"prompt": "-"}).request
-    # Stamped as generate stamps its answer: a batch answer sent back as a turn keeps its origin (C5).
-    return provider.decode_result(data, provider.prepare(model.name, request).wire)._stamped(model.origin, [])
-
-
-def _embedding(
-    provider: HttpProvider, model: Model, saved: SavedRequest | None, data: Any
-) -> EmbeddingResult:
-    from .provider import EmbedRequest
-
-    request = saved.parsed_embedding() if saved is not None else EmbedRequest(values=("-",), single=True)
-    (spec,) = provider.embed_requests(model.name, request)
-    return provider.decode_embedding_result(request, spec, data)
-
-
-def _ordered(job: BatchJob, items: Iterator[BatchItem]) -> BatchResults:
-    by_id = {item.custom_id: item for item in items}
-    if not job.requests:  # fetched by id: the provider's order
-        return BatchResults(by_id.values())
-    ordered = BatchResults()
-    for saved in job.requests:
-        item = by_id.pop(saved.custom_id, None)
-        if item is None:
-            reason = job.status if job.status in ("cancelled", "expired") else "missing"
-            error = item_error(
-                saved.custom_id,
-                job.provider,
-                reason,
-                f"batch {job.id!r} has no result for {saved.custom_id!r} ({reason})",
-            )
-            item = BatchItem(saved.custom_id, None, error)
-        ordered.append(item)
-    return ordered

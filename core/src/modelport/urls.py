@@ -9,15 +9,34 @@
   content) cannot leave that path: no empty, ``.`` or ``..`` segment, no query, fragment, percent,
   backslash, whitespace, control or format character. A bad one is an
   :class:`~modelport.errors.InvalidRequestError`, before any I/O.
+- :func:`credential_url`: where a request that carries the provider's credentials may go (the kit
+  applies it to every request, as it applies the redirect rule to every answer). A relative path is
+  joined to the API root (the base URL) and may not hold a ``.`` or ``..`` segment, plain or
+  percent-encoded (``%2e``); an absolute URL (one a response named, or a restored job kept) must be
+  on the API root's origin (scheme, host, port) or on an origin the plugin lists in
+  ``HttpProvider.credential_origins``. Anything else is an :class:`~modelport.errors.InvalidRequestError`,
+  before any I/O.
 """
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+import re
+from collections.abc import Sequence
+from urllib.parse import unquote, urlsplit
+
+import httpx
 
 from .errors import ConfigurationError, InvalidRequestError
 
-__all__ = ["check_base_url", "check_resource_name", "resource_name_problem"]
+__all__ = [
+    "check_base_url",
+    "check_resource_name",
+    "credential_url",
+    "dot_segment",
+    "origin_of",
+    "origin_allowed",
+    "resource_name_problem",
+]
 
 #: Characters a resource name cannot contain: they would end the path (query, fragment), escape it
 #: (percent-encoding, backslash) or change its meaning once in a URL.
@@ -69,3 +88,84 @@ def check_resource_name(name: object, *, what: str = "a resource name") -> str:
         shown = repr(name) if len(name) <= 200 else repr(name[:200]) + "..."
         raise InvalidRequestError(f"{shown}: {problem}")
     return name
+
+
+# Where credentials may go -------------------------------------------------------------------------
+
+#: An absolute URL: a scheme, then ``://`` (anything else is a path under the API root).
+_ABSOLUTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_of(url: str) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of an absolute ``url`` as httpx sends it (the default port filled
+    in), or ``None`` when it is no ``http(s)`` URL with a host."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError, ValueError):
+        return None
+    scheme = parsed.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not parsed.host:
+        return None
+    return scheme, parsed.host.lower(), parsed.port or _DEFAULT_PORTS[scheme]
+
+
+def origin_allowed(origin: tuple[str, str, int], allowed: Sequence[str]) -> bool:
+    """Whether ``origin`` is one of ``allowed``: origins such as ``"https://storage.googleapis.com"``,
+    where ``*`` in the host stands for one DNS label or part of one (``"https://*-aiplatform.googleapis.com"``)."""
+    scheme, host, port = origin
+    for entry in allowed:
+        pattern = origin_of(entry.replace("*", "wildcard"))
+        if pattern is None or pattern[0] != scheme or pattern[2] != port:
+            continue
+        regex = "^" + re.escape(pattern[1]).replace("wildcard", "[a-z0-9-]+") + "$"
+        if re.match(regex, host):
+            return True
+    return False
+
+
+def dot_segment(path: str) -> bool:
+    """Whether a URL path (no query) has a ``.`` or ``..`` segment, plain or percent-encoded
+    (``%2e``), also between backslashes (which some servers read as slashes)."""
+    if "." not in path and "%" not in path:
+        return False
+    decoded = unquote(path) if "%" in path else path
+    return any(segment in (".", "..") for segment in decoded.replace("\\", "/").split("/"))
+
+
+def credential_url(url: str, base_url: str | None, *, allowed: Sequence[str] = (), name: str = "") -> str:
+    """The absolute URL a request for ``url`` goes to with the provider's credentials (see the
+    module doc), else an :class:`~modelport.errors.InvalidRequestError` naming only origins.
+    ``base_url`` is the API root (checked, no trailing slash); ``name`` the provider, in errors."""
+    prefix = f"{name}: " if name else ""
+    if _ABSOLUTE.match(url) is None:
+        if base_url is None:
+            raise ConfigurationError(f"{prefix}no base URL")
+        path = url.partition("?")[0].partition("#")[0]
+        if dot_segment(path):
+            raise InvalidRequestError(
+                f"{prefix}refused a request path with a '.' or '..' segment: it would leave the API root"
+            )
+        return base_url + ("" if url.startswith("/") else "/") + url
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # a malformed IPv6 host
+        raise InvalidRequestError(f"{prefix}refused a request URL that does not parse") from None
+    if dot_segment(parts.path):
+        raise InvalidRequestError(f"{prefix}refused a request URL with a '.' or '..' path segment")
+    if base_url is not None:
+        root = urlsplit(base_url)
+        if url.startswith(f"{root.scheme}://{root.netloc}/"):  # the API root's own authority
+            return url
+    target = origin_of(url)
+    if target is None:
+        raise InvalidRequestError(f"{prefix}refused a request URL that is no http(s) URL with a host")
+    if "@" in parts.netloc or "\\" in parts.netloc:  # parsers disagree on the host of such URLs
+        raise InvalidRequestError(f"{prefix}refused a request URL with user information in its host part")
+    if (base_url is not None and target == origin_of(base_url)) or origin_allowed(target, allowed):
+        return url
+    where = f"{target[0]}://{target[1]}:{target[2]}"
+    raise InvalidRequestError(
+        f"{prefix}refused to send credentials to {where}: not the API root's origin "
+        "(nor one the provider allows)"
+    )

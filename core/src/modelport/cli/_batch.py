@@ -47,20 +47,37 @@ def _save(job: BatchJob) -> Path:
     return path
 
 
-def _saved(path: Path) -> BatchJob:
-    """A saved job as last seen, bound to no model."""
-    from modelport.batches import BatchJob
+#: A saved job larger than this is not read (a job of 200,000 requests is far smaller).
+MAX_SAVED_BYTES = 1 << 30
 
-    return BatchJob.model_validate_json(path.read_text(encoding="utf-8"))
+
+def _saved(path: Path) -> BatchJob:
+    """A saved job as last seen, bound to no model; a damaged one is a typed error naming the file."""
+    from modelport.batches import BatchJob
+    from modelport.errors import InvalidRequestError
+
+    try:
+        if path.stat().st_size > MAX_SAVED_BYTES:
+            raise InvalidRequestError(f"larger than {MAX_SAVED_BYTES} bytes")
+        return BatchJob.restored(path.read_bytes())
+    except (OSError, InvalidRequestError) as error:
+        problem = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise InvalidRequestError(f"the saved batch {path.name} cannot be read: {problem}") from None
 
 
 def _load(batch_id: str, base_url: str | None = None, key: str | None = None) -> BatchJob:
-    """The saved job ``batch_id``, bound to its model with the key the command finds (as generate)."""
+    """The saved job ``batch_id``, bound to its model with the key the command finds (as generate),
+    on the server it was submitted to (``--base-url`` wins)."""
     path = _path(batch_id)
     if not path.is_file():
         raise click.ClickException(f"no saved batch {batch_id!r} in {jobs_dir()} (submitted elsewhere?)")
+    from modelport import plugins
+
     job = _saved(path)
-    return job.bind(open_model(f"{job.provider}/{job.model}", base_url=base_url, key=key))
+    options = job.connection_options(getattr(plugins.provider_class(job.provider), "saved_options", ()))
+    if base_url:
+        options["base_url"] = base_url
+    return job.bind(open_model(f"{job.provider}/{job.model}", key=key, **options))
 
 
 def _read_requests(path: Path) -> list[Any]:
@@ -82,7 +99,23 @@ def _read_requests(path: Path) -> list[Any]:
         entries.append((str(custom_id), value) if custom_id is not None else value)
     if not entries:
         raise click.BadParameter("the file has no requests", param_hint="'FILE'")
-    return [e if isinstance(e, tuple) else (str(i), e) for i, e in enumerate(entries)]
+    return _numbered(entries)
+
+
+def _numbered(entries: list[Any]) -> list[tuple[str, Any]]:
+    """Each entry with its custom id: a line without one gets its position (``"0"``, ``"1"``...),
+    or, when another line took that id, the next number no line took."""
+    taken = {entry[0] for entry in entries if isinstance(entry, tuple)}
+    numbered: list[tuple[str, Any]] = []
+    for position, entry in enumerate(entries):
+        if not isinstance(entry, tuple):
+            number = position
+            while str(number) in taken:
+                number += 1
+            taken.add(str(number))
+            entry = (str(number), entry)
+        numbered.append(entry)
+    return numbered
 
 
 def _summary(job: BatchJob) -> str:
@@ -201,6 +234,13 @@ def results_command(batch_id: str, output: Path | None, base_url: str | None, ke
     from modelport.types import Result
 
     job = _load(batch_id, base_url, key)
+    if not job.done:  # the saved status may be old: ask once
+        job = job.refresh()
+        _save(job)
+    if not job.done:
+        raise click.ClickException(
+            safe(f"batch {job.id} has not ended ({job.raw_status}): `modelport batch wait {job.id}` first")
+        )
     items = job.results()
     lines = []
     for item in items:
@@ -241,7 +281,17 @@ def cancel_command(batch_id: str, base_url: str | None, key: str | None) -> None
 
 @batch_group.command("list")
 def list_command() -> None:
-    """The saved batches, as last seen (``status ID`` asks again; listing needs no key)."""
+    """The saved batches, as last seen (``status ID`` asks again; listing needs no key). A saved
+    job that cannot be read is one line of error on standard error; the exit status is then 1."""
+    from modelport.errors import ModelportError
+
     folder = jobs_dir()
+    damaged = 0
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        click.echo(_summary(_saved(path)))
+        try:
+            click.echo(_summary(_saved(path)))
+        except ModelportError as error:
+            damaged += 1
+            click.echo(f"error: {error_text(error)}", err=True)
+    if damaged:
+        sys.exit(1)

@@ -50,12 +50,16 @@ from .._http_errors import (
     status_error,
     stream_error,
 )
+from ._calls import DECODE_ERRORS
 from ._endpoint import Endpoint
 from ._kit import HttpProvider
+from ._lines import BadLine
 from ._operation import Operation
 from ._types import HttpRequest, HttpResponse, Limits, Steps, StreamDecoder, Wait
 
 __all__ = [
+    "BadLine",
+    "DECODE_ERRORS",
     "Endpoint",
     "FileBody",
     "HeaderAuth",

@@ -238,11 +238,16 @@ async def astream_frames(
     deadline: Deadline | None = None,
     size: StreamSize | None = None,
     lines: bool = False,
+    bad_lines: bool = False,
 ) -> AsyncGenerator[Any, None]:
     """Async twin of :func:`stream_frames`."""
     client = await endpoint.clients.async_client()
     exchange = Exchange(endpoint, spec, client, model, deadline)
-    parser = JsonLinesParser(exchange.name, exchange.limits.max_frame_bytes) if lines else exchange.parser()
+    parser = (
+        JsonLinesParser(exchange.name, exchange.limits.max_frame_bytes, keep_bad=bad_lines)
+        if lines
+        else exchange.parser()
+    )
     reply = await _aopen(exchange, client)
     if size is None:
         size = StreamSize(exchange.limits.max_stream_bytes, exchange.name)

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ._endpoint import Endpoint
 
 __all__ = [
+    "DECODE_ERRORS",
     "Codec",
     "acall",
     "acall_json",
@@ -69,8 +70,10 @@ class Codec(Protocol):
     def decode_model_page(self, data: Any, spec: HttpRequest) -> ModelPage: ...
 
 
-#: What a decoder raises on data it did not expect (a typed ``ModelportError`` passes through).
-_DECODE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError)
+#: What a decoder raises on data it did not expect (a typed ``ModelportError`` passes through);
+#: ``OverflowError``: a number too large for what it stands for (a time stamp of ``1e20``).
+DECODE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, OverflowError)
+_DECODE_ERRORS = DECODE_ERRORS
 _IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS"})
 #: At most this many pages of a model list are read: a list that never ends is an error.
 MAX_MODEL_PAGES = 100
@@ -265,13 +268,18 @@ async def acall_json(endpoint: Endpoint, spec: HttpRequest, *, retry: bool = Fal
     return await asend_json(endpoint, spec, allow_empty=True)
 
 
-def call_lines(endpoint: Endpoint, spec: HttpRequest) -> Iterator[Any]:
-    """See :meth:`~modelport.http.HttpProvider.call_lines`."""
-    return stream_frames(endpoint, _encoded(spec), lines=True, deadline=current_deadline())
+def call_lines(endpoint: Endpoint, spec: HttpRequest, *, bad_lines: bool = False) -> Iterator[Any]:
+    """See :meth:`~modelport.http.HttpProvider.call_lines`; ``bad_lines=True`` yields a
+    :class:`~._lines.BadLine` for a line that is not JSON and goes on (a batch's results)."""
+    return stream_frames(
+        endpoint, _encoded(spec), lines=True, deadline=current_deadline(), bad_lines=bad_lines
+    )
 
 
-def acall_lines(endpoint: Endpoint, spec: HttpRequest) -> AsyncIterator[Any]:
-    return astream_frames(endpoint, _encoded(spec), lines=True, deadline=current_deadline())
+def acall_lines(endpoint: Endpoint, spec: HttpRequest, *, bad_lines: bool = False) -> AsyncIterator[Any]:
+    return astream_frames(
+        endpoint, _encoded(spec), lines=True, deadline=current_deadline(), bad_lines=bad_lines
+    )
 
 
 def call(endpoint: Endpoint, spec: HttpRequest, *, retry: bool | None = None) -> HttpResponse:

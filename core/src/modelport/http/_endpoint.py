@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING
 import httpx
 
 from .._retry import RetryPolicy
-from ..errors import ConfigurationError, ProviderError
+from ..errors import ConfigurationError, InvalidRequestError, ProviderError, scrub
+from ..urls import credential_url
 from ._types import Limits
 
 if TYPE_CHECKING:
     from .._clients import HttpClients
 
-__all__ = ["Endpoint", "ErrorMapping", "joined"]
+__all__ = ["Endpoint", "ErrorMapping"]
 
 #: A provider's mapping of a non-2xx answer (status, scrubbed headers, scrubbed body) to a typed
 #: error: :meth:`~modelport.http.HttpProvider.error_from_response`.
@@ -56,20 +57,23 @@ class Endpoint:
     clients: HttpClients
     #: Why there is no ``base_url`` (said when a relative URL needs one).
     base_url_problem: str | None = None
+    #: Origins besides the base URL's that requests (and so credentials) may go to: the plugin's
+    #: :attr:`~modelport.http.HttpProvider.credential_origins`.
+    credential_origins: tuple[str, ...] = ()
 
     def url(self, url: str) -> str:
-        """The absolute URL of a request's ``url`` (a path is joined to the base URL)."""
-        if "://" in url:
-            return url
+        """The absolute URL of a request's ``url``: a path joined to the base URL, no ``.`` or
+        ``..`` segment; an absolute URL only on the base URL's origin or a
+        :attr:`credential_origins` one (:func:`modelport.urls.credential_url`), else an
+        :class:`~modelport.errors.InvalidRequestError` before any I/O. Without a base URL, no
+        request is sent (``ConfigurationError``: why there is none)."""
         base = self.base_url
-        if base is None:
+        if base is None:  # no API root: no origin to send credentials to
             raise ConfigurationError(self.base_url_problem or f"{self.name}: no base URL")
-        return joined(base, url)
+        try:
+            return credential_url(url, base, allowed=self.credential_origins, name=self.name)
+        except InvalidRequestError as error:  # a host a response named may hold an echoed key
+            raise InvalidRequestError(scrub(str(error), self.secrets)) from None
 
     def __repr__(self) -> str:
         return f"<Endpoint {self.name!r} {self.base_url or '-'}>"
-
-
-def joined(base_url: str, path: str) -> str:
-    """``path`` (relative) under ``base_url`` (which has no trailing slash)."""
-    return base_url + ("" if path.startswith("/") else "/") + path

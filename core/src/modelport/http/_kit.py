@@ -16,17 +16,17 @@ from .._http_auth import HeaderAuth, check_header_value
 from .._http_errors import error_message, status_error
 from .._http_logs import watch
 from ..deadlines import current as current_deadline
-from ..errors import ConfigurationError, MissingCredentialsError, ProviderError
+from ..errors import ConfigurationError, MissingCredentialsError, ProviderError, ProviderResponseError
 from ..provider import EmbedRequest, ModelInfo, ModelPage, Prepared, Provider, Secret, TokenCount
 from ..secrets import CREDENTIAL_HEADERS
-from ..urls import check_base_url
+from ..urls import check_base_url, credential_url
 from . import _calls
-from ._endpoint import Endpoint, joined
+from ._endpoint import Endpoint
 from ._operation import Operation
 from ._types import DEFAULT_LIMITS, HttpRequest, HttpResponse, Limits, Steps, StreamDecoder
 
 if TYPE_CHECKING:
-    from .._batch_types import BatchDownload, BatchLine, BatchRequest, BatchState
+    from .._batch_types import BatchDownload, BatchLine, BatchRequest, BatchState, BatchValues
     from ..events import StreamEvent
     from ..types import EmbeddingResult, Request, Result
 
@@ -46,6 +46,14 @@ class HttpProvider(Provider):
     - ``api_key_env``: environment variables searched for the key, in order.
     - ``api_key_header``: the header the key goes in; ``"authorization"`` sends ``Bearer <key>``.
     - ``api_key_required``: ``False`` for servers that need no key (a local server).
+    - ``credential_origins``: origins besides the base URL's that requests may go to with the
+      credentials (``"https://storage.googleapis.com"``; ``*`` in a host stands for a label or part
+      of one). Every other absolute URL, one a response names or a restored job keeps, is refused
+      before any I/O, and a relative path may not hold a ``.`` or ``..`` segment
+      (:func:`modelport.urls.credential_url`).
+    - ``saved_options``: the options of ``get_model`` a saved batch job keeps, besides the base URL,
+      to reach the same server again (a project, a location; never a credential):
+      :meth:`saved_connection`.
     """
 
     default_base_url: ClassVar[str | None] = None
@@ -53,6 +61,8 @@ class HttpProvider(Provider):
     api_key_env: ClassVar[tuple[str, ...]] = ()
     api_key_header: ClassVar[str] = "authorization"
     api_key_required: ClassVar[bool] = True
+    credential_origins: ClassVar[tuple[str, ...]] = ()
+    saved_options: ClassVar[frozenset[str]] = frozenset()
     checks_on_send: ClassVar[bool] = True
     embed_retries_per_request: ClassVar[bool] = True
     _endpoint: Endpoint | None = None
@@ -108,10 +118,12 @@ class HttpProvider(Provider):
         raise self._unsupported("batches")
         yield  # pragma: no cover
 
-    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload]]:
-        """The result lines of an ended batch (in any order), or the results files for the core to
-        stream (:class:`~modelport.batches.BatchDownload`, never read whole): the core decodes each
-        body with :meth:`decode_response`, as it decodes a single call's."""
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload | BatchValues]]:
+        """The result lines of an ended batch (in any order), the results files for the core to
+        stream (:class:`~modelport.batches.BatchDownload`, never read whole), or results that came
+        inline for the core to read one by one (:class:`~modelport.batches.BatchValues`): the core
+        parses each under the decoder guard and decodes each body with :meth:`decode_response`, as
+        it decodes a single call's."""
         raise self._unsupported("batches")
         yield  # pragma: no cover
 
@@ -165,8 +177,21 @@ class HttpProvider(Provider):
         return check_base_url(self.default_base_url, source=f"{type(self).__name__}.default_base_url")
 
     def url(self, spec: HttpRequest) -> str:
-        """The absolute URL of a request."""
-        return spec.url if "://" in spec.url else joined(self.base_url(), spec.url)
+        """The absolute URL of a request (by the kit's rule: :func:`modelport.urls.credential_url`)."""
+        return credential_url(spec.url, self.base_url(), allowed=self.credential_origins, name=self.name)
+
+    def saved_connection(self) -> dict[str, Any]:
+        """What a saved batch job keeps to reach this server again (``get_model`` keywords): the base
+        URL in use and each of ``saved_options`` that was given as a string, a number or a list of
+        strings. Never a credential."""
+        kept: dict[str, Any] = {"base_url": self.base_url()}
+        for name in sorted(self.saved_options):
+            value = self.config.options.get(name)
+            if (isinstance(value, (str, int, float)) and not isinstance(value, bool)) or (
+                isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value)
+            ):
+                kept[name] = list(value) if isinstance(value, (list, tuple)) else value
+        return kept
 
     def api_key(self) -> str | None:
         """The key from ``api_key=`` or ``api_key_env``, checked to be sendable; ``None`` if optional."""
@@ -237,6 +262,7 @@ class HttpProvider(Provider):
             ),
             clients=self.http,
             base_url_problem=problem,
+            credential_origins=self.credential_origins,
         )
         # The HTTP libraries' loggers (httpcore logs response headers) are scrubbed of its credentials.
         watch(endpoint, (*endpoint.secrets, *(credential[1:] if credential else ())))
@@ -349,16 +375,23 @@ class HttpProvider(Provider):
         """Async twin of :meth:`call`."""
         return await _calls.acall(self.endpoint(), spec, retry=retry)
 
-    def call_lines(self, spec: HttpRequest) -> Iterator[Any]:
+    def call_lines(self, spec: HttpRequest, *, bad_lines: bool = False) -> Iterator[Any]:
         """Send ``spec`` and yield the JSON value of each line of its JSON Lines answer as it
         arrives (a batch's results file): never the whole body in memory, each line within
         ``Limits.max_frame_bytes``, the whole within ``max_stream_bytes`` and the call's deadline,
-        typed errors as for any call. Not retried (a half-read body cannot be resumed)."""
-        return _calls.call_lines(self.endpoint(), spec)
+        typed errors as for any call. Not retried (a half-read body cannot be resumed). A line that
+        is not JSON ends it with a ``ProviderResponseError``; with ``bad_lines=True`` it is a
+        :class:`~modelport.http.BadLine` in its place, and the lines after it still come."""
+        return _calls.call_lines(self.endpoint(), spec, bad_lines=bad_lines)
 
-    def acall_lines(self, spec: HttpRequest) -> AsyncIterator[Any]:
+    def acall_lines(self, spec: HttpRequest, *, bad_lines: bool = False) -> AsyncIterator[Any]:
         """Async twin of :meth:`call_lines`."""
-        return _calls.acall_lines(self.endpoint(), spec)
+        return _calls.acall_lines(self.endpoint(), spec, bad_lines=bad_lines)
+
+    def decode_error(self, error: Exception) -> ProviderResponseError:
+        """The typed error of a bare Python error (one of :data:`~modelport.http.DECODE_ERRORS`)
+        that a plugin's parse step raised on data it did not expect: what the decoder guard raises."""
+        return _calls._decode_error(self, error)
 
     def operation(self, steps: Callable[[], Steps[_T]]) -> Operation[_T]:
         """An :class:`Operation` of this provider's (run it with ``.run()`` or ``await`` it)."""

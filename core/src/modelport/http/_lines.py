@@ -4,21 +4,33 @@ kit's stream readers drive either)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import ProviderResponseError
 from ..wire import loads
 
-__all__ = ["JsonLinesParser"]
+__all__ = ["BadLine", "JsonLinesParser"]
+
+
+class BadLine(NamedTuple):
+    """A line that is not JSON, in place of its value when the parser keeps going past it
+    (``keep_bad=True``: a batch's results file, where one bad line is one request's error)."""
+
+    number: int
+    problem: str
 
 
 class JsonLinesParser:
-    """Chunks of any size in, parsed lines out; nothing but a partial last line is held."""
+    """Chunks of any size in, parsed lines out; nothing but a partial last line is held. A line that
+    is not JSON is a ``ProviderResponseError``, or with ``keep_bad=True`` a :class:`BadLine` in its
+    place; a line over the bound always ends the body with an error."""
 
-    def __init__(self, provider: str, max_line_bytes: int) -> None:
+    def __init__(self, provider: str, max_line_bytes: int, *, keep_bad: bool = False) -> None:
         self._provider = provider
         self._limit = max_line_bytes
         self._held = bytearray()
+        self._keep_bad = keep_bad
+        self._lines = 0
         self.frames = 0
         self.done = False  # a JSON Lines body ends with the response
 
@@ -40,12 +52,14 @@ class JsonLinesParser:
 
     def _parse(self, line: bytes) -> Any:
         self._check(len(line))
+        self._lines += 1
         try:
             value = loads(line)
-        except ValueError as error:
-            raise ProviderResponseError(
-                f"line {self.frames + 1} of a JSON Lines body is not JSON: {error}", provider=self._provider
-            ) from None
+        except (ValueError, RecursionError) as error:
+            problem = f"line {self._lines} of a JSON Lines body is not JSON: {error}"
+            if self._keep_bad:
+                return BadLine(self._lines, problem[:500])
+            raise ProviderResponseError(problem, provider=self._provider) from None
         self.frames += 1
         return value
 

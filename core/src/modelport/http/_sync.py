@@ -201,6 +201,7 @@ def stream_frames(
     deadline: Deadline | None = None,
     size: StreamSize | None = None,
     lines: bool = False,
+    bad_lines: bool = False,
 ) -> Iterator[Any]:
     """Send ``spec`` and yield each parsed SSE frame (each JSON line with ``lines=True``); ``ended()``
     is called when ``[DONE]`` came.
@@ -208,7 +209,11 @@ def stream_frames(
     count what it keeps."""
     client = endpoint.clients.sync()
     exchange = Exchange(endpoint, spec, client, model, deadline)
-    parser = JsonLinesParser(exchange.name, exchange.limits.max_frame_bytes) if lines else exchange.parser()
+    parser = (
+        JsonLinesParser(exchange.name, exchange.limits.max_frame_bytes, keep_bad=bad_lines)
+        if lines
+        else exchange.parser()
+    )
     response = _open(exchange, client)
     if size is None:
         size = StreamSize(exchange.limits.max_stream_bytes, exchange.name)

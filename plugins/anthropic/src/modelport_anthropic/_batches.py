@@ -18,6 +18,7 @@ from modelport.batches import (
     BatchRequest,
     BatchState,
     BatchStatus,
+    count,
     downloads,
     item_error,
     jsonl_lines,
@@ -83,13 +84,17 @@ def cancel_steps(batch_id: str) -> Steps[BatchState]:
 def results_steps(
     state: BatchState, provider: str, decode_error: Any
 ) -> Steps[Iterable[BatchLine | BatchDownload]]:
-    """The results file at the batch's ``results_url``, for the core to stream line by line."""
+    """The results file at the batch's ``results_url``, for the core to stream line by line. The
+    URL comes from a response (or a restored job): the kit sends it the key only on the API root's
+    origin, and refuses a path that climbs out of it."""
     url = state.provider_data.get("results_url")
     if not isinstance(url, str) or not url:
         raise InvalidRequestError(f"batch {state.id!r} has no results yet ({state.raw_status})")
     return downloads(
         BatchDownload(
-            HttpRequest(url, method="GET"), lambda line: [result_line(line, provider, decode_error)]
+            HttpRequest(url, method="GET"),
+            lambda line: [result_line(line, provider, decode_error)],
+            identify=lambda line: line["custom_id"],
         )
     )
 
@@ -101,16 +106,19 @@ def result_lines(content: bytes, provider: str, decode_error: Any) -> Iterator[B
 
 
 def result_line(line: Mapping[str, Any], provider: str, decode_error: Any) -> BatchLine:
-    """One line of a results file: the message of a ``succeeded`` request, else its typed error."""
-    custom_id = str(line["custom_id"])
+    """One line of a results file: the message of a ``succeeded`` request, else its typed error (a
+    line of another shape raises; the core makes that the request's typed error)."""
+    custom_id = line["custom_id"]
     result = line["result"]
+    if not isinstance(custom_id, str) or not isinstance(result, Mapping):
+        raise TypeError("a results line needs a string custom_id and a result object")
     kind = result["type"]
     if kind == "succeeded":
         return BatchLine(custom_id, result["message"])
     if kind == "errored":
         error = result.get("error") or {}
         return BatchLine(custom_id, error=decode_error(_status(error), {}, json.dumps(error)))
-    reason = "cancelled" if kind == "canceled" else str(kind)  # canceled, expired
+    reason = "cancelled" if kind == "canceled" else str(kind)[:40]  # canceled, expired
     return BatchLine(
         custom_id, error=item_error(custom_id, provider, reason, f"request {custom_id!r} {reason}")
     )
@@ -143,14 +151,17 @@ def batch_state(data: Mapping[str, Any]) -> BatchState:
     raw = str(data["processing_status"])
     counts = data.get("request_counts") or {}
     done = BatchCounts(
-        processing=int(counts.get("processing", 0)),
-        succeeded=int(counts.get("succeeded", 0)),
-        failed=int(counts.get("errored", 0)),
-        cancelled=int(counts.get("canceled", 0)),
-        expired=int(counts.get("expired", 0)),
+        processing=count(counts.get("processing")),
+        succeeded=count(counts.get("succeeded")),
+        failed=count(counts.get("errored")),
+        cancelled=count(counts.get("canceled")),
+        expired=count(counts.get("expired")),
     )
-    done = done.model_copy(
-        update={"total": done.processing + done.succeeded + done.failed + done.cancelled + done.expired}
+    done = BatchCounts(
+        **{
+            **done.model_dump(),
+            "total": done.processing + done.succeeded + done.failed + done.cancelled + done.expired,
+        }
     )
     return BatchState(
         id=str(data["id"]),

@@ -86,6 +86,7 @@ class AnthropicProvider(HttpProvider):
     config_options: ClassVar[frozenset[str] | None] = frozenset({"beta", "name"})
     #: ``temperature`` ranges from 0 to 1 on the Messages API.
     request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = {"temperature": (0, 1)}
+    saved_options: ClassVar[frozenset[str]] = frozenset({"beta", "name"})
     tool_namespace: ClassVar[str | None] = "anthropic"
     api: ClassVar[str | None] = "messages"
     #: Thinking signatures belong to the model that wrote them: another Claude model gets the turn

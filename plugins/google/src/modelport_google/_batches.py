@@ -23,6 +23,8 @@ from modelport.batches import (
     BatchRequest,
     BatchState,
     BatchStatus,
+    BatchValues,
+    count,
     item_error,
     jsonl_lines,
     spooled_upload,
@@ -154,7 +156,7 @@ def cancel_steps(batch_id: str) -> Steps[BatchState]:
 
 def results_steps(
     base_url: str, state: BatchState, provider: str, error_from: ErrorFrom
-) -> Steps[Iterable[BatchLine | BatchDownload]]:
+) -> Steps[Iterable[BatchLine | BatchDownload | BatchValues]]:
     """The responses of the ended batch: inlined in its operation, or in its responses file."""
     reply = yield HttpRequest(_name(state.id), method="GET")
     assert reply is not None
@@ -163,42 +165,70 @@ def results_steps(
     if isinstance(responses_file, str) and responses_file:
         file_id = _file_name(responses_file)
         spec = HttpRequest(_service_url(base_url, "download", f"{file_id}:download?alt=media"), method="GET")
-        return [BatchDownload(spec, lambda line: list(_file_line_results(line, provider, error_from)))]
+        return [
+            BatchDownload(
+                spec, lambda line: [_file_line(line, provider, error_from)], identify=lambda line: line["key"]
+            )
+        ]
     # Embedding batches name their inline list ``inlinedEmbedContentResponses`` (as the SDKs read it).
     inlined = output.get("inlinedResponses") or output.get("inlinedEmbedContentResponses") or {}
     inline = inlined.get("inlinedResponses") if isinstance(inlined, dict) else None
     if inline is None:
         raise InvalidRequestError(f"batch {state.id!r} has no results yet ({state.raw_status})")
-    return result_lines(inline, provider, error_from)
+    if not isinstance(inline, list):
+        raise ProviderResponseError("the batch's inlined responses are not a list", provider=provider)
+    # Each entry read on its own, under the core's decoder guard: one bad entry is that request's error.
+    return [
+        BatchValues(
+            list(enumerate(inline)),
+            lambda pair: [_entry(pair[0], pair[1], provider, error_from)],
+            identify=lambda pair: _entry_id(pair[0], pair[1]),
+        )
+    ]
 
 
 def file_lines(content: bytes, provider: str, error_from: ErrorFrom) -> Iterator[BatchLine]:
-    """Each line of a whole responses file (see :func:`_file_line_results`)."""
+    """Each line of a whole responses file (see :func:`_file_line`)."""
     for line in jsonl_lines(content):
-        yield from _file_line_results(line, provider, error_from)
+        yield _file_line(line, provider, error_from)
 
 
-def _file_line_results(line: Mapping[str, Any], provider: str, error_from: ErrorFrom) -> Iterator[BatchLine]:
-    """A line of a responses file (``{"key", "response"|"error"}``), read as an inlined one."""
-    return result_lines([{**line, "metadata": {"custom_id": line.get("key")}}], provider, error_from)
+def _file_line(line: Mapping[str, Any], provider: str, error_from: ErrorFrom) -> BatchLine:
+    """A line of a responses file (``{"key", "response"|"error"}``), read as an inlined entry."""
+    key = line["key"]
+    if not isinstance(key, str):
+        raise TypeError("a responses file line needs a string key")
+    return _entry(0, {**line, "metadata": {"custom_id": key}}, provider, error_from)
 
 
 def result_lines(
     inline: Iterable[Mapping[str, Any]], provider: str, error_from: ErrorFrom
 ) -> Iterator[BatchLine]:
+    """Each inlined response (``{"metadata": {"custom_id"}, "response"|"error"}``) as a BatchLine."""
     for index, entry in enumerate(inline):
-        custom_id = str((entry.get("metadata") or {}).get("custom_id", index))
-        if "response" in entry:
-            yield BatchLine(custom_id, entry["response"])
-        elif "error" in entry:  # a google.rpc.Status: code (gRPC), message, details
-            error = entry["error"] or {}
-            yield BatchLine(
-                custom_id, error=error_from(_http_status(error), {}, json.dumps({"error": error}))
-            )
-        else:
-            yield BatchLine(
-                custom_id, error=item_error(custom_id, provider, "missing", "no response and no error")
-            )
+        yield _entry(index, entry, provider, error_from)
+
+
+def _entry_id(index: int, entry: Mapping[str, Any]) -> str:
+    """An inlined response's custom id (its ``metadata``), else its position."""
+    metadata = entry.get("metadata") or {}
+    custom_id = metadata.get("custom_id", index) if isinstance(metadata, Mapping) else None
+    if isinstance(custom_id, bool) or not isinstance(custom_id, (str, int)):
+        raise TypeError("an inlined response's custom_id is no string")
+    return str(custom_id)
+
+
+def _entry(index: int, entry: Mapping[str, Any], provider: str, error_from: ErrorFrom) -> BatchLine:
+    """One inlined response (a line of another shape raises: the core makes it a typed error)."""
+    custom_id = _entry_id(index, entry)
+    if "response" in entry:
+        return BatchLine(custom_id, entry["response"])
+    if "error" in entry:  # a google.rpc.Status: code (gRPC), message, details
+        error = entry["error"] or {}
+        if not isinstance(error, Mapping):
+            raise TypeError("an inlined response's error is no object")
+        return BatchLine(custom_id, error=error_from(_http_status(error), {}, json.dumps({"error": error})))
+    return BatchLine(custom_id, error=item_error(custom_id, provider, "missing", "no response and no error"))
 
 
 #: gRPC codes as the HTTP statuses Google maps them to.
@@ -216,7 +246,7 @@ def batch_state(data: Mapping[str, Any]) -> BatchState:
     raw = str(batch["state"])
     stats = batch.get("batchStats") or {}
     total, succeeded, failed, pending = (
-        int(stats.get(k) or 0)
+        count(stats.get(k))
         for k in ("requestCount", "successfulRequestCount", "failedRequestCount", "pendingRequestCount")
     )
     status = _STATUS.get(raw, "running")

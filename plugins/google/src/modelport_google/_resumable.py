@@ -4,7 +4,6 @@ and a batch's input file (:mod:`._batches`)."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 from modelport.errors import ProviderResponseError
 from modelport.http import FileBody, HttpRequest, Steps
@@ -38,10 +37,7 @@ def upload_steps(
         raise ProviderResponseError(
             "the upload did not start: no x-goog-upload-url header", provider=provider
         )
-    here, there = urlsplit(start_url), urlsplit(session)
-    if (there.scheme, there.netloc) != (here.scheme, here.netloc):
-        # The key goes with every request: never to another origin.
-        raise ProviderResponseError("the upload session URL is on another origin; refused", provider=provider)
+    # The key goes with the bytes: the kit refuses a session URL off the API root's origin.
     done = yield HttpRequest(
         session,
         data,

@@ -33,6 +33,7 @@ from modelport.batches import (
     BatchRequest,
     BatchState,
     BatchStatus,
+    count,
     item_error,
     spooled_upload,
     timestamp,
@@ -47,6 +48,7 @@ __all__ = [
     "CUSTOM_ID_LABEL",
     "MAX_BATCH_REQUESTS",
     "MAX_INPUT_BYTES",
+    "MAX_LISTING_PAGES",
     "STORAGE_URL",
     "BatchBucket",
     "batch_state",
@@ -63,6 +65,8 @@ STORAGE_URL = "https://storage.googleapis.com"
 #: Vertex AI's bounds on a Gemini batch prediction job: requests per job, size of the input file.
 MAX_BATCH_REQUESTS = 200_000
 MAX_INPUT_BYTES = 1024 * 1024 * 1024
+#: At most this many pages of a job's output directory are listed (1,000 objects a page).
+MAX_LISTING_PAGES = 1_000
 #: The request label that carries a request's custom id through the job.
 CUSTOM_ID_LABEL = "modelport_custom_id"
 
@@ -199,18 +203,29 @@ def results_steps(name: str, provider: str, error_from: ErrorFrom) -> Steps[Iter
     listing = f"{STORAGE_URL}/storage/v1/b/{quote(bucket, safe='')}/o"
     query = {"prefix": f"{folder.rstrip('/')}/"}
     found: list[BatchDownload] = []
-    while True:
+    for _ in range(MAX_LISTING_PAGES):
         page = yield HttpRequest(f"{listing}?{urlencode(query)}", method="GET")
         assert page is not None
         for item in (page.data or {}).get("items") or ():
             object_name = str(item.get("name", ""))
             if object_name.rsplit("/", 1)[-1].startswith("predictions") and object_name.endswith(".jsonl"):
                 spec = HttpRequest(f"{listing}/{quote(object_name, safe='')}?alt=media", method="GET")
-                found.append(BatchDownload(spec, lambda line: [_prediction(line, provider, error_from)]))
+                found.append(
+                    BatchDownload(
+                        spec,
+                        lambda line: [_prediction(line, provider, error_from)],
+                        identify=lambda line: line["request"]["labels"][CUSTOM_ID_LABEL],
+                    )
+                )
         token = (page.data or {}).get("nextPageToken")
         if not token:
             return found
-        query["pageToken"] = str(token)
+        if not isinstance(token, str) or token == query.get("pageToken"):
+            raise ProviderResponseError("the predictions listing names no new next page", provider=provider)
+        query["pageToken"] = token
+    raise ProviderResponseError(
+        f"the predictions listing did not end within {MAX_LISTING_PAGES} pages", provider=provider
+    )
 
 
 def _prediction(line: Mapping[str, Any], provider: str, error_from: ErrorFrom) -> BatchLine:
@@ -253,7 +268,7 @@ def batch_state(data: Mapping[str, Any]) -> BatchState:
     raw = str(data["state"])
     stats = data.get("completionStats") or {}
     succeeded, failed, incomplete = (
-        int(stats.get(key) or 0) for key in ("successfulCount", "failedCount", "incompleteCount")
+        count(stats.get(key)) for key in ("successfulCount", "failedCount", "incompleteCount")
     )
     status = _STATUS.get(raw, "running")
     left = max(incomplete, 0)

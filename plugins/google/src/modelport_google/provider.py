@@ -18,7 +18,7 @@ from ._backends import API_KEY_ENV_VARS, GEMINI_BASE_URL, GeminiBackend, VertexB
 if TYPE_CHECKING:
     import httpx
 
-    from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState
+    from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState, BatchValues
     from modelport.errors import ProviderError
     from modelport.tools import NeutralToolMapping
     from modelport.types import EmbeddingResult, Message, Origin, Request, Result
@@ -198,6 +198,7 @@ class GoogleProvider(_GeminiFamily):
     default_base_url: ClassVar[str | None] = GEMINI_BASE_URL
     api_key_env: ClassVar[tuple[str, ...]] = API_KEY_ENV_VARS
     config_options: ClassVar[frozenset[str] | None] = frozenset({"credential", "name"})
+    saved_options: ClassVar[frozenset[str]] = frozenset({"name"})
 
     def __init__(self, config: ProviderConfig) -> None:
         super().__init__(config)
@@ -225,7 +226,7 @@ class GoogleProvider(_GeminiFamily):
 
         return cancel_steps(batch_id)
 
-    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload]]:
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload | BatchValues]]:
         from ._batches import results_steps
 
         return results_steps(self._backend.base_url(), state, self.name, self.error_from_response)
@@ -254,6 +255,15 @@ class VertexProvider(_GeminiFamily):
     config_options: ClassVar[frozenset[str] | None] = frozenset(
         {"project", "location", "token", "token_provider", "credential", "name", "batch_bucket"}
     )
+    #: Besides the base URL's host: another location's host (a tuned model's endpoint) and Cloud
+    #: Storage (a batch's files), all on the same OAuth credentials.
+    credential_origins: ClassVar[tuple[str, ...]] = (
+        "https://*-aiplatform.googleapis.com",
+        "https://aiplatform.googleapis.com",
+        "https://aiplatform.*.rep.googleapis.com",
+        "https://storage.googleapis.com",
+    )
+    saved_options: ClassVar[frozenset[str]] = frozenset({"project", "location", "batch_bucket", "name"})
 
     _backend: VertexBackend
 
@@ -269,6 +279,14 @@ class VertexProvider(_GeminiFamily):
             self._batch_bucket = None
 
     # Batch prediction jobs (their requests and predictions in Cloud Storage: ``batch_bucket``) ----
+
+    def saved_connection(self) -> dict[str, Any]:
+        """The kit's, with the project and location in use (from the environment too): a restored
+        job names the same job resource, whatever the environment says then."""
+        kept = super().saved_connection()
+        project = self._backend.project()
+        kept.update({"location": self._backend.location(), **({"project": project} if project else {})})
+        return kept
 
     def batch_submit(self, model_name: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
         """Upload the requests to ``batch_bucket``, then ``POST {parent}/batchPredictionJobs``."""

@@ -19,6 +19,7 @@ from modelport.batches import (
     BatchRequest,
     BatchState,
     BatchStatus,
+    count,
     downloads,
     jsonl_lines,
     spooled_upload,
@@ -111,6 +112,7 @@ def results_steps(state: BatchState, error_from: ErrorFrom) -> Steps[Iterable[Ba
         BatchDownload(
             HttpRequest(f"/files/{_checked(str(file_id))}/content", method="GET"),
             lambda line: [result_line(line, error_from)],
+            identify=lambda line: line["custom_id"],
         )
         for file_id in (state.provider_data.get(key) for key in ("output_file_id", "error_file_id"))
         if file_id
@@ -127,22 +129,28 @@ def result_lines(content: bytes, error_from: ErrorFrom) -> Iterator[BatchLine]:
 
 
 def result_line(line: Mapping[str, Any], error_from: ErrorFrom) -> BatchLine:
-    """One line of an output or error file: a 200 response's body, else the typed error."""
-    custom_id = str(line["custom_id"])
+    """One line of an output or error file: a 200 response's body, else the typed error (a line of
+    another shape raises; the core makes that the request's typed error)."""
+    custom_id = line["custom_id"]
     response = line.get("response") or {}
+    if not isinstance(custom_id, str) or not isinstance(response, Mapping):
+        raise TypeError("a results line needs a string custom_id and a response object")
     status = response.get("status_code")
     if status == 200 and not line.get("error"):
         return BatchLine(custom_id, response["body"])
-    headers = {"x-request-id": str(response["request_id"])} if response.get("request_id") else {}
+    if status is not None and (isinstance(status, bool) or not isinstance(status, int)):
+        raise TypeError("a results line's status_code is no number")
+    request_id = response.get("request_id")
+    headers = {"x-request-id": request_id[:200]} if isinstance(request_id, str) and request_id else {}
     body = response.get("body") if response.get("body") else {"error": line.get("error")}
-    return BatchLine(custom_id, error=error_from(int(status or 500), headers, json.dumps(body)))
+    return BatchLine(custom_id, error=error_from(status or 500, headers, json.dumps(body)))
 
 
 def batch_state(data: Mapping[str, Any]) -> BatchState:
     """A ``batch`` object as the contract's :class:`BatchState`."""
     raw = str(data["status"])
     counts = data.get("request_counts") or {}
-    total, succeeded, failed = (int(counts.get(k) or 0) for k in ("total", "completed", "failed"))
+    total, succeeded, failed = (count(counts.get(k)) for k in ("total", "completed", "failed"))
     status = _STATUS.get(raw, "running")
     left = max(total - succeeded - failed, 0)
     done = BatchCounts(

@@ -126,6 +126,7 @@ class OpenAIProvider(ChatCompletionsProvider):
     base_url_env: ClassVar[str | None] = "OPENAI_BASE_URL"
     api_key_env: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
     config_options: ClassVar[frozenset[str] | None] = frozenset({"organization", "project", "name"})
+    saved_options: ClassVar[frozenset[str]] = frozenset({"organization", "project", "name"})
     capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, prompt_cache=True, batch=True)
     quirks: ClassVar[Quirks] = Quirks(
         reasoning_prefixes=("o1", "o3", "o4", "gpt-5"),
