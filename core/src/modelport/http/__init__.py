@@ -53,6 +53,7 @@ from .._http_errors import (
 from ._endpoint import Endpoint
 from ._kit import HttpProvider
 from ._operation import Operation
+from ._stream_end import StreamEnd
 from ._types import HttpRequest, HttpResponse, Limits, Steps, StreamDecoder, Wait
 
 __all__ = [
@@ -64,6 +65,7 @@ __all__ = [
     "HttpResponse",
     "Operation",
     "Steps",
+    "StreamEnd",
     "Wait",
     "Limits",
     "StreamDecoder",

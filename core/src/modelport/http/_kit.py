@@ -22,6 +22,7 @@ from ..urls import check_base_url
 from . import _calls
 from ._endpoint import Endpoint, joined
 from ._operation import Operation
+from ._stream_end import StreamEnd
 from ._types import DEFAULT_LIMITS, HttpRequest, HttpResponse, Limits, Steps, StreamDecoder
 
 if TYPE_CHECKING:
@@ -45,6 +46,9 @@ class HttpProvider(Provider):
     - ``api_key_env``: environment variables searched for the key, in order.
     - ``api_key_header``: the header the key goes in; ``"authorization"`` sends ``Bearer <key>``.
     - ``api_key_required``: ``False`` for servers that need no key (a local server).
+    - ``stream_end``: when a stream is complete (:class:`StreamEnd`); the kit lets no ``finish``
+      event through before, so a cut stream is a ``StreamInterruptedError``. ``None`` leaves it to
+      the decoder alone (declare it: the scaffold does).
     """
 
     default_base_url: ClassVar[str | None] = None
@@ -54,6 +58,7 @@ class HttpProvider(Provider):
     api_key_required: ClassVar[bool] = True
     checks_on_send: ClassVar[bool] = True
     embed_retries_per_request: ClassVar[bool] = True
+    stream_end: ClassVar[StreamEnd | None] = None
     _endpoint: Endpoint | None = None
 
     # What a plugin supplies (pure) -----------------------------------------------------------
