@@ -17,7 +17,6 @@ from .._decode_guard import DECODE_ERRORS, decode_error
 from .._file_body import FileBody
 from ..deadlines import current as current_deadline
 from ..errors import ModelportError, ProviderResponseError
-from ..events import FinishEvent
 from ..wire import decoding, dumps
 from ._async import abody_of, asend, asend_json, astream_frames
 from ._exchange import StreamSize
@@ -149,6 +148,7 @@ class StreamSteps:
         "_codec",
         "_decoder",
         "_feed",
+        "_finish",
         "_held_finish",
         "_on_done",
         "_watch",
@@ -167,6 +167,9 @@ class StreamSteps:
         self.size = StreamSize(endpoint.limits.max_stream_bytes, endpoint.name)
         rule = getattr(codec, "stream_end", None)
         self._watch = EndWatch(rule) if isinstance(rule, StreamEnd) else None
+        from ..events import FinishEvent  # here: resolving a model imports no event types
+
+        self._finish = FinishEvent
         self._held_finish: StreamEvent | None = None
         #: The decoder's ``done()``, called when the body ended with ``[DONE]`` (or ``None``).
         self._on_done: Callable[[], object] | None = getattr(decoder, "done", None)
@@ -188,11 +191,12 @@ class StreamSteps:
             events = _kept(self._feed(frame), self.size)
         except DECODE_ERRORS as error:
             raise decode_error(self._codec.name, error) from error
-        if watch.complete or not any(isinstance(event, FinishEvent) for event in events):
+        finish = self._finish
+        if watch.complete or not any(event.__class__ is finish for event in events):
             return events
         # A finish before the stream is complete waits for the end (and is dropped if it never comes).
-        self._held_finish = next(event for event in events if isinstance(event, FinishEvent))
-        return [event for event in events if not isinstance(event, FinishEvent)]
+        self._held_finish = next(event for event in events if event.__class__ is finish)
+        return [event for event in events if event.__class__ is not finish]
 
     def flushed(self) -> list[StreamEvent]:
         """Events the decoder held back when the stream broke (its optional ``flush()``)."""
@@ -205,9 +209,10 @@ class StreamSteps:
         watch = self._watch
         if watch is None:
             return events
+        finish = self._finish
         if not watch.complete:
-            return [event for event in events if not isinstance(event, FinishEvent)]
-        if self._held_finish is not None and not any(isinstance(event, FinishEvent) for event in events):
+            return [event for event in events if event.__class__ is not finish]
+        if self._held_finish is not None and not any(event.__class__ is finish for event in events):
             events.append(self._held_finish)
         return events
 
