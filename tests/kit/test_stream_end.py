@@ -230,9 +230,10 @@ def test_events_the_accumulator_cannot_fold_are_a_typed_error_with_the_partial(
 
 def test_every_first_party_provider_declares_its_stream_end() -> None:
     from modelport_anthropic.provider import AnthropicProvider
-    from modelport_google.provider import GoogleProvider, VertexProvider
     from modelport_openai import presets
     from modelport_openai.provider import OpenAICompatibleProvider, OpenAIProvider, OpenAIResponsesProvider
+
+    from modelport_google.provider import GoogleProvider, VertexProvider
 
     chat = [OpenAIProvider, OpenAICompatibleProvider] + [
         cls

@@ -138,7 +138,8 @@ def interactions(name: str) -> list[Interaction]:
         # The file keeps each payload but not the closing ``[DONE]``, which vercel's own tests
         # append to every stream (``chunks.push('data: [DONE]\\n\\n')``): so does this.
         return [
-            Interaction("POST", "", None, 200, sse, sse_body(part, done=True)) for part in streams(chunks(name))
+            Interaction("POST", "", None, 200, sse, sse_body(part, done=True))
+            for part in streams(chunks(name))
         ]
     data = load_json(name)
     if isinstance(data, dict) and "capturedResponses" in data:

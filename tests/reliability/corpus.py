@@ -50,6 +50,8 @@ _STREAM_CHUNKS = [
     f"{_VERCEL}/packages__google__src____fixtures____google-tool-call-gemini3.chunks.txt",
     f"{_VERCEL}/packages__google__src____fixtures____issue-10781.1.chunks.txt",
     f"{_VERCEL}/packages__google__src____fixtures____issue-18073-empty-text-thought-signature.chunks.txt",
+    f"{_VERCEL}/packages__google__src____fixtures____google-stream-tool-call-arguments.chunks.txt",
+    f"{_VERCEL}/packages__google__src____fixtures____google-stream-no-args-tool-call.chunks.txt",
 ]
 _CASSETTES = [
     "tests__models__cassettes__test_google__test_google_model_web_search_tool.yaml",

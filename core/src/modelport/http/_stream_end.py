@@ -53,7 +53,8 @@ class StreamEnd:
             value = getattr(self, name)
             words = frozenset(_words(value, f"StreamEnd.{name}"))
             object.__setattr__(self, name, words)
-        status = (self.status,) if isinstance(self.status, str) else tuple(_words(self.status, "StreamEnd.status"))
+        status = self.status
+        status = (status,) if isinstance(status, str) else tuple(_words(status, "StreamEnd.status"))
         object.__setattr__(self, "status", status)
         object.__setattr__(self, "_paths", tuple(tuple(path.split(".")) for path in status))
         if not isinstance(self.done, bool):

@@ -6,10 +6,10 @@ last has ``willContinue: true``. An entry sets the value at its ``jsonPath`` (RF
 after ``.`` or in brackets, array indexes) from ``stringValue``, ``numberValue``, ``boolValue`` or
 ``nullValue``; an entry with ``willContinue: true`` is continued by the next entry for the same path
 (string pieces append). The API ends each call with an empty ``{"functionCall": {}}`` part: a piece
-that closes the open call (a call needs a name), never a call of its own. :class:`StreamedCall` folds the parts into the arguments object and into
-JSON text fragments that concatenate to that object, so the stream sends them as tool-call deltas;
-:meth:`StreamedCall.raw_part` is the whole ``functionCall`` part a later turn replays (the shape a
-non-streamed answer has).
+that closes the open call (a call needs a name), never a call of its own. :class:`StreamedCall`
+folds the parts into the arguments object and into JSON text fragments that concatenate to that
+object, so the stream sends them as tool-call deltas; :meth:`StreamedCall.raw_part` is the whole
+``functionCall`` part a later turn replays (the shape a non-streamed answer has).
 """
 
 from __future__ import annotations

@@ -136,7 +136,9 @@ class ResponsesStream:
                 error = response.get("error")
                 raise stream_error(error if isinstance(error, dict) else {}, provider=self.provider)
             if isinstance(status, str) and status in _UNFINISHED:
-                raise ProviderResponseError(_UNFINISHED[status], provider=self.provider, provider_status=status)
+                raise ProviderResponseError(
+                    _UNFINISHED[status], provider=self.provider, provider_status=status
+                )
             self.terminal = response
             self.incomplete = kind == "response.incomplete" or status == "incomplete"
         return out
