@@ -110,9 +110,7 @@ class AcmeProvider(HttpProvider):
     capabilities: ClassVar[Capabilities] = Capabilities(generate=True, stream=True, function_tools=True)
     #: How a stream ends: a chunk with a ``finish_reason``, then ``data: [DONE]``. Until both have
     #: arrived the kit lets no ``finish`` event through, so a cut stream is never complete.
-    stream_end: ClassVar[StreamEnd | None] = StreamEnd(
-        kind=None, status=("choices.*.finish_reason",), done=True
-    )
+    stream_end = StreamEnd(kind=None, status=("choices.*.finish_reason",), done=True)
 
     def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
         messages = [w for m in request.messages for w in wire_message(m)]
