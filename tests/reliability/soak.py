@@ -170,7 +170,8 @@ DECODERS: dict[str, Callable[[RandomDraw], str]] = {
 
 
 def soak(name: str, cases: int, seed: int, first: int = 0) -> tuple[Counter[str], list[str]]:
-    """Run ``cases`` cases of decoder ``name``; the outcome counts and the failures."""
+    """Run cases ``first`` to ``first + cases`` of decoder ``name``: the outcome counts and the
+    failures. Case ``i`` is drawn from its own seed, so any range replays the same cases."""
     outcomes: Counter[str] = Counter()
     failures: list[str] = []
     pools: dict[str, list[Any]] = {}
@@ -189,23 +190,37 @@ def soak(name: str, cases: int, seed: int, first: int = 0) -> tuple[Counter[str]
     return outcomes, failures
 
 
+def _counts(outcomes: Counter[str]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=1_000, help="cases per decoder")
     parser.add_argument("--decoder", action="append", choices=sorted(DECODERS), help="repeatable")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--first", type=int, default=0, help="the index of the first case")
+    parser.add_argument(
+        "--round", type=int, default=0, help="run the decoders in turn, this many cases each (0: one by one)"
+    )
     args = parser.parse_args(argv)
+    names = args.decoder or list(DECODERS)
+    step = args.round or args.cases
+    totals: dict[str, Counter[str]] = {name: Counter() for name in names}
+    seconds: Counter[str] = Counter()
     failed = 0
-    for name in args.decoder or list(DECODERS):
-        started = time.process_time()
-        outcomes, failures = soak(name, args.cases, args.seed, args.first)
-        seconds = time.process_time() - started
-        counts = ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
-        print(f"{name}: {args.cases} cases in {seconds:.0f} s CPU: {counts}", flush=True)
-        for failure in failures[:20]:
-            print("  " + failure, flush=True)
-        failed += len(failures)
+    for first in range(args.first, args.first + args.cases, step):
+        count = min(step, args.first + args.cases - first)
+        for name in names:
+            started = time.process_time()
+            outcomes, failures = soak(name, count, args.seed, first)
+            seconds[name] += time.process_time() - started
+            totals[name].update(outcomes)
+            done = first + count - args.first
+            print(f"{name}: {done} cases in {seconds[name]:.0f} s CPU: {_counts(totals[name])}", flush=True)
+            for failure in failures[:20]:
+                print("  " + failure, flush=True)
+            failed += len(failures)
     return 1 if failed else 0
 
 
