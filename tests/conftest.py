@@ -14,6 +14,13 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile("long", max_examples=20_000, deadline=None)
+#: The recorded long fuzz run of the decoders (docs/reliability.md): 100,000 cases per property.
+settings.register_profile(
+    "fuzz",
+    max_examples=int(os.environ.get("MODELPORT_FUZZ_EXAMPLES", "100000")),
+    deadline=None,
+    database=None,
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 

@@ -132,8 +132,8 @@ def stream_cases() -> list[dict[str, Any]]:
             },
         },
         {
-            "name": "stream-text-no-done",
-            "description": "303 text chunks with an obfuscation field, a usage-only chunk, and no [DONE] line.",
+            "name": "stream-text-usage-chunk",
+            "description": "303 text chunks with an obfuscation field, a usage-only chunk, then [DONE].",
             "method": "stream",
             "model": "gpt-4.1-nano",
             "request": {"prompt": "Invent a new holiday and describe its traditions."},

@@ -76,8 +76,11 @@ def raw_json(saved: str, status: int = 200, capture: int | None = None) -> Recor
 
 
 def chunks(saved: str, stream: int = 0) -> Recorded:
-    """A vercel ``*.chunks.txt`` as an SSE body (no ``[DONE]``: the file has none). A file that holds
-    two streams concatenated is split where the response id changes; ``stream`` picks one."""
+    """A vercel ``*.chunks.txt`` as an SSE body. The file keeps each ``data:`` payload but not the
+    closing ``data: [DONE]``, which vercel's own tests append to every one (e.g.
+    ``packages/openai/src/chat/openai-chat-language-model.test.ts``, ``chunks.push('data:
+    [DONE]\\n\\n')``); so does this. A file that holds two streams concatenated is split where the
+    response id changes; ``stream`` picks one."""
     lines = [line for line in (CORPUS / saved).read_text(encoding="utf-8").splitlines() if line.strip()]
     parts: list[list[str]] = []
     current = None
@@ -87,7 +90,7 @@ def chunks(saved: str, stream: int = 0) -> Recorded:
             parts.append([])
         current = ident or current
         parts[-1].append(line)
-    return 200, SSE_TYPE, "".join(f"data: {line}\n\n" for line in parts[stream])
+    return 200, SSE_TYPE, "".join(f"data: {line}\n\n" for line in parts[stream]) + "data: [DONE]\n\n"
 
 
 # --------------------------------------------------------------------------- the request oracle

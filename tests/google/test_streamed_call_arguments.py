@@ -1,7 +1,8 @@
 """Gemini 3 function calls whose arguments stream (``functionCall.partialArgs`` with ``willContinue``).
 
-MOCK frames: the corpus (tests/corpus/gemini) has no recording of streamed function-call arguments,
-a Vertex AI feature (``toolConfig.functionCallingConfig.streamFunctionCallArguments``). The shapes
+MOCK frames, for shapes the recordings lack (numbers, booleans, nulls, quoted names): the real
+recordings of this Vertex AI feature (``toolConfig.functionCallingConfig.streamFunctionCallArguments``)
+are checked in ``test_streamed_call_recordings.py``. The shapes
 follow Google's reference for ``FunctionCall`` (``partialArgs``, ``willContinue``) and ``PartialArg``
 (``jsonPath``, ``stringValue``/``numberValue``/``boolValue``/``nullValue``, ``willContinue``); the
 values are invented.

@@ -135,7 +135,12 @@ def interactions(name: str) -> list[Interaction]:
         return cassette(name)
     if name.endswith(".chunks.txt"):
         sse = {"content-type": "text/event-stream"}
-        return [Interaction("POST", "", None, 200, sse, sse_body(part)) for part in streams(chunks(name))]
+        # The file keeps each payload but not the closing ``[DONE]``, which vercel's own tests
+        # append to every stream (``chunks.push('data: [DONE]\\n\\n')``): so does this.
+        return [
+            Interaction("POST", "", None, 200, sse, sse_body(part, done=True))
+            for part in streams(chunks(name))
+        ]
     data = load_json(name)
     if isinstance(data, dict) and "capturedResponses" in data:
         return [

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 import modelport
-from modelport.errors import ProviderQuotaError, StreamInterruptedError
+from modelport.errors import ProviderQuotaError, ProviderResponseError, StreamInterruptedError
 
 from . import responses_corpus as corpus
 from .replay import KEY
@@ -61,3 +61,27 @@ def test_response_failed_alone_is_typed_by_its_code() -> None:
     assert failed["message"] in caught.value.message
     assert caught.value.partial is not None
     assert caught.value.partial.response_id == frames[0]["response"]["id"]
+
+
+MULTI_TOOL = "charmbracelet__fantasy/providertests__testdata__TestOpenAIResponsesCommon__openai-gpt-4o__multi_tool_streaming.yaml"
+
+
+def test_an_argument_delta_after_its_call_is_done_is_a_typed_error() -> None:
+    """Found by fuzzing: the delta reached the core's accumulator for a call it had closed, and the
+    stream raised a bare ``KeyError: 'fc_…'``."""
+    frames = next(e for e in corpus.exchanges(MULTI_TOOL) if e.is_sse).frames()
+    done = next(
+        i
+        for i, f in enumerate(frames)
+        if f["type"] == "response.output_item.done" and f["item"]["type"] == "function_call"
+    )
+    delta = next(f for f in frames[:done] if f["type"] == "response.function_call_arguments.delta")
+    with pytest.raises(ProviderResponseError) as caught:
+        _stream([*frames[: done + 1], delta, *frames[done + 1 :]])
+    assert f"KeyError: '{delta['item_id']}'" in caught.value.message
+    partial = caught.value.partial
+    assert partial is not None and partial.finish_reason == "error"
+    first = frames[done]["item"]
+    assert [(c.id, c.name, c.args) for c in partial.tool_calls][:1] == [
+        (first["call_id"], first["name"], json.loads(first["arguments"]))
+    ]

@@ -2,7 +2,8 @@
 
 A stream with neither a ``finish_reason`` nor ``data: [DONE]`` (the connection closed in good order
 after some chunks), and an empty 200 stream, raise ``StreamInterruptedError`` with what had arrived,
-as the Google adapter does. A stream with ``[DONE]`` but no ``finish_reason`` (a real shape, see the
+as the Google adapter does; so does one with a ``finish_reason`` but no ``[DONE]`` (the kit's rule
+for Chat Completions). A stream with ``[DONE]`` but no ``finish_reason`` (a real shape, see the
 ``openai/stream-no-finish-reason`` case) stays complete.
 """
 
@@ -70,13 +71,16 @@ def test_done_without_finish_reason_is_complete(asynchronous: bool) -> None:
     )
 
 
-def test_finish_reason_without_done_is_complete() -> None:
-    result = run([sse([*CUT, chunk("", "stop")], done=False)], False)
-    assert (result.text, result.finish_reason, result.raw_finish_reason) == (
-        "Transfer approved for $1",
-        "stop",
-        "stop",
-    )
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_finish_reason_without_done_is_cut(asynchronous: bool) -> None:
+    """``[DONE]`` ends a complete Chat Completions stream (the kit's rule, ``stream_end``): a body
+    cut after the finish chunk may have lost the usage chunk that follows it."""
+    with pytest.raises(StreamInterruptedError) as info:
+        run([sse([*CUT, chunk("", "stop")], done=False)], asynchronous)
+    assert "data: [DONE]" in str(info.value)
+    partial = info.value.partial
+    assert partial is not None
+    assert (partial.text, partial.finish_reason) == ("Transfer approved for $1", "error")
 
 
 @pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])

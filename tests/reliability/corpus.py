@@ -50,6 +50,8 @@ _STREAM_CHUNKS = [
     f"{_VERCEL}/packages__google__src____fixtures____google-tool-call-gemini3.chunks.txt",
     f"{_VERCEL}/packages__google__src____fixtures____issue-10781.1.chunks.txt",
     f"{_VERCEL}/packages__google__src____fixtures____issue-18073-empty-text-thought-signature.chunks.txt",
+    f"{_VERCEL}/packages__google__src____fixtures____google-stream-tool-call-arguments.chunks.txt",
+    f"{_VERCEL}/packages__google__src____fixtures____google-stream-no-args-tool-call.chunks.txt",
 ]
 _CASSETTES = [
     "tests__models__cassettes__test_google__test_google_model_web_search_tool.yaml",
@@ -129,3 +131,79 @@ def embedding_body() -> dict[str, Any]:
     name = "tests__cassettes__test_embeddings__TestGoogle.test_documents.yaml"
     data = yaml.load(recordings.gemini(f"{_PYDANTIC}/{name}").read_text(encoding="utf-8"), Loader=_Loader)
     return dict(data["interactions"][0]["response"]["parsed_body"])
+
+
+# --------------------------------------------------------------------------- the other protocols
+# Real recorded 200 responses of the other wire protocols, from their vendored corpora
+# (tests/corpus/openai, tests/corpus/openai-responses, tests/corpus/anthropic), read through each
+# provider's own test loader. Loaded on first use: reading every recording takes seconds.
+
+#: The protocols :func:`protocol_streams` and :func:`protocol_bodies` know.
+PROTOCOLS = ("chat", "responses", "anthropic")
+#: Recordings larger than these are left out of the fuzz corpus: mutating a document costs a walk
+#: over all of it, and the shapes of the large ones are in the smaller ones too.
+MAX_FRAMES = 150
+MAX_BODY_CHARS = 24_000
+
+
+def _chat_frame(frame: Any) -> bool:
+    return isinstance(frame, dict) and "choices" in frame
+
+
+def _responses_frame(frame: Any) -> bool:
+    return isinstance(frame, dict) and str(frame.get("type", "")).startswith("response.")
+
+
+def _anthropic_frame(frame: Any) -> bool:
+    return isinstance(frame, dict) and frame.get("type") in ("message_start", "content_block_start")
+
+
+def _exchanges(protocol: str) -> list[tuple[str, Any]]:
+    if protocol == "anthropic":
+        from tests.anthropic import corpus as anthropic
+
+        return [(n, i) for n in anthropic.all_files() for i in anthropic.interactions(n)]
+    if protocol == "responses":
+        from tests.openai import responses_corpus as responses
+
+        return [(n, e) for n in responses.all_files() for e in responses.exchanges(n)]
+    from tests.openai import corpus as chat
+
+    return [(n, i) for n in chat.all_files() for i in chat.interactions(n)]
+
+
+@functools.cache
+def protocol_streams(protocol: str) -> tuple[tuple[str, list[Any], bool], ...]:
+    """``(label, frames, done)`` of every recorded 200 stream of ``protocol``: its JSON frames, and
+    whether its body ended with ``data: [DONE]``."""
+    wanted = {"chat": _chat_frame, "responses": _responses_frame, "anthropic": _anthropic_frame}[protocol]
+    found = []
+    for name, exchange in _exchanges(protocol):
+        if exchange.status != 200 or not exchange.is_sse:
+            continue
+        frames = exchange.frames()
+        if frames and len(frames) <= MAX_FRAMES and any(wanted(f) for f in frames):
+            found.append((Path(name).name, frames, b"[DONE]" in exchange.body))
+    return tuple(found)
+
+
+@functools.cache
+def protocol_bodies(protocol: str) -> tuple[tuple[str, Any], ...]:
+    """``(label, parsed body)`` of every recorded 200 non-streamed answer of ``protocol``."""
+    kinds = {
+        "chat": ("object", "chat.completion"),
+        "responses": ("object", "response"),
+        "anthropic": ("type", "message"),
+    }
+    key, value = kinds[protocol]
+    found = []
+    for name, exchange in _exchanges(protocol):
+        if exchange.status != 200 or exchange.is_sse:
+            continue
+        try:
+            body = json.loads(exchange.body)
+        except ValueError:
+            continue
+        if isinstance(body, dict) and body.get(key) == value and len(exchange.body) <= MAX_BODY_CHARS:
+            found.append((Path(name).name, body))
+    return tuple(found)

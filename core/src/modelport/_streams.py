@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import _retry
+from ._decode_guard import DECODE_ERRORS, decode_error
 from ._dropped import log_dropped
 from ._http_errors import stream_error
 from .deadlines import Deadline
@@ -96,6 +97,8 @@ class _Attempts:
     def failed(self, error: ModelportError) -> float:
         delay = None if self.yielded else self.model.retry_policy.delay(error, self.attempt, self.deadline)
         if delay is None:
+            if isinstance(error, StreamInterruptedError):
+                self.ended()  # a stream that ended early keeps its start (and its warnings)
             raise _attach_partial(error, self.accumulator) from error.__cause__
         self.attempt += 1
         _retry.retrying(error, delay, self.attempt, self.telemetry)
@@ -108,6 +111,13 @@ class _Attempts:
             return []
         self.accumulator.add(held)
         return [held]
+
+    def undecodable(self, error: Exception) -> ProviderError:
+        """The typed error of events the accumulator could not fold in (a delta for a part that
+        never started, say), with the partial result so far: the same guard as the kit's decoders."""
+        typed = decode_error(self.model.provider.id, error)
+        typed.partial = self.accumulator.snapshot()
+        return typed
 
     def unfinished(self) -> StreamInterruptedError:
         return _unfinished(self.model, self.accumulator)
@@ -256,6 +266,8 @@ def _events(attempts: _Attempts) -> Iterator[StreamEvent]:
         except ModelportError as error:
             _retry.sleep(attempts.failed(error))
             continue
+        except DECODE_ERRORS as error:  # the accumulator's (or a decoder's) bare error, typed
+            raise attempts.undecodable(error) from error
         finally:
             close = getattr(events, "close", None)
             if close is not None:
@@ -279,6 +291,8 @@ async def _aevents(attempts: _Attempts) -> AsyncIterator[StreamEvent]:
         except ModelportError as error:
             await _retry.async_sleep(attempts.failed(error))
             continue
+        except DECODE_ERRORS as error:
+            raise attempts.undecodable(error) from error
         finally:
             aclose = getattr(events, "aclose", None)
             if aclose is not None:

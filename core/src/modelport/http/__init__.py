@@ -55,6 +55,7 @@ from ._endpoint import Endpoint
 from ._kit import HttpProvider
 from ._lines import BadLine
 from ._operation import Operation
+from ._stream_end import StreamEnd
 from ._types import HttpRequest, HttpResponse, Limits, Steps, StreamDecoder, Wait
 
 __all__ = [
@@ -68,6 +69,7 @@ __all__ = [
     "HttpResponse",
     "Operation",
     "Steps",
+    "StreamEnd",
     "Wait",
     "Limits",
     "StreamDecoder",

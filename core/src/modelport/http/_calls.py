@@ -13,12 +13,14 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .. import _retry
+from .._decode_guard import DECODE_ERRORS, decode_error
 from .._file_body import FileBody
 from ..deadlines import current as current_deadline
 from ..errors import ModelportError, ProviderResponseError
 from ..wire import decoding, dumps
 from ._async import abody_of, asend, asend_json, astream_frames
 from ._exchange import StreamSize
+from ._stream_end import EndWatch, StreamEnd
 from ._sync import receive_json, send, send_json, stream_frames
 from ._types import HttpRequest, HttpResponse, StreamDecoder
 
@@ -70,10 +72,6 @@ class Codec(Protocol):
     def decode_model_page(self, data: Any, spec: HttpRequest) -> ModelPage: ...
 
 
-#: What a decoder raises on data it did not expect (a typed ``ModelportError`` passes through);
-#: ``OverflowError``: a number too large for what it stands for (a time stamp of ``1e20``).
-DECODE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, OverflowError)
-_DECODE_ERRORS = DECODE_ERRORS
 _IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS"})
 #: At most this many pages of a model list are read: a list that never ends is an error.
 MAX_MODEL_PAGES = 100
@@ -110,6 +108,7 @@ def stream(
         yield from steps.flushed()  # events a decoder held back are not lost
         raise
     yield from steps.finished()
+    steps.check_complete()
 
 
 async def astream(
@@ -133,15 +132,32 @@ async def astream(
         await frames.aclose()
     for event in steps.finished():
         yield event
+    steps.check_complete()
 
 
 class StreamSteps:
     """The steps of a stream that :func:`stream` and :func:`astream` share, for one call: the start
     event, each frame's events (counted in the stream's size bound; a decoder's bare Python error
     made typed), what a decoder held back when the stream broke, and the events of its end. The two
-    drivers only read the frames, sync or async, and hand them here."""
+    drivers only read the frames, sync or async, and hand them here.
 
-    __slots__ = ("_codec", "_decoder", "_feed", "ended", "endpoint", "size", "start")
+    With the codec's :class:`~modelport.http.StreamEnd` (its ``stream_end``), every frame is watched
+    too: no ``finish`` event of the decoder is let through before the stream is complete by that
+    rule, and a stream that ends before is a ``StreamInterruptedError`` (:meth:`check_complete`)."""
+
+    __slots__ = (
+        "_codec",
+        "_decoder",
+        "_feed",
+        "_finish",
+        "_held_finish",
+        "_on_done",
+        "_watch",
+        "ended",
+        "endpoint",
+        "size",
+        "start",
+    )
 
     def __init__(self, codec: Codec, spec: HttpRequest) -> None:
         self._codec = codec
@@ -150,23 +166,61 @@ class StreamSteps:
         self.start = _start(spec)
         self.endpoint = endpoint = codec.endpoint()
         self.size = StreamSize(endpoint.limits.max_stream_bytes, endpoint.name)
+        rule = getattr(codec, "stream_end", None)
+        self._watch = EndWatch(rule) if isinstance(rule, StreamEnd) else None
+        from ..events import FinishEvent  # here: resolving a model imports no event types
+
+        self._finish = FinishEvent
+        self._held_finish: StreamEvent | None = None
         #: The decoder's ``done()``, called when the body ended with ``[DONE]`` (or ``None``).
-        self.ended: Callable[[], object] | None = getattr(decoder, "done", None)
+        self._on_done: Callable[[], object] | None = getattr(decoder, "done", None)
+        self.ended: Callable[[], object] | None = self._on_done if self._watch is None else self._marker
+
+    def _marker(self) -> None:
+        assert self._watch is not None
+        self._watch.marker()
+        if self._on_done is not None:
+            self._on_done()
 
     def events(self, frame: Any) -> Sequence[StreamEvent]:
         """The events of one parsed frame."""
+        watch = self._watch
         try:
-            return _kept(self._feed(frame), self.size)
-        except _DECODE_ERRORS as error:
-            raise _decode_error(self._codec, error) from error
+            if watch is None:
+                return _kept(self._feed(frame), self.size)
+            watch.frame(frame)
+            events = _kept(self._feed(frame), self.size)
+        except DECODE_ERRORS as error:
+            raise decode_error(self._codec.name, error) from error
+        finish = self._finish
+        if watch.complete or not any(event.__class__ is finish for event in events):
+            return events
+        # A finish before the stream is complete waits for the end (and is dropped if it never comes).
+        self._held_finish = next(event for event in events if event.__class__ is finish)
+        return [event for event in events if event.__class__ is not finish]
 
     def flushed(self) -> list[StreamEvent]:
         """Events the decoder held back when the stream broke (its optional ``flush()``)."""
         return _flushed(self._decoder)
 
     def finished(self) -> list[StreamEvent]:
-        """The events of the stream's end (the decoder's ``finish()``)."""
-        return _decoded(self._codec, self._decoder.finish)
+        """The events of the stream's end (the decoder's ``finish()``); without its ``finish``
+        event when the stream is not complete by the codec's rule."""
+        events = _decoded(self._codec, self._decoder.finish)
+        watch = self._watch
+        if watch is None:
+            return events
+        finish = self._finish
+        if not watch.complete:
+            return [event for event in events if event.__class__ is not finish]
+        if self._held_finish is not None and not any(event.__class__ is finish for event in events):
+            events.append(self._held_finish)
+        return events
+
+    def check_complete(self) -> None:
+        """Raise ``StreamInterruptedError`` if the stream ended before its rule says it is complete."""
+        if self._watch is not None and not self._watch.complete:
+            raise self._watch.error(self._codec.name)
 
 
 # Embeddings and token counts ----------------------------------------------------------------------
@@ -332,8 +386,8 @@ def _result(codec: Codec, data: Any, size: int | None, spec: HttpRequest) -> Res
     try:
         with decoding(size):
             result = codec.decode_response(data, spec)
-    except _DECODE_ERRORS as error:
-        raise _decode_error(codec, error) from error
+    except DECODE_ERRORS as error:
+        raise decode_error(codec.name, error) from error
     if spec.warnings:
         result = result._with_warnings_first(list(spec.warnings))
     return result
@@ -360,8 +414,8 @@ def _guard(codec: Codec, decode: Callable[[], _T]) -> _T:
     """Run a plugin decoder; a bare Python error from malformed data becomes a typed error."""
     try:
         return decode()
-    except _DECODE_ERRORS as error:
-        raise _decode_error(codec, error) from error
+    except DECODE_ERRORS as error:
+        raise decode_error(codec.name, error) from error
 
 
 def _flushed(decoder: StreamDecoder) -> list[StreamEvent]:
@@ -371,14 +425,8 @@ def _flushed(decoder: StreamDecoder) -> list[StreamEvent]:
         return []
     try:
         return list(flush())
-    except _DECODE_ERRORS:
+    except DECODE_ERRORS:
         return []  # the stream's own error is the one to report
-
-
-def _decode_error(codec: Codec, error: Exception) -> ProviderResponseError:
-    return ProviderResponseError(
-        f"the response could not be decoded: {type(error).__name__}: {error}", provider=codec.name
-    )
 
 
 def _kept(events: Iterable[StreamEvent], size: StreamSize) -> Sequence[StreamEvent]:

@@ -23,6 +23,7 @@ from ..urls import check_base_url, credential_url
 from . import _calls
 from ._endpoint import Endpoint
 from ._operation import Operation
+from ._stream_end import StreamEnd
 from ._types import DEFAULT_LIMITS, HttpRequest, HttpResponse, Limits, Steps, StreamDecoder
 
 if TYPE_CHECKING:
@@ -54,6 +55,9 @@ class HttpProvider(Provider):
     - ``saved_options``: the options of ``get_model`` a saved batch job keeps, besides the base URL,
       to reach the same server again (a project, a location; never a credential):
       :meth:`saved_connection`.
+    - ``stream_end``: when a stream is complete (:class:`StreamEnd`); the kit lets no ``finish``
+      event through before, so a cut stream is a ``StreamInterruptedError``. ``None`` leaves it to
+      the decoder alone (declare it: the scaffold does).
     """
 
     default_base_url: ClassVar[str | None] = None
@@ -65,6 +69,7 @@ class HttpProvider(Provider):
     saved_options: ClassVar[frozenset[str]] = frozenset()
     checks_on_send: ClassVar[bool] = True
     embed_retries_per_request: ClassVar[bool] = True
+    stream_end: ClassVar[StreamEnd | None] = None
     _endpoint: Endpoint | None = None
 
     # What a plugin supplies (pure) -----------------------------------------------------------

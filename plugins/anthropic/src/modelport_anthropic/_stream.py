@@ -6,10 +6,17 @@ Frames arrive as ``message_start``, then per content block ``content_block_start
 ``input_json_delta``, ``citations_delta``) and ``content_block_stop``, then ``message_delta``
 (stop reason, matched stop sequence, final usage) and ``message_stop``; ``ping`` carries nothing.
 Blocks that arrive whole in ``content_block_start`` (``redacted_thinking``, server-tool results)
-are mapped by :func:`._blocks.block_part`, as a non-streamed body's blocks are. A stream cut
-before ``message_stop`` gets no ``finish`` event: the core raises ``StreamInterruptedError`` with
-what had arrived. An ``event: error`` frame (``overloaded_error`` mid-stream) is raised by the
-core's SSE parser, typed by its error table, with the partial result.
+are mapped by :func:`._blocks.block_part`, as a non-streamed body's blocks are.
+
+A stream is complete at ``message_stop`` after ``message_start`` and ``message_delta`` (the
+provider's ``stream_end``, enforced by the kit): a stream cut before gets no ``finish`` event, and
+the core raises ``StreamInterruptedError`` with what had arrived. Nothing received is lost on the
+way: a block still open at ``message_stop`` is closed (a thinking block keeps its signature, a tool
+call whose ``input_json_delta`` never completed keeps its raw text with a warning); a text or
+thinking delta for a block that never started opens one, with a warning; a ``tool_use`` whose start
+carries its whole ``input`` and no deltas streams that input as its arguments. An ``event: error``
+frame (``overloaded_error`` mid-stream) is raised by the core's SSE parser, typed by its error
+table, with the partial result.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from modelport import events as ev
+from modelport.errors import ProviderResponseError
+from modelport.types import CallWarning
 
 from ._blocks import (
     block_part,
@@ -35,7 +44,7 @@ __all__ = ["MessageStream", "merge_frames"]
 
 
 class _Block:
-    __slots__ = ("citations", "id", "json", "kind", "raw", "signature", "start")
+    __slots__ = ("citations", "deltas", "id", "json", "kind", "raw", "signature", "start")
 
     def __init__(self, kind: str, ident: str, raw: dict[str, Any]) -> None:
         self.kind = kind
@@ -45,6 +54,13 @@ class _Block:
         self.citations: list[Any] = []
         self.signature: str | None = raw.get("signature") or None
         self.start = 0  # a text block's offset in the answer text
+        self.deltas = False  # whether a tool call's arguments came in input_json_delta frames
+
+
+#: The block kind each content delta writes to: a delta for a block that never started opens one.
+_DELTA_BLOCKS = {"text_delta": "text", "thinking_delta": "thinking"}
+#: Block kinds this decoder maps (a delta for a block of another kind is not content of it).
+_KNOWN = frozenset({"text", "thinking", "tool_use", "answer", "redacted_thinking"})
 
 
 def _merge_usage(into: dict[str, Any], raw: Any) -> None:
@@ -64,6 +80,7 @@ class MessageStream:
         self.spans: list[Span] = []
         self.code_runs = 0  # code execution result blocks: Anthropic's usage does not count them
         self.ended = False
+        self.warnings: list[CallWarning] = []
 
     def feed(self, frame: dict[str, Any]) -> list[ev.StreamEvent]:
         kind = frame.get("type")
@@ -124,11 +141,38 @@ class MessageStream:
         return []  # server tool calls are sent whole at their stop; unknown blocks are skipped
 
     def _delta(self, frame: dict[str, Any]) -> list[ev.StreamEvent]:
-        block = self.blocks.get(frame.get("index", 0))
+        index = frame.get("index", 0)
+        block = self.blocks.get(index)
         delta = frame.get("delta") or {}
-        if block is None:
-            return []
         kind = delta.get("type")
+        opened: list[ev.StreamEvent] = []
+        wanted = _DELTA_BLOCKS.get(kind)  # type: ignore[arg-type]
+        if wanted is not None and (block is None or block.kind not in _KNOWN):
+            block, opened = self._implicit(index, wanted)
+        elif block is None:
+            if kind == "input_json_delta":
+                raise ProviderResponseError(
+                    f"an input_json_delta arrived for content block {index}, which never started",
+                    provider="anthropic",
+                )
+            return []
+        return opened + self._content(block, kind, delta)
+
+    def _implicit(self, index: Any, kind: str) -> tuple[_Block, list[ev.StreamEvent]]:
+        """The block a content delta writes to when none of its kind started at its index: opened
+        now (its start was lost or unusable), so that no text is dropped."""
+        self.warnings.append(
+            CallWarning(
+                type="other",
+                setting="stream",
+                details=f"a {kind} delta arrived for content block {index!r}, which never started as a "
+                f"{kind} block; it was opened where the delta arrived",
+            )
+        )
+        out = self._start(index, {"type": kind})
+        return self.blocks[index], out
+
+    def _content(self, block: _Block, kind: Any, delta: dict[str, Any]) -> list[ev.StreamEvent]:
         if kind == "text_delta":
             text = delta.get("text") or ""
             self.offset += len(text)
@@ -140,6 +184,7 @@ class MessageStream:
         elif kind == "input_json_delta":
             fragment = delta.get("partial_json") or ""
             if block.kind == "tool_use" and fragment:
+                block.deltas = True
                 return [ev.ToolCallDeltaEvent(id=block.id, delta=fragment)]
             if block.kind == "answer" and fragment:
                 block.json.append(fragment)
@@ -162,6 +207,13 @@ class MessageStream:
         if block.kind == "thinking":
             return [ev.ReasoningEndEvent(id=block.id, signature=block.signature)]
         if block.kind == "tool_use":
+            whole = block.raw.get("input")
+            if not block.deltas and isinstance(whole, dict) and whole:
+                # The whole input in the start and no deltas: the arguments, as a unary body has them.
+                return [
+                    ev.ToolCallDeltaEvent(id=block.id, delta=json.dumps(whole, ensure_ascii=False)),
+                    ev.ToolCallEndEvent(id=block.id),
+                ]
             return [ev.ToolCallEndEvent(id=block.id)]
         part, _ = block_part({**block.raw, "input": _json(block.json, block.raw.get("input"))})
         if part is None or part.type != "tool-call":
@@ -171,6 +223,8 @@ class MessageStream:
     def finish(self) -> Iterator[ev.StreamEvent]:
         if not self.ended:
             return  # cut short: no finish event, so the core raises with what arrived
+        for index in list(self.blocks):  # still open at message_stop: closed with what arrived
+            yield from self._stop(index)
         raw = self.message.get("stop_reason")
         sources, citations = sources_and_citations(self.spans)
         yield ev.FinishEvent(
@@ -180,6 +234,7 @@ class MessageStream:
             provider_metadata=message_metadata(self.message, self.usage),
             sources=sources,
             citations=citations,
+            warnings=self.warnings,
         )
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from modelport.errors import ConfigurationError
-from modelport.http import HttpProvider, HttpRequest, Steps, check_header_value
+from modelport.http import HttpProvider, HttpRequest, Steps, StreamEnd, check_header_value
 from modelport.provider import Capabilities, ModelPage, TokenCount
 
 if TYPE_CHECKING:
@@ -89,6 +89,13 @@ class AnthropicProvider(HttpProvider):
     saved_options: ClassVar[frozenset[str]] = frozenset({"beta", "name"})
     tool_namespace: ClassVar[str | None] = "anthropic"
     api: ClassVar[str | None] = "messages"
+    #: ``message_stop`` ends a complete stream, after ``message_start`` and the ``message_delta``
+    #: that carries the stop reason and final usage.
+    stream_end: ClassVar[StreamEnd | None] = StreamEnd(
+        kind="type",
+        terminal=frozenset({"message_stop"}),
+        required=frozenset({"message_start", "message_delta"}),
+    )
     #: Thinking signatures belong to the model that wrote them: another Claude model gets the turn
     #: without its thinking (the contract's replay policy warns about what was dropped).
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"

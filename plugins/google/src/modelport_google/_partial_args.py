@@ -5,10 +5,11 @@ the first has the ``name`` (and ``id``), each carries ``partialArgs`` entries, a
 last has ``willContinue: true``. An entry sets the value at its ``jsonPath`` (RFC 9535: ``$``, names
 after ``.`` or in brackets, array indexes) from ``stringValue``, ``numberValue``, ``boolValue`` or
 ``nullValue``; an entry with ``willContinue: true`` is continued by the next entry for the same path
-(string pieces append). :class:`StreamedCall` folds the parts into the arguments object and into
-JSON text fragments that concatenate to that object, so the stream sends them as tool-call deltas;
-:meth:`StreamedCall.raw_part` is the whole ``functionCall`` part a later turn replays (the shape a
-non-streamed answer has).
+(string pieces append). The API ends each call with an empty ``{"functionCall": {}}`` part: a piece
+that closes the open call (a call needs a name), never a call of its own. :class:`StreamedCall`
+folds the parts into the arguments object and into JSON text fragments that concatenate to that
+object, so the stream sends them as tool-call deltas; :meth:`StreamedCall.raw_part` is the whole
+``functionCall`` part a later turn replays (the shape a non-streamed answer has).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["StreamedCall", "is_fragment"]
+__all__ = ["StreamedCall", "is_closer", "is_fragment"]
 
 Segment = str | int
 
@@ -25,9 +26,19 @@ _SEGMENT = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\[\"((?:
 
 
 def is_fragment(raw: dict[str, Any]) -> bool:
-    """Whether a raw part is a piece of a function call whose arguments stream."""
+    """Whether a raw part is a piece of a function call whose arguments stream (a call with neither
+    a name nor arguments, such as the empty part that ends each streamed call, is one too)."""
     call = raw.get("functionCall")
-    return isinstance(call, dict) and ("partialArgs" in call or "willContinue" in call)
+    if not isinstance(call, dict):
+        return False
+    return "partialArgs" in call or "willContinue" in call or not (call.get("name") or call.get("args"))
+
+
+def is_closer(raw: dict[str, Any]) -> bool:
+    """Whether a piece carries nothing but the end of a call (``{"functionCall": {}}``): with no call
+    open, there is nothing to close and it is skipped."""
+    call = raw["functionCall"]
+    return not (call.get("name") or call.get("args") or call.get("partialArgs") or call.get("willContinue"))
 
 
 def parse_path(path: object) -> list[Segment]:

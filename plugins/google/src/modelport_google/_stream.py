@@ -53,7 +53,7 @@ from ._decode import (
     usage_from,
 )
 from ._frames import FrameState, part_kind
-from ._partial_args import StreamedCall, is_fragment
+from ._partial_args import StreamedCall, is_closer, is_fragment
 from ._parts import _TEXT_KEYS, PartMapper, answered_calls, is_text_chunk, signature_metadata
 from ._replay import replay_metadata
 
@@ -83,6 +83,8 @@ def _merge_frames(frames: Iterable[dict[str, Any]], provider: str) -> dict[str, 
         for raw in candidate_parts(candidate):
             if is_fragment(raw):
                 if streamed is None:
+                    if is_closer(raw):
+                        continue  # nothing open to close
                     streamed = StreamedCall(raw)
                     parts.append({})
                 streamed.add(raw)
@@ -267,6 +269,8 @@ class StreamDecoder:
         """A piece of a call whose arguments stream: start it, then one delta per piece (held, as
         every call is, until the stream shows whether the server answered it)."""
         if self._streamed is None:
+            if is_closer(raw):
+                return  # nothing open to close
             self._close(events)
             if self._held is None:
                 self._held = []  # from the first call on, events are held (see __init__)

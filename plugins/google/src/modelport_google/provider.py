@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from modelport.http import HttpProvider, HttpRequest, Steps
+from modelport.http import HttpProvider, HttpRequest, Steps, StreamEnd
 from modelport.provider import Capabilities, EmbedRequest, ModelPage, ProviderConfig, TokenCount
 
 from ._backends import API_KEY_ENV_VARS, GEMINI_BASE_URL, GeminiBackend, VertexBackend
@@ -54,6 +54,11 @@ class _GeminiFamily(HttpProvider):
     #: Keys of ``provider_options`` this provider reads, later ones winning.
     option_keys: ClassVar[tuple[str, ...]] = ("google",)
     api: ClassVar[str | None] = "generate-content"
+    #: Frames have no kind: the one that says how the answer finished (or that the prompt was
+    #: blocked) ends the stream.
+    stream_end: ClassVar[StreamEnd | None] = StreamEnd(
+        kind=None, status=("candidates.*.finishReason", "promptFeedback.blockReason")
+    )
     #: The Gemini API and Vertex express mode send the key in ``x-goog-api-key``.
     credential_headers: ClassVar[frozenset[str]] = frozenset({"x-goog-api-key"})
     #: API keys (``AIza`` and 35 more characters) and OAuth access tokens (``ya29.``).

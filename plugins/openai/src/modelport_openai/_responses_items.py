@@ -199,21 +199,22 @@ class Citations:
         """A ``file_search_call``'s ``results`` (``None`` unless the request included them)."""
         _rank_passages(results, self.passages)
 
-    def add(self, base: int, text: str, annotations: list[Any]) -> None:
-        """The annotations of one ``output_text`` that starts at ``base`` in ``Result.text``."""
+    def add(self, base: int, length: int, annotations: list[Any]) -> None:
+        """The annotations of one ``output_text`` of ``length`` characters that starts at ``base`` in
+        ``Result.text``."""
         for annotation in annotations:
             key = _source_key(annotation) if isinstance(annotation, dict) else None
             if key is None:
                 continue
             start, end = _span(annotation)
             ok = all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end))
-            if not ok or not 0 <= start <= end <= len(text):
+            if not ok or not 0 <= start <= end <= length:
                 self.warnings.append(
                     CallWarning(
                         type="skipped-citation",
                         setting="citations",
                         details=f"a {annotation.get('type')} annotation's span ({start}, {end}) is not "
-                        f"within its text of {len(text)} characters; it is left out",
+                        f"within its text of {length} characters; it is left out",
                     )
                 )
                 continue

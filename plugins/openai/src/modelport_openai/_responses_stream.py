@@ -16,11 +16,16 @@ image, :mod:`._responses_items`). Other item types (client-run ``local_shell_cal
 ``shell_call``, ...) are not mapped in this version: each gives a warning and is kept raw under
 ``Result.provider_metadata["openai-responses"]["unmapped_items"]``.
 
-``response.incomplete`` ends with ``length`` (``max_output_tokens``) or ``content-filter``, the
-raw reason kept; ``response.failed`` raises the error it carries, typed by the core's table
-(:func:`modelport.http.stream_error`), after the events before it; an ``error`` event is raised
-by the core's SSE parser. A stream that ends without a terminal event gets no ``finish`` event,
-so the core raises ``StreamInterruptedError`` with what arrived.
+``response.incomplete`` ends with ``length`` (``max_output_tokens``), ``content-filter`` or, with
+no reason given, ``other`` (never ``stop``), the raw reason kept; ``response.failed`` (or a terminal
+event whose ``status`` is ``failed``) raises the error it carries, typed by the core's table
+(:func:`modelport.http.stream_error`), after the events before it; a response ``cancelled``, or
+still ``queued`` / ``in_progress`` (background mode), is no answer either: a
+``ProviderResponseError`` whose ``provider_status`` is that status and whose ``partial`` holds what
+arrived. An ``error`` event is raised by the core's SSE parser. A stream that ends without a
+terminal event gets no ``finish`` event (the provider's ``stream_end`` says so to the kit too), so
+the core raises ``StreamInterruptedError`` with what arrived. Citation offsets count the text as it
+streamed, which is the text the result holds.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from modelport import events as ev
+from modelport.errors import ProviderError, ProviderResponseError
 from modelport.events import StreamAccumulator
 from modelport.http import stream_error
 from modelport.types import REFUSAL_METADATA, CallWarning, FinishReason, Result, Usage
@@ -40,6 +46,13 @@ __all__ = ["ResponsesStream", "decode_response", "merge_frames", "usage"]
 
 _TERMINAL = ("response.completed", "response.incomplete", "response.failed")
 _INCOMPLETE: dict[str, FinishReason] = {"max_output_tokens": "length", "content_filter": "content-filter"}
+#: Statuses of a response that is no answer: what each means, for the error.
+_UNFINISHED = {
+    "cancelled": "the response was cancelled before it completed",
+    "queued": "the response is not finished: it is queued (a background response: retrieve it once done)",
+    "in_progress": "the response is not finished: it is in progress (a background response: retrieve it "
+    "once done)",
+}
 
 
 def _count(value: Any) -> int | None:
@@ -63,6 +76,7 @@ def usage(raw: Any, *, server_tool_calls: int | None = None) -> Usage:
         reasoning_tokens=_detail(raw, "output_tokens_details", "reasoning_tokens"),
         total_tokens=_count(raw.get("total_tokens")),
         cache_read_input_tokens=_detail(raw, "input_tokens_details", "cached_tokens"),
+        cache_write_input_tokens=_detail(raw, "input_tokens_details", "cache_write_tokens"),
     )
 
 
@@ -83,8 +97,10 @@ class ResponsesStream:
         self.unmapped: list[dict[str, Any]] = []
         self.warnings: list[CallWarning] = []
         self.terminal: dict[str, Any] | None = None
+        self.incomplete = False  # the terminal event was response.incomplete
         self.cited = Citations()
         self.offset = 0  # where the next text part starts in ``Result.text``
+        self.streamed: dict[str, int] = {}  # the length of each text part's streamed text
 
     def feed(self, frame: dict[str, Any]) -> list[ev.StreamEvent]:
         kind = frame.get("type")
@@ -92,8 +108,10 @@ class ResponsesStream:
         if kind in ("response.output_text.delta", "response.refusal.delta"):
             part = "text" if kind == "response.output_text.delta" else "refusal"
             ident = self._start(out, part, frame["item_id"], frame.get("content_index", 0))
-            if frame["delta"]:
-                out.append(ev.text_delta(ident, frame["delta"]))
+            delta = frame["delta"]
+            if delta:
+                out.append(ev.text_delta(ident, delta))
+                self.streamed[ident] = self.streamed.get(ident, 0) + len(delta)
         elif kind == "response.reasoning_summary_text.delta":
             ident = self._start(out, "reasoning", frame["item_id"], frame.get("summary_index", 0))
             if frame["delta"]:
@@ -113,10 +131,16 @@ class ResponsesStream:
         elif kind in _TERMINAL:
             response = frame.get("response") or {}
             self._metadata(out, response)
-            if kind == "response.failed":
+            status = response.get("status")
+            if kind == "response.failed" or status == "failed":
                 error = response.get("error")
                 raise stream_error(error if isinstance(error, dict) else {}, provider=self.provider)
+            if isinstance(status, str) and status in _UNFINISHED:
+                raise ProviderResponseError(
+                    _UNFINISHED[status], provider=self.provider, provider_status=status
+                )
             self.terminal = response
+            self.incomplete = kind == "response.incomplete" or status == "incomplete"
         return out
 
     def _metadata(self, out: list[ev.StreamEvent], response: dict[str, Any]) -> None:
@@ -162,10 +186,13 @@ class ResponsesStream:
                     self._start(out, part, ident, index)
                     if text:
                         out.append(ev.text_delta(key, text))
+                    length = len(text)
+                else:  # the result holds the streamed text, whatever the done item says
+                    length = self.streamed.pop(key, 0)
                 del self.open[key]
                 annotations = content.get("annotations") or []
-                self.cited.add(self.offset, text, annotations)
-                self.offset += len(text)
+                self.cited.add(self.offset, length, annotations)
+                self.offset += length
                 kept = {RESPONSES: {"annotations": annotations}} if annotations else None
                 out.append(ev.TextEndEvent(id=key, provider_metadata=kept))
         elif kind == "reasoning":
@@ -208,12 +235,13 @@ class ResponsesStream:
         response = self.terminal
         if response is None:
             return  # cut short: no finish event, so the core raises with what arrived
-        details = response.get("incomplete_details") or {}
-        raw = details.get("reason") if response.get("status") == "incomplete" else None
+        details = response.get("incomplete_details")
+        found_reason = details.get("reason") if isinstance(details, dict) else None
+        raw = found_reason if self.incomplete and isinstance(found_reason, str) else None
         refused = bool(self.refusal)
         reason: FinishReason
-        if raw is not None:
-            reason = _INCOMPLETE.get(raw, "other")
+        if self.incomplete:  # cut short, whether or not it says why: never "stop"
+            reason = _INCOMPLETE.get(raw, "other") if raw is not None else "other"
         elif refused:
             reason = "content-filter"
         else:
@@ -238,9 +266,13 @@ def decode_response(data: dict[str, Any], *, provider: str) -> Result:
     """A non-streamed ``response`` body, through the stream's decoder (one mapping path)."""
     decoder = ResponsesStream(provider=provider)
     accumulator = StreamAccumulator()
-    for frame in frames_of(data):
-        for event in decoder.feed(frame):
-            accumulator.add(event)
+    try:
+        for frame in frames_of(data):
+            for event in decoder.feed(frame):
+                accumulator.add(event)
+    except ProviderError as error:  # a failed, cancelled or unfinished response: what it holds
+        error.partial = accumulator.snapshot()
+        raise
     for event in decoder.finish():
         accumulator.add(event)
     return accumulator.result()

@@ -7,9 +7,10 @@ deltas (with ``name: ""`` on Mistral) that must not restart it, the whole call i
 arguments sent as a JSON object rather than text (taken as the arguments, as the unary decoder takes
 them), a delta at a call's index with another call id (a new call, never merged into the first),
 no ``finish_reason`` but a ``[DONE]``, and choices other than the first (``n > 1``), which are not
-read. A stream that ends with neither a ``finish_reason`` nor ``[DONE]`` (the server cut it
-cleanly), or with no chunk at all, gets no ``finish`` event: the core raises
-``StreamInterruptedError`` with what had arrived, as for Gemini (Q3).
+read. A stream is complete at ``[DONE]`` (the provider's ``stream_end``, which the kit enforces):
+one that ends before it (the server cut it cleanly, even after a ``finish_reason``), or with no
+chunk at all, gets no ``finish`` event, and the core raises ``StreamInterruptedError`` with what
+had arrived, as for Gemini (Q3).
 In-stream errors (``event: error``, a chunk with an ``error`` object) are raised by the core's SSE
 parser before they reach the decoder; the stream's ``partial`` keeps what had arrived.
 """

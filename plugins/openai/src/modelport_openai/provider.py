@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from modelport.http import HttpProvider, HttpRequest, Steps, check_header_value
+from modelport.http import HttpProvider, HttpRequest, Steps, StreamEnd, check_header_value
 from modelport.provider import Capabilities, EmbedRequest, ModelPage, TokenCount
 
 from ._quirks import Quirks, ReasoningFamily
@@ -58,6 +58,9 @@ class ChatCompletionsProvider(HttpProvider):
     quirks: ClassVar[Quirks] = Quirks()
     config_options: ClassVar[frozenset[str] | None] = frozenset({"name"})
     api: ClassVar[str | None] = "chat-completions"
+    #: ``data: [DONE]`` ends a complete stream; a ``finish_reason`` is not required (a recorded
+    #: OpenRouter stream ends with usage and ``[DONE]`` but none).
+    stream_end: ClassVar[StreamEnd | None] = StreamEnd(kind=None, done=True)
     #: Chat Completions carries no opaque reasoning state, and no reasoning text goes back (the API has
     #: no field for it; DeepSeek refuses ``reasoning_content`` in input): nothing changes across models.
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "keep"
@@ -195,6 +198,14 @@ class OpenAIResponsesProvider(OpenAIProvider):
     id: ClassVar[str] = "openai-responses"
     display_name: ClassVar[str] = "OpenAI Responses API"
     api: ClassVar[str | None] = "responses"
+    #: ``response.completed`` (status ``completed``) or ``response.incomplete`` ends a complete
+    #: stream; ``response.failed`` is raised as its error by the decoder.
+    stream_end: ClassVar[StreamEnd | None] = StreamEnd(
+        kind="type",
+        terminal=frozenset({"response.completed", "response.incomplete"}),
+        status=("response.status",),
+        complete=frozenset({"completed", "incomplete"}),
+    )
     capabilities: ClassVar[Capabilities] = replace(
         _CAPABILITIES,
         embed=False,

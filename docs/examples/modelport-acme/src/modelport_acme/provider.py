@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from modelport import events as ev
-from modelport.http import HttpProvider, HttpRequest
+from modelport.http import HttpProvider, HttpRequest, StreamEnd
 from modelport.provider import Capabilities
 from modelport.types import (
     FunctionTool,
@@ -112,6 +112,9 @@ class AcmeProvider(HttpProvider):
     default_base_url: ClassVar[str | None] = "https://api.acme.test/v1"
     api_key_env: ClassVar[tuple[str, ...]] = ("ACME_API_KEY",)
     capabilities: ClassVar[Capabilities] = Capabilities(generate=True, stream=True, function_tools=True)
+    #: How a stream ends: a chunk with a ``finish_reason``, then ``data: [DONE]``. Until both have
+    #: arrived the kit lets no ``finish`` event through, so a cut stream is never complete.
+    stream_end = StreamEnd(kind=None, status=("choices.*.finish_reason",), done=True)
 
     def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
         messages = [w for m in request.messages for w in wire_message(m)]

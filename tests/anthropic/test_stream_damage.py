@@ -1,0 +1,137 @@
+"""Anthropic streams damaged in the ways a server or a proxy can damage them: never a complete answer
+that is not one, never received content dropped.
+
+Every stream starts from a real recording's frames (tests/corpus/anthropic): vercel
+``anthropic-text.chunks.txt`` (text) and charmbracelet/fantasy ``thinking-streaming`` (a signed
+thinking block, then a ``weather`` tool call); the damage (frames left out, an index changed, a
+start's ``input`` filled) is the test's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from typing import Any
+
+import pytest
+
+from modelport.errors import ProviderResponseError, StreamInterruptedError
+from modelport.types import Result
+
+from . import corpus
+from .fakes import model, sse
+
+TEXT = "vercel__ai/packages__anthropic__src____fixtures____anthropic-text.chunks.txt"
+THINKING = "charmbracelet__fantasy/providertests__testdata__TestAnthropicThinking__claude-sonnet-4__thinking-streaming.yaml"
+ANSWER = "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?"
+THOUGHT_START = "The user is asking for weather information for Florence, Italy."
+
+
+def text_frames() -> list[dict[str, Any]]:
+    return corpus.interactions(TEXT)[0].frames()
+
+
+def thinking_frames() -> list[dict[str, Any]]:
+    return next(i for i in corpus.interactions(THINKING) if i.is_sse).frames()
+
+
+def run(frames: list[dict[str, Any]], asynchronous: bool = False) -> Result:
+    m, _ = model([sse(frames)])
+    if asynchronous:
+        return asyncio.run(m.astream(prompt="Hi").result())
+    return m.stream(prompt="Hi").result()
+
+
+def without(frames: list[dict[str, Any]], *kinds: str, index: int | None = None) -> list[dict[str, Any]]:
+    return [f for f in frames if not (f["type"] in kinds and (index is None or f.get("index") == index))]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_a_body_of_only_message_stop_is_no_empty_answer(asynchronous: bool) -> None:
+    with pytest.raises(StreamInterruptedError) as info:
+        run([{"type": "message_stop"}], asynchronous)
+    assert "message_stop frame after message_delta and message_start" in str(info.value)
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_text_then_message_stop_without_message_delta_is_not_complete(asynchronous: bool) -> None:
+    with pytest.raises(StreamInterruptedError) as info:
+        run(without(text_frames(), "message_delta"), asynchronous)
+    partial = info.value.partial
+    assert partial is not None
+    assert (partial.text, partial.finish_reason, partial.response_id) == (
+        ANSWER,
+        "error",
+        "msg_01QC4g3HwBThD4BaNtBckFDJ",
+    )
+
+
+def test_the_recorded_text_stream_is_complete() -> None:
+    result = run(text_frames())
+    assert (result.text, result.finish_reason, result.warnings) == (ANSWER, "stop", [])
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_text_for_a_block_that_never_started_is_kept_with_a_warning(asynchronous: bool) -> None:
+    result = run(without(text_frames(), "content_block_start"), asynchronous)
+    assert (result.text, result.finish_reason) == (ANSWER, "stop")
+    [warning] = result.warnings
+    assert warning.setting == "stream" and "content block 0, which never started" in warning.details
+
+
+def test_text_for_a_block_whose_start_has_no_usable_type_is_kept() -> None:
+    frames = text_frames()
+    start = next(f for f in frames if f["type"] == "content_block_start")
+    start["content_block"] = {"type": 7}  # was KeyError '-0' in the core's accumulator
+    result = run(frames)
+    assert (result.text, result.finish_reason) == (ANSWER, "stop")
+    assert [w.setting for w in result.warnings] == ["stream"]
+
+
+def test_an_input_json_delta_for_a_block_that_never_started_is_a_typed_error() -> None:
+    frames = without(thinking_frames(), "content_block_start", index=1)
+    with pytest.raises(ProviderResponseError, match="content block 1, which never started") as info:
+        run(frames)
+    partial = info.value.partial
+    assert partial is not None and partial.content[0].text.startswith(THOUGHT_START)
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_a_thinking_block_never_closed_keeps_its_signature(asynchronous: bool) -> None:
+    frames = thinking_frames()
+    signature = next(
+        f["delta"]["signature"] for f in frames if f.get("delta", {}).get("type") == "signature_delta"
+    )
+    result = run(without(frames, "content_block_stop", index=0), asynchronous)
+    reasoning = result.content[0]
+    assert reasoning.type == "reasoning" and reasoning.text.startswith(THOUGHT_START)
+    assert reasoning.signature == signature
+    assert [(c.name, c.args) for c in result.tool_calls] == [("weather", {"location": "Florence, Italy"})]
+
+
+def test_a_tool_call_whose_arguments_never_complete_is_not_silently_empty() -> None:
+    frames = thinking_frames()
+    last = max(i for i, f in enumerate(frames) if f.get("delta", {}).get("type") == "input_json_delta")
+    frames = [
+        f
+        for i, f in enumerate(frames)
+        if i != last and not (f["type"] == "content_block_stop" and f["index"] == 1)
+    ]
+    result = run(frames)
+    [call] = result.tool_calls
+    assert (call.name, call.args) == ("weather", {})
+    assert call.provider_metadata["modelport"]["raw_args"] == '{"location": "Florence, Italy'
+    assert [w.setting for w in result.warnings] == ["tool_calls"]
+    assert "not JSON" in result.warnings[0].details
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_a_tool_use_start_with_the_whole_input_and_no_deltas_streams_those_arguments(
+    asynchronous: bool,
+) -> None:
+    frames = copy.deepcopy(without(thinking_frames(), "content_block_delta", index=1))
+    start = next(f for f in frames if f["type"] == "content_block_start" and f["index"] == 1)
+    start["content_block"]["input"] = {"location": "Florence, Italy"}
+    result = run(frames, asynchronous)
+    assert [(c.name, c.args) for c in result.tool_calls] == [("weather", {"location": "Florence, Italy"})]
+    assert result.finish_reason == "tool-calls"
