@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,8 @@ def example_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry
     install_alone(
         monkeypatch, tmp_path / "site", "modelport-example", {"example": "modelport_example._plugin"}, root
     )
+    for name in [m for m in sys.modules if m.startswith("modelport_example")]:
+        monkeypatch.delitem(sys.modules, name)  # imported from the checkout by an earlier test
     monkeypatch.delenv("CI", raising=False)
     cases = root / "modelport_example" / "cases"
     _edit(cases / "generate-basic", lambda e: e["result"].update(response_id="resp-old"))

@@ -234,6 +234,12 @@ class Suite:
         return self.registration.expected_failures
 
     @property
+    def volatile(self) -> tuple[str, ...]:
+        """Expressions of the request paths the ``history`` check leaves out (see
+        :mod:`modelport_conformance.derived_history`)."""
+        return self.registration.volatile
+
+    @property
     def secret_patterns(self) -> Mapping[str, str]:
         """Kind → expression of this provider's credentials, added to every scan."""
         return self.registration.secret_patterns

@@ -115,7 +115,7 @@ def _answer(suite: Suite, case: Case) -> Any:
 
 
 def _kept(suite: Suite, case: Case, differences: Sequence[Difference]) -> list[Difference]:
-    volatile = [re.compile(pattern) for pattern in suite.registration.volatile]
+    volatile = [re.compile(pattern) for pattern in suite.volatile]
     return [d for d in differences if not any(p.search(f"{case.name}:{d.path}") for p in volatile)]
 
 
