@@ -1,4 +1,4 @@
-"""``generate -c`` (and ``--cid``) continue a logged conversation as it was asked (issue 34): its
+"""``generate -c`` and ``chat -c`` (and ``--cid``) continue a logged conversation as it was asked: its
 system instruction and its options (``-o``, ``--max-output-tokens``, ``--tool``) are sent again,
 each replaced when given again; ``--schema`` is not carried over. Against an OpenAI-compatible
 server on loopback."""
@@ -103,3 +103,17 @@ def test_the_schema_is_not_carried_over(_command_home: Path) -> None:
     assert again.exit_code == 0
     (body,) = server.bodies()
     assert {k: v for k, v in body.items() if k != "messages"} == {"model": "x", "temperature": 0.2}
+
+
+def test_chat_continue_resends_the_system_instruction_and_the_options() -> None:
+    with OpenAIServer() as server:
+        first = run(
+            "generate", MODEL, "--base-url", server.base_url, "-s", "Answer in French.",
+            "-o", "temperature=0.2", "--max-output-tokens", "50", "hi",
+        )  # fmt: skip
+        chat = CliRunner().invoke(main, ["chat", "-c", "--key", KEY, "--no-stream"], input="Again.\n")
+    assert (first.exit_code, chat.exit_code) == (0, 0)
+    body = server.bodies()[1]
+    assert body["messages"][0] == {"role": "system", "content": "Answer in French."}
+    assert body["messages"][-1] == {"role": "user", "content": "Again."}
+    assert (body["temperature"], body["max_tokens"]) == (0.2, 50)

@@ -18,7 +18,7 @@ from ._connect import connect_options, error_text, model_id, open_model, verbose
 from ._generate import logged_conversation, parse_options
 from ._home import Settings
 from ._logstore import new_conversation_id
-from ._request import history, user_message
+from ._request import history, resent_options, user_message
 from ._turn import Printing, log_call, run_turn
 
 __all__ = ["chat_command"]
@@ -127,6 +127,10 @@ def chat_command(
         base_url = base_url or earlier[-1].base_url
     chosen = model_id(model, settings)
     request_options = parse_options(options)
+    if earlier:  # the conversation's instruction and options, unless given again (tools: generate's)
+        system = earlier[-1].system if system is None else system
+        carried = {k: v for k, v in resent_options(earlier[-1]).items() if k != "tools"}
+        request_options = {**carried, **request_options}
     try:
         opened = open_model(chosen, base_url=base_url, key=key)
     except modelport.ModelportError as error:

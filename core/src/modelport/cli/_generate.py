@@ -21,7 +21,7 @@ from ._connect import connect_options, error_text, model_id, open_model, verbose
 from ._files import check_user_file, stdin_text
 from ._home import Settings
 from ._logstore import Call, new_conversation_id
-from ._request import attachment, history, load_schema, user_message
+from ._request import attachment, history, load_schema, resent_options, user_message
 from ._turn import Printing, log_call, run_turn
 from .terminal import safe
 
@@ -34,10 +34,6 @@ _OWN_OPTIONS = {
     "system": "--system",
     "tools": "--tool",
 }
-
-
-#: Logged options a continued call does not send again (the others are its request's own).
-_NOT_RESENT = frozenset({"schema", "prompt", "messages", "system"})
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -218,7 +214,7 @@ def generate_command(
     given = parse_options(options)
     if conversation:  # the conversation's instruction and options, unless given again
         system = conversation[-1].system if system is None else system
-        given = {**_resent_options(conversation[-1].options), **given}
+        given = {**resent_options(conversation[-1]), **given}
         if max_output_tokens is None and isinstance(given.get("max_output_tokens"), int):
             max_output_tokens = given.pop("max_output_tokens")
         previous_tools = given.pop("tools", None)
@@ -268,13 +264,6 @@ def generate_command(
     if outcome.error is not None:
         click.echo(f"error: {error_text(outcome.error)}", err=True)
         sys.exit(1)
-
-
-def _resent_options(options: dict[str, Any]) -> dict[str, Any]:
-    """What of a logged call's options a continued call sends again: every request option
-    (``-o``, ``--max-output-tokens``) and the ``--tool`` names; not ``--schema`` (a file that names
-    the answer's shape, given again when wanted)."""
-    return {k: v for k, v in options.items() if k not in _NOT_RESENT}
 
 
 def _was_sent(error: BaseException | None) -> bool:

@@ -259,10 +259,8 @@ class LogStore:
     def search(self, text: str, limit: int | None = 20) -> list[Call]:
         """Calls whose prompt, system or response contains ``text`` (case-insensitive), latest first."""
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        where = (
-            "WHERE prompt LIKE ?1 ESCAPE '\\' OR system LIKE ?1 ESCAPE '\\' OR response LIKE ?1 ESCAPE '\\'"
-        )
-        return self._select(where, (pattern,), limit=limit)
+        where = "WHERE prompt LIKE ? ESCAPE '\\' OR system LIKE ? ESCAPE '\\' OR response LIKE ? ESCAPE '\\'"
+        return self._select(where, (pattern,) * 3, limit=limit)
 
     def get(self, call_id: int) -> Call | None:
         found = self._select("WHERE id = ?", (call_id,))

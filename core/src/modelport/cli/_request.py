@@ -20,7 +20,7 @@ from ._files import FileRefused, decoded, user_bytes, user_json
 from ._logstore import Call
 from .terminal import safe
 
-__all__ = ["attachment", "history", "load_schema", "parsed_json", "user_message"]
+__all__ = ["attachment", "history", "load_schema", "parsed_json", "resent_options", "user_message"]
 
 #: Leading bytes of the binary types a model reads, when the file name says nothing.
 _MAGIC = (
@@ -86,6 +86,17 @@ def history(calls: list[Call]) -> list[dict[str, Any]]:
         turns.append({"role": "user", "content": call.prompt})
         turns.append({"role": "assistant", "content": call.response})
     return turns
+
+
+#: Logged options a continued call does not send again (the others are its request's own).
+_NOT_RESENT = frozenset({"schema", "prompt", "messages", "system"})
+
+
+def resent_options(call: Call) -> dict[str, Any]:
+    """What of a logged call's options a call continuing its conversation sends again: every
+    request option (``-o``, ``--max-output-tokens``) and the ``--tool`` names (``tools``); not
+    ``--schema`` (a file that names one answer's shape, given again when wanted)."""
+    return {k: v for k, v in call.options.items() if k not in _NOT_RESENT}
 
 
 def load_schema(spec: str) -> Any:
