@@ -318,14 +318,14 @@ def load_cassette(text: str, name: str = "the cassette") -> Cassette:
     try:
         data = load_yaml(text, name) or {}
     except YamlExpansionError as error:
-        raise CassetteError(str(error)) from None
+        raise CassetteError(name, error.problem) from None
     if not isinstance(data, dict) or not isinstance(data.get("interactions", []), list):
-        raise CassetteError(f"{name}: a cassette is a mapping with an 'interactions' list")
+        raise CassetteError(name, "a cassette is a mapping with an 'interactions' list")
     metadata = data.get("metadata") or {}
     if not isinstance(metadata, dict):
-        raise CassetteError(f"{name}: 'metadata' must be a mapping, not {kind_of(metadata)}")
+        raise CassetteError(name, f"'metadata' must be a mapping, not {kind_of(metadata)}")
     interactions = [
-        Interaction(*checked_interaction(item, f"{name}: interaction #{n}"))
+        Interaction(*checked_interaction(item, name, n))
         for n, item in enumerate(data.get("interactions") or [], 1)
     ]
     return Cassette(interactions=interactions, metadata=dict(metadata))

@@ -13,7 +13,11 @@ __all__ = ["CassetteError", "checked_interaction", "kind_of"]
 class CassetteError(ValueError):
     """A cassette that cannot be replayed: its YAML expands too far (:mod:`.safe_yaml`), or an
     interaction is not of the stored shape. The message is one line naming the cassette and, for an
-    interaction, its number (from 1)."""
+    interaction, its number (from 1); :attr:`problem` is the message without the cassette's name."""
+
+    def __init__(self, cassette: str, problem: str = "") -> None:
+        super().__init__(f"{cassette}: {problem}" if problem else cassette)
+        self.problem = problem or cassette
 
 
 def kind_of(value: Any) -> str:
@@ -24,20 +28,23 @@ def kind_of(value: Any) -> str:
     return f"{'an' if name[0] in 'aeiou' else 'a'} {name} ({str(value)[:40]!r})"
 
 
-def checked_interaction(item: Any, where: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The request and response of one stored interaction, their shape checked (what replay reads
-    of them); a :class:`CassetteError` saying what is wrong ``where`` otherwise."""
+def checked_interaction(item: Any, cassette: str, number: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The request and response of interaction ``number`` (from 1) of ``cassette``, their shape
+    checked (what replay reads of them); a :class:`CassetteError` saying what is wrong otherwise."""
+    where = f"interaction #{number}"
     if not isinstance(item, dict):
-        raise CassetteError(f"{where} must be a mapping with 'request' and 'response', not {kind_of(item)}")
+        raise CassetteError(
+            cassette, f"{where} must be a mapping with 'request' and 'response', not {kind_of(item)}"
+        )
     sides: dict[str, dict[str, Any]] = {}
     for side in ("request", "response"):
         value = item.get(side)
         if not isinstance(value, dict):
-            raise CassetteError(f"{where}: '{side}' must be a mapping, not {kind_of(value)}")
+            raise CassetteError(cassette, f"{where}: '{side}' must be a mapping, not {kind_of(value)}")
         for key, ok, wanted in _FIELDS[side]:
             if not ok(value.get(key)):
                 raise CassetteError(
-                    f"{where}: {side} '{key}' must be {wanted}, not {kind_of(value.get(key))}"
+                    cassette, f"{where}: {side} '{key}' must be {wanted}, not {kind_of(value.get(key))}"
                 )
         sides[side] = dict(value)
     return sides["request"], sides["response"]

@@ -183,7 +183,7 @@ def cassette_transport(model_id: str, path: Path) -> Replay:
     from modelport.errors import ConfigurationError
 
     from .cases import read_case_file
-    from .cassette import CassetteError, load_cassette
+    from .cassette import load_cassette
     from .credentials import scan_text
     from .player import CassettePlayer
     from .replay import replay_settings
@@ -199,8 +199,6 @@ def cassette_transport(model_id: str, path: Path) -> Replay:
         raise ConfigurationError("\n".join(lines + ["  " + f.describe(path.name) for f in findings]))
     try:
         cassette = load_cassette(text, path.name)
-    except CassetteError as error:  # names the cassette and the interaction itself
-        raise ConfigurationError(str(error)) from None
     except (ValueError, yaml.YAMLError) as error:
         mark = getattr(error, "problem_mark", None)
         problem = getattr(error, "problem", None) or str(error) or type(error).__name__

@@ -37,7 +37,12 @@ EXPANSION_ALLOWANCE = 1_000_000
 
 
 class YamlExpansionError(ValueError):
-    """A YAML document whose aliases expand beyond :func:`expansion_limit`, or hold themselves."""
+    """A YAML document whose aliases expand beyond :func:`expansion_limit`, or hold themselves:
+    ``<what>: <problem>`` (:attr:`problem` alone, to say where in other words)."""
+
+    def __init__(self, what: str, problem: str = "") -> None:
+        super().__init__(f"{what}: {problem}" if problem else what)
+        self.problem = problem or what
 
 
 def expansion_limit(text: str) -> int:
@@ -73,19 +78,20 @@ def _expanded_size(root: yaml.Node, limit: int, what: str) -> int:
             total = 1 + sum(sizes[id(child)] for child in _children(node))
             if total > limit:
                 raise YamlExpansionError(
-                    f"{what} expands beyond {limit} nodes and characters through YAML aliases "
-                    f"(at most {EXPANSION_FACTOR} times its length plus {EXPANSION_ALLOWANCE})"
+                    what,
+                    f"YAML aliases expand it beyond {limit} nodes and characters "
+                    f"(at most {EXPANSION_FACTOR} times its length plus {EXPANSION_ALLOWANCE})",
                 )
             sizes[key] = total
             continue
         if key in sizes:
             continue
         if key in open_nodes:
-            raise YamlExpansionError(f"{what} holds a YAML alias to a node that contains it")
+            raise YamlExpansionError(what, "a YAML alias refers to a node that contains it")
         if isinstance(node, yaml.ScalarNode):
             sizes[key] = 1 + len(node.value)
             if sizes[key] > limit:
-                raise YamlExpansionError(f"{what} holds a scalar longer than {limit} characters")
+                raise YamlExpansionError(what, f"a scalar is longer than {limit} characters")
             continue
         open_nodes.add(key)
         stack.append((node, True))

@@ -72,6 +72,7 @@ def _text_forms(secret: str) -> tuple[str, ...]:
         escaped.replace("/", "\\/"),
         json.dumps(secret, ensure_ascii=False)[1:-1],
         "".join(f"\\u{ord(c):04x}" for c in secret),
+        "".join(f"\\u{ord(c):04X}" for c in secret),
         quote(escaped, safe=""),
         repr(secret)[1:-1],
         repr(secret.encode("utf-8", "backslashreplace"))[2:-1],
