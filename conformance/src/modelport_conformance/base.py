@@ -46,6 +46,8 @@ STANDARD_TESTS = (
     "test_chunked_stream_decoding",
     "test_stream_equals_merged_decode",
     "test_async_parity",
+    "test_metamorphic_edits",
+    "test_request_edits",
 )
 
 
@@ -175,6 +177,14 @@ class ProviderConformanceTests:
     def test_async_parity(self, conformance_case: Case, modelport_record_mode: str) -> None:
         """The async API gives the same requests and output as the sync API."""
         self._check(conformance_case, "async", modelport_record_mode)
+
+    def test_metamorphic_edits(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """The answer edited where the wire map says a value lives moves the decoded result there."""
+        self._check(conformance_case, "metamorphic", modelport_record_mode)
+
+    def test_request_edits(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """The system or prompt text edited changes the body sent where the wire map says."""
+        self._check(conformance_case, "request-edits", modelport_record_mode)
 
     def test_standard_tests_intact(self) -> None:
         """No standard test was deleted or overridden without a declared reason."""

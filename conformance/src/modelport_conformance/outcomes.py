@@ -28,7 +28,17 @@ __all__ = [
 ]
 
 #: Every check, in the order it runs (one parametrized standard test each under pytest).
-CHECKS = ("credentials", "request", "expected", "invariants", "chunked", "merged", "async")
+CHECKS = (
+    "credentials",
+    "request",
+    "expected",
+    "invariants",
+    "chunked",
+    "merged",
+    "async",
+    "metamorphic",
+    "request-edits",
+)
 #: The names of the check a stopped case reports (:mod:`modelport_conformance.bounds`).
 BOUND_CHECKS = ("time-out", "memory")
 #: Checks that stand for the whole case (it was stopped at a bound, or refused): when one of these

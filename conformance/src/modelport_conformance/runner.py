@@ -16,7 +16,11 @@ Every case gets these checks, each ``pass``, ``fail`` or ``skip`` with a message
   ``expected.json`` holds; its usage count by count (see
   :mod:`modelport_conformance.whole_answer`);
 - ``async``: the async API (``agenerate``/``astream``/``aembed``, body in 7-byte chunks) gives the
-  same output and requests (skipped when the provider implements no async method).
+  same output and requests (skipped when the provider implements no async method);
+- ``metamorphic``: the recorded answer edited where the provider's wire map says a value lives
+  moves the decoded result exactly there (:mod:`modelport_conformance.metamorphic`);
+- ``request-edits``: the request's system or prompt text edited changes the body sent exactly where
+  the wire map says it goes (:mod:`modelport_conformance.request_edits`).
 
 A case can also be skipped as a whole (see :mod:`modelport_conformance.selection`), or refused: a
 case that needs a capability the provider does not declare fails its one ``capabilities`` check
@@ -43,6 +47,7 @@ from .capabilities import CAPABILITY_CHECK, refusal
 from .cases import Case, Suite
 from .credentials import redact, scan_text
 from .jsondiff import diff_json, format_differences
+from .metamorphic import metamorphic_check
 from .outcomes import CHECKS, CaseOutcome, CheckOutcome, check_results
 from .replay import (
     REPLAY_API_KEY,
@@ -55,6 +60,7 @@ from .replay import (
     is_crash,
     run_coroutine,
 )
+from .request_edits import request_edits_check
 from .selection import skip_reason
 from .whole_answer import merged_check, sse_entries, stream_output
 
@@ -203,6 +209,8 @@ def _after_replay(suite: Suite, case: Case, run: Execution, regenerate: bool) ->
         _guarded("chunked", lambda: _chunked(suite, case, run)),
         _guarded("merged", lambda: merged_check(suite, case, run)),
         _guarded("async", lambda: _async_parity(suite, case, run)),
+        _guarded("metamorphic", lambda: metamorphic_check(suite, case, run)),
+        _guarded("request-edits", lambda: request_edits_check(suite, case)),
     ]
 
 

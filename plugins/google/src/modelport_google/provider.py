@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from modelport.http import HttpProvider, HttpRequest, Steps
 from modelport.provider import Capabilities, EmbedRequest, ModelPage, ProviderConfig, TokenCount
 
+from modelport.wire_map import WireMap
+
 from ._backends import API_KEY_ENV_VARS, GEMINI_BASE_URL, GeminiBackend, VertexBackend
+from ._wire_map import GEMINI_WIRE_MAP
 
 if TYPE_CHECKING:
     import httpx
@@ -54,6 +57,8 @@ class _GeminiFamily(HttpProvider):
     #: Keys of ``provider_options`` this provider reads, later ones winning.
     option_keys: ClassVar[tuple[str, ...]] = ("google",)
     api: ClassVar[str | None] = "generate-content"
+    #: Where the Gemini wire carries what is decoded, for the conformance suite's edits.
+    wire_map: ClassVar[WireMap | None] = GEMINI_WIRE_MAP
     #: The Gemini API and Vertex express mode send the key in ``x-goog-api-key``.
     credential_headers: ClassVar[frozenset[str]] = frozenset({"x-goog-api-key"})
     #: API keys (``AIza`` and 35 more characters) and OAuth access tokens (``ya29.``).
