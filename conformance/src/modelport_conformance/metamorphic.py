@@ -30,7 +30,7 @@ from typing import Any
 
 from modelport import plugins
 from modelport.events import accumulate
-from modelport.wire_map import BodyMap, Pointer, WireMap, get, locate, replaced
+from modelport.wire_map import BodyMap, Paths, Pointer, WireMap, get, locate, replaced
 
 from .cases import Case, Suite
 from .cassette import Cassette, Interaction
@@ -51,6 +51,7 @@ Judge = Callable[[View, View], list[str]]
 
 @dataclass
 class _Edit:
+    kind: str
     label: str
     documents: list[Any]
     judge: Judge
@@ -86,7 +87,7 @@ def _with_documents(case: Case, index: int, documents: list[Any]) -> Case:
     if "sse" in body:
         body["sse"] = [
             {**entry, "data": doc} if doc is not entry.get("data") else entry
-            for entry, doc in zip(body["sse"], documents)
+            for entry, doc in zip(body["sse"], documents, strict=True)
         ]
     else:
         body["json"] = documents[0]
@@ -95,7 +96,7 @@ def _with_documents(case: Case, index: int, documents: list[Any]) -> Case:
     return dataclasses.replace(case, cassette=cassette)
 
 
-def _places(paths: tuple[str, ...], documents: list[Any]) -> Iterator[tuple[Place, Pointer, Any]]:
+def _places(paths: Paths, documents: list[Any]) -> Iterator[tuple[Place, Pointer, Any]]:
     for number, document in enumerate(documents):
         if isinstance(document, (dict, list)):
             for pointer, wild in locate(paths, document):
@@ -128,14 +129,16 @@ def covered(body: BodyMap) -> tuple[str, ...]:
 
 def _unchanged(before: View, after: View, body: BodyMap, *names: str) -> list[str]:
     return [
-        f"it also changed the {n}" for n in before.others(covered(body), *names) if before.part(n) != after.part(n)
+        f"it also changed the {n}"
+        for n in before.others(covered(body), *names)
+        if before.part(n) != after.part(n)
     ]
 
 
 def _changed_parts(before: View, after: View) -> list[int]:
     if len(before.content) != len(after.content):
         return [-1]
-    return [i for i, (a, b) in enumerate(zip(before.content, after.content)) if a != b]
+    return [i for i, (a, b) in enumerate(zip(before.content, after.content, strict=True)) if a != b]
 
 
 # The edits ---------------------------------------------------------------------------------------
@@ -145,10 +148,12 @@ def _usage_edit(body: BodyMap, documents: list[Any], stream: bool) -> Iterator[_
     changes: dict[Place, Any] = {}
     moves: dict[str, int] = {}
     said: list[str] = []
-    for number, count in enumerate(body.usage):
+    for number, count in enumerate(body.counts):
         step = usage_step(number)
         places = [
-            (p, v) for p, _, v in _places(count.paths, documents) if isinstance(v, int) and not isinstance(v, bool)
+            (p, v)
+            for p, _, v in _places(count.paths, documents)
+            if isinstance(v, int) and not isinstance(v, bool)
         ]
         if not places:
             continue
@@ -170,11 +175,11 @@ def _usage_edit(body: BodyMap, documents: list[Any], stream: bool) -> Iterator[_
                 problems.append(f"usage.{name} moved by {moved:+d}, the map says {want:+d}")
         return problems + _unchanged(before, after, body, "usage")
 
-    yield _Edit("usage (" + ", ".join(said) + ")", _edited(documents, changes), judge)
+    yield _Edit("usage", "usage (" + ", ".join(said) + ")", _edited(documents, changes), judge)
 
 
 def _first_edit(
-    paths: tuple[str, ...], documents: list[Any], make: Callable[[Any], Any]
+    paths: Paths, documents: list[Any], make: Callable[[Any], Any]
 ) -> tuple[Place, Any, Any] | None:
     for place, _, value in _places(paths, documents):
         new = make(value)
@@ -205,7 +210,13 @@ def _text_like(body: BodyMap, kind: str, field_index: int, label: str) -> Judge:
 def _deep_letter(value: Any) -> Any:
     if isinstance(value, str):
         return edit_letter(value)
-    items = list(value.items()) if isinstance(value, dict) else list(enumerate(value)) if isinstance(value, list) else []
+    items = (
+        list(value.items())
+        if isinstance(value, dict)
+        else list(enumerate(value))
+        if isinstance(value, list)
+        else []
+    )
     for key, child in items:
         new = _deep_letter(child)
         if new is not None:
@@ -220,7 +231,13 @@ def _arguments_letter(value: Any) -> Any:
 def _letter_edits(body: BodyMap, documents: list[Any], stream: bool) -> Iterator[_Edit]:
     kinds = (
         ("text", body.text, "text", 1, lambda v: edit_letter(v) if isinstance(v, str) else None),
-        ("tool name", body.tool_name, "tool-call", 2, lambda v: edit_letter(v) if isinstance(v, str) else None),
+        (
+            "tool name",
+            body.tool_name,
+            "tool-call",
+            2,
+            lambda v: edit_letter(v) if isinstance(v, str) else None,
+        ),
         ("tool arguments", body.tool_arguments, "tool-call", 3, _arguments_letter),
     )
     for label, paths, kind, field_index, make in kinds:
@@ -228,14 +245,18 @@ def _letter_edits(body: BodyMap, documents: list[Any], stream: bool) -> Iterator
         if found is not None:
             place, _, new = found
             text = f"{label} at {_where(place, stream)}"
-            yield _Edit(text, _edited(documents, {place: new}), _text_like(body, kind, field_index, text))
+            yield _Edit(
+                label, text, _edited(documents, {place: new}), _text_like(body, kind, field_index, text)
+            )
 
 
 def _finish_edit(
     wire: WireMap, body: BodyMap, documents: list[Any], stream: bool, before: View
 ) -> Iterator[_Edit]:
     table = wire.finish_reasons
-    places = [(p, v) for p, _, v in _places(body.finish_reason, documents) if isinstance(v, str) and v in table]
+    places = [
+        (p, v) for p, _, v in _places(body.finish_reason, documents) if isinstance(v, str) and v in table
+    ]
     if not places:
         return
     current = places[-1][1]
@@ -248,14 +269,22 @@ def _finish_edit(
 
     def judge(before: View, after: View) -> list[str]:
         problems = []
-        wanted = {table[target], "tool-calls"} if table[target] == "stop" and after.tool_calls() else {table[target]}
+        wanted = (
+            {table[target], "tool-calls"}
+            if table[target] == "stop" and after.tool_calls()
+            else {table[target]}
+        )
         if after.finish_reason not in wanted:
-            problems.append(f"{label}: finish_reason is {after.finish_reason!r}, the map says {table[target]!r}")
+            problems.append(
+                f"{label}: finish_reason is {after.finish_reason!r}, the map says {table[target]!r}"
+            )
         if before.raw_finish_reason == current and after.raw_finish_reason != target:
             problems.append(f"{label}: raw_finish_reason is {after.raw_finish_reason!r}, not {target!r}")
         return problems + _unchanged(before, after, body, "finish")
 
-    yield _Edit(label, _edited(documents, dict.fromkeys((p for p, _ in places), target)), judge)
+    yield _Edit(
+        "finish reason", label, _edited(documents, dict.fromkeys((p for p, _ in places), target)), judge
+    )
 
 
 def _bases(view_: View, units: str) -> set[int]:
@@ -272,28 +301,36 @@ def _citation_judge(body: BodyMap, label: str, which: int, raw: int, step: int, 
     def judge(before: View, after: View) -> list[str]:
         if len(before.citations) != len(after.citations):
             return [f"{label}: the answer has {len(after.citations)} citations, not {len(before.citations)}"]
-        changed = [i for i, (a, b) in enumerate(zip(before.citations, after.citations)) if a != b]
+        pairs = enumerate(zip(before.citations, after.citations, strict=True))
+        changed = [i for i, (a, b) in pairs if a != b]
         if len(changed) != 1:
             return [f"{label}: moved {len(changed)} citations, not one"]
         old, new = before.citations[changed[0]], after.citations[changed[0]]
+        ends_old, ends_new = (old[0], old[1]), (new[0], new[1])
         other = 1 - which
-        if old[other] != new[other] or old[2] != new[2] or new[which] - old[which] != step:
-            return [f"{label}: citation {old[:2]} became {new[:2]}, not its offset moved by {step:+d}"]
-        offset = new[which]
+        if (
+            ends_old[other] != ends_new[other]
+            or old[2] != new[2]
+            or ends_new[which] - ends_old[which] != step
+        ):
+            return [f"{label}: citation {ends_old} became {ends_new}, not its offset moved by {step:+d}"]
+        offset = ends_new[which]
         if units == "utf8-bytes":
             span = after.byte_starts.get((new[0], new[1]))
             if span is None:
                 return []
             offset = span[which]
         if offset - raw not in _bases(after, units):
-            return [f"{label}: the decoded offset is {offset}, not the wire's {raw} from the start of a text part"]
+            return [
+                f"{label}: the decoded offset is {offset}, not the wire's {raw} from the start of a text part"
+            ]
         return _unchanged(before, after, body, "citations")
 
     return judge
 
 
 def _citation_edits(wire: WireMap, body: BodyMap, documents: list[Any], stream: bool) -> Iterator[_Edit]:
-    for span in body.citations:
+    for span in body.spans:
         ends = {(p[0], wild): (p, v) for p, wild, v in _places((span.end,), documents)}
         for place, wild, start in _places((span.start,), documents):
             end_place, end = ends.get((place[0], wild), (None, None))
@@ -302,7 +339,12 @@ def _citation_edits(wire: WireMap, body: BodyMap, documents: list[Any], stream: 
             for which, at, value, step in ((0, place, start, 1), (1, end_place, end, -1)):
                 label = f"citation {('start', 'end')[which]} {value} → {value + step} at {_where(at, stream)}"
                 judge = _citation_judge(body, label, which, value + step, step, wire.citation_units)
-                yield _Edit(label, _edited(documents, {at: value + step}), judge)
+                yield _Edit(
+                    f"citation {('start', 'end')[which]}",
+                    label,
+                    _edited(documents, {at: value + step}),
+                    judge,
+                )
             return
 
 
@@ -343,8 +385,10 @@ def metamorphic_check(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
         return CheckOutcome("metamorphic", "skip", "the wire map locates nothing to edit in the answer")
     problems = _replay_edits(suite, case, answer[0], edits, before)
     status = "fail" if problems else "pass"
-    kinds = ", ".join(dict.fromkeys(edit.label.split(" at ")[0].split(" (")[0] for edit in edits))
-    return CheckOutcome("metamorphic", status, "\n".join(problems) if problems else f"moved as mapped: {kinds}")
+    kinds = ", ".join(dict.fromkeys(edit.kind for edit in edits))
+    return CheckOutcome(
+        "metamorphic", status, "\n".join(problems) if problems else f"moved as mapped: {kinds}"
+    )
 
 
 def _replay_edits(suite: Suite, case: Case, index: int, edits: list[_Edit], before: View) -> list[str]:

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 
 import modelport
-from modelport.wire_map import Pointer, WirePath
+from modelport.wire_map import Paths, Pointer, WirePath, as_paths
 
 from .cases import Case, Suite
 from .metamorphic import provider_wire_map
@@ -41,7 +41,11 @@ def _text_slot(holder: Any, key: Any) -> tuple[Any, Any] | None:
         return holder, key
     if isinstance(value, list):
         for part in value:
-            if isinstance(part, dict) and part.get("type", "text") == "text" and isinstance(part.get("text"), str):
+            if (
+                isinstance(part, dict)
+                and part.get("type", "text") == "text"
+                and isinstance(part.get("text"), str)
+            ):
                 return part, "text"
     return None
 
@@ -69,7 +73,9 @@ def sent_body(suite: Suite, case: Case, request: dict[str, Any]) -> Any:
         return httpx.Response(400, json={"error": {"message": "conformance: request-edits sends nothing"}})
 
     options = {**model_options(suite, case, replay_settings(suite.provider_id)), "max_retries": 0}
-    model = modelport.get_model(f"{suite.provider_id}/{case.model}", **options, transport=httpx.MockTransport(handle))
+    model = modelport.get_model(
+        f"{suite.provider_id}/{case.model}", **options, transport=httpx.MockTransport(handle)
+    )
     try:
         if case.is_stream:
             for _ in model.stream(**request):
@@ -91,14 +97,14 @@ def _differences(before: Any, after: Any, at: Pointer = ()) -> Iterator[Pointer]
             else:
                 yield from _differences(before[key], after[key], (*at, key))
     elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
-        for index, (a, b) in enumerate(zip(before, after)):
+        for index, (a, b) in enumerate(zip(before, after, strict=True)):
             yield from _differences(a, b, (*at, index))
     elif before != after:
         yield at
 
 
-def _covered(paths: tuple[str, ...], body: Any, pointer: Pointer) -> bool:
-    for path in paths:
+def _covered(paths: Paths, body: Any, pointer: Pointer) -> bool:
+    for path in as_paths(paths):
         for place, _ in WirePath.parse(path).locate(body):
             if pointer[: len(place)] == place:
                 return True
@@ -114,7 +120,7 @@ def _value(body: Any, pointer: Pointer) -> Any:
     return body
 
 
-def _edit_problems(suite: Suite, case: Case, which: str, paths: tuple[str, ...], before: Any) -> list[str]:
+def _edit_problems(suite: Suite, case: Case, which: str, paths: Paths, before: Any) -> list[str]:
     request = copy.deepcopy(case.request)
     slot = _slot(request, which)
     if slot is None:
@@ -127,7 +133,7 @@ def _edit_problems(suite: Suite, case: Case, which: str, paths: tuple[str, ...],
     after = sent_body(suite, case, request)
     changed = list(_differences(before, after))
     if not changed:
-        return [f"{label}: the body sent did not change (the map says {', '.join(paths)})"]
+        return [f"{label}: the body sent did not change (the map says {', '.join(as_paths(paths))})"]
     problems = []
     for pointer in changed:
         where = "/" + "/".join(str(k) for k in pointer)
@@ -145,7 +151,9 @@ def request_edits_check(suite: Suite, case: Case) -> CheckOutcome:
         return CheckOutcome("request-edits", "skip", "the provider declares no wire_map")
     if case.method not in ("generate", "stream"):
         return CheckOutcome("request-edits", "skip", f"a {case.method} case")
-    edits = [(w, getattr(wire.request, w)) for w in ("system", "prompt") if _slot(case.request, w) is not None]
+    edits = [
+        (w, getattr(wire.request, w)) for w in ("system", "prompt") if _slot(case.request, w) is not None
+    ]
     if not edits:
         return CheckOutcome("request-edits", "skip", "the request has no system or prompt text")
     before = sent_body(suite, case, case.request)
@@ -153,4 +161,6 @@ def request_edits_check(suite: Suite, case: Case) -> CheckOutcome:
         return CheckOutcome("request-edits", "skip", "the request sends no JSON body")
     problems = [p for which, paths in edits for p in _edit_problems(suite, case, which, paths, before)]
     names = " and ".join(which for which, _ in edits)
-    return CheckOutcome("request-edits", "fail" if problems else "pass", "\n".join(problems) or f"{names} edited")
+    return CheckOutcome(
+        "request-edits", "fail" if problems else "pass", "\n".join(problems) or f"{names} edited"
+    )

@@ -27,7 +27,7 @@ _LITERALS = ("true", "false", "null")
 
 def usage_step(index: int) -> int:
     """How much the ``index``-th count of an edit grows: 100, 200, 400, … (sums stay distinct)."""
-    return 100 * 2**index
+    return 100 * (1 << index)
 
 
 def _mark_for(letter: str) -> str:
@@ -62,7 +62,7 @@ def one_letter_apart(before: str, after: str) -> bool:
     """Whether ``after`` is ``before`` with exactly one letter replaced by the edit's mark."""
     if len(before) != len(after):
         return False
-    differing = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+    differing = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
     return len(differing) == 1 and after[differing[0]] == _mark_for(before[differing[0]])
 
 
@@ -101,7 +101,7 @@ def _args_text(args: Any) -> str:
 
 def view(result: Result) -> View:
     """The :class:`View` of ``result``."""
-    content = []
+    content: list[tuple[str, str | None, str | None, str | None]] = []
     for part in result.content:
         kind = part.type
         if kind in ("text", "reasoning"):

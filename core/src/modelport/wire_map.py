@@ -29,11 +29,13 @@ from typing import Any, Literal
 __all__ = [
     "BodyMap",
     "Count",
+    "Paths",
     "Pointer",
     "RequestMap",
     "Span",
     "WireMap",
     "WirePath",
+    "as_paths",
     "get",
     "locate",
     "replaced",
@@ -41,6 +43,8 @@ __all__ = [
 
 #: A concrete place in a document: the keys and indices from its root.
 Pointer = tuple[str | int, ...]
+#: One path, or several (the value is wherever any of them reaches).
+Paths = str | tuple[str, ...]
 
 _USAGE_FIELDS = frozenset(
     {
@@ -138,17 +142,18 @@ def _walk(node: Any, segments: tuple[str, ...], bound: Pointer) -> Iterator[tupl
                 yield (index, *pointer), wild
 
 
-def _paths(value: tuple[str, ...] | str) -> tuple[str, ...]:
+def as_paths(value: Paths) -> tuple[str, ...]:
+    """``value`` as a tuple of paths, each checked (a ``ValueError`` names one that is no path)."""
     paths = (value,) if isinstance(value, str) else tuple(value)
     for path in paths:
         WirePath.parse(path)
     return paths
 
 
-def locate(paths: tuple[str, ...], document: Any) -> list[tuple[Pointer, Pointer]]:
+def locate(paths: Paths, document: Any) -> list[tuple[Pointer, Pointer]]:
     """Every place any of ``paths`` reaches in ``document``, in the order of the paths, once each."""
     seen: dict[Pointer, Pointer] = {}
-    for path in paths:
+    for path in as_paths(paths):
         for pointer, wild in WirePath.parse(path).locate(document):
             seen.setdefault(pointer, wild)
     return list(seen.items())
@@ -179,11 +184,11 @@ class Count:
     too; a ``total_tokens`` the plugin computes moves with each count it adds)."""
 
     field: str
-    paths: tuple[str, ...]
-    also: tuple[str, ...] = ()
+    paths: Paths
+    also: str | tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "paths", _paths(self.paths))
+        object.__setattr__(self, "paths", as_paths(self.paths))
         object.__setattr__(self, "also", (self.also,) if isinstance(self.also, str) else tuple(self.also))
         for name in (self.field, *self.also):
             if name not in _USAGE_FIELDS:
@@ -218,18 +223,30 @@ class BodyMap:
     citation, ``usage`` the :class:`Count` of each token count.
     """
 
-    usage: tuple[Count, ...] = ()
-    finish_reason: tuple[str, ...] = ()
-    text: tuple[str, ...] = ()
-    tool_name: tuple[str, ...] = ()
-    tool_arguments: tuple[str, ...] = ()
-    citations: tuple[Span, ...] = ()
+    usage: Count | tuple[Count, ...] = ()
+    finish_reason: Paths = ()
+    text: Paths = ()
+    tool_name: Paths = ()
+    tool_arguments: Paths = ()
+    citations: Span | tuple[Span, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("finish_reason", "text", "tool_name", "tool_arguments"):
-            object.__setattr__(self, name, _paths(getattr(self, name)))
-        object.__setattr__(self, "usage", (self.usage,) if isinstance(self.usage, Count) else tuple(self.usage))
+            object.__setattr__(self, name, as_paths(getattr(self, name)))
+        object.__setattr__(
+            self, "usage", (self.usage,) if isinstance(self.usage, Count) else tuple(self.usage)
+        )
         object.__setattr__(self, "citations", _span_tuple(self.citations))
+
+    @property
+    def counts(self) -> tuple[Count, ...]:
+        """:attr:`usage` as a tuple."""
+        return (self.usage,) if isinstance(self.usage, Count) else tuple(self.usage)
+
+    @property
+    def spans(self) -> tuple[Span, ...]:
+        """:attr:`citations` as a tuple."""
+        return _span_tuple(self.citations)
 
 
 @dataclass(frozen=True)
@@ -237,12 +254,12 @@ class RequestMap:
     """Where the body a request sends carries the system instruction (``system``) and the text of
     the prompt, the last user message (``prompt``)."""
 
-    system: tuple[str, ...] = ()
-    prompt: tuple[str, ...] = ()
+    system: Paths = ()
+    prompt: Paths = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "system", _paths(self.system))
-        object.__setattr__(self, "prompt", _paths(self.prompt))
+        object.__setattr__(self, "system", as_paths(self.system))
+        object.__setattr__(self, "prompt", as_paths(self.prompt))
 
 
 @dataclass(frozen=True)
@@ -263,5 +280,7 @@ class WireMap:
 
     def __post_init__(self) -> None:
         if self.citation_units not in ("characters", "utf8-bytes"):
-            raise ValueError(f"wire map: citation_units must be 'characters' or 'utf8-bytes', not {self.citation_units!r}")
+            raise ValueError(
+                f"wire map: citation_units must be 'characters' or 'utf8-bytes', not {self.citation_units!r}"
+            )
         object.__setattr__(self, "finish_reasons", dict(self.finish_reasons))

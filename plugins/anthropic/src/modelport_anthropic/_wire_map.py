@@ -32,9 +32,13 @@ def _usage(*prefixes: str) -> tuple[Count, ...]:
     return (
         Count("input_tokens", at("input_tokens"), also=("total_tokens",)),
         Count("output_tokens", at("output_tokens"), also=("total_tokens",)),
-        Count("cache_read_input_tokens", at("cache_read_input_tokens"), also=("input_tokens", "total_tokens")),
         Count(
-            "cache_write_input_tokens", at("cache_creation_input_tokens"), also=("input_tokens", "total_tokens")
+            "cache_read_input_tokens", at("cache_read_input_tokens"), also=("input_tokens", "total_tokens")
+        ),
+        Count(
+            "cache_write_input_tokens",
+            at("cache_creation_input_tokens"),
+            also=("input_tokens", "total_tokens"),
         ),
     )
 

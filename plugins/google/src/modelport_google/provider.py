@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from modelport.http import HttpProvider, HttpRequest, Steps
 from modelport.provider import Capabilities, EmbedRequest, ModelPage, ProviderConfig, TokenCount
-
 from modelport.wire_map import WireMap
 
 from ._backends import API_KEY_ENV_VARS, GEMINI_BASE_URL, GeminiBackend, VertexBackend
