@@ -30,7 +30,7 @@ from typing import Any
 
 from modelport import plugins
 from modelport.events import accumulate
-from modelport.wire_map import BodyMap, Paths, Pointer, WireMap, get, locate, replaced
+from modelport.wire_map import BodyMap, Paths, Pointer, WireMap, as_paths, get, locate, replaced
 
 from .cases import Case, Suite
 from .cassette import Cassette, Interaction
@@ -348,6 +348,40 @@ def _citation_edits(wire: WireMap, body: BodyMap, documents: list[Any], stream: 
             return
 
 
+def _unlocated(body: BodyMap, documents: list[Any], before: View, stream: bool) -> list[str]:
+    """What the answer decoded to that the map names a place for, yet locates nowhere in it: a
+    wrong path edits nothing, so it is found here."""
+    where = "any frame" if stream else "the answer"
+
+    def found(paths: Paths) -> bool:
+        return next(_places(paths, documents), None) is not None
+
+    wanted = [
+        ("text", body.text, any(kind == "text" and text for kind, text, _, _ in before.content)),
+        ("tool name", body.tool_name, before.function_calls > 0),
+        ("tool arguments", body.tool_arguments, before.function_calls > 0),
+        # A content filter's raw reason may come from elsewhere (Gemini's blocked prompt).
+        (
+            "finish reason",
+            body.finish_reason,
+            before.raw_finish_reason and before.finish_reason != "content-filter",
+        ),
+        ("citation", tuple(s.start for s in body.spans), bool(before.citations)),
+    ]
+    problems = [
+        f"the result has a {name}, but the map's {', '.join(as_paths(paths))} locates none in {where}"
+        for name, paths, present in wanted
+        if paths and present and not found(paths)
+    ]
+    for count in body.counts:
+        others = [c for c in body.counts if count.field in (c.field, *c.also)]
+        if before.usage.get(count.field) is not None and not any(found(c.paths) for c in others):
+            problems.append(
+                f"usage.{count.field} is {before.usage[count.field]}, but the map locates no count of it"
+            )
+    return list(dict.fromkeys(problems))
+
+
 def _edits(wire: WireMap, case: Case, documents: list[Any], before: View) -> list[_Edit]:
     stream = case.is_stream
     body = wire.stream if stream else wire.response
@@ -380,10 +414,15 @@ def metamorphic_check(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     if run.error is not None or before is None:
         return CheckOutcome("metamorphic", "skip", "the call ended in an error")
     answer = _answer(case)
-    edits = _edits(wire, case, answer[1], before) if answer is not None else []
-    if answer is None or not edits:
+    if answer is None:
+        return CheckOutcome("metamorphic", "skip", "the cassette holds no answer to edit")
+    body = wire.stream if case.is_stream else wire.response
+    structured = case.request.get("response_format") not in (None, "text")
+    problems = [] if structured else _unlocated(body, answer[1], before, case.is_stream)
+    edits = _edits(wire, case, answer[1], before)
+    if not edits and not problems:
         return CheckOutcome("metamorphic", "skip", "the wire map locates nothing to edit in the answer")
-    problems = _replay_edits(suite, case, answer[0], edits, before)
+    problems += _replay_edits(suite, case, answer[0], edits, before)
     status = "fail" if problems else "pass"
     kinds = ", ".join(dict.fromkeys(edit.kind for edit in edits))
     return CheckOutcome(

@@ -78,6 +78,8 @@ class View:
     citations: tuple[tuple[int, int, tuple[int, ...]], ...]
     byte_starts: Mapping[tuple[int, int], tuple[int, int]]
     text: str
+    #: How many tool calls the application runs (not provider-executed) the content has.
+    function_calls: int = 0
 
     def tool_calls(self) -> list[int]:
         """Indices of the content's tool calls."""
@@ -119,4 +121,5 @@ def view(result: Result) -> View:
         citations=tuple((c.start, c.end, tuple(c.sources)) for c in result.citations),
         byte_starts=spans,
         text=result.text,
+        function_calls=sum(1 for p in result.content if p.type == "tool-call" and not p.provider_executed),
     )

@@ -29,7 +29,7 @@ _ANSWER = BodyMap(
     finish_reason="/candidates/0/finishReason",
     text=_PARTS + "text",
     tool_name=_PARTS + "functionCall/name",
-    tool_arguments=_PARTS + "functionCall/args",
+    tool_arguments=(_PARTS + "functionCall/args", _PARTS + "functionCall/partialArgs/*/stringValue"),
 )
 
 GEMINI_WIRE_MAP = WireMap(

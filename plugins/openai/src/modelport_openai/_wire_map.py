@@ -74,39 +74,50 @@ def _chat(*, reasoning_beside: bool = False) -> WireMap:
 CHAT_WIRE_MAP = _chat()
 XAI_WIRE_MAP = _chat(reasoning_beside=True)
 
-_RESPONSES_USAGE = "/usage/"
-_COMPLETED = "[/type=response.completed]/response/usage/"
+#: The events a stream ends with, each carrying the whole response.
+_ENDS = tuple(f"[/type=response.{end}]/response" for end in ("completed", "incomplete", "failed"))
 
 
-def _responses_usage(prefix: str) -> tuple[Count, ...]:
+def _responses_usage(*prefixes: str) -> tuple[Count, ...]:
+    def at(key: str) -> tuple[str, ...]:
+        return tuple(f"{prefix}/usage/{key}" for prefix in prefixes)
+
     return (
-        Count("input_tokens", prefix + "input_tokens"),
-        Count("output_tokens", prefix + "output_tokens"),
-        Count("total_tokens", prefix + "total_tokens"),
-        Count("cache_read_input_tokens", prefix + "input_tokens_details/cached_tokens"),
-        Count("reasoning_tokens", prefix + "output_tokens_details/reasoning_tokens"),
+        Count("input_tokens", at("input_tokens")),
+        Count("output_tokens", at("output_tokens")),
+        Count("total_tokens", at("total_tokens")),
+        Count("cache_read_input_tokens", at("input_tokens_details/cached_tokens")),
+        Count("reasoning_tokens", at("output_tokens_details/reasoning_tokens")),
     )
 
 
 _ANNOTATIONS = "/output/*/content/*/annotations/*/"
 _ADDED = "[/type=response.output_item.done]/item/content/*/annotations/*/"
 
+
+def _spans(prefix: str) -> tuple[Span, ...]:
+    """A URL or container file citation's span, and a file citation's (empty) one at ``index``."""
+    return (Span(prefix + "start_index", prefix + "end_index"), Span(prefix + "index", prefix + "index"))
+
+
 RESPONSES_WIRE_MAP = WireMap(
     response=BodyMap(
-        usage=_responses_usage(_RESPONSES_USAGE),
-        finish_reason="/incomplete_details/reason",
-        text="/output/*/content/*/text",
+        usage=_responses_usage(""),
+        finish_reason=("/incomplete_details/reason", "/status"),
+        text=("/output/*/content/*/text", "/output/*/content/*/refusal"),
         tool_name="/output/*/name",
         tool_arguments="/output/*/arguments",
-        citations=Span(_ANNOTATIONS + "start_index", _ANNOTATIONS + "end_index"),
+        citations=_spans(_ANNOTATIONS),
     ),
     stream=BodyMap(
-        usage=_responses_usage(_COMPLETED),
-        finish_reason="[/type=response.incomplete]/response/incomplete_details/reason",
-        text="[/type=response.output_text.delta]/delta",
+        usage=_responses_usage(*_ENDS),
+        finish_reason=tuple(
+            p + suffix for suffix in ("/incomplete_details/reason", "/status") for p in _ENDS
+        ),
+        text=("[/type=response.output_text.delta]/delta", "[/type=response.refusal.delta]/delta"),
         tool_name="[/type=response.output_item.added]/item/name",
         tool_arguments="[/type=response.function_call_arguments.delta]/delta",
-        citations=Span(_ADDED + "start_index", _ADDED + "end_index"),
+        citations=_spans(_ADDED),
     ),
     request=RequestMap(
         system=("/instructions", "/input/*/content", "/input/*/content/*/text"),
