@@ -24,7 +24,7 @@ from modelport.types import (
 )
 from modelport.wire import dumps, loads
 
-FINISH = {"stop": "stop", "length": "length", "tool_calls": "tool-calls", "content_filter": "content-filter"}
+from .wire_map import FINISH, WIRE_MAP
 
 
 def wire_message(message: Message) -> list[dict[str, Any]]:
@@ -108,6 +108,7 @@ class AcmeProvider(HttpProvider):
     default_base_url: ClassVar[str | None] = "https://api.acme.test/v1"
     api_key_env: ClassVar[tuple[str, ...]] = ("ACME_API_KEY",)
     capabilities: ClassVar[Capabilities] = Capabilities(generate=True, stream=True, function_tools=True)
+    wire_map = WIRE_MAP  # where the wire carries what is decoded: wire_map.py
 
     def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
         messages = [w for m in request.messages for w in wire_message(m)]
