@@ -104,6 +104,24 @@ BUGS: dict[str, dict[str, list[tuple[str, str]]]] = {
     "system message lost": {
         "mapping.py": [('        body["system"] = "\\n\\n".join(system)\n', "        pass\n")]
     },
+    # Wrong maps of a right plugin: a path the decoder does not read, and one that reaches nothing.
+    "map names the id as text": {
+        "mapping.py": [('text="[/type=text]/text",', 'text=("[/type=text]/text", "[/type=start]/id"),')]
+    },
+    "map misspells a count": {
+        "mapping.py": [
+            (
+                '            Count("output_tokens", "/usage/output_tokens"),\n'
+                '            Count("total_tokens", "/usage/total_tokens"),\n'
+                "        ),\n"
+                '        finish_reason="[/type=stop]/stop_reason",',
+                '            Count("output_tokens", "/usage/output_token"),\n'
+                '            Count("total_tokens", "/usage/total_tokens"),\n'
+                "        ),\n"
+                '        finish_reason="[/type=stop]/stop_reason",',
+            )
+        ]
+    },
 }
 
 

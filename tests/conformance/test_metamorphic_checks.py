@@ -117,3 +117,20 @@ def test_a_system_message_lost_fails_the_request_edits_check(build_plugin) -> No
         case: {"request-edits": "the system text edited: the body sent did not change (the map says /system)"}
         for case in ("generate-text", "stream-text")
     }
+
+
+def test_a_map_path_the_decoder_does_not_read_fails(build_plugin) -> None:
+    failures = _failures(build_plugin("map names the id as text"))
+    # The first text fragment the map locates is now the start frame's id: editing it moves no text.
+    assert failures == {
+        case: {"metamorphic": "text at frame 0 /id: moved nothing the map covers"}
+        for case in ("stream-cited", "stream-text", "stream-tool-call")
+    }
+
+
+def test_a_map_path_that_reaches_nothing_fails(build_plugin) -> None:
+    failures = _failures(build_plugin("map misspells a count"))
+    assert set(failures) == {"stream-cited", "stream-text", "stream-tool-call"}
+    assert failures["stream-text"]["metamorphic"].splitlines()[0] == (
+        "usage.output_tokens is 3, but the map locates no count of it"
+    )

@@ -51,7 +51,11 @@ def edit_letter(text: str, *, json_text: bool = False) -> str | None:
             end += 1
         run = text[index:end]
         escaped = index > 0 and text[index - 1] == "\\"
-        if not json_text or (not escaped and not any(run in word for word in _LITERALS)):
+        if escaped and json_text:
+            # ``\n`` and the like take one letter: the rest of the run is the string's; ``\u`` four.
+            run = run[1:] if run[0] in "bfnrt" else ""
+        # An escape is inside a string; elsewhere a run no literal contains is (a key, a value).
+        if not json_text or (run and (escaped or not any(run in word for word in _LITERALS))):
             at = end - 1 if json_text else index
             return text[:at] + _mark_for(text[at]) + text[at + 1 :]
         index = end
