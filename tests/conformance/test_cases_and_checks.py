@@ -21,14 +21,14 @@ CLASS_LEVEL_TESTS = 4  # registered, has cases, models covered, standard tests i
 @pytest.mark.parametrize(
     ("provider", "lines"),
     [
-        ("example", ["2 cases: 2 passed, 0 failed, 0 skipped", "14 checks: 12 passed, 0 failed, 2 skipped"]),
+        ("example", ["2 cases: 2 passed, 0 failed, 0 skipped", "18 checks: 12 passed, 0 failed, 6 skipped"]),
         (
             "example-mergebug",
-            ["2 cases: 1 passed, 1 failed, 0 skipped", "14 checks: 11 passed, 1 failed, 2 skipped"],
+            ["2 cases: 1 passed, 1 failed, 0 skipped", "18 checks: 11 passed, 1 failed, 6 skipped"],
         ),
         (
             "example-features",
-            ["2 cases: 1 passed, 1 failed, 0 skipped", "14 checks: 5 passed, 7 failed, 2 skipped"],
+            ["2 cases: 1 passed, 1 failed, 0 skipped", "18 checks: 5 passed, 9 failed, 4 skipped"],
         ),
     ],
 )

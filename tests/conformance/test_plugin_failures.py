@@ -73,6 +73,8 @@ def test_a_merge_frames_bug_is_one_fail_row_and_every_report_is_written(
         "chunked": "pass",
         "merged": "fail",
         "async": "pass",
+        "metamorphic": "skip",
+        "request-edits": "skip",
     }
     table = outputs["table"].read_text().splitlines()
     assert max(len(line) for line in table) <= 99  # the terminal's 100 columns, less one
@@ -88,7 +90,7 @@ def test_a_merge_frames_bug_is_one_fail_row_and_every_report_is_written(
     assert detail == f"[merged] merge_frames raised KeyError: 'missing' (at {where})"
     assert table[-3:] == [
         "example-mergebug: 2 cases: 1 passed, 1 failed, 0 skipped",
-        "example-mergebug: 14 checks: 11 passed, 1 failed, 2 skipped",
+        "example-mergebug: 18 checks: 11 passed, 1 failed, 6 skipped",
         "conformance: FAILED",
     ]
     markdown = outputs["markdown"].read_text().splitlines()
@@ -104,7 +106,7 @@ def test_under_pytest_a_merge_frames_bug_fails_only_the_merged_check(variants_in
     assert run.returncode == 1
     failed = [line.split(" - ")[0] for line in run.stdout.splitlines() if line.startswith("FAILED ")]
     assert failed == ["FAILED test_author.py::TestVariant::test_stream_equals_merged_decode[stream-basic]"]
-    assert run.stdout.splitlines()[-1].startswith("1 failed, 15 passed, 2 skipped in")
+    assert run.stdout.splitlines()[-1].startswith("1 failed, 15 passed, 6 skipped in")
 
 
 def test_a_decoder_bug_names_the_exception_in_the_expected_check(variants_installed, tmp_path):
@@ -127,6 +129,8 @@ def test_a_decoder_bug_names_the_exception_in_the_expected_check(variants_instal
         "chunked": "skip",
         "merged": "skip",
         "async": "pass",
+        "metamorphic": "skip",
+        "request-edits": "skip",
     }
 
 
@@ -150,6 +154,8 @@ def test_a_crash_after_the_call_fails_the_expected_check_and_skips_its_dependant
         ("chunked", "skip", skipped),
         ("merged", "skip", skipped),
         ("async", "skip", skipped),
+        ("metamorphic", "skip", skipped),
+        ("request-edits", "skip", skipped),
     ]
     assert stream["status"] == "skip"
     failed = _failed(AUTHOR.format(provider="example-crash"), variants_installed, tmp_path)

@@ -246,8 +246,7 @@ class Provider:
       (see :meth:`replay_from_model` and :mod:`modelport.reasoning`).
     - ``telemetry_name``, ``credential_headers``, ``secret_patterns``: what the core needs to know
       about the provider's API, as data (below).
-    - ``wire_map``: where its protocol carries what it decodes, for the conformance suite
-      (:mod:`modelport.wire_map`).
+    - ``wire_map``: where its protocol carries what it decodes (:mod:`modelport.wire_map`).
     """
 
     id: ClassVar[str]
@@ -284,9 +283,7 @@ class Provider:
     #: r"acme_[0-9a-f]{32}"}``; a named group ``secret`` marks the part to replace): removed from
     #: every error message, and refused in a cassette.
     secret_patterns: ClassVar[Mapping[str, str]] = {}
-    #: Where the provider's wire protocol carries usage, finish reasons, text, tool calls and
-    #: citations, and where a request's system and prompt text go (:mod:`modelport.wire_map`): the
-    #: conformance suite's metamorphic checks edit recordings there. ``None``: not declared.
+    #: Where the wire carries what is decoded, for the conformance suite's edits (``None``: undeclared).
     wire_map: ClassVar[WireMap | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
