@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 __all__ = [
@@ -74,7 +75,11 @@ class WirePath:
 
     @classmethod
     def parse(cls, text: str) -> WirePath:
-        """Parse ``text``; a path that is not one is a ``ValueError`` naming it."""
+        """Parse ``text``; a path that is not one is a ``ValueError`` naming it (parsed once)."""
+        return _parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> WirePath:
         rest, conditions = text, []
         while rest.startswith("["):
             end = rest.find("]")
@@ -107,6 +112,11 @@ class WirePath:
         if not self.holds(document):
             return []
         return list(_walk(document, self.segments, ()))
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> WirePath:
+    return WirePath._parse(text)
 
 
 def _walk(node: Any, segments: tuple[str, ...], bound: Pointer) -> Iterator[tuple[Pointer, Pointer]]:
