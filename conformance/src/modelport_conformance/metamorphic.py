@@ -115,7 +115,7 @@ def _edited(documents: list[Any], changes: dict[Place, Any]) -> list[Any]:
     return out
 
 
-def covered(body: BodyMap) -> tuple[str, ...]:
+def _covered(body: BodyMap) -> tuple[str, ...]:
     """What ``body`` maps of the decoded values a check compares (``content``, ``usage``,
     ``finish``, ``citations``): only those must stay as they were when another value is edited."""
     kinds = {
@@ -130,7 +130,7 @@ def covered(body: BodyMap) -> tuple[str, ...]:
 def _unchanged(before: View, after: View, body: BodyMap, *names: str) -> list[str]:
     return [
         f"it also changed the {n}"
-        for n in before.others(covered(body), *names)
+        for n in before.others(_covered(body), *names)
         if before.part(n) != after.part(n)
     ]
 
