@@ -15,6 +15,16 @@ from .test_plugin_failures import _line
 CHECK_NAMES = [
     "credentials", "request", "expected", "invariants", "chunked", "merged", "async", "cut", "unterminated", "history",
 ]  # fmt: skip
+    "credentials",
+    "request",
+    "expected",
+    "invariants",
+    "chunked",
+    "merged",
+    "async",
+    "metamorphic",
+    "request-edits",
+]
 
 
 def _run(tmp_path, *args):
@@ -52,6 +62,9 @@ def test_junit_has_one_testcase_per_check_with_failures_and_skip_reasons(variant
     outcomes = {(c.get("classname").split(".")[1], c.get("name")): c for c in cases}
     assert [child.tag for c in cases for child in c] == ["skipped"] * 4 + ["failure", "skipped"]
     for name in ("chunked", "merged", "unterminated"):
+    # the Example declares no wire map: its metamorphic and request-edits checks skip
+    assert [child.tag for c in cases for child in c] == ["skipped"] * 4 + ["failure", "skipped", "skipped"]
+    for name in ("chunked", "merged"):
         assert outcomes["generate-basic", name].find("skipped").get("message") == "not a stream"
     failure = outcomes["stream-basic", "merged"].find("failure")
     line = _line('frames[0]["missing"]')
@@ -63,12 +76,14 @@ def test_junit_has_one_testcase_per_check_with_failures_and_skip_reasons(variant
         "ok": False,
         "cases": {"total": 2, "passed": 1, "failed": 1, "skipped": 0},
         "checks": {"total": 20, "passed": 14, "failed": 1, "skipped": 5},
+        "checks": {"total": 18, "passed": 11, "failed": 1, "skipped": 6},
         "providers": [
             {
                 "provider": "example-mergebug",
                 "status": "fail",
                 "cases": {"total": 2, "passed": 1, "failed": 1, "skipped": 0},
                 "checks": {"total": 20, "passed": 14, "failed": 1, "skipped": 5},
+                "checks": {"total": 18, "passed": 11, "failed": 1, "skipped": 6},
                 "warnings": [],
             }
         ],
@@ -95,6 +110,8 @@ def test_a_passing_run_gives_a_green_badge_and_an_empty_handed_provider_a_testca
     }
     assert summary["checks"] == {"total": 20, "passed": 15, "failed": 0, "skipped": 5}
     assert [c.find("failure") for c in junit.iter("testcase")] == [None] * 20
+    assert summary["checks"] == {"total": 18, "passed": 12, "failed": 0, "skipped": 6}
+    assert [c.find("failure") for c in junit.iter("testcase")] == [None] * 18
 
     result, junit, summary, badge = _run(tmp_path, "--provider", "nope")
     assert result.exit_code == 1

@@ -167,6 +167,8 @@ def test_an_echoed_key_leaves_no_trace_and_the_case_replays_without_base_url(ech
         ("cut", "skip"),
         ("unterminated", "skip"),
         ("history", "skip"),
+        ("metamorphic", "skip"),  # the test's provider declares no wire map
+        ("request-edits", "skip"),
     ]
 
 

@@ -49,6 +49,7 @@ def test_the_guide_shows_the_plugin_files_exactly() -> None:
         "docs/examples/modelport-acme/pyproject.toml",
         "docs/examples/modelport-acme/src/modelport_acme/_plugin.py",
         "docs/examples/modelport-acme/src/modelport_acme/provider.py",
+        "docs/examples/modelport-acme/src/modelport_acme/wire_map.py",
     ]
     for path, body in blocks.items():
         assert body == (ROOT / path).read_text(encoding="utf-8"), f"{path} differs from the guide"

@@ -50,6 +50,8 @@ STANDARD_TESTS = (
     "test_derived_cut",
     "test_derived_unterminated",
     "test_derived_history",
+    "test_metamorphic_edits",
+    "test_request_edits",
 )
 
 
@@ -197,6 +199,13 @@ class ProviderConformanceTests:
         """The answer an earlier recording decodes to, sent back as this case's history, gives the
         request the real client sent."""
         self._check(conformance_case, "history", modelport_record_mode)
+    def test_metamorphic_edits(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """The answer edited where the wire map says a value lives moves the decoded result there."""
+        self._check(conformance_case, "metamorphic", modelport_record_mode)
+
+    def test_request_edits(self, conformance_case: Case, modelport_record_mode: str) -> None:
+        """The system or prompt text edited changes the body sent where the wire map says."""
+        self._check(conformance_case, "request-edits", modelport_record_mode)
 
     def test_standard_tests_intact(self) -> None:
         """No standard test was deleted or overridden without a declared reason."""

@@ -41,6 +41,8 @@ CHECKS = (
     "merged",
     "async",
     *DERIVED_CHECKS,
+    "metamorphic",
+    "request-edits",
 )
 #: The names of the check a stopped case reports (:mod:`modelport_conformance.bounds`).
 BOUND_CHECKS = ("time-out", "memory")

@@ -45,7 +45,7 @@ class ProviderReport:
         return counts
 
     def check_counts(self) -> dict[str, int]:
-        """Checks by status: each case's seven, as pytest counts them
+        """Checks by status: each case's nine, as pytest counts them
         (:func:`~modelport_conformance.outcomes.check_results`)."""
         return check_counts(self.cases)
 

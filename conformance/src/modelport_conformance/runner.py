@@ -21,7 +21,11 @@ Every case gets these checks, each ``pass``, ``fail`` or ``skip`` with a message
   same output and requests (skipped when the provider implements no async method);
 - ``cut``, ``unterminated`` and ``history``: the derived fault cases (:mod:`.derived`,
   :mod:`.derived_history`): a stream cut short, a unary body cut short, a stream without its
-  terminal frame; an earlier recording's decoded answer sent back as this case's history.
+  terminal frame; an earlier recording's decoded answer sent back as this case's history;
+- ``metamorphic``: the recorded answer edited where the provider's wire map says a value lives
+  moves the decoded result exactly there (:mod:`modelport_conformance.metamorphic`);
+- ``request-edits``: the request's system or prompt text edited changes the body sent exactly where
+  the wire map says it goes (:mod:`modelport_conformance.request_edits`).
 
 A check the suite lists in ``expected_failures`` (``"case/check"`` → the defect) is a skip naming it
 while it fails, and a failure once it passes (:mod:`modelport_conformance.expected_failures`).
@@ -54,6 +58,7 @@ from .derived_history import history_check
 from .expected_failures import apply_expected_failures
 from .goldens import propose
 from .jsondiff import diff_json, format_differences
+from .metamorphic import metamorphic_check
 from .outcomes import CHECKS, CaseOutcome, CheckOutcome, check_results
 from .replay import (
     REPLAY_API_KEY,
@@ -66,6 +71,7 @@ from .replay import (
     is_crash,
     run_coroutine,
 )
+from .request_edits import request_edits_check
 from .selection import skip_reason
 from .whole_answer import merged_check, sse_entries, stream_output
 
@@ -217,6 +223,8 @@ def _after_replay(suite: Suite, case: Case, run: Execution, regenerate: bool) ->
         _guarded("cut", lambda: cut_check(suite, case, run)),
         _guarded("unterminated", lambda: unterminated_check(suite, case, run)),
         _guarded("history", lambda: history_check(suite, case, run)),
+        _guarded("metamorphic", lambda: metamorphic_check(suite, case, run)),
+        _guarded("request-edits", lambda: request_edits_check(suite, case)),
     ]
 
 

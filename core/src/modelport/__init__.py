@@ -86,6 +86,7 @@ _RENAMED = {"Warning": "CallWarning"}
 _SUBMODULES = (
     "approval batches citations cli contracts events functions http loop outputs plugins"
     " provider_tools reasoning schemas secrets sse telemetry testing tool_args tools types wire"
+    " wire_map"
 )
 
 if TYPE_CHECKING:
@@ -111,6 +112,7 @@ if TYPE_CHECKING:
     from . import tools as tools
     from . import types as types
     from . import wire as wire
+    from . import wire_map as wire_map
     from ._streams import AsyncResultStream, ResultStream
     from .approval import Approval, Refusal
     from .citations import CitedText, check_markers, cite

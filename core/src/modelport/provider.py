@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .events import StreamEvent
     from .tools import NeutralToolMapping
     from .types import CallWarning, EmbeddingResult, Message, Origin, Request, Result
+    from .wire_map import WireMap
 
 __all__ = [
     "CONTRACT_VERSION",
@@ -250,6 +251,9 @@ class Provider:
       (see :meth:`replay_from_model` and :mod:`modelport.reasoning`).
     - ``telemetry_name``, ``credential_headers``, ``secret_patterns``, ``request_bounds``: what the core
       needs to know about the provider's API, as data (below).
+    - ``telemetry_name``, ``credential_headers``, ``secret_patterns``: what the core needs to know
+      about the provider's API, as data (below).
+    - ``wire_map``: where its protocol carries what it decodes (:mod:`modelport.wire_map`).
     """
 
     id: ClassVar[str]
@@ -288,6 +292,8 @@ class Provider:
     secret_patterns: ClassVar[Mapping[str, str]] = {}
     #: The inclusive ``(lowest, highest)`` of request values, by field (``{"temperature": (0, 1)}``).
     request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = {}
+    #: Where the wire carries what is decoded, for the conformance suite's edits (``None``: undeclared).
+    wire_map: ClassVar[WireMap | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from modelport.errors import ConfigurationError
 from modelport.http import HttpProvider, HttpRequest, Steps, StreamEnd, check_header_value
 from modelport.provider import Capabilities, ModelPage, TokenCount
+from modelport.wire_map import WireMap
+
+from ._wire_map import ANTHROPIC_WIRE_MAP
 
 if TYPE_CHECKING:
     from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState
@@ -60,6 +63,8 @@ class AnthropicProvider(HttpProvider):
     id: ClassVar[str] = "anthropic"
     display_name: ClassVar[str] = "Anthropic"
     telemetry_name: ClassVar[str | None] = "anthropic"
+    #: Where the Messages wire carries what is decoded, for the conformance suite's edits.
+    wire_map: ClassVar[WireMap | None] = ANTHROPIC_WIRE_MAP
     capabilities: ClassVar[Capabilities] = Capabilities(
         generate=True,
         stream=True,

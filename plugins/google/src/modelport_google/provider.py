@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from modelport.http import HttpProvider, HttpRequest, Steps, StreamEnd
 from modelport.provider import Capabilities, EmbedRequest, ModelPage, ProviderConfig, TokenCount
+from modelport.wire_map import WireMap
 
 from ._backends import API_KEY_ENV_VARS, GEMINI_BASE_URL, GeminiBackend, VertexBackend
+from ._wire_map import GEMINI_WIRE_MAP
 
 if TYPE_CHECKING:
     import httpx
@@ -59,6 +61,8 @@ class _GeminiFamily(HttpProvider):
     stream_end: ClassVar[StreamEnd | None] = StreamEnd(
         kind=None, status=("candidates.*.finishReason", "promptFeedback.blockReason")
     )
+    #: Where the Gemini wire carries what is decoded, for the conformance suite's edits.
+    wire_map: ClassVar[WireMap | None] = GEMINI_WIRE_MAP
     #: The Gemini API and Vertex express mode send the key in ``x-goog-api-key``.
     credential_headers: ClassVar[frozenset[str]] = frozenset({"x-goog-api-key"})
     #: API keys (``AIza`` and 35 more characters) and OAuth access tokens (``ya29.``).

@@ -7,8 +7,10 @@ from typing import ClassVar
 
 from modelport.http import check_header_value
 from modelport.provider import Capabilities
+from modelport.wire_map import WireMap
 
 from ._quirks import Quirks, ReasoningFamily
+from ._wire_map import XAI_WIRE_MAP
 from .provider import ChatCompletionsProvider
 
 __all__ = [
@@ -100,6 +102,8 @@ class XaiProvider(ChatCompletionsProvider):
     api_key_env: ClassVar[tuple[str, ...]] = ("XAI_API_KEY",)
     capabilities: ClassVar[Capabilities] = _CHAT_ONLY
     quirks: ClassVar[Quirks] = Quirks(completion_excludes_reasoning=True, embed_batch=0)
+    #: Its reasoning count moves ``output_tokens`` too (``completion_tokens`` leaves it out).
+    wire_map: ClassVar[WireMap | None] = XAI_WIRE_MAP
 
 
 class TogetherProvider(ChatCompletionsProvider):

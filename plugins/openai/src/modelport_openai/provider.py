@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from modelport.http import HttpProvider, HttpRequest, Steps, StreamEnd, check_header_value
 from modelport.provider import Capabilities, EmbedRequest, ModelPage, TokenCount
+from modelport.wire_map import WireMap
 
 from ._quirks import Quirks, ReasoningFamily
+from ._wire_map import CHAT_WIRE_MAP, RESPONSES_WIRE_MAP
 
 if TYPE_CHECKING:
     from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState
@@ -61,6 +63,8 @@ class ChatCompletionsProvider(HttpProvider):
     #: ``data: [DONE]`` ends a complete stream; a ``finish_reason`` is not required (a recorded
     #: OpenRouter stream ends with usage and ``[DONE]`` but none).
     stream_end: ClassVar[StreamEnd | None] = StreamEnd(kind=None, done=True)
+    #: Where the Chat Completions wire carries what is decoded, for the conformance suite's edits.
+    wire_map: ClassVar[WireMap | None] = CHAT_WIRE_MAP
     #: Chat Completions carries no opaque reasoning state, and no reasoning text goes back (the API has
     #: no field for it; DeepSeek refuses ``reasoning_content`` in input): nothing changes across models.
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "keep"
@@ -206,6 +210,7 @@ class OpenAIResponsesProvider(OpenAIProvider):
         status=("response.status",),
         complete=frozenset({"completed", "incomplete"}),
     )
+    wire_map: ClassVar[WireMap | None] = RESPONSES_WIRE_MAP
     capabilities: ClassVar[Capabilities] = replace(
         _CAPABILITIES,
         embed=False,

@@ -24,7 +24,7 @@ from modelport.types import (
 )
 from modelport.wire import dumps, loads
 
-FINISH = {"stop": "stop", "length": "length", "tool_calls": "tool-calls", "content_filter": "content-filter"}
+from .wire_map import FINISH, WIRE_MAP
 
 
 def wire_message(message: Message) -> list[dict[str, Any]]:
@@ -115,6 +115,7 @@ class AcmeProvider(HttpProvider):
     #: How a stream ends: a chunk with a ``finish_reason``, then ``data: [DONE]``. Until both have
     #: arrived the kit lets no ``finish`` event through, so a cut stream is never complete.
     stream_end = StreamEnd(kind=None, status=("choices.*.finish_reason",), done=True)
+    wire_map = WIRE_MAP  # where the wire carries what is decoded: wire_map.py
 
     def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
         messages = [w for m in request.messages for w in wire_message(m)]
