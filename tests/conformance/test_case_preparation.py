@@ -97,14 +97,16 @@ def test_a_case_needing_an_undeclared_capability_is_refused_in_the_cli_and_pytes
     tests += (
         "expected_output",
         "invariants",
+        "metamorphic_edits",
         "no_credentials",
+        "request_edits",
         "request_mapping",
         "stream_equals_merged_decode",
     )
-    # the ten tests of stream-basic fail with the CLI's reason; generate-basic has no stream checks
+    # the twelve tests of stream-basic fail with the CLI's reason; generate-basic has no stream checks
     assert failed == [f"FAILED test_author.py::TestFeatures::test_{name}[stream-basic]" for name in tests]
-    assert run.stdout.count(REFUSED) == 10
-    assert run.stdout.splitlines()[-1].startswith("10 failed, 10 passed, 4 skipped in")
+    assert run.stdout.count(REFUSED) == 12
+    assert run.stdout.splitlines()[-1].startswith("12 failed, 10 passed, 6 skipped in")
 
 
 def test_models_filter_the_cli_as_they_filter_pytest(example_installed, tmp_path):
@@ -121,6 +123,6 @@ def test_models_filter_the_cli_as_they_filter_pytest(example_installed, tmp_path
     kept = CliRunner().invoke(main, ["conformance", "--model", "tiny-1", "-q"])
     assert kept.output.splitlines()[-3:] == [
         "example: 2 cases: 2 passed, 0 failed, 0 skipped",
-        "example: 20 checks: 15 passed, 0 failed, 5 skipped",
+        "example: 24 checks: 15 passed, 0 failed, 9 skipped",
         "conformance: OK",
     ]
