@@ -46,7 +46,10 @@ class SuiteRegistrar(Protocol):
       credentials of this provider that the built-in scan does not know, e.g.
       ``{"Example key": r"exk_[0-9a-f]{32}"}``. Every cassette scan of this suite (replay, record,
       ``modelport generate --cassette``) reports them like the built-in shapes, and the recorder
-      replaces them before anything is written. A pattern that does not compile fails registration.
+      replaces them before anything is written. A pattern that does not compile fails registration;
+    - ``mutation_exclude``: ``fnmatch`` patterns (paths relative to the provider's package directory)
+      of the modules ``modelport conformance --mutate`` leaves alone: those that map no request or
+      response of this provider (see :mod:`modelport_conformance.mutation`).
     """
 
     def __call__(
@@ -59,6 +62,7 @@ class SuiteRegistrar(Protocol):
         options: Mapping[str, Any] = ...,
         credential_env: tuple[str, ...] = (),
         secret_patterns: Mapping[str, str] = ...,
+        mutation_exclude: tuple[str, ...] = (),
     ) -> None: ...
 
 

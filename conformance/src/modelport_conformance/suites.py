@@ -39,12 +39,14 @@ class ConformanceSuite:
     options: Mapping[str, Any] = field(default_factory=dict)
     credential_env: tuple[str, ...] = ()
     secret_patterns: Mapping[str, str] = field(default_factory=dict)
+    mutation_exclude: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         unsupported = {str(k): str(v) for k, v in dict(self.unsupported or {}).items()}
         object.__setattr__(self, "unsupported", unsupported)
         object.__setattr__(self, "options", dict(self.options or {}))
         object.__setattr__(self, "credential_env", tuple(self.credential_env))
+        object.__setattr__(self, "mutation_exclude", tuple(str(p) for p in self.mutation_exclude))
         patterns = dict(self.secret_patterns or {})
         for kind, pattern in patterns.items():
             try:
