@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .mutants import Mutant, find_mutants
 from .mutation_pool import WorkerPool, run_fresh
@@ -45,7 +45,10 @@ __all__ = [
     "find_target",
     "render_mutation",
     "run_mutation",
+    "sample_mutants",
 ]
+
+_T = TypeVar("_T")
 
 DEFAULT_SAMPLE = 100
 #: Seconds one mutant's process may run (every case it replays) before it is stopped and killed.
@@ -237,6 +240,15 @@ def _mutant_result(
     return MutantResult(label, mutant, "killed" if killed else "survived", plain, how)
 
 
+def sample_mutants(every: list[_T], sample: int, seed: int) -> list[_T]:
+    """``sample`` of ``every`` drawn with ``random.Random(seed)`` (all of them when ``sample`` is 0
+    or not smaller), in their listed order: the same list, seed and size, the same sample."""
+    if sample <= 0 or sample >= len(every):
+        return list(every)
+    picked = set(random.Random(seed).sample(range(len(every)), sample))
+    return [item for at, item in enumerate(every) if at in picked]
+
+
 def run_mutation(
     provider_id: str,
     *,
@@ -248,19 +260,22 @@ def run_mutation(
     jobs: int = 1,
     fork: bool | None = None,
     progress: Callable[[MutantResult], None] | None = None,
+    only: Callable[[str, Mutant], bool] | None = None,
 ) -> MutationReport:
     """Mutate ``provider_id``'s mapping modules and replay its cases against ``sample`` mutants
     (every one when ``sample`` is 0). ``budget``: seconds after which no further mutant starts
     (those left are ``not-run``); ``jobs``: mutants run at once; ``fork``: run them through fork
-    servers (the default where the platform forks) or each in a fresh interpreter."""
+    servers (the default where the platform forks) or each in a fresh interpreter; ``only``: keep
+    the mutants it accepts (``file`` as reported, the mutant) before sampling."""
     started = time.monotonic()
     report = MutationReport(provider_id, seed)
     target = find_target(provider_id)
     report.modules = len(target.files)
     every = [(file, m) for file in target.files for m in find_mutants(file.read_text(encoding="utf-8"))]
+    if only is not None:
+        every = [(file, m) for file, m in every if only(target.label(file), m)]
     report.total = len(every)
-    chosen = every if sample <= 0 or sample >= len(every) else random.Random(seed).sample(every, sample)
-    chosen.sort(key=lambda item: (str(item[0]), item[1].index))
+    chosen = sample_mutants(every, sample, seed)
     baseline_job = {"provider": provider_id, "trace": str(target.root), "case_timeout": case_timeout}
     baseline, why = run_fresh(baseline_job, max(mutant_timeout, 600.0))
     if baseline is None or "error" in baseline:

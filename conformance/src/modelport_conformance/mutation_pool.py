@@ -96,12 +96,11 @@ class _ForkServer:
         assert process.stdin is not None and process.stdout is not None
         process.stdin.write(f"{job_file}\n".encode())
         process.stdin.flush()
-        deadline = time.monotonic() + timeout
-        started = self._line(process.stdout, time.monotonic() + 60)
+        started = self._line(process.stdout, time.monotonic() + 120)  # the server's own start
         if started is None or not started.startswith("pid "):
             self.close()
             return "the fork server did not start the job"
-        ended = self._line(process.stdout, deadline)
+        ended = self._line(process.stdout, time.monotonic() + timeout)
         if ended is not None:
             return ""
         try:

@@ -35,5 +35,10 @@ def modelport_conformance_suites(register: Any) -> None:
 
     folder = files("modelport_anthropic") / "cassettes" / AnthropicProvider.id
     register(
-        AnthropicProvider.id, folder, merge_frames=merge_frames, credential_env=AnthropicProvider.api_key_env
+        AnthropicProvider.id,
+        folder,
+        merge_frames=merge_frames,
+        credential_env=AnthropicProvider.api_key_env,
+        # Registration and the model list map no conformance call (``modelport conformance --mutate``).
+        mutation_exclude=("__init__.py", "_plugin.py", "_models.py"),
     )

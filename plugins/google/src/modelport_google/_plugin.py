@@ -35,5 +35,27 @@ def modelport_conformance_suites(register: Any) -> None:
 
     cassettes = files("modelport_google") / "cassettes"
     keys = ("GOOGLE_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY")
-    register("google", cassettes / "google", merge_frames=merge_frames, credential_env=keys)
-    register("google-vertex", cassettes / "google-vertex", merge_frames=merge_frames)
+    register(
+        "google",
+        cassettes / "google",
+        merge_frames=merge_frames,
+        credential_env=keys,
+        mutation_exclude=(*_NOT_MAPPING, "_vertex_batches.py"),
+    )
+    register(
+        "google-vertex", cassettes / "google-vertex", merge_frames=merge_frames, mutation_exclude=_NOT_MAPPING
+    )
+
+
+#: Modules ``modelport conformance --mutate`` leaves alone: registration, the model list, and the
+#: Files and caches management calls (with their upload and paging), none a conformance method.
+_NOT_MAPPING = (
+    "__init__.py",
+    "grounding/__init__.py",
+    "_plugin.py",
+    "_models.py",
+    "_paging.py",
+    "_resumable.py",
+    "files.py",
+    "caches.py",
+)

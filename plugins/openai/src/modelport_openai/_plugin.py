@@ -55,11 +55,24 @@ def modelport_conformance_suites(register: Any) -> None:
     for provider in providers:
         folder = cassettes / provider.id
         if folder.is_dir():
-            register(provider.id, folder, merge_frames=merge_frames, credential_env=provider.api_key_env)
+            register(
+                provider.id,
+                folder,
+                merge_frames=merge_frames,
+                credential_env=provider.api_key_env,
+                mutation_exclude=(*_NOT_MAPPING, "tools.py", "_responses_*.py"),
+            )
     responses = OpenAIResponsesProvider
     register(
         responses.id,
         cassettes / responses.id,
         merge_frames=merge_events,
         credential_env=responses.api_key_env,
+        mutation_exclude=(*_NOT_MAPPING, "_decode.py", "_stream.py", "_embed.py", "_messages.py"),
     )
+
+
+#: Modules ``modelport conformance --mutate`` leaves alone: registration, the model list and the
+#: presets (configuration); for ``openai-responses`` also the Chat Completions mappers (its one use
+#: of ``_messages.py`` is the data-URL helper), for Chat Completions the Responses ones and tools.
+_NOT_MAPPING = ("__init__.py", "_plugin.py", "_models.py", "presets.py")
