@@ -47,11 +47,16 @@ def modelport_conformance_suites(register: Any) -> None:
     )
 
 
-#: Modules ``modelport conformance --mutate`` leaves alone: registration, the model list, and the
-#: Files and caches management calls (with their upload and paging), none a conformance method.
+#: Modules ``modelport conformance --mutate`` leaves alone: registration, the model list, the
+#: Files and caches management calls (with their upload and paging), none a conformance method, and
+#: the grounding helpers applied to a decoded result (envelope, evidence, merging, typed access).
 _NOT_MAPPING = (
     "__init__.py",
     "grounding/__init__.py",
+    "grounding/envelope.py",
+    "grounding/_evidence.py",
+    "grounding/_merge.py",
+    "grounding/_access.py",
     "_plugin.py",
     "_models.py",
     "_paging.py",
