@@ -69,6 +69,13 @@ def test_docstrings_annotations_type_checking_and_pragma_lines_are_left_alone() 
     assert not any("'int'" in change for _, _, change in _changes())  # a string annotation
 
 
+def test_values_written_the_same_are_not_swapped() -> None:
+    source = "def f(x):\n    return g(a=True, b=True, c=x), {'k': 1, 'l': 1}\n"
+    assert [m.change for m in find_mutants(source) if m.operator == "swap"] == [
+        "b= and c= values swapped in g(…)"
+    ]
+
+
 def test_module_level_code_is_marked_as_run_at_import() -> None:
     mutants = find_mutants("TABLE = {'a': 1}\ndef f():\n    return TABLE['a']\n")
     assert [(m.change, m.in_function) for m in mutants] == [

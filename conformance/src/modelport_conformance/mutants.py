@@ -7,7 +7,7 @@ itself is never rewritten, so a traceback still points at the file). The operato
 - ``key``: a wire key renamed: an identifier-like string literal (``"role"``) gets a suffix
   (``"role_x"``); docstrings, f-string parts and annotations are left alone;
 - ``swap``: two neighbouring keyword values of a call swapped (``f(a=x, b=y)`` → ``f(a=y, b=x)``),
-  likewise two neighbouring values of a dict literal;
+  likewise two neighbouring values of a dict literal (not when both are written the same);
 - ``compare``: a comparison flipped (``==``/``!=``, ``<``/``>=``, ``>``/``<=``, ``in``/``not in``,
   ``is``/``is not``);
 - ``number``: an integer literal off by one (``n`` → ``n + 1`` and ``n - 1``);
@@ -214,6 +214,11 @@ class _Walker:
                 yield from self._expression(child.value, in_function, span)
 
 
+def _same(first: ast.expr, second: ast.expr) -> bool:
+    """Whether two values are written the same (swapping them changes nothing: not a mutant)."""
+    return ast.dump(first) == ast.dump(second)
+
+
 def _edits(node: ast.expr) -> Iterator[tuple[str, str, Any]]:
     """The mutations of ``node`` itself: (operator, what changed, apply)."""
     if isinstance(node, ast.Constant):
@@ -243,7 +248,7 @@ def _edits(node: ast.expr) -> Iterator[tuple[str, str, Any]]:
         keywords = node.keywords
         for at in range(len(keywords) - 1):
             first, second = keywords[at], keywords[at + 1]
-            if first.arg is None or second.arg is None:
+            if first.arg is None or second.arg is None or _same(first.value, second.value):
                 continue
             change = f"{first.arg}= and {second.arg}= values swapped in {_short(node.func, 32)}(…)"
 
@@ -255,7 +260,7 @@ def _edits(node: ast.expr) -> Iterator[tuple[str, str, Any]]:
     elif isinstance(node, ast.Dict):
         for at in range(len(node.keys) - 1):
             left, right = node.keys[at], node.keys[at + 1]
-            if left is None or right is None:
+            if left is None or right is None or _same(node.values[at], node.values[at + 1]):
                 continue
             change = f"values of {_short(left, 24)} and {_short(right, 24)} swapped in a dict"
 
