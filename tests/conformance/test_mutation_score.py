@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from modelport.cli import main
-from modelport_conformance.mutation import MutantResult, find_target, run_mutation, sample_mutants
+from modelport_conformance.mutants import find_mutants
+from modelport_conformance.mutation import MutantResult, Target, find_target, run_mutation, sample_mutants
 
 from .conftest import EXAMPLE_ROOT, install_alone
 
@@ -168,3 +169,17 @@ def test_the_command_reports_the_score_and_each_survivor(example_copy: Path) -> 
     assert int(killed[0]) + int(survived[1]) == 3
     survivors = [line for line in result.output.splitlines() if line.startswith("    ")]
     assert all(re.match(r"    modelport_example/[\w/]+\.py:\d+: ", line) for line in survivors)
+
+
+def test_a_function_the_suite_leaves_out_is_not_mutated(tmp_path: Path) -> None:
+    root = tmp_path / "pkg"
+    root.mkdir()
+    module = root / "shared.py"
+    module.write_text("def chat():\n    return 1\n\n\ndef both():\n    return 2\n", encoding="utf-8")
+    target = Target("x", "pkg", root, [module], [], frozenset(), scopes=(("shared.py", "chat"),))
+    kept = [m for m in find_mutants(module.read_text(encoding="utf-8")) if target.keeps(module, m)]
+    assert [(m.scope, m.change) for m in kept] == [
+        ("both", "statement deleted: return 2"),
+        ("both", "2 → 3"),
+        ("both", "2 → 1"),
+    ]

@@ -76,7 +76,8 @@ class Mutant:
 
     ``in_function``: the mutated code runs only when a function of the module runs (not at import),
     so only the cases that reach its lines can tell it apart. ``span`` is the line range of the
-    innermost statement holding it (what "reached" is judged on).
+    innermost statement holding it (what "reached" is judged on); ``scope`` the name of the
+    module-level function or class holding it (``""`` outside any).
     """
 
     index: int
@@ -85,6 +86,7 @@ class Mutant:
     change: str
     in_function: bool
     span: tuple[int, int]
+    scope: str = ""
 
 
 def _short(node: ast.AST, limit: int = 48) -> str:
@@ -277,10 +279,22 @@ def _sites(source: str) -> tuple[ast.Module, list[tuple[ast.AST, str, str, Any, 
 
 def find_mutants(source: str) -> list[Mutant]:
     """Every mutant of ``source``, numbered in a fixed order (the same source, the same list)."""
-    _, sites = _sites(source)
+    tree, sites = _sites(source)
+    scopes = [
+        (statement.lineno, statement.end_lineno or statement.lineno, statement.name)
+        for statement in tree.body
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    ]
+
+    def scope(line: int) -> str:
+        return next((name for start, end, name in scopes if start <= line <= end), "")
+
     return [
-        Mutant(index, getattr(node, "lineno", 0), operator, change, in_function, span)
-        for index, (node, operator, change, _, in_function, span) in enumerate(sites)
+        Mutant(index, line, operator, change, in_function, span, scope(line))
+        for index, (line, operator, change, in_function, span) in enumerate(
+            (getattr(node, "lineno", 0), operator, change, in_function, span)
+            for node, operator, change, _, in_function, span in sites
+        )
     ]
 
 

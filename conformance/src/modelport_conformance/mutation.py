@@ -2,10 +2,12 @@
 
 The mapping modules are the ``.py`` files of the provider class's top-level package, minus those
 its suite declares in ``mutation_exclude`` (``fnmatch`` patterns on the path relative to the
-package directory, e.g. ``"_plugin.py"``, ``"_responses_*.py"``). Every mutant of them is listed
-(:mod:`modelport_conformance.mutants`), ``sample`` of them are drawn with ``random.Random(seed)``,
-and each runs in its own process (:mod:`modelport_conformance.mutation_worker`), so a mutant that
-crashes, hangs or exits is killed without touching the run or the files on disk.
+package directory, e.g. ``"_plugin.py"``, ``"_responses_*.py"``; ``"_request.py::build_body"``
+leaves out one module-level function or class of a module shared with another API). Every
+mutant of them is listed (:mod:`modelport_conformance.mutants`), ``sample`` of them are drawn with
+``random.Random(seed)``, and each runs in its own process
+(:mod:`modelport_conformance.mutation_worker`), so a mutant that crashes, hangs or exits is killed
+without touching the run or the files on disk.
 
 One unmutated run first, traced: the outcome every mutant is compared with, and which cases
 execute which lines. A mutant inside a function replays only the cases that reach its statement
@@ -68,6 +70,13 @@ class Target:
     #: Case name → its directory, where the cases are plain directories (a worker then loads only
     #: the cases it replays).
     directories: dict[str, str] = field(default_factory=dict)
+    #: ``(file pattern, name)``: module-level functions and classes left out (``file.py::name``).
+    scopes: tuple[tuple[str, str], ...] = ()
+
+    def keeps(self, file: Path, mutant: Mutant) -> bool:
+        """Whether ``mutant`` of ``file`` is not in a function or class left out."""
+        relative = file.relative_to(self.root).as_posix()
+        return not any(mutant.scope == n and fnmatch.fnmatch(relative, p) for p, n in self.scopes)
 
     def module(self, file: Path) -> str:
         """The import name of ``file`` (a file under :attr:`root`)."""
@@ -164,7 +173,9 @@ def find_target(provider_id: str) -> Target:
     package = plugins.provider_class(provider_id).__module__.split(".")[0]
     module = importlib.import_module(package)
     root = Path(module.__file__).parent if module.__file__ else Path(next(iter(module.__path__)))
-    exclude = tuple(getattr(suite.registration, "mutation_exclude", ()))
+    declared = tuple(getattr(suite.registration, "mutation_exclude", ()))
+    exclude = tuple(p for p in declared if "::" not in p)
+    scopes = tuple((p.split("::", 1)[0], p.split("::", 1)[1]) for p in declared if "::" in p)
     files = [
         path
         for path in sorted(root.rglob("*.py"))
@@ -176,7 +187,7 @@ def find_target(provider_id: str) -> Target:
     if len(directories) < len(suite.cases):
         directories = {}
     names = [c.name for c in suite.cases]
-    return Target(provider_id, package, root, files, names, frozenset(golden), directories)
+    return Target(provider_id, package, root, files, names, frozenset(golden), directories, scopes)
 
 
 def _reached(mutant: Mutant, lines: dict[int, list[str]], cases: list[str]) -> list[str]:
@@ -271,7 +282,12 @@ def run_mutation(
     report = MutationReport(provider_id, seed)
     target = find_target(provider_id)
     report.modules = len(target.files)
-    every = [(file, m) for file in target.files for m in find_mutants(file.read_text(encoding="utf-8"))]
+    every = [
+        (file, m)
+        for file in target.files
+        for m in find_mutants(file.read_text(encoding="utf-8"))
+        if target.keeps(file, m)
+    ]
     if only is not None:
         every = [(file, m) for file, m in every if only(target.label(file), m)]
     report.total = len(every)

@@ -68,11 +68,22 @@ def modelport_conformance_suites(register: Any) -> None:
         cassettes / responses.id,
         merge_frames=merge_events,
         credential_env=responses.api_key_env,
-        mutation_exclude=(*_NOT_MAPPING, "_decode.py", "_stream.py", "_embed.py", "_messages.py"),
+        mutation_exclude=(*_NOT_MAPPING, *_CHAT_ONLY),
     )
 
 
 #: Modules ``modelport conformance --mutate`` leaves alone: registration, the model list and the
 #: presets (configuration); for ``openai-responses`` also the Chat Completions mappers (its one use
-#: of ``_messages.py`` is the data-URL helper), for Chat Completions the Responses ones and tools.
+#: of ``_messages.py`` is the data-URL helper; of ``_request.py`` the helpers both bodies share),
+#: for Chat Completions the Responses ones and the built-in tools.
 _NOT_MAPPING = ("__init__.py", "_plugin.py", "_models.py", "presets.py")
+_CHAT_ONLY = (
+    "_decode.py",
+    "_stream.py",
+    "_embed.py",
+    "_messages.py",
+    *(
+        f"_request.py::{name}"
+        for name in ("build_body", "_response_format", "_function", "_tools", "_reasoning")
+    ),
+)
