@@ -63,7 +63,14 @@ def test_conformance_and_plugins_use_only_public_names():
 
 def test_the_suite_record_is_defined_once():
     declared = [f.name for f in dataclasses.fields(ConformanceSuite)][2:]
-    assert declared == ["unsupported", "merge_frames", "options", "credential_env", "secret_patterns"]
+    assert declared == [
+        "unsupported",
+        "merge_frames",
+        "options",
+        "credential_env",
+        "secret_patterns",
+        "mutation_exclude",
+    ]
     # the register callback takes exactly the record's keywords
     keywords = list(inspect.signature(SuiteRegistrar.__call__).parameters)[3:]
     assert keywords == declared

@@ -225,6 +225,12 @@ class Suite:
         """Kind → expression of this provider's credentials, added to every scan."""
         return self.registration.secret_patterns
 
+    @property
+    def mutation_exclude(self) -> tuple[str, ...]:
+        """What ``modelport conformance --mutate`` leaves alone (see
+        :mod:`modelport_conformance.mutation`)."""
+        return self.registration.mutation_exclude
+
 
 def discover_suites(
     provider_ids: Iterable[str] | None = None,
@@ -259,6 +265,7 @@ def _merge(suites: list[Suite]) -> Suite:
         merge_frames=next((r.merge_frames for r in records if r.merge_frames is not None), None),
         credential_env=tuple(dict.fromkeys(name for r in records for name in r.credential_env)),
         secret_patterns={k: v for r in records for k, v in r.secret_patterns.items()},
+        mutation_exclude=tuple(dict.fromkeys(p for r in records for p in r.mutation_exclude)),
     )
     merged.cases = sorted((c for s in suites for c in s.cases), key=lambda c: c.name)
     merged.load_error = next((s.load_error for s in suites if s.load_error), None)

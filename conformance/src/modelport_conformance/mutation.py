@@ -52,6 +52,7 @@ __all__ = [
 
 _T = TypeVar("_T")
 
+#: Mutants drawn per provider when ``--sample`` is not given.
 DEFAULT_SAMPLE = 100
 #: Seconds one mutant's process may run (every case it replays) before it is stopped and killed.
 DEFAULT_MUTANT_TIMEOUT = 30.0
@@ -173,7 +174,7 @@ def find_target(provider_id: str) -> Target:
     package = plugins.provider_class(provider_id).__module__.split(".")[0]
     module = importlib.import_module(package)
     root = Path(module.__file__).parent if module.__file__ else Path(next(iter(module.__path__)))
-    declared = tuple(getattr(suite.registration, "mutation_exclude", ()))
+    declared = suite.mutation_exclude
     exclude = tuple(p for p in declared if "::" not in p)
     scopes = tuple((p.split("::", 1)[0], p.split("::", 1)[1]) for p in declared if "::" in p)
     files = [
