@@ -50,9 +50,12 @@ def recorded(
     interaction: int = 0,
     features: tuple[str, ...] = (),
     method: str | None = None,
+    neutral: bool = False,
 ) -> dict[str, Any]:
-    """A case from a recording that has its request."""
+    """A case from a recording that has its request (``neutral``: its server tools asked for as
+    the neutral tools of ``modelport.tools``, see :func:`anthropic_corpus.as_neutral`)."""
     return {
+        "neutral": neutral,
         "name": name,
         "saved": saved,
         "interaction": interaction,

@@ -74,6 +74,12 @@ def cases() -> list[dict[str, Any]]:
             features=("reasoning",),
         ),
         recorded(
+            "stream-redacted-thinking",
+            P + "test_anthropic_model_thinking_part_redacted_stream.yaml",
+            "Streamed redacted_thinking: each block arrives whole in content_block_start, no deltas.",
+            features=("reasoning",),
+        ),
+        recorded(
             "generate-cache-read",
             P + "test_anthropic_cache_real_api.yaml",
             "cache_control set by hand (extra_body): 1111 tokens read from the cache.",

@@ -61,6 +61,13 @@ def tool_cases() -> list[dict[str, Any]]:
             features=("provider_tools", "reasoning"),
         ),
         recorded(
+            "generate-web-search-neutral",
+            P + "test_anthropic_web_search_tool.yaml",
+            "The neutral web_search (modelport.tools), no option set: the same web_search_20250305 block, no null options (the recording's client sent them as null).",
+            features=("web_search", "reasoning"),
+            neutral=True,
+        ),
+        recorded(
             "generate-web-search-replayed",
             P + "test_anthropic_web_search_tool.yaml",
             "Turn 2 sends the search call and its result blocks back in the assistant turn.",
@@ -78,6 +85,13 @@ def tool_cases() -> list[dict[str, Any]]:
             P + "test_anthropic_web_fetch_tool.yaml",
             "anthropic.web_fetch: web_fetch_tool_result holding a document.",
             features=("provider_tools", "reasoning"),
+        ),
+        recorded(
+            "generate-web-fetch-neutral",
+            P + "test_anthropic_web_fetch_tool.yaml",
+            "The neutral web_fetch (modelport.tools), no option set: the same web_fetch_20250910 block, no null options.",
+            features=("web_fetch", "reasoning"),
+            neutral=True,
         ),
         recorded(
             "generate-web-fetch-replayed",

@@ -50,6 +50,12 @@ SERVER_TOOLS = {
     "web_fetch": "anthropic.web_fetch",
     "code_execution": "anthropic.code_execution",
 }
+#: The tool version a neutral tool (``modelport.tools``) is sent as: the provider tool's default.
+NEUTRAL_VERSIONS = {
+    "web_search": "web_search_20250305",
+    "web_fetch": "web_fetch_20250910",
+    "code_execution": "code_execution_20250825",
+}
 JSON_TYPE = "application/json"
 SSE_TYPE = "text/event-stream"
 #: Response headers a case keeps (what the error mapping reads).
@@ -291,6 +297,21 @@ def canonical(body: dict[str, Any]) -> dict[str, Any]:
     return request
 
 
+def as_neutral(request: dict[str, Any]) -> dict[str, Any]:
+    """``request`` with each server tool sent at its neutral version asked for as the neutral tool
+    (``{"type": "neutral", "name", "options"}``): the same body, reached through the neutral map."""
+    tools = []
+    for tool in request.get("tools") or []:
+        name = tool["id"].split(".", 1)[1] if tool["type"] == "provider" else ""
+        args = dict(tool.get("args") or {})
+        if NEUTRAL_VERSIONS.get(name) == args.pop("version", None):
+            tool = {"type": "neutral", "name": name, "options": args}
+        tools.append(tool)
+    if not any(t["type"] == "neutral" for t in tools):
+        raise ValueError("the request has no server tool at a neutral tool's version")
+    return {**request, "tools": tools}
+
+
 # --------------------------------------------------------------------------- the request oracle
 
 
@@ -336,6 +357,8 @@ def _wire_part(part: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _wire_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    if tool["type"] == "neutral":  # the server tool at its neutral version; options by their names
+        return {"type": NEUTRAL_VERSIONS[tool["name"]], "name": tool["name"], **tool.get("options", {})}
     if tool["type"] == "provider":  # a server tool: its version block, then its arguments
         args = dict(tool.get("args") or {})
         return {"type": args.pop("version"), "name": tool["id"].split(".", 1)[1], **args}

@@ -22,7 +22,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from anthropic_cases import cases
-from anthropic_corpus import Exchange, attribution, canonical, count_wire, wire
+from anthropic_corpus import Exchange, as_neutral, attribution, canonical, count_wire, wire
 
 from modelport_conformance.cassette import Cassette, Interaction, dump_cassette, store_body
 
@@ -70,6 +70,8 @@ def build(spec: dict[str, Any]) -> None:
     note = spec.get("note", "")
     if recorded.request is not None:
         request = canonical(recorded.request)
+        if spec.get("neutral"):
+            request = as_neutral(request)
         model = recorded.request["model"]
         stream = bool(recorded.request.get("stream"))
     else:

@@ -131,6 +131,17 @@ _TOOL_KEY = {
     "google_maps": "googleMaps",
     "enterprise_web_search": "enterpriseWebSearch",
 }
+#: The Google tool each neutral tool (``modelport.tools``) is on the Gemini API.
+_NEUTRAL = {"web_search": "google_search", "web_fetch": "url_context", "code_execution": "code_execution"}
+
+
+def _neutral_args(options: dict[str, Any]) -> dict[str, Any]:
+    """A neutral web search's options as ``googleSearch`` arguments: only its time range is
+    expressible on the Gemini API (``timeRangeFilter``)."""
+    window = options.get("time_range")
+    return {"timeRangeFilter": {"startTime": window["start"], "endTime": window["end"]}} if window else {}
+
+
 #: Tool arguments that the REST API takes in ``toolConfig.retrievalConfig``, not in the tool entry.
 _RETRIEVAL_ARGS = {"google_maps": ("latLng", "languageCode")}
 #: What ``:countTokens`` accepts of a generation body: the Gemini API's ``GenerateContentRequest``
@@ -203,9 +214,12 @@ def wire(request: dict[str, Any], model: str = "") -> dict[str, Any]:
     wire_tools: list[dict[str, Any]] = []
     retrieval: dict[str, Any] = {}
     for t in tools:
-        if t["type"] != "provider":
+        if t["type"] == "neutral":
+            name, args = _NEUTRAL[t["name"]], _neutral_args(t.get("options") or {})
+        elif t["type"] != "provider":
             continue
-        name, args = t["id"].split(".", 1)[1], dict(t.get("args") or {})
+        else:
+            name, args = t["id"].split(".", 1)[1], dict(t.get("args") or {})
         for key in _RETRIEVAL_ARGS.get(name, ()):  # the Maps location goes to toolConfig
             if key in args:
                 retrieval[key] = args.pop(key)

@@ -85,6 +85,48 @@ def _grounding_cases() -> list[dict[str, Any]]:
             "source_args": {"interaction": 0, "note": ADAPTED + "; timeRangeFilter added to the request"},
         },
         {
+            "name": "grounding-search-neutral",
+            "description": "The neutral web_search (modelport.tools) → googleSearch: the same body as google_search.",
+            "method": "generate",
+            "model": "gemini-2.5-pro",
+            "requirements": ["S1", "S4"],
+            "features": ["web_search"],
+            "request": {
+                "system": "You are a helpful chatbot.",
+                "prompt": "What is the weather in San Francisco today?",
+                "tools": [{"type": "neutral", "name": "web_search", "options": {}}],
+            },
+            "response": _response(SEARCH_FILE),
+            "source": P + SEARCH_FILE,
+            "source_args": {"interaction": 0, "note": ADAPTED},
+        },
+        {
+            "name": "grounding-search-time-range-neutral",
+            "description": "The neutral web_search with a time range → googleSearch.timeRangeFilter.",
+            "method": "generate",
+            "model": "gemini-2.5-flash",
+            "requirements": ["S1", "S4"],
+            "features": ["web_search"],
+            "request": {
+                "prompt": "What is the weather in San Francisco right now?",
+                "tools": [
+                    {
+                        "type": "neutral",
+                        "name": "web_search",
+                        "options": {
+                            "time_range": {"start": "2025-01-01T00:00:00Z", "end": "2025-12-31T23:59:59Z"}
+                        },
+                    }
+                ],
+            },
+            "response": _response(
+                "tests__models__cassettes__test_tool_choice_matrix__test_google_native_tool_only_web_search_completes.yaml"
+            ),
+            "source": P
+            + "tests__models__cassettes__test_tool_choice_matrix__test_google_native_tool_only_web_search_completes.yaml",
+            "source_args": {"interaction": 0, "note": ADAPTED + "; timeRangeFilter added to the request"},
+        },
+        {
             "name": "grounding-first-segment-without-start-index",
             "description": "The first support segment omits startIndex (0); '°F/°C' in the text; confidenceScores.",
             "method": "generate",

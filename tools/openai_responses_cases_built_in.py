@@ -67,6 +67,21 @@ def built_in_cases() -> list[dict[str, Any]]:
             search,
             "The streamed web search: web_search_call progress events, 121 text deltas, annotation.added; the same sources and spans from the done message.",
         ),
+        {
+            **_vercel(
+                "openai-web-search-tool.1.json",
+                "json",
+                "gpt-5-mini",
+                {
+                    "type": "neutral",
+                    "name": "web_search",
+                    "options": {"context_size": "medium", "user_location": {"country": "US"}},
+                },
+                "The neutral web_search with a context size and a location: search_context_size and user_location (approximate) as the response echoes them.",
+            ),
+            "name": "generate-web-search-neutral-options",
+            "features": ["web_search", "reasoning"],
+        },
         _vercel(
             "openai-file-search-tool.1.json",
             "json",
@@ -152,6 +167,23 @@ def built_in_cases() -> list[dict[str, Any]]:
             "response": vcr(F + "TestOpenAIWebSearch__generate.yaml"),
             "source": F + "TestOpenAIWebSearch__generate.yaml",
             "note": "the canonical request sends the question as text content, not an input_text list",
+        },
+        {
+            "name": "generate-web-search-neutral",
+            "description": "The neutral web_search (modelport.tools), no option set: the same web_search tool, no null options.",
+            "method": "generate",
+            "model": "gpt-4.1",
+            "features": ["web_search"],
+            "request": {
+                "system": "You are a helpful assistant",
+                "prompt": "What is the current population of Tokyo? Cite your source.",
+                "max_output_tokens": 4000,
+                "tools": [{"type": "neutral", "name": "web_search", "options": {}}],
+                "tool_choice": "auto",
+            },
+            "response": vcr(F + "TestOpenAIWebSearch__generate.yaml"),
+            "source": F + "TestOpenAIWebSearch__generate.yaml",
+            "note": "the canonical request sends the question as text content, not an input_text list; web_search asked for as the neutral tool",
         },
         {
             "name": "generate-web-search-annotations",

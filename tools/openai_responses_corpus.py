@@ -147,7 +147,26 @@ def _input(request: dict[str, Any], developer: bool) -> list[dict[str, Any]]:
     return out
 
 
+def _neutral(tool: dict[str, Any]) -> dict[str, Any]:
+    """A neutral tool (``modelport.tools``) as the built-in tool it is on the Responses API: web
+    search with its domains as ``filters``, location and context size; code execution as
+    ``code_interpreter`` in an automatic container."""
+    options = tool.get("options") or {}
+    if tool["name"] == "code_execution":
+        return {"type": "code_interpreter", "container": {"type": "auto"}}
+    args: dict[str, Any] = {"type": "web_search"}
+    if "allowed_domains" in options:
+        args["filters"] = {"allowed_domains": options["allowed_domains"]}
+    if "user_location" in options:
+        args["user_location"] = {"type": "approximate", **options["user_location"]}
+    if "context_size" in options:
+        args["search_context_size"] = options["context_size"]
+    return args
+
+
 def _tool(tool: dict[str, Any]) -> dict[str, Any]:
+    if tool.get("type") == "neutral":
+        return _neutral(tool)
     if tool.get("type") == "provider":  # a built-in tool: its type, then its arguments
         args = tool.get("args") or {}
         if tool["id"] == "openai.code_interpreter":

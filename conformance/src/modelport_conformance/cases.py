@@ -244,6 +244,12 @@ class Suite:
         """Kind → expression of this provider's credentials, added to every scan."""
         return self.registration.secret_patterns
 
+    @property
+    def mutation_exclude(self) -> tuple[str, ...]:
+        """What ``modelport conformance --mutate`` leaves alone (see
+        :mod:`modelport_conformance.mutation`)."""
+        return self.registration.mutation_exclude
+
 
 def discover_suites(
     provider_ids: Iterable[str] | None = None,
@@ -280,6 +286,7 @@ def _merge(suites: list[Suite]) -> Suite:
         secret_patterns={k: v for r in records for k, v in r.secret_patterns.items()},
         expected_failures={k: v for r in records for k, v in r.expected_failures.items()},
         volatile=tuple(dict.fromkeys(v for r in records for v in r.volatile)),
+        mutation_exclude=tuple(dict.fromkeys(p for r in records for p in r.mutation_exclude)),
     )
     merged.cases = sorted((c for s in suites for c in s.cases), key=lambda c: c.name)
     merged.load_error = next((s.load_error for s in suites if s.load_error), None)

@@ -23,6 +23,7 @@ from modelport.cli.terminal import safe
 from modelport.cli.transports import Replay
 
 from .bounds import DEFAULT_CASE_MEMORY, DEFAULT_CASE_TIMEOUT
+from .mutation_command import mutate_options
 from .report import FORMATS
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ __all__ = ["cassette_replay", "cassette_transport", "conformance_command", "main
     show_default=True,
     help="MiB the process may grow by during one case before it is stopped (Linux; 0: no bound).",
 )
+@mutate_options
 def conformance_command(
     providers: tuple[str, ...],
     models: tuple[str, ...],
@@ -90,6 +92,7 @@ def conformance_command(
     quiet: bool,
     case_timeout: float,
     case_memory: int,
+    mutation: dict[str, Any],
 ) -> None:
     """Replay every registered provider's cassettes offline and print the matrix.
 
@@ -105,6 +108,11 @@ def conformance_command(
         sys.exit(2)
     if accept:
         sys.exit(goldens.accept_command(providers or None, click.echo))
+    if mutation["mutate"]:
+        from .mutation_command import run_mutate
+
+        run_mutate(providers, mutation, fmt=fmt, output=output, quiet=quiet, case_timeout=case_timeout)
+
     stderr = sys.stderr
     bar: terminal.ProgressBar | None = None
 

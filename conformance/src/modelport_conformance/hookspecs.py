@@ -52,6 +52,9 @@ class SuiteRegistrar(Protocol):
     - ``volatile``: regular expressions searched in ``"<case>:<JSON path>"`` of request fields the
       real client sends that no decoded answer carries, left out by the ``history`` check (see
       :mod:`modelport_conformance.derived_history`).
+    - ``mutation_exclude``: ``fnmatch`` patterns (paths relative to the provider's package directory)
+      of the modules ``modelport conformance --mutate`` leaves alone: those that map no request or
+      response of this provider (see :mod:`modelport_conformance.mutation`).
     """
 
     def __call__(
@@ -66,6 +69,7 @@ class SuiteRegistrar(Protocol):
         secret_patterns: Mapping[str, str] = ...,
         expected_failures: Mapping[str, str] = ...,
         volatile: tuple[str, ...] = (),
+        mutation_exclude: tuple[str, ...] = (),
     ) -> None: ...
 
 

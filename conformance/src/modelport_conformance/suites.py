@@ -41,6 +41,7 @@ class ConformanceSuite:
     secret_patterns: Mapping[str, str] = field(default_factory=dict)
     expected_failures: Mapping[str, str] = field(default_factory=dict)
     volatile: tuple[str, ...] = ()
+    mutation_exclude: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "volatile", tuple(str(v) for v in self.volatile or ()))
@@ -50,6 +51,7 @@ class ConformanceSuite:
         object.__setattr__(self, "unsupported", unsupported)
         object.__setattr__(self, "options", dict(self.options or {}))
         object.__setattr__(self, "credential_env", tuple(self.credential_env))
+        object.__setattr__(self, "mutation_exclude", tuple(str(p) for p in self.mutation_exclude))
         patterns = dict(self.secret_patterns or {})
         for kind, pattern in patterns.items():
             try:

@@ -40,6 +40,8 @@ def modelport_conformance_suites(register: Any) -> None:
         merge_frames=merge_frames,
         credential_env=AnthropicProvider.api_key_env,
         volatile=HISTORY_VOLATILE,
+        # Registration and the model list map no conformance call (``modelport conformance --mutate``).
+        mutation_exclude=("__init__.py", "_plugin.py", "_models.py"),
     )
 
 

@@ -61,6 +61,7 @@ def modelport_conformance_suites(register: Any) -> None:
                 merge_frames=merge_frames,
                 credential_env=provider.api_key_env,
                 expected_failures=_expected_failures(provider.id),
+                mutation_exclude=(*_NOT_MAPPING, "tools.py", "_responses_*.py"),
             )
     responses = OpenAIResponsesProvider
     register(
@@ -68,6 +69,7 @@ def modelport_conformance_suites(register: Any) -> None:
         cassettes / responses.id,
         merge_frames=merge_events,
         credential_env=responses.api_key_env,
+        mutation_exclude=(*_NOT_MAPPING, *_CHAT_ONLY),
     )
 
 
@@ -102,3 +104,19 @@ def _expected_failures(provider_id: str) -> dict[str, str]:
         for case in _CUT_COMPLETE.get(provider_id, ())
         for check in ("cut", "unterminated")
     }
+
+#: Modules ``modelport conformance --mutate`` leaves alone: registration, the model list and the
+#: presets (configuration); for ``openai-responses`` also the Chat Completions mappers (its one use
+#: of ``_messages.py`` is the data-URL helper; of ``_request.py`` the helpers both bodies share),
+#: for Chat Completions the Responses ones and the built-in tools.
+_NOT_MAPPING = ("__init__.py", "_plugin.py", "_models.py", "presets.py")
+_CHAT_ONLY = (
+    "_decode.py",
+    "_stream.py",
+    "_embed.py",
+    "_messages.py",
+    *(
+        f"_request.py::{name}"
+        for name in ("build_body", "_response_format", "_function", "_tools", "_reasoning")
+    ),
+)
