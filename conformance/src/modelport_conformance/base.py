@@ -199,6 +199,7 @@ class ProviderConformanceTests:
         """The answer an earlier recording decodes to, sent back as this case's history, gives the
         request the real client sent."""
         self._check(conformance_case, "history", modelport_record_mode)
+
     def test_metamorphic_edits(self, conformance_case: Case, modelport_record_mode: str) -> None:
         """The answer edited where the wire map says a value lives moves the decoded result there."""
         self._check(conformance_case, "metamorphic", modelport_record_mode)

@@ -249,11 +249,8 @@ class Provider:
       ``"chat-completions"``), recorded in every result's :class:`~modelport.types.Origin`.
     - ``cross_model_replay``: the provider's rule for reasoning state another of its models produced
       (see :meth:`replay_from_model` and :mod:`modelport.reasoning`).
-    - ``telemetry_name``, ``credential_headers``, ``secret_patterns``, ``request_bounds``: what the core
-      needs to know about the provider's API, as data (below).
-    - ``telemetry_name``, ``credential_headers``, ``secret_patterns``: what the core needs to know
-      about the provider's API, as data (below).
-    - ``wire_map``: where its protocol carries what it decodes (:mod:`modelport.wire_map`).
+    - ``telemetry_name``, ``credential_headers``, ``secret_patterns``, ``request_bounds``,
+      ``wire_map``: what the core and the conformance suite need to know about the API, as data.
     """
 
     id: ClassVar[str]
@@ -274,17 +271,14 @@ class Provider:
     embed_retries_per_request: ClassVar[bool] = False
     #: The wire API this provider speaks, recorded in the :class:`~modelport.types.Origin` of its results.
     api: ClassVar[str | None] = None
-    #: What an assistant turn another model (or API) of this provider produced keeps when it is sent
-    #: to this model: ``"keep"`` (sent as it is: the state is valid across models, or the plugin never
-    #: sends any back) or ``"drop"`` (its reasoning parts and opaque state are dropped). A rule that
-    #: depends on the models overrides :meth:`replay_from_model` instead.
+    #: What another model's (or API's) assistant turn keeps when sent to this model: ``"keep"`` (as
+    #: it is) or ``"drop"`` (its reasoning and opaque state); or override :meth:`replay_from_model`.
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
     #: ``gen_ai.provider.name`` in telemetry, as the OpenTelemetry GenAI conventions name the
     #: provider (``"gcp.gemini"``); ``None``: the ``id``.
     telemetry_name: ClassVar[str | None] = None
-    #: Request headers (lowercase) of this provider's API whose values are credentials, besides the
-    #: generic ones of :data:`modelport.secrets.CREDENTIAL_HEADERS` (``authorization``, …): scrubbed
-    #: from errors by value, kept in a cassette by name only.
+    #: Request headers (lowercase) whose values are credentials, besides the generic
+    #: :data:`modelport.secrets.CREDENTIAL_HEADERS`: scrubbed by value, kept in a cassette by name.
     credential_headers: ClassVar[frozenset[str]] = frozenset()
     #: The shapes of this provider's keys, kind → regular expression (``{"Acme key":
     #: r"acme_[0-9a-f]{32}"}``; a named group ``secret`` marks the part to replace): removed from

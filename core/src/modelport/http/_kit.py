@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import httpx
 
 from .. import _retry
+from .._decode_guard import decode_error
 from .._http_auth import HeaderAuth, check_header_value
 from .._http_errors import error_message, status_error
 from .._http_logs import watch
@@ -396,7 +397,7 @@ class HttpProvider(Provider):
     def decode_error(self, error: Exception) -> ProviderResponseError:
         """The typed error of a bare Python error (one of :data:`~modelport.http.DECODE_ERRORS`)
         that a plugin's parse step raised on data it did not expect: what the decoder guard raises."""
-        return _calls._decode_error(self, error)
+        return decode_error(self.name, error)
 
     def operation(self, steps: Callable[[], Steps[_T]]) -> Operation[_T]:
         """An :class:`Operation` of this provider's (run it with ``.run()`` or ``await`` it)."""

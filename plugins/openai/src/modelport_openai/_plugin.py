@@ -105,6 +105,7 @@ def _expected_failures(provider_id: str) -> dict[str, str]:
         for check in ("cut", "unterminated")
     }
 
+
 #: Modules ``modelport conformance --mutate`` leaves alone: registration, the model list and the
 #: presets (configuration); for ``openai-responses`` also the Chat Completions mappers (its one use
 #: of ``_messages.py`` is the data-URL helper; of ``_request.py`` the helpers both bodies share),
