@@ -11,6 +11,8 @@
 - ``unterminated``: a stream with a terminal frame removed is never a complete result. A provider
   class that declares ``stream_end`` (``kind``, ``terminal``, ``required``; the kit's
   ``modelport.http.StreamEnd``) has each frame whose ``kind`` field is in ``terminal | required``
+  (for frames without a kind: each frame whose ``status`` ends the stream, and the ``[DONE]``
+  marker when the rule says ``done``)
   removed in turn; one that does not, its last frame.
 
 Cut points are bounded per case (:data:`MAX_BOUNDARY_CUTS`, :data:`MAX_LINE_CUTS`), chosen evenly
@@ -84,9 +86,18 @@ def terminal_frames(entries: Sequence[dict[str, Any]], rule: Any) -> tuple[list[
     terminal = frozenset(getattr(rule, "terminal", ()) or ())
     required = frozenset(getattr(rule, "required", ()) or ())
     kinds = [frame_kind(entry, key) for entry in entries]
-    ends = [i for i, kind in enumerate(kinds) if kind in terminal]
-    removable = [i for i, kind in enumerate(kinds) if kind in terminal | required]
-    return ends, removable
+    ends = {i for i, kind in enumerate(kinds) if kind in terminal}
+    removable = {i for i, kind in enumerate(kinds) if kind in terminal | required}
+    carries = getattr(rule, "ends", None)  # frames without a kind: the one whose status ends it
+    if key is None and getattr(rule, "status", ()) and callable(carries):
+        found = {i for i, e in enumerate(entries) if isinstance(e.get("data"), dict) and carries(e["data"])}
+        ends |= found
+        removable |= found
+    if getattr(rule, "done", False):  # the body's data: [DONE] marker
+        marks = {i for i, entry in enumerate(entries) if entry.get("data") == "[DONE]"}
+        ends |= marks
+        removable |= marks
+    return sorted(ends), sorted(removable)
 
 
 def _label(entries: Sequence[dict[str, Any]], index: int) -> str:

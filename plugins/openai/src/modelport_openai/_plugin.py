@@ -60,7 +60,6 @@ def modelport_conformance_suites(register: Any) -> None:
                 folder,
                 merge_frames=merge_frames,
                 credential_env=provider.api_key_env,
-                expected_failures=_expected_failures(provider.id),
                 mutation_exclude=(*_NOT_MAPPING, "tools.py", "_responses_*.py"),
             )
     responses = OpenAIResponsesProvider
@@ -71,39 +70,6 @@ def modelport_conformance_suites(register: Any) -> None:
         credential_env=responses.api_key_env,
         mutation_exclude=(*_NOT_MAPPING, *_CHAT_ONLY),
     )
-
-
-#: Chat Completions stream cases whose derived fault cases fail on a defect not fixed yet
-#: (modelport_conformance.expected_failures), by provider id.
-_CUT_COMPLETE = {
-    "deepseek": ("stream-reasoning-content",),
-    "openai": (
-        "stream-multiple-choices-first-read",
-        "stream-no-usage",
-        "stream-parallel-tool-calls",
-        "stream-text-after-tool-result",
-        "stream-text-no-done",
-        "stream-tool-call-fragments",
-        "stream-tool-call-twelve-deltas",
-    ),
-    "openai-compatible": ("stream-empty-first-chunk", "stream-thinking-zai"),
-    "openrouter": ("stream-reasoning-comments",),
-    "together": ("stream-text-no-usage",),
-    "xai": ("stream-reasoning-token-accounting",),
-}
-_REPORTED_COMPLETE = (
-    "a Chat Completions stream that stops before `data: [DONE]` (without [DONE], before its last "
-    "chunk, the usage) is reported complete: the decoder's finish() completes any body that ended "
-    "(issue 34: a stream is complete only when its terminal event says so)"
-)
-
-
-def _expected_failures(provider_id: str) -> dict[str, str]:
-    return {
-        f"{case}/{check}": _REPORTED_COMPLETE
-        for case in _CUT_COMPLETE.get(provider_id, ())
-        for check in ("cut", "unterminated")
-    }
 
 
 #: Modules ``modelport conformance --mutate`` leaves alone: registration, the model list and the
