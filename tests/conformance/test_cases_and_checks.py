@@ -21,14 +21,14 @@ CLASS_LEVEL_TESTS = 4  # registered, has cases, models covered, standard tests i
 @pytest.mark.parametrize(
     ("provider", "lines"),
     [
-        ("example", ["2 cases: 2 passed, 0 failed, 0 skipped", "20 checks: 15 passed, 0 failed, 5 skipped"]),
+        ("example", ["2 cases: 2 passed, 0 failed, 0 skipped", "24 checks: 15 passed, 0 failed, 9 skipped"]),
         (
             "example-mergebug",
-            ["2 cases: 1 passed, 1 failed, 0 skipped", "20 checks: 14 passed, 1 failed, 5 skipped"],
+            ["2 cases: 1 passed, 1 failed, 0 skipped", "24 checks: 14 passed, 1 failed, 9 skipped"],
         ),
         (
             "example-features",
-            ["2 cases: 1 passed, 1 failed, 0 skipped", "20 checks: 6 passed, 10 failed, 4 skipped"],
+            ["2 cases: 1 passed, 1 failed, 0 skipped", "24 checks: 6 passed, 12 failed, 6 skipped"],
         ),
     ],
 )

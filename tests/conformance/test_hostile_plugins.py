@@ -132,6 +132,7 @@ def test_a_cassette_of_hundreds_of_megabytes_is_refused_unread(example_installed
 def test_generate_refuses_a_huge_cassette_with_a_clear_error(example_installed, tmp_path: Path):
     cassette = _sparse(tmp_path / "cassette.yaml", 300 * MiB)
     result = CliRunner().invoke(main, ["generate", "example/tiny-1", "hi", "--cassette", str(cassette)])
+    print("OUT", repr(result.output))
     assert result.exit_code == 1
     assert result.output == (
         "error: cassette.yaml is larger than 16 MiB, the bound of a case file; it was not read\n"

@@ -93,7 +93,7 @@ def test_a_merge_frames_bug_is_one_fail_row_and_every_report_is_written(
     assert detail == f"[merged] merge_frames raised KeyError: 'missing' (at {where})"
     assert table[-3:] == [
         "example-mergebug: 2 cases: 1 passed, 1 failed, 0 skipped",
-        "example-mergebug: 20 checks: 14 passed, 1 failed, 5 skipped",
+        "example-mergebug: 24 checks: 14 passed, 1 failed, 9 skipped",
         "conformance: FAILED",
     ]
     markdown = outputs["markdown"].read_text().splitlines()
@@ -109,7 +109,7 @@ def test_under_pytest_a_merge_frames_bug_fails_only_the_merged_check(variants_in
     assert run.returncode == 1
     failed = [line.split(" - ")[0] for line in run.stdout.splitlines() if line.startswith("FAILED ")]
     assert failed == ["FAILED test_author.py::TestVariant::test_stream_equals_merged_decode[stream-basic]"]
-    assert run.stdout.splitlines()[-1].startswith("1 failed, 18 passed, 5 skipped in")
+    assert run.stdout.splitlines()[-1].startswith("1 failed, 18 passed, 9 skipped in")
 
 
 def test_a_decoder_bug_names_the_exception_in_the_expected_check(variants_installed, tmp_path):

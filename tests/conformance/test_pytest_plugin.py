@@ -58,7 +58,7 @@ def test_base_class_runs_the_standard_tests_per_case(example_installed, tmp_path
     assert run.returncode == 0, run.stdout + run.stderr
     # 4 class-level tests + 10 per-case tests x 2 cases; generate-basic has no chunked, merged or
     # unterminated check, neither case a history
-    assert run.stdout.splitlines()[-1].startswith("19 passed, 5 skipped in")
+    assert run.stdout.splitlines()[-1].startswith("19 passed, 9 skipped in")
     assert "SKIPPED [3] " in run.stdout and run.stdout.count(": not a stream") == 1
 
 
@@ -67,7 +67,7 @@ def test_declared_unsupported_feature_is_a_skip_with_its_reason(example_installe
     run = _pytest(example_installed, tmp_path, source)
     assert run.returncode == 0, run.stdout
     assert "declared unsupported: stream: no streaming in this test" in run.stdout
-    assert run.stdout.splitlines()[-1].startswith("10 passed, 14 skipped in")
+    assert run.stdout.splitlines()[-1].startswith("10 passed, 18 skipped in")
 
 
 def test_silently_overridden_standard_test_fails_the_guard(example_installed, tmp_path):
@@ -109,4 +109,4 @@ def test_models_not_listed_are_skipped_and_listed_models_need_cases(example_inst
     assert run.returncode == 1
     assert "models without cases: tiny-2" in run.stdout
     assert "model 'tiny-1' is not in models" in run.stdout
-    assert run.stdout.splitlines()[-1].startswith("1 failed, 3 passed, 20 skipped in")
+    assert run.stdout.splitlines()[-1].startswith("1 failed, 3 passed, 24 skipped in")

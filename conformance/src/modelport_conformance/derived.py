@@ -89,7 +89,7 @@ def terminal_frames(entries: Sequence[dict[str, Any]], rule: Any) -> tuple[list[
     ends = {i for i, kind in enumerate(kinds) if kind in terminal}
     removable = {i for i, kind in enumerate(kinds) if kind in terminal | required}
     carries = getattr(rule, "ends", None)  # frames without a kind: the one whose status ends it
-    if key is None and getattr(rule, "status", ()) and callable(carries):
+    if key is None and bool(getattr(rule, "status", None)) and callable(carries):
         found = {i for i, e in enumerate(entries) if isinstance(e.get("data"), dict) and carries(e["data"])}
         ends |= found
         removable |= found
