@@ -22,7 +22,14 @@ def test_error_hierarchy() -> None:
         for c in vars(errors).values()
         if isinstance(c, type) and issubclass(c, errors.ModelportError) and c.retryable
     }
-    assert retryable == {"ProviderOverloadedError", "ProviderRateLimitError"}
+    # a refused connection and a time-out are transient too: subclasses of the overloaded family
+    assert retryable == {
+        "ProviderOverloadedError",
+        "ProviderRateLimitError",
+        "ProviderConnectionError",
+        "ProviderTimeoutError",
+        "_Unreached",
+    }
 
 
 def test_provider_error_message_excerpt_and_scrubbing() -> None:

@@ -66,11 +66,11 @@ def test_the_counts_paragraph_names_the_standard_tests() -> None:
         if "conformance_case" in inspect.signature(getattr(ProviderConformanceTests, name)).parameters
     ]
     whole = [name for name in STANDARD_TESTS if name not in per_case] + ["test_standard_tests_intact"]
-    assert len(per_case) == 10 and len(whole) == 4
+    assert len(per_case) == 12 and len(whole) == 4
     section = TEXT.split("### Counts: the command line and pytest", 1)[1]
     for name in per_case + whole:
         assert f"`{name}`" in section
-    assert "10 × 17 + 4 = 174" in section
+    assert "12 × 17 + 4 = 208" in section
 
 
 def test_the_header_list_is_the_cassettes() -> None:

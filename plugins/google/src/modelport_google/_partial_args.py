@@ -18,6 +18,8 @@ import json
 import re
 from typing import Any
 
+from modelport.errors import ProviderResponseError
+
 __all__ = ["StreamedCall", "is_closer", "is_fragment"]
 
 Segment = str | int
@@ -44,13 +46,17 @@ def is_closer(raw: dict[str, Any]) -> bool:
 def parse_path(path: object) -> list[Segment]:
     """``"$.a['b'][0]"`` → ``["a", "b", 0]``; anything else is malformed."""
     if not isinstance(path, str) or not path.startswith("$"):
-        raise ValueError(f"partialArgs.jsonPath must be a JSON path starting with $, got {path!r}")
+        raise ProviderResponseError(  # typed here: merge_frames runs outside the kit's decoder guard
+            f"partialArgs.jsonPath must be a JSON path starting with $, got {path!r}", provider="google"
+        )
     segments: list[Segment] = []
     position = 1
     while position < len(path):
         match = _SEGMENT.match(path, position)
         if match is None:
-            raise ValueError(f"partialArgs.jsonPath {path!r} is not a JSON path this SDK reads")
+            raise ProviderResponseError(
+                f"partialArgs.jsonPath {path!r} is not a JSON path this SDK reads", provider="google"
+            )
         name, index, single, double = match.groups()
         if index is not None:
             segments.append(int(index))
@@ -66,20 +72,20 @@ def _value(entry: dict[str, Any]) -> tuple[Any, bool]:
     if "stringValue" in entry:
         value = entry["stringValue"]
         if not isinstance(value, str):
-            raise TypeError("partialArgs.stringValue must be a string")
+            raise ProviderResponseError("partialArgs.stringValue must be a string", provider="google")
         return value, True
     if "numberValue" in entry:
         number = entry["numberValue"]
         if isinstance(number, bool) or not isinstance(number, (int, float)):
-            raise TypeError("partialArgs.numberValue must be a number")
+            raise ProviderResponseError("partialArgs.numberValue must be a number", provider="google")
         return number, False
     if "boolValue" in entry:
         if not isinstance(entry["boolValue"], bool):
-            raise TypeError("partialArgs.boolValue must be a boolean")
+            raise ProviderResponseError("partialArgs.boolValue must be a boolean", provider="google")
         return entry["boolValue"], False
     if "nullValue" in entry:
         return None, False
-    raise ValueError("a partialArgs entry has no value")
+    raise ProviderResponseError("a partialArgs entry has no value", provider="google")
 
 
 class _Text:
@@ -156,13 +162,13 @@ def _set(args: dict[str, Any], path: list[Segment], value: Any, append: bool) ->
     leaf = path[-1]
     if isinstance(into, list):
         if not isinstance(leaf, int):
-            raise TypeError("partialArgs.jsonPath names a field of an array")
+            raise ProviderResponseError("partialArgs.jsonPath names a field of an array", provider="google")
         while len(into) <= leaf:
             into.append(None)
         into[leaf] = into[leaf] + value if append and isinstance(into[leaf], str) else value
     else:
         if isinstance(leaf, int):
-            raise TypeError("partialArgs.jsonPath indexes an object")
+            raise ProviderResponseError("partialArgs.jsonPath indexes an object", provider="google")
         into[leaf] = into[leaf] + value if append and isinstance(into.get(leaf), str) else value
 
 
@@ -192,10 +198,10 @@ class StreamedCall:
                 out.append(self._entry([key], value, string=False, continues=False))
         entries = call.get("partialArgs") or []
         if not isinstance(entries, list):
-            raise TypeError("functionCall.partialArgs must be a list")
+            raise ProviderResponseError("functionCall.partialArgs must be a list", provider="google")
         for entry in entries:
             if not isinstance(entry, dict):
-                raise TypeError("a partialArgs entry must be an object")
+                raise ProviderResponseError("a partialArgs entry must be an object", provider="google")
             value, string = _value(entry)
             continues = string and entry.get("willContinue") is True
             out.append(self._entry(parse_path(entry.get("jsonPath")), value, string, continues))
@@ -204,7 +210,9 @@ class StreamedCall:
 
     def _entry(self, path: list[Segment], value: Any, string: bool, continues: bool) -> str:
         if not path:
-            raise ValueError("partialArgs.jsonPath must name a field of the arguments")
+            raise ProviderResponseError(
+                "partialArgs.jsonPath must name a field of the arguments", provider="google"
+            )
         append = string and self._continuing == path
         _set(self.args, path, value, append)
         self._continuing = path if continues else None

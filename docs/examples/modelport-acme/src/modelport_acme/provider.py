@@ -65,7 +65,6 @@ class AcmeStream:
         self.reason: str | None = None
         self.usage: dict[str, Any] | None = None
         self.response_id: str | None = None
-        self.ended = False  # the body ended with `data: [DONE]`: the answer is whole
 
     def feed(self, chunk: dict[str, Any]) -> Iterator[ev.StreamEvent]:
         if chunk.get("id") and self.response_id is None:
@@ -91,15 +90,12 @@ class AcmeStream:
         if function.get("arguments"):
             yield ev.ToolCallDeltaEvent(id=self.calls[index], delta=function["arguments"])
 
-    def done(self) -> None:
-        self.ended = True
-
     def finish(self) -> Iterator[ev.StreamEvent]:
         if self.text_open:
             yield ev.TextEndEvent(id="text")
         for ident in self.calls.values():
             yield ev.ToolCallEndEvent(id=ident)
-        if self.reason is not None and self.ended:  # else the core raises StreamInterruptedError
+        if self.reason is not None:  # the kit's stream_end also waits for data: [DONE]
             reason: Any = FINISH.get(self.reason, "other")
             yield ev.FinishEvent(finish_reason=reason, raw_finish_reason=self.reason, usage=usage(self.usage))
 
