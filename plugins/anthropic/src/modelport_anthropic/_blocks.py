@@ -31,6 +31,8 @@ from modelport.types import (
     Usage,
 )
 
+from ._wire_map import STOP_REASONS
+
 __all__ = [
     "NAMESPACE",
     "STOP_REASONS",
@@ -45,19 +47,6 @@ __all__ = [
 
 #: The ``provider_metadata`` namespace of this plugin.
 NAMESPACE = "anthropic"
-
-#: ``stop_reason`` → the canonical finish reason; the raw value is kept as ``raw_finish_reason``.
-#: ``pause_turn`` (a server-tool turn paused, resumed by sending the answer back as it is) is
-#: ``other``; ``refusal`` is a content filter.
-STOP_REASONS: dict[str, FinishReason] = {
-    "end_turn": "stop",
-    "stop_sequence": "stop",
-    "max_tokens": "length",
-    "model_context_window_exceeded": "length",
-    "tool_use": "tool-calls",
-    "refusal": "content-filter",
-    "pause_turn": "other",
-}
 
 #: Blocks that are a call of a tool the provider runs itself.
 _SERVER_CALLS = frozenset({"server_tool_use", "mcp_tool_use"})

@@ -9,11 +9,18 @@ document* are not offsets into the answer).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from modelport.wire_map import BodyMap, Count, RequestMap, WireMap
 
-#: The stop reasons and their finish reasons (``_blocks.STOP_REASONS``; the metamorphic check holds
-#: the decoder to them). Kept here so that loading the provider class loads no mapping module.
-STOP_REASONS = {
+if TYPE_CHECKING:
+    from modelport.types import FinishReason
+
+#: ``stop_reason`` → the canonical finish reason; the raw value is kept as ``raw_finish_reason``.
+#: ``pause_turn`` (a server-tool turn paused, resumed by sending the answer back as it is) is
+#: ``other``; ``refusal`` is a content filter. The one table: the decoder (``_blocks``) reads it
+#: from here, so loading the provider class loads no mapping module.
+STOP_REASONS: dict[str, FinishReason] = {
     "end_turn": "stop",
     "stop_sequence": "stop",
     "max_tokens": "length",
