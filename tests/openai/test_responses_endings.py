@@ -190,3 +190,35 @@ def test_a_reported_zero_cache_write_count_stays_zero() -> None:
     assert body["usage"]["input_tokens_details"] == {"cache_write_tokens": 0, "cached_tokens": 0}
     usage = generate(body).usage
     assert (usage.input_tokens, usage.cache_read_input_tokens, usage.cache_write_input_tokens) == (18, 0, 0)
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_a_text_part_whose_done_frames_were_lost_ends_before_the_finish(asynchronous: bool) -> None:
+    # Found by the long fuzz run's event-protocol check (seed 11, responses-stream case 163): the
+    # stream finished with its text part still open, so a consumer saw a text-start with no text-end.
+    frames = corpus.exchanges(MAX_TOKENS)[0].frames()
+    done = ("response.output_text.done", "response.content_part.done", "response.output_item.done")
+    body = "".join(f"data: {json.dumps(f)}\n\n" for f in frames if f["type"] not in done).encode()
+    m = _model(body, "text/event-stream")
+
+    async def consume() -> tuple[list[Any], Result]:
+        s = m.astream(prompt="Hi")
+        return [e async for e in s], await s.result()
+
+    if asynchronous:
+        events, result = asyncio.run(consume())
+    else:
+        s = m.stream(prompt="Hi")
+        events, result = list(s), s.result()
+    part = "msg_0cca8afa69cc6ca90068f966c522fc8193beb0e249411c3551:0"
+    assert [(e.type, getattr(e, "id", None)) for e in events if e.type != "text-delta"] == [
+        ("stream-start", None),
+        ("response-metadata", None),
+        ("text-start", part),
+        ("text-end", part),
+        ("finish", None),
+    ]
+    assert result.text == stream(frames).text and result.finish_reason == "length"
+    assert [w.details for w in result.warnings] == [
+        f"the stream finished while text part {part!r} was still open; closed with what had arrived"
+    ]

@@ -89,6 +89,8 @@ class _Attempts:
         self.yielded = True
         if isinstance(event, ErrorEvent):
             raise self._error_event(event)
+        if event.__class__ is FinishEvent and self.accumulator.open_parts:
+            out += self.accumulator.close_open_parts()  # no part is left open by a lost end frame
         out.append(self.accumulator.add(event))  # a tool-call-end comes back with its whole call
         if self.partial is not None and (found := self.partial.feed(event)) is not None:
             out.append(found)  # the typed output so far, right after the text that changed it

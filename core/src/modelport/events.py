@@ -169,6 +169,29 @@ class StreamAccumulator:
                 pass
         return event
 
+    @property
+    def open_parts(self) -> bool:
+        """Whether a text, reasoning or tool-call part has started and not ended."""
+        return bool(self._open)
+
+    def close_open_parts(self) -> list[StreamEvent]:
+        """The end events of the parts still open, in the order they started, each folded in (with
+        a warning naming them): what a stream sends before its ``finish`` when the provider's end
+        frames for those parts were lost, so a consumer never sees a part that does not end."""
+        ends = {"text": TextEndEvent, "reasoning": ReasoningEndEvent, "tool-call": ToolCallEndEvent}
+        parts = sorted(self._open.items(), key=lambda item: item[1].index)
+        self._warnings.append(
+            CallWarning(
+                type="other",
+                setting="stream",
+                details="the stream finished while "
+                + ", ".join(f"{part.kind} part {ident!r}" for ident, part in parts)
+                + (" was" if len(parts) == 1 else " were")
+                + " still open; closed with what had arrived",
+            )
+        )
+        return [self.add(ends[part.kind](id=ident)) for ident, part in parts]
+
     def _end_call(self, event: ToolCallEndEvent) -> ToolCallEndEvent:
         part = self._open.pop(event.id)
         if event.part is not None:  # the whole call as the decoder (or a stored stream) gave it
