@@ -79,6 +79,38 @@ def test_text_for_a_block_that_never_started_is_kept_with_a_warning(asynchronous
     assert warning.setting == "stream" and "content block 0, which never started" in warning.details
 
 
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_text_after_its_block_stopped_is_a_new_part_not_more_of_the_ended_one(asynchronous: bool) -> None:
+    # Found by the long fuzz run (seed 11, anthropic-stream case 214): a text_delta that lost its
+    # ``index`` after block 0 stopped reopened "text-0", so a consumer keyed by id saw deltas after
+    # that part's end, and the result's text no longer held each part's text.
+    frames = text_frames()
+    stop = next(i for i, f in enumerate(frames) if f["type"] == "content_block_stop")
+    frames.insert(stop + 1, {"type": "content_block_delta", "delta": {"type": "text_delta", "text": " Bye."}})
+    m, _ = model([sse(frames)])
+
+    async def consume() -> tuple[list[Any], Result]:
+        stream = m.astream(prompt="Hi")
+        return [e async for e in stream], await stream.result()
+
+    if asynchronous:
+        seen, result = asyncio.run(consume())
+    else:
+        stream = m.stream(prompt="Hi")
+        seen = list(stream)
+        result = stream.result()
+    bounds = [(e.type, e.id) for e in seen if e.type in ("text-start", "text-end")]
+    assert bounds == [
+        ("text-start", "text-0"),
+        ("text-end", "text-0"),
+        ("text-start", "text-0-2"),
+        ("text-end", "text-0-2"),
+    ]
+    assert [e.delta for e in seen if e.type == "text-delta" and e.id == "text-0-2"] == [" Bye."]
+    assert (result.text, result.finish_reason) == (ANSWER + " Bye.", "stop")
+    assert [w.setting for w in result.warnings] == ["stream"]
+
+
 def test_text_for_a_block_whose_start_has_no_usable_type_is_kept() -> None:
     frames = text_frames()
     start = next(f for f in frames if f["type"] == "content_block_start")

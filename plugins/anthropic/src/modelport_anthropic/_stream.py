@@ -76,6 +76,7 @@ class MessageStream:
         self.message: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
         self.blocks: dict[int, _Block] = {}
+        self.starts: dict[str, int] = {}  # how often each part id was given out
         self.offset = 0  # the length of the answer text so far
         self.spans: list[Span] = []
         self.code_runs = 0  # code execution result blocks: Anthropic's usage does not count them
@@ -107,7 +108,7 @@ class MessageStream:
         kind = str(raw.get("type", ""))
         if kind == "tool_use" and self.answer_tool is not None and raw.get("name") == self.answer_tool:
             kind = "answer"
-        block = self.blocks[index] = _Block(kind, f"{kind}-{index}", raw)
+        block = self.blocks[index] = _Block(kind, self._part_id(f"{kind}-{index}"), raw)
         if kind == "answer":
             return [ev.TextStartEvent(id=block.id)]
         if kind == "text":
@@ -139,6 +140,12 @@ class MessageStream:
             part, _ = block_part(raw)
             return [ev.ToolResultEvent(part=part)] if part is not None else []  # type: ignore[arg-type]
         return []  # server tool calls are sent whole at their stop; unknown blocks are skipped
+
+    def _part_id(self, ident: str) -> str:
+        """``ident``, or, for a block started again at an index whose part already began (a start
+        repeated, or a delta after the block's stop), a new id: no event reaches a part that ended."""
+        count = self.starts[ident] = self.starts.get(ident, 0) + 1
+        return ident if count == 1 else f"{ident}-{count}"
 
     def _delta(self, frame: dict[str, Any]) -> list[ev.StreamEvent]:
         index = frame.get("index", 0)
