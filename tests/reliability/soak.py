@@ -22,13 +22,12 @@ import random
 import sys
 import time
 import traceback
-import warnings
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
-from hypothesis.errors import NonInteractiveExampleWarning
 from hypothesis.strategies._internal.core import CompositeStrategy
 from hypothesis.strategies._internal.lazy import LazyStrategy
 from hypothesis.strategies._internal.misc import BooleansStrategy
@@ -37,6 +36,7 @@ from hypothesis.strategies._internal.strategies import SampledFromStrategy
 
 from modelport.errors import ModelportError
 
+from . import test_batch_results_totality as batches
 from . import test_decoder_totality as gemini
 from . import test_protocol_decoder_totality as protocols
 
@@ -71,10 +71,29 @@ class RandomDraw:
         key = repr(strategy)
         pool = self.pools.get(key)
         if pool is None:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", NonInteractiveExampleWarning)
-                pool = self.pools[key] = [strategy.example() for _ in range(POOL)]
+            pool = self.pools[key] = _pool(strategy)
         return self.rng.choice(pool)
+
+
+def _pool(strategy: Any) -> list[Any]:
+    """Up to ``POOL`` examples of ``strategy``, the same ones on every run (a seeded hypothesis run;
+    ``strategy.example()`` is not seeded), so that a failing case's index and seed replay it."""
+    found: list[Any] = []
+
+    @settings(
+        max_examples=POOL,
+        database=None,
+        phases=[Phase.generate],
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @seed(POOL)
+    @given(strategy)
+    def collect(value: Any) -> None:
+        found.append(value)
+
+    collect()
+    return found
 
 
 def _list_bounds(strategy: Any) -> tuple[Any, int, int] | None:
@@ -104,12 +123,14 @@ def _gemini_stream(draw: RandomDraw) -> str:
     if error is None:
         body = b"".join(chunks)
         assert b"finishReason" in body or b"blockReason" in body, "a cut stream was reported complete"
+        protocols.assert_well_formed(events, finished=True)
         result = accumulator.result()
         protocols.assert_every_delta_kept(result, events)
         gemini.assert_sound(result)
         return "result"
     if any(e.type != "stream-start" for e in events):
         assert error.partial is not None  # type: ignore[attr-defined]
+        protocols.assert_well_formed(events, finished=False)
         protocols.assert_every_delta_kept(error.partial, events)  # type: ignore[attr-defined]
     return "typed error"
 
@@ -138,11 +159,13 @@ def _stream(protocol: str) -> Callable[[RandomDraw], str]:
         if error is None:
             assert result is not None and events[-1].type == "finish"
             assert protocols.completes(protocol, body), "a cut stream was reported complete"
+            protocols.assert_well_formed(events, finished=True)
             protocols.assert_every_delta_kept(result, events)
             protocols.assert_sound(result)
             return "result"
         if any(e.type != "stream-start" for e in events):
             assert error.partial is not None  # type: ignore[attr-defined]
+            protocols.assert_well_formed(events, finished=False)
             protocols.assert_every_delta_kept(error.partial, events)  # type: ignore[attr-defined]
         return "typed error"
 
@@ -160,12 +183,27 @@ def _cut(protocol: str) -> Callable[[RandomDraw], str]:
     return case
 
 
+class _Data:
+    """What ``test_batch_results_totality._check_one`` draws from (hypothesis's ``data``)."""
+
+    def __init__(self, draw: RandomDraw) -> None:
+        self.draw = draw
+
+
+def _batch(name: str) -> Callable[[RandomDraw], str]:
+    def case(draw: RandomDraw) -> str:
+        return batches._check_one(name, _Data(draw))
+
+    return case
+
+
 DECODERS: dict[str, Callable[[RandomDraw], str]] = {
     "gemini-unary": _gemini_unary,
     "gemini-stream": _gemini_stream,
     **{f"{p}-unary": _unary(p) for p in protocols.corpus.PROTOCOLS},
     **{f"{p}-stream": _stream(p) for p in protocols.corpus.PROTOCOLS},
     **{f"{p}-cut-stream": _cut(p) for p in protocols.corpus.PROTOCOLS},
+    **{f"batch-{name}": _batch(name) for name in sorted(batches.FORMATS)},
 }
 
 

@@ -98,7 +98,8 @@ def test_mutated_batch_results_decode_or_fail_typed(name: str, data: st.DataObje
         raise
 
 
-def _check_one(name: str, data: st.DataObject) -> None:
+def _check_one(name: str, data: Any) -> str:
+    """One case of format ``name``, drawn with ``data.draw``: its outcome ("result", "typed error")."""
     form = _format(name)
     lines = data.draw(mutated_json(form.lines))
     untouched = _untouched_ids(form.lines, lines)
@@ -114,7 +115,7 @@ def _check_one(name: str, data: st.DataObject) -> None:
         items = form.results()
     except ModelportError:
         _tally(name, cases=1, typed_failures=1)
-        return
+        return "typed error"
     assert [item.custom_id for item in items[: len(IDS)]] == list(IDS)
     for item in items:
         assert (item.result is None) != (item.error is None)
@@ -127,3 +128,4 @@ def _check_one(name: str, data: st.DataObject) -> None:
             assert item.result is not None and item.result.text == TEXTS[item.custom_id], item
     errors = sum(item.error is not None for item in items)
     _tally(name, cases=1, results=1, items=len(items), item_errors=errors, untouched_arrived=len(untouched))
+    return "result"

@@ -38,6 +38,7 @@ from modelport.errors import (
     ProviderResponseError,
 )
 from modelport.events import StreamAccumulator
+from modelport_conformance.invariants import check_stream_well_formed
 from modelport_google.grounding import grounding_metadata
 from tests import recordings
 
@@ -168,6 +169,7 @@ def test_mutated_responses_decode_or_fail_typed(body: bytes, asynchronous: bool)
 def test_mutated_streams_decode_or_fail_typed(chunks: list[bytes], asynchronous: bool) -> None:
     events, accumulator, error = stream(chunks, asynchronous)
     deltas = "".join(e.delta for e in events if e.type == "text-delta")
+    assert not events or not check_stream_well_formed(events, finished=error is None)
     if error is None:
         assert events[-1].type == "finish"
         result = accumulator.result()

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 import modelport
 from modelport import Result
 from modelport.errors import ModelportError, ProviderError
+from modelport_conformance.invariants import check_stream_well_formed
 
 from . import corpus
 from .conftest import sse_response
@@ -133,6 +134,14 @@ def run_stream(
         return events, None, error
 
 
+def assert_well_formed(events: list[Any], *, finished: bool) -> None:
+    """The event protocol holds whatever the wire did: stream-start first, each part's deltas
+    between its start and its end, no id reused, one finish, last (only what arrived, if the
+    stream failed) — the conformance suite's own rule."""
+    problems = check_stream_well_formed(events, finished=finished)
+    assert not problems, problems
+
+
 def assert_every_delta_kept(result: Result, events: list[Any]) -> None:
     """Each text part's deltas are in the result's text, and nothing else is (parts may interleave
     in a damaged stream, so the text is the parts' texts in the order they started)."""
@@ -223,12 +232,14 @@ def test_mutated_streams_decode_or_fail_typed(protocol: str, data: st.DataObject
     if error is None:
         assert result is not None and events[-1].type == "finish"
         assert completes(protocol, body), "a stream without its terminal event was reported complete"
+        assert_well_formed(events, finished=True)
         assert_every_delta_kept(result, events)
         assert_sound(result)
         return
     if any(e.type != "stream-start" for e in events):
         assert isinstance(error, ProviderError)
         assert error.partial is not None
+        assert_well_formed(events, finished=False)
         assert_every_delta_kept(error.partial, events)
         assert_round_trips(error.partial)
 
