@@ -18,6 +18,7 @@ complete. Not collected by pytest (its name does not start with ``test_``).
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import sys
 import time
@@ -72,7 +73,9 @@ class RandomDraw:
         pool = self.pools.get(key)
         if pool is None:
             pool = self.pools[key] = _pool(strategy)
-        return self.rng.choice(pool)
+        # A copy: the mutations change what they draw in place, and a pooled list or object put
+        # into a document, then changed, would grow with every case, or come to hold itself.
+        return copy.deepcopy(self.rng.choice(pool))
 
 
 def _pool(strategy: Any) -> list[Any]:
