@@ -29,7 +29,11 @@ class Served(httpx.MockTransport):
                 (line if isinstance(line, bytes) else json.dumps(line).encode()) + b"\n" for line in value
             )
             return httpx.Response(200, content=body, headers={"content-type": "application/x-jsonl"})
-        return httpx.Response(200, json=value)
+        # Escaped as a JSON server writes it: a lone surrogate in a value is "\ud800" on the wire,
+        # which httpx's own ``json=`` (raw UTF-8) cannot encode at all.
+        return httpx.Response(
+            200, content=json.dumps(value).encode(), headers={"content-type": "application/json"}
+        )
 
     @property
     def urls(self) -> list[str]:
