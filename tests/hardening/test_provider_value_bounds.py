@@ -89,6 +89,54 @@ def test_gemini_takes_a_top_k_that_fits_an_int32(provider: str, call: str, top_k
 
 
 @pytest.mark.parametrize("provider", ["google", "google-vertex"])
+@pytest.mark.parametrize("call", CALLS)
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"seed": 2**31}, "seed: provider '{}' takes -2147483648 to 2147483647, got 2147483648"),
+        ({"seed": -(2**31) - 1}, "seed: provider '{}' takes -2147483648 to 2147483647, got -2147483649"),
+        ({"seed": 2**53 - 1}, "seed: provider '{}' takes -2147483648 to 2147483647, got 9007199254740991"),
+        (
+            {"max_output_tokens": 2**31},
+            "max_output_tokens: provider '{}' takes 1 to 2147483647, got 2147483648",
+        ),
+        (
+            {"max_output_tokens": 2**50},
+            "max_output_tokens: provider '{}' takes 1 to 2147483647, got 1125899906842624",
+        ),
+    ],
+)
+def test_gemini_takes_a_seed_and_max_output_tokens_that_fit_an_int32(
+    provider: str, call: str, values: dict[str, Any], message: str
+) -> None:
+    """``seed`` and ``maxOutputTokens`` are int32 fields of Gemini's ``GenerationConfig``: a value
+    the request model allows (up to 2**53) but an int32 cannot hold was sent, and Google answered
+    400; it is refused before any I/O, for every call."""
+    assert refused(provider, call, **values) == "invalid request: " + message.format(provider)
+
+
+@pytest.mark.parametrize("provider", ["google", "google-vertex"])
+@pytest.mark.parametrize("call", CALLS)
+@pytest.mark.parametrize(("budget", "shown"), [(2**31, "2147483648"), (2**53 - 1, "9007199254740991")])
+def test_gemini_takes_a_thinking_budget_that_fits_an_int32(
+    provider: str, call: str, budget: int, shown: str
+) -> None:
+    assert refused(provider, call, reasoning={"budget_tokens": budget}) == (
+        f"reasoning.budget_tokens must be between 0 and 2147483647, got {shown}"
+    )
+
+
+@pytest.mark.parametrize("provider", ["google", "google-vertex"])
+def test_gemini_takes_a_thinking_budget_option_that_fits_an_int32(provider: str) -> None:
+    options = {"google": {"thinking_budget": 2**31}}
+    message = refused(provider, "generate", provider_options=options)
+    assert message == (
+        "invalid provider_options for Google: thinking_budget: "
+        "Input should be less than or equal to 2147483647"
+    )
+
+
+@pytest.mark.parametrize("provider", ["google", "google-vertex"])
 def test_gemini_takes_a_temperature_of_0_to_2(provider: str) -> None:
     assert refused(provider, "generate", temperature=2.5) == (
         f"invalid request: temperature: provider '{provider}' takes 0 to 2, got 2.5"
@@ -111,14 +159,17 @@ def test_a_batch_entry_out_of_range_is_refused_before_any_upload() -> None:
         ("anthropic", {"temperature": 0}, ("temperature", 0.0)),
         ("google", {"top_k": 2**31 - 1}, ("topK", 2**31 - 1)),
         ("google", {"temperature": 2}, ("temperature", 2.0)),
+        ("google", {"seed": 2**31 - 1}, ("seed", 2**31 - 1)),
+        ("google", {"seed": -(2**31)}, ("seed", -(2**31))),
+        ("google", {"max_output_tokens": 2**31 - 1}, ("maxOutputTokens", 2**31 - 1)),
+        ("google-vertex", {"max_output_tokens": 1}, ("maxOutputTokens", 1)),
     ],
 )
 def test_the_edges_of_each_range_are_sent(
     provider: str, values: dict[str, Any], sent: tuple[str, Any]
 ) -> None:
-    body = modelport.get_model(MODELS[provider], api_key="k").prepare(prompt="x", **values)
-    assert isinstance(body, Request)
-    model = modelport.get_model(MODELS[provider], api_key="k")
+    model = modelport.get_model(MODELS[provider], api_key="k", **OPTIONS.get(provider, {}))
+    assert isinstance(model.prepare(prompt="x", **values), Request)
     wire = model.provider.prepare(model.name, model.prepare(prompt="x", **values)).wire.body
     config = wire.get("generationConfig", wire)
     assert config[sent[0]] == sent[1]
