@@ -1,7 +1,10 @@
-"""Every first-party provider declares a wire map, and the finish tables the maps keep (so that
-loading a provider class loads no mapping module) are the decoders' own."""
+"""Every first-party provider declares a wire map, and each finish table lives once: the map holds
+the very table its decoder reads (kept in the plugin's ``_wire_map`` module, so that loading a
+provider class loads no mapping module), never a copy that could drift from it."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -21,9 +24,41 @@ def test_the_provider_declares_a_wire_map(provider_id: str) -> None:
 def test_the_maps_finish_tables_are_the_decoders() -> None:
     from modelport_anthropic import _blocks
     from modelport_anthropic import _wire_map as anthropic
-    from modelport_openai import _decode
+    from modelport_openai import _decode, _responses_stream
     from modelport_openai import _wire_map as openai
 
+    from modelport_google import _decode as gemini
+    from modelport_google import _wire_map as google
+
     assert anthropic.ANTHROPIC_WIRE_MAP.finish_reasons == _blocks.STOP_REASONS
-    assert openai.CHAT_WIRE_MAP.finish_reasons == _decode.FINISH
-    assert openai.XAI_WIRE_MAP.finish_reasons == _decode.FINISH
+    assert _blocks.STOP_REASONS is anthropic.STOP_REASONS
+    assert openai.CHAT_WIRE_MAP.finish_reasons == openai.XAI_WIRE_MAP.finish_reasons == _decode.FINISH
+    assert _decode.FINISH is openai.FINISH
+    assert openai.RESPONSES_WIRE_MAP.finish_reasons == _responses_stream.INCOMPLETE
+    assert _responses_stream.INCOMPLETE is openai.INCOMPLETE
+    assert google.GEMINI_WIRE_MAP.finish_reasons == gemini.FINISH_REASONS
+    assert gemini.FINISH_REASONS is google.FINISH_REASONS
+
+
+@pytest.mark.parametrize(
+    ("module", "table"),
+    [
+        ("modelport_openai._decode", "FINISH"),
+        ("modelport_openai._responses_stream", "INCOMPLETE"),
+        ("modelport_google._decode", "FINISH_REASONS"),
+        ("modelport_anthropic._blocks", "STOP_REASONS"),
+    ],
+)
+def test_no_decoder_defines_a_finish_table_of_its_own(module: str, table: str) -> None:
+    import ast
+    import importlib
+
+    source = Path(importlib.import_module(module).__file__ or "").read_text(encoding="utf-8")
+    defined = [
+        target.id
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, (ast.Assign, ast.AnnAssign))
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name)
+    ]
+    assert table not in defined

@@ -78,11 +78,19 @@ def test_a_seed_outside_the_exact_json_range_is_rejected(seed: int, message: str
     assert rejected({"prompt": "x", "seed": seed}) == message
 
 
-@pytest.mark.parametrize("seed", [0, 42, -7, MAX_SAFE_INTEGER, -MAX_SAFE_INTEGER])
+@pytest.mark.parametrize("seed", [0, 42, -7, 2**31 - 1, -(2**31)])
 def test_seeds_in_range_are_sent(seed: int) -> None:
+    # Gemini's seed is an int32 on the wire (its provider's request_bounds, issue 34).
     transport = Counting()
     model(transport).generate(prompt="x", seed=seed)
     assert json.loads(transport.requests[0].content)["generationConfig"]["seed"] == seed
+
+
+@pytest.mark.parametrize("seed", [MAX_SAFE_INTEGER, -MAX_SAFE_INTEGER])
+def test_the_exact_json_range_is_the_request_models_bound(seed: int) -> None:
+    chat = modelport.get_model("openai/gpt-4.1", api_key=KEY)
+    body = chat.provider.prepare(chat.name, chat.prepare(prompt="x", seed=seed)).wire.body
+    assert body["seed"] == seed
 
 
 # --------------------------------------------------------------------------- tool parameters

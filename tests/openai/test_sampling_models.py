@@ -65,6 +65,52 @@ def test_gpt_5_4_nano_reasoning_takes_no_temperature(reasoning: dict[str, Any]) 
     ]
 
 
+def options(provider: str, **values: Any) -> dict[str, dict[str, Any]]:
+    return {provider: values}
+
+
+NOT_SENT = CallWarning(
+    type="unsupported-setting",
+    setting="temperature",
+    details="gpt-5.4-nano takes temperature only without reasoning; temperature is not sent",
+)
+
+
+@pytest.mark.parametrize("provider", ["openai-responses", "openai"])
+@pytest.mark.parametrize("effort", ["low", "high", "minimal", "xhigh"])
+def test_a_reasoning_effort_option_takes_the_temperature_away_as_reasoning_does(
+    provider: str, effort: str
+) -> None:
+    """``reasoning_effort`` given in ``provider_options`` is the effort sent: with it, the model
+    reasons, and OpenAI answers 400 to a temperature beside any effort but ``none``. It used to go
+    out beside ``temperature`` (only ``reasoning.effort`` was read); now the same rule holds."""
+    body, warnings = built(
+        f"{provider}/gpt-5.4-nano", temperature=0, provider_options=options(provider, reasoning_effort=effort)
+    )
+    assert "temperature" not in body
+    sent = body["reasoning"]["effort"] if provider == "openai-responses" else body["reasoning_effort"]
+    assert sent == effort
+    assert [w for w in warnings if w.setting == "temperature"] == [NOT_SENT]
+
+
+@pytest.mark.parametrize("provider", ["openai-responses", "openai"])
+@pytest.mark.parametrize("reasoning", [None, {"effort": "high"}, {"enabled": True}])
+def test_a_reasoning_effort_option_of_none_keeps_the_temperature(provider: str, reasoning: Any) -> None:
+    """``reasoning_effort: "none"`` replaces whatever ``reasoning`` maps to: the model does not
+    reason, so it takes the sampling settings (as the recording above shows it answering)."""
+    body, warnings = built(
+        f"{provider}/gpt-5.4-nano",
+        temperature=0,
+        top_p=0.5,
+        reasoning=reasoning,
+        provider_options=options(provider, reasoning_effort="none"),
+    )
+    assert (body["temperature"], body["top_p"]) == (0.0, 0.5)
+    sent = body["reasoning"]["effort"] if provider == "openai-responses" else body["reasoning_effort"]
+    assert sent == "none"
+    assert [w for w in warnings if w.setting in ("temperature", "top_p")] == []
+
+
 @pytest.mark.parametrize("name", ["gpt-5-nano", "gpt-5-nano-2025-08-07", "gpt-5.4-nano-latest", "o3-mini"])
 def test_other_reasoning_models_still_take_no_temperature(name: str) -> None:
     body, warnings = built(f"openai-responses/{name}", temperature=0)

@@ -3,6 +3,11 @@
 Each line is a turn (line editing and history through ``readline`` where Python has it); ``!multi``
 starts a block of several lines, ended by ``!end``; ``exit``, ``quit`` or Ctrl-D ends the chat.
 Answers stream on a terminal. A failed turn is reported and left out of the conversation.
+
+A turn is bounded like a file the command reads (:data:`MAX_TURN_CHARS`, 32 MiB): piped input is
+read at most that much at a time, and a longer line (or ``!multi`` block) is read on to its end,
+dropped and reported in one line, and the chat goes on; on a terminal, the line editor returns
+the line whole and the same bound refuses it.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import click
 
 from . import terminal
 from ._connect import connect_options, error_text, model_id, open_model, verbose_logging
+from ._files import MAX_FILE_BYTES, LineRefused, NotText, _size, stdin_line
 from ._generate import logged_conversation, parse_options
 from ._home import Settings
 from ._logstore import new_conversation_id
@@ -25,27 +31,63 @@ __all__ = ["chat_command"]
 
 MULTI, END = "!multi", "!end"
 
+#: The longest turn, in characters: a line, or a ``!multi`` block with its line ends.
+MAX_TURN_CHARS = MAX_FILE_BYTES
+
+
+def _read_line(prompt: str) -> str:
+    """One line typed, without its line end (``EOFError`` at the end of input), at most
+    :data:`MAX_TURN_CHARS` characters (:class:`LineRefused` otherwise)."""
+    if sys.stdin.isatty():
+        line = input(prompt)  # the line editor (readline) returns the line whole
+        if len(line) > MAX_TURN_CHARS:
+            raise LineRefused(f"the line is larger than the limit of {_size(MAX_TURN_CHARS)}; it is not sent")
+        return line
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    read = stdin_line(sys.stdin, limit=MAX_TURN_CHARS)
+    if read is None:
+        raise EOFError
+    return read
+
 
 def _read_turn(prompt: str) -> str | None:
     """The next turn typed (a ``!multi`` block joined by newlines); ``None`` at the end."""
     try:
-        line = input(prompt)
+        line = _read_line(prompt)
     except EOFError:
         return None
     if line.strip() == MULTI:
-        lines = []
-        while True:
-            try:
-                line = input("... ")
-            except EOFError:
-                break
-            if line.strip() == END:
-                break
-            lines.append(line)
-        return "\n".join(lines)
+        return _read_block()
     if line.strip() in ("exit", "quit"):
         return None
     return line
+
+
+def _read_block() -> str:
+    """The lines of a ``!multi`` block up to ``!end`` (or the end of input), joined by newlines; a
+    block over :data:`MAX_TURN_CHARS` is read to its end and refused (:class:`LineRefused`)."""
+    lines: list[str] = []
+    size, too_long = 0, False
+    while True:
+        try:
+            line = _read_line("... ")
+        except EOFError:
+            break
+        except NotText:
+            raise
+        except LineRefused:
+            too_long = True
+            continue
+        if line.strip() == END:
+            break
+        size += len(line) + 1
+        too_long = too_long or size - 1 > MAX_TURN_CHARS
+        if not too_long:
+            lines.append(line)
+    if too_long:
+        raise LineRefused(f"the block is larger than the limit of {_size(MAX_TURN_CHARS)}; it is not sent")
+    return "\n".join(lines)
 
 
 @dataclass
@@ -63,8 +105,19 @@ class _Chat:
     base_url: str | None = None
 
     def run(self) -> None:
-        """Turns until the end of input: each sent with the conversation so far, printed, logged."""
-        while (text := _read_turn("> ")) is not None:
+        """Turns until the end of input: each sent with the conversation so far, printed, logged;
+        a turn over the bound is reported and not sent, and the chat goes on."""
+        while True:
+            try:
+                text = _read_turn("> ")
+            except NotText as error:
+                click.echo(f"error: {error}", err=True)
+                raise SystemExit(1) from None
+            except LineRefused as error:
+                click.echo(f"error: {error}", err=True)
+                continue
+            if text is None:
+                return
             if text.strip():
                 self.turn(text)
 

@@ -24,7 +24,10 @@ __all__ = [
     "MAX_FILE_BYTES",
     "FileRefused",
     "check_user_file",
+    "LineRefused",
+    "NotText",
     "read_bounded",
+    "stdin_line",
     "stdin_text",
     "user_bytes",
     "user_json",
@@ -175,3 +178,36 @@ def stdin_text(stream: Any, *, param_hint: str, limit: int = MAX_FILE_BYTES) -> 
             f"standard input is larger than the limit of {_size(limit)}", param_hint=param_hint
         )
     return text
+
+
+class LineRefused(ValueError):
+    """A line of standard input that is not kept, being longer than the bound (the message says so,
+    in one line). The rest of that line has been read and dropped: the next line can be read."""
+
+
+class NotText(LineRefused):
+    """Standard input that is not UTF-8 text: nothing after it can be read as lines."""
+
+
+#: How much of an over-long line is read (and dropped) at a time.
+_SKIP_CHARS = 64 * 1024
+
+
+def stdin_line(stream: Any, *, limit: int = MAX_FILE_BYTES) -> str | None:
+    """The next line of ``stream`` without its line end; ``None`` at the end of input.
+
+    At most ``limit`` + 1 characters are read at once: a longer line (a paste of hundreds of MB,
+    ``< /dev/zero``) is read on to its end :data:`_SKIP_CHARS` at a time and dropped, never held,
+    and refused with a :class:`LineRefused`; input that is not UTF-8 is a :class:`NotText`.
+    """
+    try:
+        line = str(stream.readline(limit + 1))
+        if not line:
+            return None
+        if len(line) > limit and not line.endswith("\n"):
+            while (rest := str(stream.readline(_SKIP_CHARS))) and not rest.endswith("\n"):
+                pass
+            raise LineRefused(f"the line is larger than the limit of {_size(limit)}; it is not sent")
+    except UnicodeDecodeError as error:
+        raise NotText(f"standard input is not UTF-8 text (byte 0x{error.object[error.start]:02x})") from None
+    return line.removesuffix("\n").removesuffix("\r")

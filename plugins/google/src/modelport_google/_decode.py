@@ -29,6 +29,7 @@ from modelport.wire import source_bytes
 
 from ._parts import PartMapper, answered_calls, text_of
 from ._replay import replay_metadata
+from ._wire_map import FINISH_REASONS
 from .grounding import validate_grounding_metadata
 
 __all__ = [
@@ -52,9 +53,6 @@ __all__ = [
 
 T = TypeVar("T")
 
-_CONTENT_FILTER = frozenset(
-    {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"}
-)
 #: Candidate fields copied into ``provider_metadata["google"]`` when present.
 CANDIDATE_KEYS = ("safetyRatings", "citationMetadata", "finishMessage", "urlContextMetadata", "avgLogprobs")
 
@@ -81,16 +79,10 @@ def guarded(provider: str, decode: Callable[[], T]) -> T:
 
 
 def finish_reason(raw: str | None, has_function_calls: bool) -> FinishReason:
-    """G13: Gemini's ``finishReason`` → the canonical reason."""
-    if raw == "STOP":
-        return "tool-calls" if has_function_calls else "stop"
-    if raw == "MAX_TOKENS":
-        return "length"
-    if raw in _CONTENT_FILTER:
-        return "content-filter"
-    if raw == "MALFORMED_FUNCTION_CALL":
-        return "error"
-    return "other"
+    """G13: Gemini's ``finishReason`` → the canonical reason (the table :data:`FINISH_REASONS`)."""
+    if raw == "STOP" and has_function_calls:
+        return "tool-calls"
+    return FINISH_REASONS.get(raw, "other") if raw is not None else "other"
 
 
 def _count(meta: dict[str, Any], key: str) -> int | None:

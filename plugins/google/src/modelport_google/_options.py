@@ -8,7 +8,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from modelport.errors import InvalidRequestError, validation_message
 
-__all__ = ["GoogleOptions", "parse_options"]
+__all__ = ["INT32_MAX", "GoogleOptions", "parse_options"]
+
+#: The largest value of an int32, the wire type of Gemini's integer settings (``thinkingBudget``,
+#: ``topK``, ``seed``, ``maxOutputTokens``...): a larger one is Google's 400.
+INT32_MAX = 2**31 - 1
 
 
 class GoogleOptions(BaseModel):
@@ -39,7 +43,9 @@ class GoogleOptions(BaseModel):
         default=None, alias="thinkingLevel"
     )
     """``generationConfig.thinkingConfig.thinkingLevel`` (Gemini 3 family only; not with a budget)."""
-    thinking_budget: int | None = Field(default=None, alias="thinkingBudget", ge=-1, strict=True)
+    thinking_budget: int | None = Field(
+        default=None, alias="thinkingBudget", ge=-1, le=INT32_MAX, strict=True
+    )
     """``generationConfig.thinkingConfig.thinkingBudget`` (-1: dynamic; not with a level)."""
     response_logprobs: bool | None = Field(default=None, alias="responseLogprobs", strict=True)
     """``generationConfig.responseLogprobs``: the chosen tokens' log probabilities reach

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from modelport.errors import InvalidRequestError
-from modelport.types import MAX_SAFE_INTEGER, CallWarning, ReasoningConfig, Request
+from modelport.types import CallWarning, ReasoningConfig, Request
 
-from ._options import GoogleOptions
+from ._options import INT32_MAX, GoogleOptions
 
 __all__ = [
     "EFFORT_BUDGETS",
@@ -42,7 +42,7 @@ def is_gemini_3(model_name: str) -> bool:
 
 
 def check_reasoning(reasoning: ReasoningConfig | None) -> None:
-    """G4 validation: ``budget_tokens`` is a non-negative safe integer; ``enabled=False`` is alone."""
+    """G4 validation: ``budget_tokens`` is a non-negative int32; ``enabled=False`` is alone."""
     if reasoning is None:
         return
     budget = reasoning.budget_tokens
@@ -53,9 +53,9 @@ def check_reasoning(reasoning: ReasoningConfig | None) -> None:
             raise InvalidRequestError(
                 "reasoning.budget_tokens=-1 is reserved: use reasoning.effort='max' for a dynamic budget"
             )
-        if not 0 <= budget <= MAX_SAFE_INTEGER:
+        if not 0 <= budget <= INT32_MAX:  # thinkingBudget is an int32 on the wire
             raise InvalidRequestError(
-                f"reasoning.budget_tokens must be between 0 and {MAX_SAFE_INTEGER}, got {budget}"
+                f"reasoning.budget_tokens must be between 0 and {INT32_MAX}, got {budget}"
             )
     if reasoning.enabled is False and (reasoning.effort is not None or budget is not None):
         raise InvalidRequestError("reasoning.enabled=False cannot be combined with effort or budget_tokens")

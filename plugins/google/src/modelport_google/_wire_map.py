@@ -10,9 +10,30 @@ a function (the check accepts that for a value that maps to ``stop``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from modelport.wire_map import BodyMap, Count, RequestMap, WireMap
 
-__all__ = ["GEMINI_WIRE_MAP"]
+if TYPE_CHECKING:
+    from modelport.types import FinishReason
+
+__all__ = ["FINISH_REASONS", "GEMINI_WIRE_MAP"]
+
+#: G13: Gemini's ``finishReason`` → the canonical finish reason (``STOP`` is ``tool-calls`` when the
+#: answer calls a function; a value not listed is ``other``). The one table: the decoder
+#: (``_decode.finish_reason``) reads it from here, so loading the provider class loads no mapping
+#: module.
+FINISH_REASONS: dict[str, FinishReason] = {
+    "STOP": "stop",
+    "MAX_TOKENS": "length",
+    "SAFETY": "content-filter",
+    "RECITATION": "content-filter",
+    "BLOCKLIST": "content-filter",
+    "PROHIBITED_CONTENT": "content-filter",
+    "SPII": "content-filter",
+    "IMAGE_SAFETY": "content-filter",
+    "MALFORMED_FUNCTION_CALL": "error",
+}
 
 _USAGE = "/usageMetadata/"
 _PARTS = "/candidates/0/content/parts/*/"
@@ -36,10 +57,5 @@ GEMINI_WIRE_MAP = WireMap(
     response=_ANSWER,
     stream=_ANSWER,
     request=RequestMap(system="/systemInstruction/parts/*/text", prompt="/contents/*/parts/*/text"),
-    finish_reasons={
-        "STOP": "stop",
-        "MAX_TOKENS": "length",
-        "SAFETY": "content-filter",
-        "MALFORMED_FUNCTION_CALL": "error",
-    },
+    finish_reasons=FINISH_REASONS,
 )

@@ -71,10 +71,13 @@ class _GeminiFamily(HttpProvider):
         "Google OAuth access token": r"ya29\.[0-9A-Za-z_\-.]{16,}",
     }
 
-    #: ``temperature`` 0 to 2 (the API reference's range); ``topK`` is an int32 on the wire.
+    #: ``temperature`` 0 to 2 (the API reference's range); ``topK``, ``maxOutputTokens`` and ``seed``
+    #: are int32 fields of ``GenerationConfig`` on the wire (a larger value is Google's 400).
     request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = {
         "temperature": (0, 2),
         "top_k": (1, 2**31 - 1),
+        "max_output_tokens": (1, 2**31 - 1),
+        "seed": (-(2**31), 2**31 - 1),
     }
 
     _backend: GeminiBackend | VertexBackend

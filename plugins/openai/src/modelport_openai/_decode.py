@@ -28,16 +28,9 @@ from modelport.types import (
 )
 
 from ._quirks import Quirks
+from ._wire_map import FINISH
 
 __all__ = ["FINISH", "decode_completion", "finish_reason", "logprobs", "reasoning_text", "usage"]
-
-FINISH: dict[str, FinishReason] = {
-    "stop": "stop",
-    "length": "length",
-    "tool_calls": "tool-calls",
-    "function_call": "tool-calls",
-    "content_filter": "content-filter",
-}
 
 
 def finish_reason(raw: str | None, *, calls: bool, refused: bool) -> FinishReason:

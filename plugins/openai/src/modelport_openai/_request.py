@@ -47,12 +47,23 @@ def _unsupported(setting: str, details: str) -> CallWarning:
 
 
 def sampling(
-    request: Request, body: dict[str, Any], model_name: str, reasoning_model: bool, quirks: Quirks
+    request: Request,
+    body: dict[str, Any],
+    model_name: str,
+    reasoning_model: bool,
+    quirks: Quirks,
+    *,
+    effort_option: str | None = None,
 ) -> list[CallWarning]:
     """``temperature`` and ``top_p`` into ``body``; a reasoning model takes neither (a warning each),
-    unless it is one of ``quirks.sampling_models`` and the request asks for no reasoning."""
+    unless it is one of ``quirks.sampling_models`` and the request asks for no reasoning.
+
+    ``effort_option`` is the ``reasoning_effort`` given in ``provider_options``, which is sent in
+    place of what ``reasoning.effort`` maps to: the effort sent decides, whichever way it is asked
+    (OpenAI takes ``temperature`` and ``top_p`` on these models only with the effort ``none``)."""
     warnings: list[CallWarning] = []
-    samples = not reasoning_model or (quirks.takes_sampling(model_name) and not _reasons(request))
+    reasons = _reasons(request) if effort_option is None else effort_option != "none"
+    samples = not reasoning_model or (quirks.takes_sampling(model_name) and not reasons)
     for setting in ("temperature", "top_p"):
         value = getattr(request, setting)
         if value is None:
@@ -87,9 +98,12 @@ def build_body(
         "messages": wire_messages(request.messages, developer=reasoning_model),
     }
     warnings: list[CallWarning] = []
+    options = parse_options(request.provider_options, provider)
     if request.max_output_tokens is not None:
         body["max_completion_tokens" if reasoning_model else "max_tokens"] = request.max_output_tokens
-    warnings += sampling(request, body, model_name, reasoning_model, quirks)
+    warnings += sampling(
+        request, body, model_name, reasoning_model, quirks, effort_option=options.reasoning_effort
+    )
     if request.top_k is not None:
         if quirks.top_k:
             body["top_k"] = request.top_k
@@ -119,7 +133,7 @@ def build_body(
             warnings.append(_unsupported("request_labels", f"{provider} has no metadata field; not sent"))
     if request.prompt_cache is not None and quirks.prompt_cache:
         body.update(prompt_cache_fields(request.prompt_cache))
-    body.update(parse_options(request.provider_options, provider).wire())
+    body.update(options.wire())
     if stream:
         body["stream"] = True
         if quirks.stream_usage:

@@ -62,7 +62,8 @@ def build_body(
     warnings: list[CallWarning] = []
     if request.max_output_tokens is not None:
         body["max_output_tokens"] = request.max_output_tokens
-    warnings += sampling(request, body, model_name, reasoning_model, quirks)
+    effort_option = options.get("reasoning_effort")
+    warnings += sampling(request, body, model_name, reasoning_model, quirks, effort_option=effort_option)
     for setting in ("top_k", "stop_sequences", "seed", "presence_penalty", "frequency_penalty"):
         if getattr(request, setting) is not None:
             warnings.append(_unsupported(setting, f"the Responses API has no {setting}; it is not sent"))

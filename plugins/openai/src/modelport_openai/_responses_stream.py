@@ -41,11 +41,11 @@ from modelport.types import REFUSAL_METADATA, CallWarning, FinishReason, Result,
 
 from ._responses_input import RESPONSES
 from ._responses_items import BUILT_IN_ITEMS, Citations, built_in_events
+from ._wire_map import INCOMPLETE
 
 __all__ = ["ResponsesStream", "decode_response", "merge_frames", "usage"]
 
 _TERMINAL = ("response.completed", "response.incomplete", "response.failed")
-_INCOMPLETE: dict[str, FinishReason] = {"max_output_tokens": "length", "content_filter": "content-filter"}
 #: Statuses of a response that is no answer: what each means, for the error.
 _UNFINISHED = {
     "cancelled": "the response was cancelled before it completed",
@@ -241,7 +241,7 @@ class ResponsesStream:
         refused = bool(self.refusal)
         reason: FinishReason
         if self.incomplete:  # cut short, whether or not it says why: never "stop"
-            reason = _INCOMPLETE.get(raw, "other") if raw is not None else "other"
+            reason = INCOMPLETE.get(raw, "other") if raw is not None else "other"
         elif refused:
             reason = "content-filter"
         else:

@@ -11,18 +11,28 @@ mapped.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from modelport.wire_map import BodyMap, Count, RequestMap, Span, WireMap
 
-#: The raw finish values and their reasons (``_decode.FINISH``; the metamorphic check holds the
-#: decoder to them). Kept here so that loading the provider class loads no mapping module.
-FINISH = {
+if TYPE_CHECKING:
+    from modelport.types import FinishReason
+
+__all__ = ["CHAT_WIRE_MAP", "FINISH", "INCOMPLETE", "RESPONSES_WIRE_MAP", "XAI_WIRE_MAP"]
+
+#: Chat Completions' ``finish_reason`` → the canonical finish reason (the legacy ``function_call``
+#: is a tool call too). The one table: the decoder (``_decode``) reads it from here, so loading the
+#: provider class loads no mapping module.
+FINISH: dict[str, FinishReason] = {
     "stop": "stop",
     "length": "length",
     "tool_calls": "tool-calls",
     "function_call": "tool-calls",
     "content_filter": "content-filter",
 }
-__all__ = ["CHAT_WIRE_MAP", "RESPONSES_WIRE_MAP", "XAI_WIRE_MAP"]
+#: Responses' ``incomplete_details.reason`` → the finish reason of an answer cut short (any other
+#: reason, or none, is ``other``). The one table: the decoder (``_responses_stream``) reads it.
+INCOMPLETE: dict[str, FinishReason] = {"max_output_tokens": "length", "content_filter": "content-filter"}
 
 
 def _chat_usage(*, reasoning_beside: bool = False) -> tuple[Count, ...]:
@@ -123,5 +133,5 @@ RESPONSES_WIRE_MAP = WireMap(
         system=("/instructions", "/input/*/content", "/input/*/content/*/text"),
         prompt=("/input", "/input/*/content", "/input/*/content/*/text"),
     ),
-    finish_reasons={"max_output_tokens": "length", "content_filter": "content-filter"},
+    finish_reasons=INCOMPLETE,
 )

@@ -11,7 +11,7 @@ from modelport.wire_map import WireMap
 
 from ._quirks import Quirks, ReasoningFamily
 from ._wire_map import XAI_WIRE_MAP
-from .provider import ChatCompletionsProvider
+from .provider import CHAT_COMPLETIONS_BOUNDS, ChatCompletionsProvider
 
 __all__ = [
     "PRESETS",
@@ -38,6 +38,8 @@ class GroqProvider(ChatCompletionsProvider):
     secret_patterns: ClassVar[Mapping[str, str]] = {"Groq API key": r"(?<![0-9A-Za-z])gsk_[0-9A-Za-z]{20,}"}
     default_base_url: ClassVar[str | None] = "https://api.groq.com/openai/v1"
     api_key_env: ClassVar[tuple[str, ...]] = ("GROQ_API_KEY",)
+    #: Groq's API reference gives OpenAI's ranges (temperature 0 to 2, penalties -2 to 2).
+    request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = CHAT_COMPLETIONS_BOUNDS
     capabilities: ClassVar[Capabilities] = _CHAT_ONLY
     quirks: ClassVar[Quirks] = Quirks(embed_batch=0)
 
@@ -61,6 +63,8 @@ class DeepSeekProvider(ChatCompletionsProvider):
     telemetry_name: ClassVar[str | None] = "deepseek"
     default_base_url: ClassVar[str | None] = "https://api.deepseek.com"
     api_key_env: ClassVar[tuple[str, ...]] = ("DEEPSEEK_API_KEY",)
+    #: DeepSeek's API reference: temperature 0 to 2, penalties -2 to 2 (OpenAI's ranges).
+    request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = CHAT_COMPLETIONS_BOUNDS
     capabilities: ClassVar[Capabilities] = _CHAT_ONLY
     quirks: ClassVar[Quirks] = Quirks(effort=None, reasoning_families=(DEEPSEEK_V4,), embed_batch=0)
 
@@ -78,6 +82,9 @@ class OpenRouterProvider(ChatCompletionsProvider):
     }
     default_base_url: ClassVar[str | None] = "https://openrouter.ai/api/v1"
     api_key_env: ClassVar[tuple[str, ...]] = ("OPENROUTER_API_KEY",)
+    #: OpenRouter's parameter reference: temperature 0 to 2, penalties -2 to 2 (``top_k`` any
+    #: positive integer, which the request model already requires).
+    request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = CHAT_COMPLETIONS_BOUNDS
     config_options: ClassVar[frozenset[str] | None] = frozenset({"app_url", "app_name", "name"})
     capabilities: ClassVar[Capabilities] = _CHAT_ONLY
     #: OpenRouter normalizes efforts across its models, ``xhigh`` included.
@@ -100,6 +107,8 @@ class XaiProvider(ChatCompletionsProvider):
     secret_patterns: ClassVar[Mapping[str, str]] = {"xAI API key": r"(?<![0-9A-Za-z])xai-[0-9A-Za-z]{20,}"}
     default_base_url: ClassVar[str | None] = "https://api.x.ai/v1"
     api_key_env: ClassVar[tuple[str, ...]] = ("XAI_API_KEY",)
+    #: xAI's API reference: temperature 0 to 2 (the one range it documents as such).
+    request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = {"temperature": (0, 2)}
     capabilities: ClassVar[Capabilities] = _CHAT_ONLY
     quirks: ClassVar[Quirks] = Quirks(completion_excludes_reasoning=True, embed_batch=0)
     #: Its reasoning count moves ``output_tokens`` too (``completion_tokens`` leaves it out).
@@ -124,6 +133,12 @@ class MistralProvider(ChatCompletionsProvider):
     telemetry_name: ClassVar[str | None] = "mistral_ai"
     default_base_url: ClassVar[str | None] = "https://api.mistral.ai/v1"
     api_key_env: ClassVar[tuple[str, ...]] = ("MISTRAL_API_KEY",)
+    #: Mistral's API reference: penalties -2 to 2; it gives temperature no range (a recommendation
+    #: of 0 to 0.7, the default by model), so none is checked.
+    request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = {
+        "presence_penalty": (-2, 2),
+        "frequency_penalty": (-2, 2),
+    }
     quirks: ClassVar[Quirks] = Quirks(
         effort=None, stream_usage=False, seed_field="random_seed", user=False, embed_batch=512
     )

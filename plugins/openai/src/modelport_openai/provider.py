@@ -30,7 +30,13 @@ if TYPE_CHECKING:
     from ._responses_stream import ResponsesStream
     from ._stream import ChatStream
 
-__all__ = ["OPENAI_BASE_URL", "OpenAICompatibleProvider", "OpenAIProvider", "OpenAIResponsesProvider"]
+__all__ = [
+    "CHAT_COMPLETIONS_BOUNDS",
+    "OPENAI_BASE_URL",
+    "OpenAICompatibleProvider",
+    "OpenAIProvider",
+    "OpenAIResponsesProvider",
+]
 
 #: The OpenAI API's base URL (the ``openai`` provider's default).
 OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -41,6 +47,16 @@ OPENAI_BASE_URL = "https://api.openai.com/v1"
 OPENAI_XHIGH = ReasoningFamily(
     ("gpt-5.1-codex-max", "gpt-5.2", "gpt-5.3", "gpt-5.4", "gpt-5.5", "gpt-5.6"), efforts=(("max", "xhigh"),)
 )
+
+#: The ranges the OpenAI API reference gives Chat Completions' sampling settings
+#: (https://platform.openai.com/docs/api-reference/chat/create): ``temperature`` 0 to 2,
+#: ``presence_penalty`` and ``frequency_penalty`` -2 to 2 (``top_p`` 0 to 1 is the request model's
+#: own bound, for every provider). Data: a preset whose server documents other ranges says so.
+CHAT_COMPLETIONS_BOUNDS: Mapping[str, tuple[float, float]] = {
+    "temperature": (0, 2),
+    "presence_penalty": (-2, 2),
+    "frequency_penalty": (-2, 2),
+}
 
 _CAPABILITIES = Capabilities(
     generate=True,
@@ -131,6 +147,7 @@ class OpenAIProvider(ChatCompletionsProvider):
     }
     default_base_url: ClassVar[str | None] = OPENAI_BASE_URL
     base_url_env: ClassVar[str | None] = "OPENAI_BASE_URL"
+    request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = CHAT_COMPLETIONS_BOUNDS
     api_key_env: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
     config_options: ClassVar[frozenset[str] | None] = frozenset({"organization", "project", "name"})
     saved_options: ClassVar[frozenset[str]] = frozenset({"organization", "project", "name"})
@@ -202,6 +219,10 @@ class OpenAIResponsesProvider(OpenAIProvider):
     id: ClassVar[str] = "openai-responses"
     display_name: ClassVar[str] = "OpenAI Responses API"
     api: ClassVar[str | None] = "responses"
+    #: ``temperature`` 0 to 2, as the API reference gives it for ``POST /responses``
+    #: (https://platform.openai.com/docs/api-reference/responses/create); the API takes no penalties
+    #: (they are not sent, with a warning), so they have no range here.
+    request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = {"temperature": (0, 2)}
     #: ``response.completed`` (status ``completed``) or ``response.incomplete`` ends a complete
     #: stream; ``response.failed`` is raised as its error by the decoder.
     stream_end: ClassVar[StreamEnd | None] = StreamEnd(
