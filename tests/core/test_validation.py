@@ -232,5 +232,7 @@ def test_args_of_validates_a_hand_built_tool_once_with_typed_errors() -> None:
     with pytest.raises(ProviderToolError, match=r"argument 'safe_mode' is not supported on the 'default'"):
         SEARCH.args_of(tool, "default")
     bad = ProviderTool(id="httpecho.search", name="search", args={"region": "mars"})
-    with pytest.raises(ProviderToolError, match=r"^provider tool 'httpecho.search': invalid arguments: region"):
+    with pytest.raises(
+        ProviderToolError, match=r"^provider tool 'httpecho.search': invalid arguments: region"
+    ):
         SEARCH.args_of(bad)
