@@ -5,6 +5,9 @@ Frames arrive as ``message_start``, then per content block ``content_block_start
 ``content_block_delta`` frames (``text_delta``, ``thinking_delta``, ``signature_delta``,
 ``input_json_delta``, ``citations_delta``) and ``content_block_stop``, then ``message_delta``
 (stop reason, matched stop sequence, final usage) and ``message_stop``; ``ping`` carries nothing.
+Their types are in :mod:`._wire` (a closed union on ``type``, matched here); an event or delta type
+newer than this decoder is skipped, as the API's versioning policy asks, and a frame without a type
+is malformed (a typed error, through the core's decoder guard).
 Blocks that arrive whole in ``content_block_start`` (``redacted_thinking``, server-tool results)
 are mapped by :func:`._blocks.block_part`, as a non-streamed body's blocks are.
 

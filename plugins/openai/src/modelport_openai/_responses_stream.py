@@ -25,7 +25,8 @@ still ``queued`` / ``in_progress`` (background mode), is no answer either: a
 arrived. An ``error`` event is raised by the core's SSE parser. A stream that ends without a
 terminal event gets no ``finish`` event (the provider's ``stream_end`` says so to the kit too), so
 the core raises ``StreamInterruptedError`` with what arrived. Citation offsets count the text as it
-streamed, which is the text the result holds.
+streamed, which is the text the result holds. The events are typed in :mod:`._responses_wire`;
+event types newer than this decoder are skipped.
 """
 
 from __future__ import annotations
