@@ -93,6 +93,7 @@ class Message(TypedDict):
     content: list[ContentBlock]
     stop_reason: str | None
     stop_sequence: NotRequired[str | None]
+    stop_details: NotRequired[dict[str, Any] | None]
     usage: Usage
     container: NotRequired[dict[str, Any] | None]
 
@@ -150,6 +151,7 @@ class ContentBlockStop(TypedDict):
 class _StopDelta(TypedDict, total=False):
     stop_reason: str | None
     stop_sequence: str | None
+    stop_details: dict[str, Any] | None
     container: dict[str, Any] | None
 
 

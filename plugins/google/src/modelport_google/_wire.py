@@ -123,3 +123,4 @@ class GenerateContentResponse(TypedDict):
     usageMetadata: NotRequired[dict[str, Any]]
     modelVersion: NotRequired[str]
     responseId: NotRequired[str]
+    createTime: NotRequired[str]  # Vertex AI

@@ -44,6 +44,9 @@ class Delta(TypedDict, total=False):
     refusal: str | None
     reasoning_content: str | None  # DeepSeek, and servers following it
     reasoning: str | None  # OpenRouter, Groq
+    reasoning_details: list[dict[str, Any]]  # OpenRouter (not read: the text is in reasoning)
+    channel: str  # Groq
+    index: int  # Mistral, in some deltas
     tool_calls: list[ToolCallDelta] | None
 
 
@@ -52,6 +55,8 @@ class ChunkChoice(TypedDict):
     delta: Delta
     finish_reason: str | None
     logprobs: NotRequired[dict[str, Any] | None]
+    native_finish_reason: NotRequired[str | None]  # OpenRouter: the upstream model's own
+    content_filter_results: NotRequired[dict[str, Any]]  # Azure
 
 
 class Chunk(TypedDict):
@@ -64,6 +69,12 @@ class Chunk(TypedDict):
     system_fingerprint: NotRequired[str | None]
     service_tier: NotRequired[str | None]
     x_groq: NotRequired[dict[str, Any]]
+    provider: NotRequired[str]  # OpenRouter: the upstream provider
+    prompt_filter_results: NotRequired[list[dict[str, Any]]]  # Azure
+    time_info: NotRequired[dict[str, Any]]  # Cerebras
+    obfuscation: NotRequired[str]  # OpenAI: padding that hides the chunk's size
+    #: An in-stream error (OpenRouter, Groq); the core's SSE parser raises it before the decoder.
+    error: NotRequired[dict[str, Any]]
 
 
 class _Message(TypedDict):

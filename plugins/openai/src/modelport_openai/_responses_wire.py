@@ -85,6 +85,7 @@ class TextDelta(TypedDict):
     content_index: int
     delta: str
     logprobs: NotRequired[list[dict[str, Any]]]
+    obfuscation: NotRequired[str]  # padding that hides the event's size
     sequence_number: NotRequired[int]
 
 
@@ -94,6 +95,7 @@ class SummaryDelta(TypedDict):
     output_index: int
     summary_index: int
     delta: str
+    obfuscation: NotRequired[str]
     sequence_number: NotRequired[int]
 
 
@@ -102,6 +104,7 @@ class ArgumentsDelta(TypedDict):
     item_id: str
     output_index: int
     delta: str
+    obfuscation: NotRequired[str]
     sequence_number: NotRequired[int]
 
 
