@@ -39,42 +39,44 @@ def unnamed(value: Any, typed: Any) -> set[str]:
     return set(value) - keys(typed) if isinstance(value, dict) else set()
 
 
-def anthropic_gaps() -> Iterator[str]:
-    frames, deltas = members(anthropic.Frame), members(anthropic.Delta)
-    for label, stream, _ in corpus.protocol_streams("anthropic"):
+def typed_events(protocol: str, union: Any) -> Iterator[tuple[str, dict[str, Any], Any]]:
+    """Each recorded event of ``protocol`` (not the SSE parser's errors), with its label and the
+    member of ``union`` its type names (``None`` for a type in no member)."""
+    tags = members(union)
+    for label, stream, _ in corpus.protocol_streams(protocol):
         for frame in stream:
-            kind = frame["type"]
-            if kind in SSE_ERRORS:
-                continue
-            if kind not in frames:
-                yield f"{label}: event {kind!r}"
-                continue
-            yield from (f"{label}: {kind}.{key}" for key in unnamed(frame, frames[kind]))
-            if kind == "content_block_delta":
-                delta = frame["delta"]
-                if delta["type"] not in deltas:
-                    yield f"{label}: delta {delta['type']!r}"
-                else:
-                    yield from (f"{label}: delta.{k}" for k in unnamed(delta, deltas[delta["type"]]))
-            elif kind == "message_start":
-                yield from (f"{label}: message.{k}" for k in unnamed(frame["message"], anthropic.Message))
-            elif kind == "message_delta":
-                yield from (f"{label}: delta.{k}" for k in unnamed(frame["delta"], anthropic._StopDelta))
+            if frame["type"] not in SSE_ERRORS:
+                yield label, frame, tags.get(frame["type"])
+
+
+def anthropic_gaps() -> Iterator[str]:
+    deltas = members(anthropic.Delta)
+    for label, frame, member in typed_events("anthropic", anthropic.Frame):
+        kind = frame["type"]
+        if member is None:
+            yield f"{label}: event {kind!r}"
+            continue
+        yield from (f"{label}: {kind}.{key}" for key in unnamed(frame, member))
+        if kind == "content_block_delta":
+            delta = frame["delta"]
+            if delta["type"] not in deltas:
+                yield f"{label}: delta {delta['type']!r}"
+            else:
+                yield from (f"{label}: delta.{k}" for k in unnamed(delta, deltas[delta["type"]]))
+        elif kind == "message_start":
+            yield from (f"{label}: message.{k}" for k in unnamed(frame["message"], anthropic.Message))
+        elif kind == "message_delta":
+            yield from (f"{label}: delta.{k}" for k in unnamed(frame["delta"], anthropic._StopDelta))
     for label, body in corpus.protocol_bodies("anthropic"):
         yield from (f"{label}: body.{key}" for key in unnamed(body, anthropic.Message))
 
 
 def responses_gaps() -> Iterator[str]:
-    events = members(responses.Event)
-    for label, stream, _ in corpus.protocol_streams("responses"):
-        for frame in stream:
-            kind = frame["type"]
-            if kind in SSE_ERRORS:
-                continue
-            if kind not in events:
-                yield f"{label}: event {kind!r}"
-            elif events[kind] is not responses.Progress:  # Progress: not read, its keys not named
-                yield from (f"{label}: {kind}.{key}" for key in unnamed(frame, events[kind]))
+    for label, frame, member in typed_events("responses", responses.Event):
+        if member is None:
+            yield f"{label}: event {frame['type']!r}"
+        elif member is not responses.Progress:  # Progress: not read, its keys not named
+            yield from (f"{label}: {frame['type']}.{key}" for key in unnamed(frame, member))
 
 
 def chat_gaps() -> Iterator[str]:
