@@ -13,6 +13,7 @@ from modelport.provider_tools import (
     get_provider_tool,
     register_provider_tool,
     resolve_tool_names,
+    validate_provider_tools,
 )
 from modelport.types import ProviderTool
 
@@ -216,3 +217,22 @@ def test_message_content_accepts_strings_dicts_and_objects() -> None:
     assert [m.role for m in request.messages] == ["system", "user", "assistant", "tool"]
     assert request.messages[0].text == "be brief"
     assert request.messages[2].content[1] == ToolCallPart(id="1", name="f", args={})
+
+
+def test_args_of_maps_the_carried_parse_without_validating_again(transport: CountingTransport) -> None:
+    tool = ProviderTool(id="httpecho.search", name="search", args={"max_results": 3})
+    parsed = validate_provider_tools([tool], namespace="httpecho", backend="default")
+    assert SEARCH.args_of(tool) is parsed["httpecho.search"] is tool.parsed_args
+
+
+def test_args_of_validates_a_hand_built_tool_once_with_typed_errors() -> None:
+    tool = ProviderTool(id="httpecho.search", name="search", args={"region": "eu", "safe_mode": True})
+    assert tool.parsed_args is None
+    assert SEARCH.args_of(tool) == SearchArgs(region="eu", safe_mode=True)
+    with pytest.raises(ProviderToolError, match=r"argument 'safe_mode' is not supported on the 'default'"):
+        SEARCH.args_of(tool, "default")
+    bad = ProviderTool(id="httpecho.search", name="search", args={"region": "mars"})
+    with pytest.raises(
+        ProviderToolError, match=r"^provider tool 'httpecho.search': invalid arguments: region"
+    ):
+        SEARCH.args_of(bad)

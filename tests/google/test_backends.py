@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+import modelport
+import modelport.errors
 import modelport_google
 from modelport.errors import ConfigurationError, MissingCredentialsError
 
@@ -45,6 +47,19 @@ def test_explicit_key_and_credential_option(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("GOOGLE_API_KEY", "env")
     assert call(api_key="explicit").headers["x-goog-api-key"] == "explicit"
     assert call(api_key=None, credential="cred").headers["x-goog-api-key"] == "cred"
+    assert call(api_key="explicit", credential="cred").headers["x-goog-api-key"] == "explicit"
+
+
+def test_the_credential_option_is_the_kits_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``credential=`` is read once, as ``api_key=``: scrubbed as the key is, checked as it is."""
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    echo = {"error": {"code": 400, "message": "bad key cred-9f2e41", "status": "INVALID_ARGUMENT"}}
+    m, _ = model([response(400, echo)], api_key=None, credential="cred-9f2e41")
+    with pytest.raises(modelport.errors.ProviderError) as info:
+        m.generate(prompt="hi")
+    assert "cred-9f2e41" not in str(info.value)
+    with pytest.raises(ConfigurationError, match="^credentials must be strings$"):
+        model([], api_key=None, credential=42)
 
 
 def test_base_url_env_applies_to_chat_and_embeddings(monkeypatch: pytest.MonkeyPatch) -> None:

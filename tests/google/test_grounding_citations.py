@@ -368,6 +368,17 @@ def test_any_supports_give_citations_or_typed_errors(parts: list[str], supports:
 @given(json_value, st.lists(st.text(max_size=6), max_size=3))
 def test_arbitrary_metadata_never_raises_untyped_errors(metadata: Any, parts: list[str]) -> None:
     try:
-        citations_from_grounding(metadata, parts, provider="google")
-    except ModelportError:
-        pass
+        sources, citations, _ = citations_from_grounding(metadata, parts, provider="google")
+    except ModelportError as error:
+        # S5's typed refusal: the metadata (or the text parts) named, never a bare Python error.
+        assert isinstance(error, ProviderMetadataError) and error.provider == "google", repr(error)
+        assert re.fullmatch(
+            r"google: (groundingMetadata must be an object|text parts must be a list of strings"
+            r"|invalid groundingMetadata: .+|groundingMetadata is \d+ bytes encoded, over the \d+-byte bound)",
+            str(error),
+            re.DOTALL,
+        ), str(error)
+        return
+    assert isinstance(metadata, dict)
+    assert all(0 <= c.start <= c.end <= len("".join(parts)) for c in citations)
+    assert {n for c in citations for n in c.sources} <= {s.number for s in sources}

@@ -381,7 +381,8 @@ def test_a_url_httpx_cannot_send_is_a_configuration_error_not_a_retry(mode: str,
     m = modelport.get_model(
         "google/g", api_key=KEY, base_url="http://127.0.0.1:1/v1", max_retries=3, **options
     )
-    m.provider._backend.base_url = lambda: "gopher://127.0.0.1/v1"  # type: ignore[method-assign]
+    gopher = "gopher://127.0.0.1/v1"  # the endpoint's base URL and the model URL built on it
+    m.provider.base_url = m.provider._backend.base_url = lambda: gopher  # type: ignore[method-assign]
     with pytest.raises(ConfigurationError) as info:
         generate(m, mode)
     assert "the request cannot be sent: UnsupportedProtocol" in str(info.value)

@@ -22,6 +22,7 @@ import functools
 import gzip
 import json
 import math
+import re
 from typing import Any
 
 import httpx
@@ -34,8 +35,10 @@ from modelport import Result
 from modelport.errors import (
     ModelportError,
     ProviderError,
+    ProviderMetadataError,
     ProviderRequestError,
     ProviderResponseError,
+    StreamInterruptedError,
 )
 from modelport.events import StreamAccumulator
 from modelport_conformance.invariants import check_stream_well_formed
@@ -89,6 +92,19 @@ def assert_sound(result: Result) -> None:
         assert 0 <= citation.start <= citation.end <= len(result.text)
         assert set(citation.sources) <= numbers
     modelport.cite(result).with_sources()
+
+
+#: What a Gemini decoder says of input it cannot use: ``google: <what was wrong>`` (one bounded
+#: line, never a bare Python error or a repr of the input).
+FAILURE = re.compile(r"google: [^\s].{0,1200}")
+
+
+def assert_typed_failure(error: ModelportError, *kinds: type[ProviderError]) -> None:
+    """A decoder's failure: one of ``kinds`` (a response error unless given), naming the provider,
+    with no HTTP status (the answer was a 200), its message in the shape above."""
+    assert isinstance(error, kinds or (ProviderResponseError, ProviderMetadataError)), repr(error)
+    assert error.provider == "google" and error.status_code is None, repr(error)
+    assert FAILURE.fullmatch(str(error)), str(error)
 
 
 # --------------------------------------------------------------------------- strategies
@@ -189,8 +205,8 @@ def test_mutated_streams_decode_or_fail_typed(chunks: list[bytes], asynchronous:
 def test_random_bytes_as_a_response_fail_typed(body: bytes, asynchronous: bool) -> None:
     try:
         assert_round_trips(generate(body, asynchronous))
-    except ModelportError:
-        pass
+    except ModelportError as error:
+        assert_typed_failure(error)
 
 
 @scaled(0.5)
@@ -325,8 +341,8 @@ def test_pure_decode_response_is_total(data: st.DataObject) -> None:
     _, document = data.draw(st.sampled_from(UNARY))
     try:
         decode_response(data.draw(mutated_json(document)))
-    except ModelportError:
-        pass
+    except ModelportError as error:
+        assert_typed_failure(error)
 
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -341,8 +357,8 @@ def test_pure_stream_decoder_is_total(data: st.DataObject) -> None:
         for frame in frames if isinstance(frames, list) else [frames]:
             decoder.feed(frame)
         decoder.finish()
-    except ModelportError:
-        pass
+    except ModelportError as error:
+        assert_typed_failure(error)
 
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -356,8 +372,8 @@ def test_pure_frame_merge_is_total(data: st.DataObject) -> None:
     frames = data.draw(mutated_json(frames))
     try:
         decode_response(merge_frames(frames if isinstance(frames, list) else [frames]))
-    except ModelportError:
-        pass
+    except ModelportError as error:
+        assert_typed_failure(error)
 
 
 @pytest.mark.parametrize(
@@ -573,5 +589,6 @@ def test_any_content_encoding_fails_typed(body: bytes, encoding: str, streamed: 
     model = google(lambda request: httpx.Response(200, content=body, headers=headers))
     try:
         list(model.stream(prompt="hi")) if streamed else model.generate(prompt="hi")
-    except ModelportError:
-        pass
+    except ModelportError as error:
+        # A stream whose bytes could not be read ends before it is complete.
+        assert_typed_failure(error, ProviderResponseError, StreamInterruptedError)

@@ -72,19 +72,20 @@ class ProviderToolSpec:
                 tool_id=self.id,
             )
 
-    def validate_args(self, args: Mapping[str, Any], backend: str) -> BaseModel:
-        """Check ``args`` for this backend and return the parsed arguments."""
-        for key in args:
-            allowed = self.backend_args.get(key)
-            if allowed is None:
-                alias_to_name = {f.alias: n for n, f in self.args_type.model_fields.items() if f.alias}
-                allowed = self.backend_args.get(alias_to_name.get(key, key))
-            if allowed is not None and backend not in allowed:
-                raise ProviderToolError(
-                    f"provider tool {self.id!r}: argument {key!r} is not supported on the "
-                    f"{backend!r} backend (only on {', '.join(sorted(allowed))})",
-                    tool_id=self.id,
-                )
+    def args_of(self, tool: ProviderTool, backend: str | None = None) -> BaseModel:
+        """The parsed arguments of ``tool`` (one of this spec's), for a plugin to map: the parse the
+        core carried when it validated the call, else (a request built by hand) ``tool.args``
+        validated once here, for ``backend`` when one is given."""
+        parsed = tool.parsed_args
+        if isinstance(parsed, self.args_type):
+            return parsed
+        return self.validate_args(tool.args, backend)
+
+    def validate_args(self, args: Mapping[str, Any], backend: str | None) -> BaseModel:
+        """Check ``args`` for this backend (``None``: no backend rules) and return the parsed
+        arguments."""
+        if backend is not None:
+            self._check_backend(args, backend)
         from pydantic import ValidationError
 
         try:
@@ -101,6 +102,19 @@ class ProviderToolSpec:
                 f"provider tool {self.id!r}: invalid arguments: {type(error).__name__}: {error}",
                 tool_id=self.id,
             ) from None
+
+    def _check_backend(self, args: Mapping[str, Any], backend: str) -> None:
+        for key in args:
+            allowed = self.backend_args.get(key)
+            if allowed is None:
+                alias_to_name = {f.alias: n for n, f in self.args_type.model_fields.items() if f.alias}
+                allowed = self.backend_args.get(alias_to_name.get(key, key))
+            if allowed is not None and backend not in allowed:
+                raise ProviderToolError(
+                    f"provider tool {self.id!r}: argument {key!r} is not supported on the "
+                    f"{backend!r} backend (only on {', '.join(sorted(allowed))})",
+                    tool_id=self.id,
+                )
 
     def check(self, tool: ProviderTool, *, namespace: str | None, backend: str) -> BaseModel:
         """Check ``tool`` (one of this spec's) against the selected provider's tool ``namespace`` and

@@ -18,6 +18,7 @@ Canonical forms of what only Anthropic has (sent back unchanged by :mod:`._messa
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from modelport.events import tool_call_part
@@ -112,7 +113,7 @@ def _server_requests(raw: Any) -> int | None:
     return sum(known) if known else None
 
 
-def message_metadata(message: dict[str, Any], raw_usage: Any) -> dict[str, dict[str, Any]]:
+def message_metadata(message: Mapping[str, Any], raw_usage: Any) -> dict[str, dict[str, Any]]:
     """``Result.provider_metadata``: the matched stop sequence, the container, the server-tool
     counts, the cache-write split and the service tier, when sent."""
     found: dict[str, Any] = {}
@@ -137,7 +138,7 @@ def text_metadata(citations: list[Any] | None) -> dict[str, dict[str, Any]] | No
 
 
 def block_part(
-    block: dict[str, Any], answer_tool: str | None = None
+    block: Mapping[str, Any], answer_tool: str | None = None
 ) -> tuple[Part | None, CallWarning | None]:
     """The part of one whole content block (``None`` for a block of no known type); a call of
     ``answer_tool`` (``response_format``'s forced tool) is the answer: its input as JSON text."""

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from modelport.types import CallWarning, Part, Result, TextPart
 
 from ._blocks import NAMESPACE, block_part, finish_reason, is_code_run, message_metadata, usage
 from ._citations import Span, sources_and_citations
 
+if TYPE_CHECKING:
+    from ._wire import Message
+
 __all__ = ["decode_message"]
 
 
-def decode_message(data: Any, answer_tool: str | None = None) -> Result:
+def decode_message(data: Message, answer_tool: str | None = None) -> Result:
     """The result of a ``message`` body, every content block in order (``answer_tool``: the forced
     tool of ``response_format``, whose input is the answer)."""
     content: list[Part] = []

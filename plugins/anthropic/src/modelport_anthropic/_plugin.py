@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from modelport.hookspecs import hookimpl
+from modelport.hookspecs import ProviderRegistrar, ToolRegistrar, hookimpl
 
 
 @hookimpl
-def modelport_register_providers(register: Any) -> None:
+def modelport_register_providers(register: ProviderRegistrar) -> None:
     """Register ``anthropic``."""
     from .provider import AnthropicProvider
 
@@ -17,7 +17,7 @@ def modelport_register_providers(register: Any) -> None:
 
 
 @hookimpl
-def modelport_register_provider_tools(register: Any) -> None:
+def modelport_register_provider_tools(register: ToolRegistrar) -> None:
     """Register ``anthropic.web_search``, ``anthropic.web_fetch`` and ``anthropic.code_execution``."""
     from .tools import PROVIDER_TOOL_SPECS
 
@@ -26,7 +26,7 @@ def modelport_register_provider_tools(register: Any) -> None:
 
 
 @hookimpl
-def modelport_conformance_suites(register: Any) -> None:
+def modelport_conformance_suites(register: Any) -> None:  # SuiteRegistrar: conformance sits above
     """Register the recorded cases shipped in ``cassettes/anthropic/``."""
     from importlib.resources import files
 

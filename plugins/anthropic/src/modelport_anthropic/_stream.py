@@ -5,6 +5,9 @@ Frames arrive as ``message_start``, then per content block ``content_block_start
 ``content_block_delta`` frames (``text_delta``, ``thinking_delta``, ``signature_delta``,
 ``input_json_delta``, ``citations_delta``) and ``content_block_stop``, then ``message_delta``
 (stop reason, matched stop sequence, final usage) and ``message_stop``; ``ping`` carries nothing.
+Their types are in :mod:`._wire` (a closed union on ``type``, matched here); an event or delta type
+newer than this decoder is skipped, as the API's versioning policy asks, and a frame without a type
+is malformed (a typed error, through the core's decoder guard).
 Blocks that arrive whole in ``content_block_start`` (``redacted_thinking``, server-tool results)
 are mapped by :func:`._blocks.block_part`, as a non-streamed body's blocks are.
 
@@ -22,8 +25,8 @@ table, with the partial result.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from modelport import events as ev
 from modelport.errors import ProviderResponseError
@@ -40,13 +43,18 @@ from ._blocks import (
 )
 from ._citations import Span, sources_and_citations
 
+if TYPE_CHECKING:
+    from typing_extensions import assert_never
+
+    from ._wire import ContentBlockDelta, Delta, Frame
+
 __all__ = ["MessageStream", "merge_frames"]
 
 
 class _Block:
     __slots__ = ("citations", "deltas", "id", "json", "kind", "raw", "signature", "start")
 
-    def __init__(self, kind: str, ident: str, raw: dict[str, Any]) -> None:
+    def __init__(self, kind: str, ident: str, raw: Mapping[str, Any]) -> None:
         self.kind = kind
         self.id = ident
         self.raw = raw
@@ -83,28 +91,35 @@ class MessageStream:
         self.ended = False
         self.warnings: list[CallWarning] = []
 
-    def feed(self, frame: dict[str, Any]) -> list[ev.StreamEvent]:
-        kind = frame.get("type")
-        if kind == "content_block_delta":
-            return self._delta(frame)
-        if kind == "content_block_start":
-            return self._start(frame.get("index", 0), frame.get("content_block") or {})
-        if kind == "content_block_stop":
-            return self._stop(frame.get("index", 0))
-        if kind == "message_start":
-            self.message = dict(frame.get("message") or {})
-            _merge_usage(self.usage, self.message.get("usage"))
-            ident = self.message.get("id")
-            if ident:
-                return [ev.ResponseMetadataEvent(response_id=ident, model_version=self.message.get("model"))]
-        elif kind == "message_delta":
-            self.message.update({k: v for k, v in (frame.get("delta") or {}).items() if v is not None})
-            _merge_usage(self.usage, frame.get("usage"))
-        elif kind == "message_stop":
-            self.ended = True
+    def feed(self, frame: Frame) -> list[ev.StreamEvent]:
+        match frame["type"]:
+            case "content_block_delta":
+                return self._delta(frame)
+            case "content_block_start":
+                return self._start(frame.get("index", 0), frame.get("content_block") or {})
+            case "content_block_stop":
+                return self._stop(frame.get("index", 0))
+            case "message_start":
+                self.message = dict(frame.get("message") or {})
+                _merge_usage(self.usage, self.message.get("usage"))
+                ident = self.message.get("id")
+                if ident:
+                    model = self.message.get("model")
+                    return [ev.ResponseMetadataEvent(response_id=ident, model_version=model)]
+            case "message_delta":
+                self.message.update({k: v for k, v in (frame.get("delta") or {}).items() if v is not None})
+                _merge_usage(self.usage, frame.get("usage"))
+            case "message_stop":
+                self.ended = True
+            case "ping":
+                pass
+            case _:
+                if TYPE_CHECKING:
+                    assert_never(frame)
+                # An event type newer than this decoder: skipped, as the API's versioning asks.
         return []
 
-    def _start(self, index: int, raw: dict[str, Any]) -> list[ev.StreamEvent]:
+    def _start(self, index: int, raw: Mapping[str, Any]) -> list[ev.StreamEvent]:
         kind = str(raw.get("type", ""))
         if kind == "tool_use" and self.answer_tool is not None and raw.get("name") == self.answer_tool:
             kind = "answer"
@@ -147,23 +162,22 @@ class MessageStream:
         count = self.starts[ident] = self.starts.get(ident, 0) + 1
         return ident if count == 1 else f"{ident}-{count}"
 
-    def _delta(self, frame: dict[str, Any]) -> list[ev.StreamEvent]:
+    def _delta(self, frame: ContentBlockDelta) -> list[ev.StreamEvent]:
         index = frame.get("index", 0)
         block = self.blocks.get(index)
-        delta = frame.get("delta") or {}
-        kind = delta.get("type")
+        delta = frame["delta"]
         opened: list[ev.StreamEvent] = []
-        wanted = _DELTA_BLOCKS.get(kind)  # type: ignore[arg-type]
+        wanted = _DELTA_BLOCKS.get(delta["type"])
         if wanted is not None and (block is None or block.kind not in _KNOWN):
             block, opened = self._implicit(index, wanted)
         elif block is None:
-            if kind == "input_json_delta":
+            if delta["type"] == "input_json_delta":
                 raise ProviderResponseError(
                     f"an input_json_delta arrived for content block {index}, which never started",
                     provider="anthropic",
                 )
             return []
-        return opened + self._content(block, kind, delta)
+        return opened + self._content(block, delta)
 
     def _implicit(self, index: Any, kind: str) -> tuple[_Block, list[ev.StreamEvent]]:
         """The block a content delta writes to when none of its kind started at its index: opened
@@ -179,26 +193,32 @@ class MessageStream:
         out = self._start(index, {"type": kind})
         return self.blocks[index], out
 
-    def _content(self, block: _Block, kind: Any, delta: dict[str, Any]) -> list[ev.StreamEvent]:
-        if kind == "text_delta":
-            text = delta.get("text") or ""
-            self.offset += len(text)
-            return [ev.text_delta(block.id, text)]
-        if kind == "thinking_delta":
-            return [ev.reasoning_delta(block.id, delta.get("thinking") or "")]
-        if kind == "signature_delta":
-            block.signature = delta.get("signature") or block.signature
-        elif kind == "input_json_delta":
-            fragment = delta.get("partial_json") or ""
-            if block.kind == "tool_use" and fragment:
-                block.deltas = True
-                return [ev.ToolCallDeltaEvent(id=block.id, delta=fragment)]
-            if block.kind == "answer" and fragment:
+    def _content(self, block: _Block, delta: Delta) -> list[ev.StreamEvent]:
+        match delta["type"]:
+            case "text_delta":
+                text = delta.get("text") or ""
+                self.offset += len(text)
+                return [ev.text_delta(block.id, text)]
+            case "thinking_delta":
+                return [ev.reasoning_delta(block.id, delta.get("thinking") or "")]
+            case "signature_delta":
+                block.signature = delta.get("signature") or block.signature
+            case "input_json_delta":
+                fragment = delta.get("partial_json") or ""
+                if block.kind == "tool_use" and fragment:
+                    block.deltas = True
+                    return [ev.ToolCallDeltaEvent(id=block.id, delta=fragment)]
+                if block.kind == "answer" and fragment:
+                    block.json.append(fragment)
+                    return [ev.text_delta(block.id, fragment)]
                 block.json.append(fragment)
-                return [ev.text_delta(block.id, fragment)]
-            block.json.append(fragment)
-        elif kind == "citations_delta" and delta.get("citation") is not None:
-            block.citations.append(delta["citation"])
+            case "citations_delta":
+                if delta.get("citation") is not None:
+                    block.citations.append(delta["citation"])
+            case _:
+                if TYPE_CHECKING:
+                    assert_never(delta)
+                # A delta type newer than this decoder: skipped, as the API's versioning asks.
         return []
 
     def _stop(self, index: int) -> list[ev.StreamEvent]:

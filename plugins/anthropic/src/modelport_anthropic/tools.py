@@ -83,9 +83,7 @@ _BY_ID = {spec.id: spec for spec in PROVIDER_TOOL_SPECS}
 def tool_to_wire(tool: ProviderTool) -> dict[str, Any]:
     """The tool block for a (validated) provider tool: its version as ``type``, then its arguments."""
     spec = _BY_ID[tool.id]
-    args = tool.parsed_args  # what the core parsed when it validated the call
-    if args is None:  # a request built by hand
-        args = spec.args_type.model_validate(tool.args)
+    args = spec.args_of(tool)
     given = args.model_dump(exclude_none=True)
     return {"type": given.pop("version"), "name": spec.name, **given}
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import AsyncGenerator, Generator
+from collections.abc import AsyncGenerator, Callable, Generator
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -29,6 +30,7 @@ __all__ = [
     "VertexBackend",
     "VERTEX_ENV_VARS",
     "vertex_host",
+    "with_credential",
 ]
 
 #: The Gemini API's base URL (the ``google`` provider's default).
@@ -88,32 +90,15 @@ def publisher_model(model_name: str) -> str:
 
 
 class GeminiBackend:
-    """The Gemini API: ``x-goog-api-key`` against ``generativelanguage.googleapis.com/v1beta``."""
+    """The Gemini API's URLs. Its base URL and key are the HTTP kit's, from
+    :class:`~.provider.GoogleProvider`'s declared ``base_url_env``, ``api_key_env`` and
+    ``api_key_header`` (``x-goog-api-key``); ``base_url`` is that provider's."""
 
     name = "gemini"
     vertex = False
 
-    def __init__(self, config: ProviderConfig) -> None:
-        self._config = config
-
-    def base_url(self) -> str:
-        """Explicit ``base_url``, else ``GOOGLE_GEMINI_BASE_URL``, else the public endpoint."""
-        if self._config.base_url:
-            return check_base_url(self._config.base_url)
-        from_env = os.environ.get(BASE_URL_ENV_VAR)
-        return check_base_url(from_env, source=BASE_URL_ENV_VAR) if from_env else GEMINI_BASE_URL
-
-    def api_key(self) -> str:
-        """The key from ``api_key=``/``credential=`` or the environment, else a clear error."""
-        key = _reveal(self._config.api_key, "API key") or _reveal(self._config.options.get("credential"))
-        if not key:
-            for name in API_KEY_ENV_VARS:
-                key = _reveal(os.environ.get(name), f"API key in {name}")
-                if key:
-                    break
-        if not key:
-            raise MissingCredentialsError(self._config.provider_id, API_KEY_ENV_VARS)
-        return key
+    def __init__(self, base_url: Callable[[], str]) -> None:
+        self.base_url = base_url
 
     def model_url(self, model_name: str) -> str:
         """``{base}/models/{model}``."""
@@ -123,16 +108,18 @@ class GeminiBackend:
         """``{collection}/{id}`` for a bare id; anything with a slash stays as given."""
         return name if "/" in name else f"{collection}/{name}"
 
-    def auth(self) -> httpx.Auth:
-        """The key in ``x-goog-api-key``."""
-        return HeaderAuth("x-goog-api-key", self.api_key())
 
-    def secrets(self) -> list[str]:
-        """The key, to scrub from messages."""
-        try:
-            return [self.api_key()]
-        except ConfigurationError:
-            return []
+def with_credential(config: ProviderConfig) -> ProviderConfig:
+    """``config`` with the Gemini API's ``credential=`` option read once, as ``api_key=``
+    (``api_key=`` wins when both are given)."""
+    credential = config.options.get("credential")
+    if credential is None or (config.api_key is not None and config.api_key.reveal()):
+        return config
+    if isinstance(credential, Secret):
+        credential = credential.reveal()
+    if not isinstance(credential, str):
+        raise ConfigurationError("credentials must be strings")
+    return replace(config, api_key=Secret(credential)) if credential else config
 
 
 class _TokenProviderAuth(httpx.Auth):

@@ -7,8 +7,8 @@ becomes a :class:`~modelport.errors.ProviderResponseError` (Q1), never a bare ``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from modelport.errors import ProviderMetadataError, ProviderResponseError
 from modelport.types import (
@@ -31,6 +31,10 @@ from ._parts import PartMapper, answered_calls, text_of
 from ._replay import replay_metadata
 from ._wire_map import FINISH_REASONS
 from .grounding import validate_grounding_metadata
+
+if TYPE_CHECKING:
+    from ._wire import Candidate
+    from ._wire import Part as WirePart
 
 __all__ = [
     "CANDIDATE_KEYS",
@@ -139,7 +143,7 @@ def usage_from(meta: object, *, server_tool_calls: int | None = None) -> Usage:
     )
 
 
-def candidate_metadata(candidate: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
+def candidate_metadata(candidate: Mapping[str, Any], response: Mapping[str, Any]) -> dict[str, Any]:
     """The ``provider_metadata["google"]`` fields of a candidate and its response (may be empty)."""
     meta = {key: candidate[key] for key in CANDIDATE_KEYS if candidate.get(key) not in (None, {}, [])}
     feedback = response.get("promptFeedback")
@@ -185,18 +189,18 @@ def logprobs_from(result: object) -> list[TokenLogprob] | None:
     return tokens
 
 
-def first_candidate(response: dict[str, Any]) -> dict[str, Any] | None:
+def first_candidate(response: Mapping[str, Any]) -> Candidate | None:
     """The selected candidate (``candidates[0]``), or ``None`` when there is none."""
     candidates = response.get("candidates")
     if isinstance(candidates, list) and candidates:
-        first = candidates[0]
+        first: Candidate = candidates[0]
         if not isinstance(first, dict):
             raise TypeError("a candidate must be an object")
         return first
     return None
 
 
-def candidate_parts(candidate: dict[str, Any] | None) -> list[dict[str, Any]]:
+def candidate_parts(candidate: Candidate | None) -> list[WirePart]:
     """The raw parts of a candidate (``[]`` when ``content`` or ``parts`` is missing)."""
     content = (candidate or {}).get("content")
     parts = content.get("parts") if isinstance(content, dict) else None

@@ -6,6 +6,7 @@ accumulated result and its merged frames keep the same last-wins and accumulated
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from modelport.errors import ProviderMetadataError
@@ -27,7 +28,7 @@ _ACCUMULATED_KEYS = frozenset({"citationMetadata", "groundingMetadata", "logprob
 _PLAIN_CANDIDATE_KEYS = frozenset({"content", "index"})
 
 
-def part_kind(raw: dict[str, Any]) -> str:
+def part_kind(raw: Mapping[str, Any]) -> str:
     return "reasoning" if raw.get("thought") is True else "text"
 
 
@@ -42,7 +43,7 @@ class FrameState:
         self.grounding: Any = None
         self.logprobs: dict[str, list[Any]] | None = None  # logprobsResult lists, over all frames
 
-    def add(self, frame: dict[str, Any], candidate: dict[str, Any] | None) -> None:
+    def add(self, frame: Mapping[str, Any], candidate: Mapping[str, Any] | None) -> None:
         # Three lookups, and a key-set test for the candidate, keep the per-frame cost flat.
         for key in _LAST_RESPONSE_KEYS:
             value = frame.get(key)

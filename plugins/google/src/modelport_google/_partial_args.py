@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from modelport.errors import ProviderResponseError
@@ -27,7 +28,7 @@ Segment = str | int
 _SEGMENT = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\[\"((?:[^\"\\]|\\.)*)\"\]")
 
 
-def is_fragment(raw: dict[str, Any]) -> bool:
+def is_fragment(raw: Mapping[str, Any]) -> bool:
     """Whether a raw part is a piece of a function call whose arguments stream (a call with neither
     a name nor arguments, such as the empty part that ends each streamed call, is one too)."""
     call = raw.get("functionCall")
@@ -36,7 +37,7 @@ def is_fragment(raw: dict[str, Any]) -> bool:
     return "partialArgs" in call or "willContinue" in call or not (call.get("name") or call.get("args"))
 
 
-def is_closer(raw: dict[str, Any]) -> bool:
+def is_closer(raw: Mapping[str, Any]) -> bool:
     """Whether a piece carries nothing but the end of a call (``{"functionCall": {}}``): with no call
     open, there is nothing to close and it is skipped."""
     call = raw["functionCall"]
@@ -175,7 +176,7 @@ def _set(args: dict[str, Any], path: list[Segment], value: Any, append: bool) ->
 class StreamedCall:
     """One function call assembled from its ``functionCall`` pieces."""
 
-    def __init__(self, first: dict[str, Any]) -> None:
+    def __init__(self, first: Mapping[str, Any]) -> None:
         call = first["functionCall"]
         self.name = call.get("name") if isinstance(call.get("name"), str) else ""
         self.id = call.get("id") if isinstance(call.get("id"), str) else None
@@ -185,7 +186,7 @@ class StreamedCall:
         self._text = _Text()
         self._continuing: list[Segment] | None = None  # the path a string entry left open
 
-    def add(self, raw: dict[str, Any]) -> str:
+    def add(self, raw: Mapping[str, Any]) -> str:
         """Fold one piece in; returns the JSON text it adds."""
         call = raw["functionCall"]
         for key, value in raw.items():

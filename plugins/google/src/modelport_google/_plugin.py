@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from modelport.hookspecs import hookimpl
+from modelport.hookspecs import ProviderRegistrar, ToolRegistrar, hookimpl
 
 
 @hookimpl
-def modelport_register_providers(register: Any) -> None:
+def modelport_register_providers(register: ProviderRegistrar) -> None:
     """Register the Gemini API and Vertex AI providers."""
     from .provider import GoogleProvider, VertexProvider
 
@@ -18,7 +18,7 @@ def modelport_register_providers(register: Any) -> None:
 
 
 @hookimpl
-def modelport_register_provider_tools(register: Any) -> None:
+def modelport_register_provider_tools(register: ToolRegistrar) -> None:
     """Register ``google.google_search`` and ``google.code_execution``."""
     from .tools import PROVIDER_TOOL_SPECS
 
@@ -27,7 +27,7 @@ def modelport_register_provider_tools(register: Any) -> None:
 
 
 @hookimpl
-def modelport_conformance_suites(register: Any) -> None:
+def modelport_conformance_suites(register: Any) -> None:  # SuiteRegistrar: conformance sits above
     """Register the recorded Gemini API and Vertex AI cases shipped in ``cassettes/`` (K6)."""
     from importlib.resources import files
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from modelport.errors import InvalidRequestError
@@ -84,7 +84,7 @@ def from_other_model(message: Message, model_name: str) -> Message:
     return sent
 
 
-def _size(parts: list[Any]) -> int:
+def _size(parts: Sequence[Any]) -> int:
     return len(json.dumps(parts, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
 
 
@@ -99,7 +99,7 @@ def _size_bound(value: Any) -> int:
     return 32  # numbers, booleans, null
 
 
-def _over_bound(parts: list[Any], source_bytes: int | None = None) -> str | None:
+def _over_bound(parts: Sequence[Any], source_bytes: int | None = None) -> str | None:
     if len(parts) > MAX_REPLAY_PARTS:
         return f"{len(parts)} raw parts (at most {MAX_REPLAY_PARTS})"
     if source_bytes is not None and source_bytes * REENCODED_RATIO <= MAX_REPLAY_BYTES:
@@ -111,7 +111,7 @@ def _over_bound(parts: list[Any], source_bytes: int | None = None) -> str | None
 
 
 def replay_metadata(
-    parts: list[dict[str, Any]], *, source_bytes: int | None = None
+    parts: Sequence[Mapping[str, Any]], *, source_bytes: int | None = None
 ) -> tuple[ProviderMetadata | None, CallWarning | None]:
     """What a result stores for exact replay, or a warning when the turn is over the bound.
 

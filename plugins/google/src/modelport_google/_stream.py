@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from modelport.errors import ProviderMetadataError, ProviderResponseError
 from modelport.events import (
@@ -56,6 +56,10 @@ from ._frames import FrameState, part_kind
 from ._partial_args import StreamedCall, is_closer, is_fragment
 from ._parts import _TEXT_KEYS, PartMapper, answered_calls, is_text_chunk, signature_metadata
 from ._replay import replay_metadata
+
+if TYPE_CHECKING:
+    from ._wire import GenerateContentResponse
+    from ._wire import Part as WirePart
 
 __all__ = ["StreamDecoder", "merge_frames"]
 
@@ -103,7 +107,7 @@ def _merge_frames(frames: Iterable[dict[str, Any]], provider: str) -> dict[str, 
                 parts.append(dict(raw))
                 open_text = True
             else:
-                parts.append(raw)
+                parts.append(dict(raw))
                 open_text = False
         state.add(frame, candidate)
     merged_candidate: dict[str, Any] = {"content": {"role": "model", "parts": parts}, **state.candidate}
@@ -136,7 +140,7 @@ class StreamDecoder:
         self._sent_id: str | None = None  # responseId: the first one wins, as in merge_frames
         self._sent_version: str | None = None  # modelVersion: the latest one wins
 
-    def feed(self, frame: object) -> list[StreamEvent]:
+    def feed(self, frame: GenerateContentResponse) -> list[StreamEvent]:
         """The events for one parsed frame."""
         try:  # guarded(), without a closure for every frame
             return self._feed(frame)
@@ -145,7 +149,7 @@ class StreamDecoder:
         except MALFORMED as error:
             raise malformed(self.provider, error) from None
 
-    def _feed(self, frame: object) -> list[StreamEvent]:
+    def _feed(self, frame: GenerateContentResponse) -> list[StreamEvent]:
         if not isinstance(frame, dict):
             raise TypeError("a stream frame must be an object")
         events: list[StreamEvent] = []
@@ -202,7 +206,7 @@ class StreamDecoder:
         self._next_id += 1
         return str(self._next_id - 1)
 
-    def _part(self, raw: dict[str, Any], events: list[StreamEvent]) -> None:
+    def _part(self, raw: WirePart, events: list[StreamEvent]) -> None:
         if is_fragment(raw):
             self._fragment(raw, events)
             return
@@ -232,7 +236,7 @@ class StreamDecoder:
         self._close(events)
         if "functionCall" in raw and self._held is None:
             self._held = events = []
-        self._raw.append(raw)
+        self._raw.append(dict(raw))
         part = self._mapper.map(raw)
         match part:
             case ToolCallPart() if not part.provider_executed:
@@ -265,7 +269,7 @@ class StreamDecoder:
             case _:
                 pass  # unknown parts are kept for replay only
 
-    def _fragment(self, raw: dict[str, Any], events: list[StreamEvent]) -> None:
+    def _fragment(self, raw: WirePart, events: list[StreamEvent]) -> None:
         """A piece of a call whose arguments stream: start it, then one delta per piece (held, as
         every call is, until the stream shows whether the server answered it)."""
         if self._streamed is None:

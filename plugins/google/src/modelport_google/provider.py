@@ -14,7 +14,14 @@ from modelport.http import HttpProvider, HttpRequest, Steps, StreamEnd
 from modelport.provider import Capabilities, EmbedRequest, ModelPage, ProviderConfig, TokenCount
 from modelport.wire_map import WireMap
 
-from ._backends import API_KEY_ENV_VARS, GEMINI_BASE_URL, GeminiBackend, VertexBackend
+from ._backends import (
+    API_KEY_ENV_VARS,
+    BASE_URL_ENV_VAR,
+    GEMINI_BASE_URL,
+    GeminiBackend,
+    VertexBackend,
+    with_credential,
+)
 from ._wire_map import GEMINI_WIRE_MAP
 
 if TYPE_CHECKING:
@@ -187,17 +194,6 @@ class _GeminiFamily(HttpProvider):
 
         return decode_embeddings([spec.context for spec in specs], responses, provider=self.name)
 
-    # Where and who ----------------------------------------------------------------------------
-
-    def base_url(self) -> str:
-        return self._backend.base_url()
-
-    def auth(self) -> httpx.Auth:
-        return self._backend.auth()
-
-    def secrets(self) -> list[str]:
-        return self._backend.secrets()
-
 
 class GoogleProvider(_GeminiFamily):
     """Gemini API (generativelanguage.googleapis.com)."""
@@ -208,13 +204,18 @@ class GoogleProvider(_GeminiFamily):
     backend: ClassVar[str] = "gemini"
     capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, list_models=True, batch=True)
     default_base_url: ClassVar[str | None] = GEMINI_BASE_URL
+    base_url_env: ClassVar[str | None] = BASE_URL_ENV_VAR
     api_key_env: ClassVar[tuple[str, ...]] = API_KEY_ENV_VARS
+    api_key_header: ClassVar[str] = "x-goog-api-key"
+    #: ``credential=`` is an alias of ``api_key=`` here (on Vertex AI it is a google-auth credential).
     config_options: ClassVar[frozenset[str] | None] = frozenset({"credential", "name"})
     saved_options: ClassVar[frozenset[str]] = frozenset({"name"})
 
+    _backend: GeminiBackend
+
     def __init__(self, config: ProviderConfig) -> None:
-        super().__init__(config)
-        self._backend = GeminiBackend(config)
+        super().__init__(with_credential(config))
+        self._backend = GeminiBackend(self.base_url)
 
     # Batch mode (the Gemini API's; Vertex runs batch prediction jobs on Cloud Storage instead) ----
 
@@ -289,6 +290,17 @@ class VertexProvider(_GeminiFamily):
             self._batch_bucket: BatchBucket | None = parse_batch_bucket(bucket)
         else:
             self._batch_bucket = None
+
+    # Where and who: Vertex AI's own (a token, a token provider, ADC or the express-mode key) ----
+
+    def base_url(self) -> str:
+        return self._backend.base_url()
+
+    def auth(self) -> httpx.Auth:
+        return self._backend.auth()
+
+    def secrets(self) -> list[str]:
+        return self._backend.secrets()
 
     # Batch prediction jobs (their requests and predictions in Cloud Storage: ``batch_bucket``) ----
 

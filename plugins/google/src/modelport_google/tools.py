@@ -270,10 +270,7 @@ def tool_to_wire(tool: ProviderTool, backend: str) -> dict[str, Any]:
             f"{backend!r} backend",
             tool_id=tool.id,
         )
-    # What the core parsed when it validated the call; a request built by hand is parsed here.
-    args = tool.parsed_args
-    if args is None:
-        args = spec.validate_args(tool.args, backend)
+    args = spec.args_of(tool, backend)
     wire = args.model_dump(mode="json", by_alias=True, exclude_none=True)
     for key in _TOOL_CONFIG_ARGS.get(spec.id, ()):
         wire.pop(key, None)
@@ -284,9 +281,7 @@ def retrieval_config(tools: Iterable[ProviderTool]) -> dict[str, Any] | None:
     """``toolConfig.retrievalConfig`` from the ``google.google_maps`` location, if one is given."""
     for tool in tools:
         if tool.id == _MAPS.id:
-            args = tool.parsed_args
-            if args is None:
-                args = GoogleMapsArgs.model_validate(tool.args)
+            args = _MAPS.args_of(tool)
             config = args.model_dump(
                 mode="json", by_alias=True, exclude_none=True, include={"lat_lng", "language_code"}
             )

@@ -10,7 +10,8 @@ usage under ``x_groq.usage``, cache hits as ``prompt_cache_hit_tokens`` (DeepSee
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from modelport.events import tool_call_part
 from modelport.types import (
@@ -29,6 +30,9 @@ from modelport.types import (
 
 from ._quirks import Quirks
 from ._wire_map import FINISH
+
+if TYPE_CHECKING:
+    from ._chat_wire import Completion
 
 __all__ = ["FINISH", "decode_completion", "finish_reason", "logprobs", "reasoning_text", "usage"]
 
@@ -86,7 +90,7 @@ def usage(raw: Any, quirks: Quirks) -> Usage:
     )
 
 
-def raw_usage(data: dict[str, Any]) -> Any:
+def raw_usage(data: Mapping[str, Any]) -> Any:
     """The usage object of a body or chunk (Groq also nests it under ``x_groq``)."""
     found = data.get("usage")
     if isinstance(found, dict):
@@ -95,7 +99,7 @@ def raw_usage(data: dict[str, Any]) -> Any:
     return groq.get("usage") if isinstance(groq, dict) else None
 
 
-def reasoning_text(message: dict[str, Any]) -> str:
+def reasoning_text(message: Mapping[str, Any]) -> str:
     """Reasoning text of a message or a delta, under either name servers use."""
     for key in ("reasoning_content", "reasoning"):
         value = message.get(key)
@@ -139,7 +143,7 @@ def refusal_metadata(provider: str) -> dict[str, dict[str, Any]]:
     return {provider: {"refusal": True}, **REFUSAL_METADATA}
 
 
-def metadata(data: dict[str, Any], provider: str, refusal: str | None) -> dict[str, dict[str, Any]]:
+def metadata(data: Mapping[str, Any], provider: str, refusal: str | None) -> dict[str, dict[str, Any]]:
     """``Result.provider_metadata``: the refusal text and the server's fingerprint and tier."""
     found = {k: data[k] for k in ("system_fingerprint", "service_tier") if data.get(k)}
     if refusal:
@@ -147,7 +151,7 @@ def metadata(data: dict[str, Any], provider: str, refusal: str | None) -> dict[s
     return {provider: found} if found else {}
 
 
-def decode_completion(data: Any, *, quirks: Quirks, provider: str) -> Result:
+def decode_completion(data: Completion, *, quirks: Quirks, provider: str) -> Result:
     """The result of a ``chat.completion`` body (the first choice)."""
     choice = data["choices"][0]
     message = choice.get("message") or {}

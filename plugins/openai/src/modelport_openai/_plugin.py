@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from modelport.hookspecs import hookimpl
+from modelport.hookspecs import ProviderRegistrar, ToolRegistrar, hookimpl
 
 
 @hookimpl
-def modelport_register_providers(register: Any) -> None:
+def modelport_register_providers(register: ProviderRegistrar) -> None:
     """Register ``openai``, ``openai-compatible`` and every preset."""
     from .presets import PRESETS
     from .provider import OpenAICompatibleProvider, OpenAIProvider, OpenAIResponsesProvider
@@ -22,7 +22,7 @@ def modelport_register_providers(register: Any) -> None:
 
 
 @hookimpl
-def modelport_register_provider_tools(register: Any) -> None:
+def modelport_register_provider_tools(register: ToolRegistrar) -> None:
     """Register ``openai.web_search``, ``openai.file_search``, ``openai.code_interpreter`` and
     ``openai.image_generation`` (built-in tools of ``openai-responses``)."""
     from .tools import PROVIDER_TOOL_SPECS
@@ -32,7 +32,7 @@ def modelport_register_provider_tools(register: Any) -> None:
 
 
 @hookimpl
-def modelport_conformance_suites(register: Any) -> None:
+def modelport_conformance_suites(register: Any) -> None:  # SuiteRegistrar: conformance sits above
     """Register the recorded cases shipped in ``cassettes/<provider id>/``."""
     from importlib.resources import files
 

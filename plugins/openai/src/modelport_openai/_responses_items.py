@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -49,7 +50,7 @@ BUILT_IN_ITEMS = {
 }
 
 
-def _call_and_output(item: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+def _call_and_output(item: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
     """What the item says was asked (the call's args) and what came back (the result's output)."""
     kind = item["type"]
     if kind == "web_search_call":
@@ -71,7 +72,7 @@ def _call_and_output(item: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     return {}, item.get("output")  # mcp_call: its arguments are JSON text, parsed by the caller
 
 
-def built_in_events(item: dict[str, Any]) -> tuple[list[ev.StreamEvent], CallWarning | None]:
+def built_in_events(item: Mapping[str, Any]) -> tuple[list[ev.StreamEvent], CallWarning | None]:
     """The events of one whole built-in tool item (a type in :data:`BUILT_IN_ITEMS`)."""
     kind = item["type"]
     ident = item.get("id") or ""
@@ -117,7 +118,7 @@ def built_in_events(item: dict[str, Any]) -> tuple[list[ev.StreamEvent], CallWar
     return events, warning
 
 
-def _image(item: dict[str, Any]) -> FilePart | None:
+def _image(item: Mapping[str, Any]) -> FilePart | None:
     data = item["result"]
     try:
         raw = base64.b64decode(data, validate=True) if isinstance(data, str) else None

@@ -25,13 +25,14 @@ still ``queued`` / ``in_progress`` (background mode), is no answer either: a
 arrived. An ``error`` event is raised by the core's SSE parser. A stream that ends without a
 terminal event gets no ``finish`` event (the provider's ``stream_end`` says so to the kit too), so
 the core raises ``StreamInterruptedError`` with what arrived. Citation offsets count the text as it
-streamed, which is the text the result holds.
+streamed, which is the text the result holds. The events are typed in :mod:`._responses_wire`;
+event types newer than this decoder are skipped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from modelport import events as ev
 from modelport.errors import ProviderError, ProviderResponseError
@@ -42,6 +43,11 @@ from modelport.types import REFUSAL_METADATA, CallWarning, FinishReason, Result,
 from ._responses_input import RESPONSES
 from ._responses_items import BUILT_IN_ITEMS, Citations, built_in_events
 from ._wire_map import INCOMPLETE
+
+if TYPE_CHECKING:
+    from typing_extensions import assert_type
+
+    from ._responses_wire import Event, OutputItem, Progress, Response
 
 __all__ = ["ResponsesStream", "decode_response", "merge_frames", "usage"]
 
@@ -94,7 +100,7 @@ class ResponsesStream:
         self.calls: dict[str, bool] = {}  # item id of each started call → whether deltas came
         self.server_calls = 0  # built-in tool calls OpenAI ran (web search, code interpreter, ...)
         self.refusal: list[str] = []
-        self.unmapped: list[dict[str, Any]] = []
+        self.unmapped: list[OutputItem] = []
         self.warnings: list[CallWarning] = []
         self.terminal: dict[str, Any] | None = None
         self.incomplete = False  # the terminal event was response.incomplete
@@ -102,48 +108,53 @@ class ResponsesStream:
         self.offset = 0  # where the next text part starts in ``Result.text``
         self.streamed: dict[str, int] = {}  # the length of each text part's streamed text
 
-    def feed(self, frame: dict[str, Any]) -> list[ev.StreamEvent]:
-        kind = frame.get("type")
+    def feed(self, frame: Event) -> list[ev.StreamEvent]:
         out: list[ev.StreamEvent] = []
-        if kind in ("response.output_text.delta", "response.refusal.delta"):
-            part = "text" if kind == "response.output_text.delta" else "refusal"
-            ident = self._start(out, part, frame["item_id"], frame.get("content_index", 0))
-            delta = frame["delta"]
-            if delta:
-                out.append(ev.text_delta(ident, delta))
-                self.streamed[ident] = self.streamed.get(ident, 0) + len(delta)
-        elif kind == "response.reasoning_summary_text.delta":
-            ident = self._start(out, "reasoning", frame["item_id"], frame.get("summary_index", 0))
-            if frame["delta"]:
-                out.append(ev.reasoning_delta(ident, frame["delta"]))
-        elif kind == "response.function_call_arguments.delta":
-            if frame["item_id"] in self.calls and frame["delta"]:
-                self.calls[frame["item_id"]] = True
-                out.append(ev.ToolCallDeltaEvent(id=frame["item_id"], delta=frame["delta"]))
-        elif kind == "response.output_item.added":
-            item = frame["item"]
-            if item.get("type") == "function_call":
-                self._start_call(out, item)
-        elif kind == "response.output_item.done":
-            self._item(out, frame["item"])
-        elif kind in ("response.created", "response.in_progress"):
-            self._metadata(out, frame.get("response") or {})
-        elif kind in _TERMINAL:
-            response = frame.get("response") or {}
-            self._metadata(out, response)
-            status = response.get("status")
-            if kind == "response.failed" or status == "failed":
-                error = response.get("error")
-                raise stream_error(error if isinstance(error, dict) else {}, provider=self.provider)
-            if isinstance(status, str) and status in _UNFINISHED:
-                raise ProviderResponseError(
-                    _UNFINISHED[status], provider=self.provider, provider_status=status
-                )
-            self.terminal = response
-            self.incomplete = kind == "response.incomplete" or status == "incomplete"
+        match frame["type"]:
+            case "response.output_text.delta" | "response.refusal.delta":
+                part = "text" if frame["type"] == "response.output_text.delta" else "refusal"
+                ident = self._start(out, part, frame["item_id"], frame.get("content_index", 0))
+                delta = frame["delta"]
+                if delta:
+                    out.append(ev.text_delta(ident, delta))
+                    self.streamed[ident] = self.streamed.get(ident, 0) + len(delta)
+            case "response.reasoning_summary_text.delta":
+                ident = self._start(out, "reasoning", frame["item_id"], frame.get("summary_index", 0))
+                if frame["delta"]:
+                    out.append(ev.reasoning_delta(ident, frame["delta"]))
+            case "response.function_call_arguments.delta":
+                if frame["item_id"] in self.calls and frame["delta"]:
+                    self.calls[frame["item_id"]] = True
+                    out.append(ev.ToolCallDeltaEvent(id=frame["item_id"], delta=frame["delta"]))
+            case "response.output_item.added":
+                item = frame["item"]
+                if item.get("type") == "function_call":
+                    self._start_call(out, item)
+            case "response.output_item.done":
+                self._item(out, frame["item"])
+            case "response.created" | "response.in_progress":
+                self._metadata(out, frame.get("response") or {})
+            case "response.completed" | "response.incomplete" | "response.failed":
+                self._terminal(out, frame["type"], frame.get("response") or {})
+            case _:
+                # Progress (what output_item.done repeats) or an event type newer than this
+                # decoder: nothing to read. The type checker holds that only Progress gets here.
+                if TYPE_CHECKING:
+                    assert_type(frame, Progress)
         return out
 
-    def _metadata(self, out: list[ev.StreamEvent], response: dict[str, Any]) -> None:
+    def _terminal(self, out: list[ev.StreamEvent], kind: str, response: Mapping[str, Any]) -> None:
+        self._metadata(out, response)
+        status = response.get("status")
+        if kind == "response.failed" or status == "failed":
+            error = response.get("error")
+            raise stream_error(error if isinstance(error, dict) else {}, provider=self.provider)
+        if isinstance(status, str) and status in _UNFINISHED:
+            raise ProviderResponseError(_UNFINISHED[status], provider=self.provider, provider_status=status)
+        self.terminal = dict(response)
+        self.incomplete = kind == "response.incomplete" or status == "incomplete"
+
+    def _metadata(self, out: list[ev.StreamEvent], response: Mapping[str, Any]) -> None:
         if self.response_id is None and response.get("id"):
             self.response_id = response["id"]
             out.append(
@@ -163,7 +174,7 @@ class ResponsesStream:
                 )
         return ident
 
-    def _start_call(self, out: list[ev.StreamEvent], item: dict[str, Any]) -> None:
+    def _start_call(self, out: list[ev.StreamEvent], item: OutputItem) -> None:
         ident = item["id"]
         if ident not in self.calls:
             self.calls[ident] = False
@@ -172,7 +183,7 @@ class ResponsesStream:
             )
             out.append(start)
 
-    def _item(self, out: list[ev.StreamEvent], item: dict[str, Any]) -> None:
+    def _item(self, out: list[ev.StreamEvent], item: OutputItem) -> None:
         kind = item.get("type")
         ident = item.get("id") or ""
         if kind == "message":
@@ -262,7 +273,7 @@ class ResponsesStream:
         )
 
 
-def decode_response(data: dict[str, Any], *, provider: str) -> Result:
+def decode_response(data: Response, *, provider: str) -> Result:
     """A non-streamed ``response`` body, through the stream's decoder (one mapping path)."""
     decoder = ResponsesStream(provider=provider)
     accumulator = StreamAccumulator()
@@ -278,16 +289,18 @@ def decode_response(data: dict[str, Any], *, provider: str) -> Result:
     return accumulator.result()
 
 
-def frames_of(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
+def frames_of(data: Response) -> Iterator[Event]:
     """The events a stream of ``data`` would end with: each output item done, then the terminal."""
     yield {"type": "response.created", "response": data}
-    for item in data.get("output") or []:
-        yield {"type": "response.output_item.done", "item": item}
+    for index, item in enumerate(data.get("output") or []):
+        yield {"type": "response.output_item.done", "output_index": index, "item": item}
     status = data.get("status")
-    yield {
-        "type": f"response.{status}" if status in ("incomplete", "failed") else "response.completed",
-        "response": data,
-    }
+    if status == "incomplete":
+        yield {"type": "response.incomplete", "response": data}
+    elif status == "failed":
+        yield {"type": "response.failed", "response": data}
+    else:
+        yield {"type": "response.completed", "response": data}
 
 
 def merge_frames(frames: list[dict[str, Any]]) -> dict[str, Any]:

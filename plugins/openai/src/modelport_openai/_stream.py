@@ -17,8 +17,8 @@ parser before they reach the decoder; the stream's ``partial`` keeps what had ar
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from modelport import events as ev
 from modelport.types import TokenLogprob
@@ -34,6 +34,9 @@ from ._decode import (
     usage,
 )
 from ._quirks import Quirks
+
+if TYPE_CHECKING:
+    from ._chat_wire import Chunk, ToolCallDelta
 
 __all__ = ["ChatStream", "merge_frames"]
 
@@ -76,7 +79,7 @@ class ChatStream:
         """The stream ended with ``[DONE]`` (the core calls this; see ``StreamDecoder``)."""
         self.ended = True
 
-    def feed(self, chunk: dict[str, Any]) -> list[ev.StreamEvent]:
+    def feed(self, chunk: Chunk) -> list[ev.StreamEvent]:
         out: list[ev.StreamEvent] = []
         self.chunks += 1
         if self.response_id is None and chunk.get("id"):
@@ -140,7 +143,7 @@ class ChatStream:
         out.append(ev.ReasoningEndEvent(id=ident) if self.open == "reasoning" else ev.TextEndEvent(id=ident))
         self.open = None
 
-    def _call(self, out: list[ev.StreamEvent], raw: dict[str, Any], position: int) -> None:
+    def _call(self, out: list[ev.StreamEvent], raw: ToolCallDelta, position: int) -> None:
         index = raw.get("index", position)
         call = self.calls.get(index)
         if call is None or another_call(call.call_id, raw):
@@ -186,7 +189,7 @@ class ChatStream:
         )
 
 
-def another_call(call_id: str, raw: dict[str, Any]) -> bool:
+def another_call(call_id: str, raw: Mapping[str, Any]) -> bool:
     """Whether a tool-call delta at the index of the call ``call_id`` names another call: a new call
     that reuses the index (merging it into the first would corrupt both)."""
     new = raw.get("id")

@@ -6,12 +6,13 @@ from importlib.resources import files
 from typing import Any
 
 from modelport import hookimpl
+from modelport.hookspecs import ProviderRegistrar
 
 from .provider import wire_call
 
 
 @hookimpl
-def modelport_register_providers(register: Any) -> None:
+def modelport_register_providers(register: ProviderRegistrar) -> None:
     from .provider import AcmeProvider
 
     register(AcmeProvider)
