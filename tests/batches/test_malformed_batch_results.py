@@ -315,3 +315,26 @@ def test_batch_submit_numbers_lines_without_an_id_around_the_given_ones(
     assert run.exit_code == 0, run.output
     assert fake.custom_ids == ["1", "2"]
     assert BatchItemNotRunError  # the items a batch gave no result for keep their own class
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_an_unreadable_line_that_echoes_the_key_is_its_own_error_without_it(asynchronous: bool) -> None:
+    # Found by the long fuzz run (batch-openai, seed 2026): scrubbing an unreadable line that held
+    # the key rebuilt the parser's BadLine record wrongly, and the bare TypeError ended the results.
+    batch = shapes.openai_batch()
+    first, _ = shapes.openai_lines()
+    echo = b'{"custom_id": "1", "error": "invalid key ' + OPENAI_KEY.encode() + b'"'  # cut: not JSON
+    served = Served({f"/v1/files/{batch['output_file_id']}/content": Lines([first, echo])})
+    data = {"output_file_id": batch["output_file_id"], "endpoint": "/v1/responses"}
+    saved = _job("openai-responses", "gpt-5-nano", batch["id"], data, ("0", "1"))
+    job = restore_batch(saved, api_key=OPENAI_KEY, transport=served)
+    items = asyncio.run(job.aresults()) if asynchronous else job.results()
+    assert _texts(items) == [
+        ("0", "4"),
+        ("1", "BatchItemNotRunError: missing"),
+        ("", "ProviderResponseError: unreadable"),
+    ]
+    assert str(items[2].error).startswith(
+        "openai-responses: results line 2 could not be read: line 2 of a JSON Lines body is not JSON"
+    )
+    assert OPENAI_KEY not in repr(items)

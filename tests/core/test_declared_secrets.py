@@ -104,3 +104,18 @@ def test_declaring_again_changes_nothing() -> None:
     before = secrets.all_patterns()
     secrets.declare(Acme.secret_patterns, Acme.credential_headers)
     assert secrets.all_patterns() is before
+
+
+def test_redact_data_rebuilds_a_named_tuple_field_by_field() -> None:
+    from typing import NamedTuple
+
+    from modelport.secrets import redact_data
+
+    class Line(NamedTuple):
+        number: int
+        problem: str
+
+    key = "mp-named-tuple-key-0123456789"
+    assert redact_data(Line(3, f"bad {key}"), [key]) == Line(3, "bad [REDACTED]")
+    assert redact_data((1, key), [key]) == (1, "[REDACTED]")
+    assert redact_data([key], [key]) == ["[REDACTED]"]

@@ -272,5 +272,9 @@ def redact_data(value: Any, secrets: Iterable[str] = (), *, _depth: int = 0, **o
             for k, v in value.items()
         }
     if isinstance(value, (list, tuple)):
-        return type(value)(redact_data(item, secrets, _depth=_depth + 1, **options) for item in value)
+        items = [redact_data(item, secrets, _depth=_depth + 1, **options) for item in value]
+        if type(value) is list:
+            return items
+        make = getattr(type(value), "_make", None)  # a named tuple takes its fields one by one
+        return make(items) if make is not None else type(value)(items)
     return value
