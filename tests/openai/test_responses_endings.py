@@ -222,3 +222,35 @@ def test_a_text_part_whose_done_frames_were_lost_ends_before_the_finish(asynchro
     assert [w.details for w in result.warnings] == [
         f"the stream finished while text part {part!r} was still open; closed with what had arrived"
     ]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_an_output_item_ended_twice_is_one_part(asynchronous: bool) -> None:
+    # Found by the long fuzz run (seed 2026, responses-stream case 571): a repeated
+    # output_item.done started and ended its reasoning part a second time, under the same id.
+    frames = corpus.exchanges(SUMMARY)[0].frames()
+    at = next(i for i, f in enumerate(frames) if f["type"] == "response.output_item.done")
+    item = frames[at]["item"]
+    frames.insert(at + 1, copy.deepcopy(frames[at]))
+    m = _model("".join(f"data: {json.dumps(f)}\n\n" for f in frames).encode(), "text/event-stream")
+
+    async def consume() -> tuple[list[Any], Result]:
+        s = m.astream(prompt="Hi")
+        return [e async for e in s], await s.result()
+
+    if asynchronous:
+        events, result = asyncio.run(consume())
+    else:
+        s = m.stream(prompt="Hi")
+        events, result = list(s), s.result()
+    starts = [e.id for e in events if e.type in ("reasoning-start", "text-start")]
+    assert len(starts) == len(set(starts))
+    whole = stream(corpus.exchanges(SUMMARY)[0].frames())
+    assert (result.text, result.content, result.finish_reason) == (
+        whole.text,
+        whole.content,
+        whole.finish_reason,
+    )
+    assert [w.details for w in result.warnings] == [
+        f"output item {item['id']!r} ended a second time; the repeat was ignored"
+    ]

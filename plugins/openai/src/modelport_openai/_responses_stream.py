@@ -107,6 +107,7 @@ class ResponsesStream:
         self.cited = Citations()
         self.offset = 0  # where the next text part starts in ``Result.text``
         self.streamed: dict[str, int] = {}  # the length of each text part's streamed text
+        self.done: set[str] = set()  # ids of the output items that ended
 
     def feed(self, frame: Event) -> list[ev.StreamEvent]:
         out: list[ev.StreamEvent] = []
@@ -186,6 +187,17 @@ class ResponsesStream:
     def _item(self, out: list[ev.StreamEvent], item: OutputItem) -> None:
         kind = item.get("type")
         ident = item.get("id") or ""
+        if ident in self.done:  # sent again (a proxy's repeat): its parts already ended
+            self.warnings.append(
+                CallWarning(
+                    type="other",
+                    setting="stream",
+                    details=f"output item {ident!r} ended a second time; the repeat was ignored",
+                )
+            )
+            return
+        if ident:
+            self.done.add(ident)
         if kind == "message":
             for index, content in enumerate(item.get("content") or []):
                 part = "refusal" if content.get("type") == "refusal" else "text"
