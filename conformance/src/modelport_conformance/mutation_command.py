@@ -19,7 +19,7 @@ __all__ = ["mutate_options", "run_mutate"]
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _bounded(name: str, kind: click.ParamType, default: float, text: str) -> Callable[[_F], _F]:
+def _bounded(name: str, kind: Any, default: float, text: str) -> Callable[[_F], _F]:
     """A numeric ``--mutate`` option with its default shown."""
     return click.option(name, type=kind, default=default, show_default=True, help=f"With --mutate: {text}")
 
