@@ -160,6 +160,18 @@ def tool_cases() -> list[dict[str, Any]]:
             interaction=1,
             features=("function_tools",),
         ),
+        {
+            **recorded(
+                "generate-prompt-cache-tools-and-turn",
+                M
+                + "typescript__tests__e2e__input__cassettes__tool-error__anthropic__handles-tool-execution-errors-and-retries.har",
+                "prompt_cache at tools and messages: cache_control on the last tool and on the last block (the tool_result) of the last user turn, where the recording has its breakpoints.",
+                interaction=1,
+                features=("function_tools", "prompt_cache"),
+            ),
+            "prompt_cache": {"at": ["tools", "messages"]},
+            "note": "the recorded breakpoints are {type: ephemeral}; prompt_cache always sends its ttl (5m, the API's default)",
+        },
         recorded(
             "stream-thinking-then-tool-call",
             F + "TestAnthropicThinking__claude-sonnet-4__thinking-streaming.yaml",

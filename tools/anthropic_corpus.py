@@ -426,9 +426,36 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
     if "user_id" in request:
         body["metadata"] = {"user_id": request["user_id"]}
     body.update((request.get("provider_options") or {}).get("anthropic", {}).get("extra_body", {}))
+    if request.get("prompt_cache"):
+        _breakpoints(body, request["prompt_cache"])
     if stream:
         body["stream"] = True
     return body
+
+
+def _breakpoints(body: dict[str, Any], cache: dict[str, Any]) -> None:
+    """``cache_control`` where the prompt-caching guide puts a breakpoint: on the last system block,
+    the last tool, and the last content block of the last user turn (of those ``at`` names)."""
+    ttl = cache.get("ttl", "5m")
+    at = cache.get("at", ("system", "tools", "messages"))
+    if "system" in at and "system" in body:
+        system = body["system"]
+        blocks = [{"type": "text", "text": system}] if isinstance(system, str) else [dict(b) for b in system]
+        body["system"] = [*blocks[:-1], {**blocks[-1], "cache_control": _control(ttl)}]
+    if "tools" in at and body.get("tools"):
+        body["tools"] = [*body["tools"][:-1], {**body["tools"][-1], "cache_control": _control(ttl)}]
+    users = [m for m in body["messages"] if m["role"] == "user"]
+    if "messages" in at and users:
+        last = users[-1]
+        content = last["content"]
+        blocks = (
+            [{"type": "text", "text": content}] if isinstance(content, str) else [dict(b) for b in content]
+        )
+        last["content"] = [*blocks[:-1], {**blocks[-1], "cache_control": _control(ttl)}]
+
+
+def _control(ttl: str) -> dict[str, str]:
+    return {"type": "ephemeral", "ttl": ttl}  # a new dict each time: no YAML alias in the cassette
 
 
 def count_wire(request: dict[str, Any], model: str) -> dict[str, Any]:

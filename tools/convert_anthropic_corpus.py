@@ -72,6 +72,8 @@ def build(spec: dict[str, Any]) -> None:
         request = canonical(recorded.request)
         if spec.get("neutral"):
             request = as_neutral(request)
+        if spec.get("prompt_cache"):
+            request["prompt_cache"] = spec["prompt_cache"]
         model = recorded.request["model"]
         stream = bool(recorded.request.get("stream"))
     else:

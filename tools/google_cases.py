@@ -14,6 +14,7 @@ from google_cases_grounding import VERTEX_CASES as VERTEX_GROUNDING_CASES
 from google_cases_mock import COUNT_CASES, PARTIAL_ARGS_CASE, VERTEX_COUNT_CASES
 from google_cases_mock_grounding import ENTERPRISE_CASES, MAPS_CASES
 from google_cases_requests import request_cases
+from google_cases_streamed_args import STREAMED_ARGS_CASES
 from google_cases_tools import TOOL_CASES
 
 #: The Gemini API cases.
@@ -28,5 +29,11 @@ CASES = (
     + MAPS_CASES
 )
 #: The Vertex AI cases.
-VERTEX_CASES = [*VERTEX_GROUNDING_CASES, *VERTEX_COUNT_CASES, *ENTERPRISE_CASES, PARTIAL_ARGS_CASE]
+VERTEX_CASES = [
+    *VERTEX_GROUNDING_CASES,
+    *VERTEX_COUNT_CASES,
+    *ENTERPRISE_CASES,
+    PARTIAL_ARGS_CASE,
+    *STREAMED_ARGS_CASES,
+]
 __all__ = ["CASES", "VERTEX_CASES"]

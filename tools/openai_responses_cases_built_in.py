@@ -82,6 +82,23 @@ def built_in_cases() -> list[dict[str, Any]]:
             "name": "generate-web-search-neutral-options",
             "features": ["web_search", "reasoning"],
         },
+        {
+            **_vercel(
+                "openai-web-search-tool.1.json",
+                "json",
+                "gpt-5-mini",
+                {
+                    "type": "neutral",
+                    "name": "web_search",
+                    "options": {"allowed_domains": ["www.theverge.com", "www.wired.com"]},
+                },
+                "The neutral web_search limited to two domains: filters.allowed_domains on the web_search tool.",
+            ),
+            "name": "generate-web-search-neutral-domains",
+            "features": ["web_search", "reasoning"],
+            "note": BODY_ONLY
+            + "; MOCK request option: the recording's tools echo filters null, allowed_domains (two of the cited sites) is added to test its mapping",
+        },
         _vercel(
             "openai-file-search-tool.1.json",
             "json",

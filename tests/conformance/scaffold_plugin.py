@@ -104,6 +104,14 @@ BUGS: dict[str, dict[str, list[tuple[str, str]]]] = {
     "system message lost": {
         "mapping.py": [('        body["system"] = "\\n\\n".join(system)\n', "        pass\n")]
     },
+    "warning setting and details swapped": {
+        "mapping.py": [
+            (
+                'setting=name, details="the API has no field for it"',
+                'setting="the API has no field for it", details=name',
+            )
+        ]
+    },
     # Wrong maps of a right plugin: a path the decoder does not read, and one that reaches nothing.
     "map names the id as text": {
         "mapping.py": [('text="[/type=text]/text",', 'text=("[/type=text]/text", "[/type=start]/id"),')]

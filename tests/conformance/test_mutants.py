@@ -86,7 +86,7 @@ def test_module_level_code_is_marked_as_run_at_import() -> None:
         ("'a' → 'a_x'", True),
     ]
     assert mutants[3].span == (3, 3)
-    assert [m.scope for m in mutants] == ["", "", "", "f", "f"]
+    assert [m.scope for m in mutants] == ["TABLE", "TABLE", "TABLE", "f", "f"]
 
 
 @pytest.mark.parametrize(

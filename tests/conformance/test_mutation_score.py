@@ -183,3 +183,19 @@ def test_a_function_the_suite_leaves_out_is_not_mutated(tmp_path: Path) -> None:
         ("both", "2 → 3"),
         ("both", "2 → 1"),
     ]
+
+
+def test_a_module_level_table_the_suite_leaves_out_is_not_mutated(tmp_path: Path) -> None:
+    root = tmp_path / "pkg"
+    root.mkdir()
+    module = root / "maps.py"
+    module.write_text('CHAT = {"a": 1}\nRESPONSES: dict = {"b": 2}\nBOTH = ONE = 3\n', encoding="utf-8")
+    target = Target("x", "pkg", root, [module], [], frozenset(), scopes=(("maps.py", "CHAT"),))
+    kept = [m for m in find_mutants(module.read_text(encoding="utf-8")) if target.keeps(module, m)]
+    assert [(m.scope, m.change) for m in kept] == [
+        ("RESPONSES", "'b' → 'b_x'"),
+        ("RESPONSES", "2 → 3"),
+        ("RESPONSES", "2 → 1"),
+        ("", "3 → 4"),
+        ("", "3 → 2"),
+    ]

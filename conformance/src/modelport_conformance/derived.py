@@ -22,6 +22,7 @@ the same cuts on every run.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -149,34 +150,55 @@ def _cut_problem(label: str, run: Execution, expected: dict[str, Any]) -> str | 
     return None
 
 
-def _skip_reason(case: Case, run: Execution, name: str) -> str | None:
+@dataclasses.dataclass(frozen=True)
+class _Stream:
+    """A case's one recorded stream: which interaction, its SSE entries and their wire bytes, the
+    frames that end it and those the ``unterminated`` check removes."""
+
+    index: int
+    entries: Sequence[dict[str, Any]]
+    blocks: list[bytes]
+    ends: list[int]
+    removable: list[int]
+
+
+def _skip(case: Case, run: Execution, name: str) -> CheckOutcome | None:
+    """The skip outcome of check ``name`` for a case no derived fault case is built from."""
     if case.method == "batch":
-        return "a batch: its exchanges are covered by its own steps"
+        return CheckOutcome(name, "skip", "a batch: its exchanges are covered by its own steps")
     if run.error is not None:
-        return "the recorded call ends in an error"
-    if name == "unterminated" and not case.is_stream:
-        return "not a stream"
+        return CheckOutcome(name, "skip", "the recorded call ends in an error")
     return None
+
+
+def _stream(suite: Suite, case: Case, name: str) -> _Stream | CheckOutcome:
+    """The case's recorded stream, or the skip outcome of check ``name`` when it has none to derive
+    from (``cut`` needs a terminal frame, ``unterminated`` one to remove)."""
+    index = stream_interaction(case)
+    if index is None:
+        return CheckOutcome(name, "skip", "the stream has no single SSE body")
+    entries = case.cassette.interactions[index].response["body"]["sse"]
+    ends, removable = terminal_frames(entries, stream_end_rule(suite))
+    if not (ends if name == "cut" else removable):
+        kinds = "terminal" if name == "cut" else "end"
+        return CheckOutcome(name, "skip", f"the stream has no frame of its declared {kinds} kinds")
+    return _Stream(index, entries, frame_blocks(case, index), ends, removable)
 
 
 def cut_check(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     """The ``cut`` check of one replay (see the module)."""
-    reason = _skip_reason(case, run, "cut")
-    if reason is not None:
-        return CheckOutcome("cut", "skip", reason)
+    skipped = _skip(case, run, "cut")
+    if skipped is not None:
+        return skipped
     if not case.is_stream:
         return _unary_cuts(suite, case)
-    index = stream_interaction(case)
-    if index is None:
-        return CheckOutcome("cut", "skip", "the stream has no single SSE body")
-    entries = case.cassette.interactions[index].response["body"]["sse"]
-    ends, _ = terminal_frames(entries, stream_end_rule(suite))
-    if not ends:
-        return CheckOutcome("cut", "skip", "the stream has no frame of its declared terminal kinds")
-    blocks = frame_blocks(case, index)
+    stream = _stream(suite, case, "cut")
+    if isinstance(stream, CheckOutcome):
+        return stream
+    index, blocks = stream.index, stream.blocks
     references: dict[int, dict[str, Any]] = {}
     problems: list[str] = []
-    for derived, kept in _cuts(entries, blocks, ends[0]):
+    for derived, kept in _cuts(stream.entries, blocks, stream.ends[0]):
         if kept not in references:
             broken = replay_broken(suite, case, index, b"".join(blocks[:kept]))
             references[kept] = _partial_form(getattr(broken.error, "partial", None))
@@ -209,21 +231,19 @@ def _unary_cuts(suite: Suite, case: Case) -> CheckOutcome:
 
 def unterminated_check(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     """The ``unterminated`` check of one replay (see the module)."""
-    reason = _skip_reason(case, run, "unterminated")
-    if reason is not None:
-        return CheckOutcome("unterminated", "skip", reason)
-    index = stream_interaction(case)
-    if index is None:
-        return CheckOutcome("unterminated", "skip", "the stream has no single SSE body")
-    entries = case.cassette.interactions[index].response["body"]["sse"]
-    _, removable = terminal_frames(entries, stream_end_rule(suite))
-    if not removable:
-        return CheckOutcome("unterminated", "skip", "the stream has no frame of its declared end kinds")
-    blocks = frame_blocks(case, index)
+    skipped = _skip(case, run, "unterminated")
+    if skipped is not None:
+        return skipped
+    if not case.is_stream:
+        return CheckOutcome("unterminated", "skip", "not a stream")
+    stream = _stream(suite, case, "unterminated")
+    if isinstance(stream, CheckOutcome):
+        return stream
+    blocks = stream.blocks
     problems: list[str] = []
-    for k in removable:
-        label = f"{_label(entries, k)} removed"
-        again = replay_body(suite, case, index, b"".join(blocks[:k] + blocks[k + 1 :]))
+    for k in stream.removable:
+        label = f"{_label(stream.entries, k)} removed"
+        again = replay_body(suite, case, stream.index, b"".join(blocks[:k] + blocks[k + 1 :]))
         if again.error is None:
             reason = again.events[-1].finish_reason if again.events else None  # type: ignore[union-attr]
             problems.append(f"{label}: reported complete (finish_reason {reason!r})")

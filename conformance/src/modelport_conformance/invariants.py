@@ -47,6 +47,7 @@ __all__ = [
     "check_stream_usage",
     "check_stream_well_formed",
     "check_usage",
+    "check_warnings",
     "check_whole_tool_calls",
     "stream_error_object",
 ]
@@ -305,6 +306,22 @@ def check_origin(result: Result | None, provider_id: str, model: str) -> list[st
     again = Message.model_validate_json(result.message.model_dump_json())
     if again.origin != origin:
         problems.append(f"Result.message's origin changes through JSON: {again.origin!r} != {origin!r}")
+    return problems
+
+
+def check_warnings(result: Result | None, events: Sequence[StreamEvent]) -> list[str]:
+    """Each warning names what it is about: its ``setting`` is a name or path (``prompt_cache.key``,
+    ``groundingSupports[7]``), never a sentence, and it says why in ``details``. A warning built
+    with the two swapped reads as a name that is a sentence."""
+    warnings = result.warnings if result is not None else accumulate(events).warnings if events else []
+    problems: list[str] = []
+    for index, warning in enumerate(warnings):
+        setting = warning.setting
+        if setting is not None and (not setting.strip() or any(c.isspace() for c in setting)):
+            problems.append(
+                f"warning {index + 1} ({warning.type}): its setting {setting!r} is no name "
+                f"(details {warning.details!r}: setting and details swapped?)"
+            )
     return problems
 
 

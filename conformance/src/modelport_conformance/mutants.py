@@ -77,7 +77,7 @@ class Mutant:
     ``in_function``: the mutated code runs only when a function of the module runs (not at import),
     so only the cases that reach its lines can tell it apart. ``span`` is the line range of the
     innermost statement holding it (what "reached" is judged on); ``scope`` the name of the
-    module-level function or class holding it (``""`` outside any).
+    module-level function, class or one-name assignment holding it (``""`` outside any).
     """
 
     index: int
@@ -277,13 +277,25 @@ def _sites(source: str) -> tuple[ast.Module, list[tuple[ast.AST, str, str, Any, 
     return tree, list(_Walker(source.splitlines()).sites(tree))
 
 
+def _defined_name(statement: ast.stmt) -> str:
+    """The name a module-level statement defines: a function's, a class's, or the one name an
+    assignment binds (``TABLE = {...}``, ``TABLE: Final = ...``); ``""`` for anything else."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return statement.name
+    targets = statement.targets if isinstance(statement, ast.Assign) else []
+    if isinstance(statement, ast.AnnAssign):
+        targets = [statement.target]
+    return targets[0].id if len(targets) == 1 and isinstance(targets[0], ast.Name) else ""
+
+
 def find_mutants(source: str) -> list[Mutant]:
     """Every mutant of ``source``, numbered in a fixed order (the same source, the same list)."""
     tree, sites = _sites(source)
     scopes = [
-        (statement.lineno, statement.end_lineno or statement.lineno, statement.name)
+        (statement.lineno, statement.end_lineno or statement.lineno, name)
         for statement in tree.body
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        for name in [_defined_name(statement)]
+        if name
     ]
 
     def scope(line: int) -> str:

@@ -3,7 +3,8 @@
 The mapping modules are the ``.py`` files of the provider class's top-level package, minus those
 its suite declares in ``mutation_exclude`` (``fnmatch`` patterns on the path relative to the
 package directory, e.g. ``"_plugin.py"``, ``"_responses_*.py"``; ``"_request.py::build_body"``
-leaves out one module-level function or class of a module shared with another API). Every
+leaves out one module-level function, class or one-name assignment, ``TABLE = ...``, of a module
+shared with another API). Every
 mutant of them is listed (:mod:`modelport_conformance.mutants`), ``sample`` of them are drawn with
 ``random.Random(seed)``, and each runs in its own process
 (:mod:`modelport_conformance.mutation_worker`), so a mutant that crashes, hangs or exits is killed
@@ -71,7 +72,7 @@ class Target:
     #: Case name → its directory, where the cases are plain directories (a worker then loads only
     #: the cases it replays).
     directories: dict[str, str] = field(default_factory=dict)
-    #: ``(file pattern, name)``: module-level functions and classes left out (``file.py::name``).
+    #: ``(file pattern, name)``: module-level functions, classes and assignments left out (``file.py::name``).
     scopes: tuple[tuple[str, str], ...] = ()
 
     def keeps(self, file: Path, mutant: Mutant) -> bool:

@@ -18,41 +18,35 @@ __all__ = ["mutate_options", "run_mutate"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
+
+def _bounded(name: str, kind: Any, default: float, text: str) -> Callable[[_F], _F]:
+    """A numeric ``--mutate`` option with its default shown."""
+    return click.option(name, type=kind, default=default, show_default=True, help=f"With --mutate: {text}")
+
+
 _OPTIONS = (
     click.option(
         "--mutate",
         is_flag=True,
         help="Mutation score: replay the cases against mutants of the provider's mapping modules.",
     ),
-    click.option(
-        "--sample",
-        type=click.IntRange(min=0),
-        default=DEFAULT_SAMPLE,
-        show_default=True,
-        help="With --mutate: mutants drawn per provider (0: every mutant).",
+    _bounded(
+        "--sample", click.IntRange(min=0), DEFAULT_SAMPLE, "mutants drawn per provider (0: every mutant)."
     ),
-    click.option("--seed", type=int, default=0, show_default=True, help="With --mutate: the sampling seed."),
-    click.option(
+    _bounded("--seed", click.INT, 0, "the sampling seed."),
+    _bounded(
         "--mutant-timeout",
-        type=click.FloatRange(min=1),
-        default=DEFAULT_MUTANT_TIMEOUT,
-        show_default=True,
-        help="With --mutate: seconds one mutant's process may run; past it the mutant counts as killed.",
+        click.FloatRange(min=1),
+        DEFAULT_MUTANT_TIMEOUT,
+        "seconds one mutant's process may run; past it the mutant counts as killed.",
     ),
-    click.option(
+    _bounded(
         "--budget",
-        type=click.FloatRange(min=0),
-        default=0,
-        show_default=True,
-        help="With --mutate: seconds after which no further mutant starts (0: no bound).",
+        click.FloatRange(min=0),
+        0,
+        "seconds after which no further mutant starts (0: no bound).",
     ),
-    click.option(
-        "--jobs",
-        type=click.IntRange(min=1),
-        default=1,
-        show_default=True,
-        help="With --mutate: mutants run at once.",
-    ),
+    _bounded("--jobs", click.IntRange(min=1), 1, "mutants run at once."),
 )
 
 

@@ -148,6 +148,7 @@ def _invariants(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     problems += invariants.check_provider_executed(content, case.request)
     problems += invariants.check_batch(run.batch, suite.provider_id, case.model)
     problems += invariants.check_citations(run.result, run.events)
+    problems += invariants.check_warnings(run.result, run.events)
     if case.is_stream:
         problems += invariants.check_whole_tool_calls(run.events)
         entries = sse_entries(case)

@@ -60,7 +60,7 @@ def modelport_conformance_suites(register: Any) -> None:  # SuiteRegistrar: conf
                 folder,
                 merge_frames=merge_frames,
                 credential_env=provider.api_key_env,
-                mutation_exclude=(*_NOT_MAPPING, "tools.py", "_responses_*.py"),
+                mutation_exclude=(*_NOT_MAPPING, "tools.py", "_responses_*.py", *_RESPONSES_ONLY),
             )
     responses = OpenAIResponsesProvider
     register(
@@ -68,7 +68,7 @@ def modelport_conformance_suites(register: Any) -> None:  # SuiteRegistrar: conf
         cassettes / responses.id,
         merge_frames=merge_events,
         credential_env=responses.api_key_env,
-        mutation_exclude=(*_NOT_MAPPING, *_CHAT_ONLY),
+        mutation_exclude=(*_NOT_MAPPING, *_CHAT_ONLY, *_CHAT_TABLES),
     )
 
 
@@ -86,4 +86,25 @@ _CHAT_ONLY = (
         f"_request.py::{name}"
         for name in ("build_body", "_response_format", "_function", "_tools", "_reasoning")
     ),
+)
+#: The Chat Completions wire maps and the one Chat-only provider class, left out of the
+#: ``openai-responses`` mutants (the Responses provider declares RESPONSES_WIRE_MAP).
+_CHAT_TABLES = (
+    *(
+        f"_wire_map.py::{name}"
+        for name in ("FINISH", "_chat_usage", "_chat", "CHAT_WIRE_MAP", "XAI_WIRE_MAP")
+    ),
+    "provider.py::OpenAICompatibleProvider",
+)
+#: The Responses wire map, options, neutral tools and provider class, left out of the Chat
+#: Completions mutants.
+_RESPONSES_ONLY = (
+    "_neutral.py",
+    "_options.py::ResponsesOptions",
+    "_options.py::RESPONSES_RESERVED",
+    *(
+        f"_wire_map.py::{name}"
+        for name in ("_ENDS", "_responses_usage", "_ANNOTATIONS", "_ADDED", "_spans", "RESPONSES_WIRE_MAP")
+    ),
+    "provider.py::OpenAIResponsesProvider",
 )
