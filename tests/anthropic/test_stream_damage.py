@@ -17,6 +17,7 @@ import pytest
 
 from modelport.errors import ProviderResponseError, StreamInterruptedError
 from modelport.types import Result
+from modelport_conformance.invariants import check_stream_well_formed
 
 from . import corpus
 from .fakes import model, sse
@@ -167,3 +168,29 @@ def test_a_tool_use_start_with_the_whole_input_and_no_deltas_streams_those_argum
     result = run(frames, asynchronous)
     assert [(c.name, c.args) for c in result.tool_calls] == [("weather", {"location": "Florence, Italy"})]
     assert result.finish_reason == "tool-calls"
+
+
+def test_a_text_delta_addressed_to_a_thinking_block_starts_a_text_part() -> None:
+    # Found by the long fuzz run (seed 2026, anthropic-stream case 24599): a text_delta at the index
+    # of an open thinking block went out as a text-delta of the reasoning part's id.
+    frames = thinking_frames()
+    stop = next(i for i, f in enumerate(frames) if f["type"] == "content_block_stop" and f["index"] == 0)
+    frames.insert(
+        stop, {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi."}}
+    )
+    m, _ = model([sse(frames)])
+    stream = m.stream(prompt="Hi")
+    events = list(stream)
+    result = stream.result()
+    assert check_stream_well_formed(events) == []
+    assert [
+        (e.type, e.id) for e in events if e.type.endswith(("-start", "-end")) and e.type != "stream-start"
+    ][:4] == [
+        ("reasoning-start", "thinking-0"),
+        ("reasoning-end", "thinking-0"),
+        ("text-start", "text-0"),
+        ("text-end", "text-0"),
+    ]
+    assert [p.type for p in result.content] == ["reasoning", "text", "tool-call"]
+    assert result.content[0].text.startswith(THOUGHT_START) and result.content[0].signature
+    assert result.content[1].text == "Hi."

@@ -168,8 +168,11 @@ class MessageStream:
         delta = frame["delta"]
         opened: list[ev.StreamEvent] = []
         wanted = _DELTA_BLOCKS.get(delta["type"])
-        if wanted is not None and (block is None or block.kind not in _KNOWN):
-            block, opened = self._implicit(index, wanted)
+        if wanted is not None and (block is None or block.kind != wanted):
+            if block is not None and block.kind in _KNOWN:
+                opened = self._stop(index)  # a delta of another kind: that block ended, a new one began
+            block, started = self._implicit(index, wanted)
+            opened += started
         elif block is None:
             if delta["type"] == "input_json_delta":
                 raise ProviderResponseError(
