@@ -213,7 +213,7 @@ def result(call: ToolCallPart, output: Any) -> ToolResultPart:
     """The result part of ``output``, or an error result saying why a request cannot carry it."""
     from pydantic import TypeAdapter
 
-    from ._content import MAX_VALUE_DEPTH, _too_deep
+    from ._contract.content import MAX_VALUE_DEPTH, _too_deep
     from .types import ToolResultPart
 
     try:

@@ -22,9 +22,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from ._contract.steps import Step
 from ._tool_calls import Round, aask, arun_round, ask, asks, plan, run_round
 from .approval import ALLOW
 from .errors import DeadlineExceededError, InvalidRequestError, ModelportError
@@ -34,26 +35,11 @@ if TYPE_CHECKING:
     from ._model import Model, ValidCall
     from .approval import ApproveHook
     from .events import StreamEvent
-    from .types import Message, Request, Result, ToolCallPart, ToolResultPart, Usage
+    from .types import Message, Request, Result, ToolCallPart, Usage
 
 __all__ = ["RunResult", "RunStream", "Step", "arun", "run", "run_stream"]
 
 StopReason = Literal["answer", "max-steps", "stopped"]
-
-
-@dataclass(frozen=True)
-class Step:
-    """One model call of a run: what was asked, what came back, and the tool results sent next.
-
-    ``tool_calls`` are the function calls the loop answered, in the model's order and as they ran
-    (with the arguments an approval hook gave in place of the model's); ``tool_results`` holds the
-    result of each, in the same order.
-    """
-
-    request: Request
-    result: Result
-    tool_results: list[ToolResultPart] = field(default_factory=list)
-    tool_calls: list[ToolCallPart] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-from ._results import is_refusal
+from ._contract.results import is_refusal
 from .errors import InvalidRequestError, ModelportError, OutputRefusedError, validation_message
 
 if TYPE_CHECKING:

@@ -156,7 +156,7 @@ class TokenCount:
     provider_metadata: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:  # what a plugin decoded, checked under the decoder guard
-        from ._content import check_counts
+        from ._contract.content import check_counts
 
         check_counts(input_tokens=self.input_tokens, cached_input_tokens=self.cached_input_tokens)
 
@@ -340,7 +340,7 @@ class Provider:
         :attr:`cross_model_replay`. Never does I/O."""
         if self.cross_model_replay == "keep":
             return message
-        from .reasoning import without_reasoning_state
+        from ._contract.replay import without_reasoning_state
 
         return without_reasoning_state(message)
 

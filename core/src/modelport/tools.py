@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal, Union, get_args
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Union, get_args
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -31,14 +31,14 @@ from .errors import InvalidRequestError, validation_message
 from .tool_args import ApproximateLocation, DomainLimits, ToolArgs
 
 if TYPE_CHECKING:
-    from ._results import CallWarning
-    from .provider import Provider
+    from ._contract.results import CallWarning
     from .types import ProviderTool
 
 __all__ = [
     "NEUTRAL_TOOL_NAMES",
     "CodeExecutionOptions",
     "NeutralTool",
+    "NeutralToolHost",
     "NeutralToolMapping",
     "NeutralToolName",
     "TimeRange",
@@ -217,18 +217,34 @@ def code_execution(*, best_effort: bool = False) -> NeutralTool:
     return _tool("code_execution", best_effort)
 
 
-def _where(provider: Provider) -> str:
+class NeutralToolHost(Protocol):
+    """What compiling a neutral tool reads of a provider (every
+    :class:`~modelport.provider.Provider` is one): its name, backend, capabilities and mappings."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def backend(self) -> str: ...
+
+    @property
+    def capabilities(self) -> object: ...
+
+    def neutral_tool(self, name: str) -> NeutralToolMapping | None: ...
+
+
+def _where(provider: NeutralToolHost) -> str:
     backend = f" (backend {provider.backend!r})" if provider.backend != "default" else ""
     return f"provider {provider.id!r}{backend}"
 
 
-def compile_tool(tool: NeutralTool, provider: Provider) -> tuple[ProviderTool, list[CallWarning]]:
+def compile_tool(tool: NeutralTool, provider: NeutralToolHost) -> tuple[ProviderTool, list[CallWarning]]:
     """``tool`` as ``provider``'s own provider tool, with a warning per option left out (best effort).
 
     Raises :class:`~modelport.errors.InvalidRequestError` for a tool the provider lacks, or an
     option its backend cannot express (unless ``tool.best_effort``). Never does I/O.
     """
-    from ._results import CallWarning
+    from ._contract.results import CallWarning
     from .types import ProviderTool
 
     mapping = provider.neutral_tool(tool.name) if getattr(provider.capabilities, tool.name, False) else None
@@ -253,7 +269,7 @@ def compile_tool(tool: NeutralTool, provider: Provider) -> tuple[ProviderTool, l
     return ProviderTool(id=mapping.tool_id, name=name, args=mapping.to_args(options)), warnings
 
 
-def compile_tools(tools: Sequence[Any], provider: Provider) -> tuple[list[Any], list[CallWarning]]:
+def compile_tools(tools: Sequence[Any], provider: NeutralToolHost) -> tuple[list[Any], list[CallWarning]]:
     """``tools`` with every neutral tool (or its mapping form) compiled for ``provider``; the rest
     unchanged."""
     compiled: list[Any] = []

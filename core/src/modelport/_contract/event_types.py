@@ -11,19 +11,16 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from ._content import built
-from ._results import deprecated_grounding, moved_grounding
-from .types import (
+from .content import FilePart, ProviderMetadata, ToolCallPart, ToolResultPart, built
+from .results import (
     CallWarning,
     Citation,
-    FilePart,
     FinishReason,
-    ProviderMetadata,
     Source,
     TokenLogprob,
-    ToolCallPart,
-    ToolResultPart,
     Usage,
+    deprecated_grounding,
+    moved_grounding,
 )
 
 

@@ -263,7 +263,7 @@ def presence(secrets: tuple[str, ...]) -> Callable[[str], bool]:
     """:func:`present` for one set of secrets, as a function built once (a stream asks at every
     chunk): a few substring searches (:func:`_quick`); a text holding escapes that can stand for a
     key's characters is asked again in its decoded views."""
-    from ._escapes import views
+    from .escapes import views
 
     lowered_probes, exact_probes, escaped_probes = _quick(secrets)
     search_escape = _KEY_ESCAPE.search

@@ -17,7 +17,7 @@ from pydantic import (
     model_validator,
 )
 
-from ._content import (
+from .content import (
     MAX_SAFE_INTEGER,
     Message,
     Origin,
