@@ -49,14 +49,15 @@ def test_nothing_of_the_core_imports_the_conformance_suite(graph: Any) -> None:
 
 def test_the_registry_sits_below_the_tool_lookups(graph: Any) -> None:
     """The provider-tools table is the registry's: the spec and its validation import no registry."""
+    registry = "modelport._registry.plugin_registry"
     for lower in (
-        "modelport.provider_tools",
+        "modelport.tools.spec",
         "modelport.hookspecs",
-        "modelport._hooks",
-        "modelport._registrants",
+        "modelport._registry.hooks",
+        "modelport._registry.registrants",
     ):
-        assert graph.find_shortest_chain(importer=lower, imported="modelport._registry") is None, lower
-    assert graph.find_shortest_chain(importer="modelport._registry", imported="modelport._tool_table") is None
+        assert graph.find_shortest_chain(importer=lower, imported=registry) is None, lower
+    assert graph.find_shortest_chain(importer=registry, imported="modelport._registry.tool_table") is None
 
 
 def test_no_module_of_the_whole_house_imports_in_a_circle(graph: Any) -> None:

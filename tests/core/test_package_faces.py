@@ -22,13 +22,13 @@ from modelport.lazy import lazy_attributes
 # The modules the API reference documents (mkdocs.yml) and the guides call through the package.
 LAZY_MODULES = [
     "events",
-    "functions",
     "http",
     "loop",
     "outputs",
     "plugins",
     "sse",
     "telemetry",
+    "tools",
     "types",
     "wire",
 ]

@@ -40,8 +40,16 @@ from .errors import (
     UnknownProviderError,
 )
 from .hookspecs import hookimpl
-from .lazy import lazy_attributes
+from .lazy import lazy_attributes, moved_modules
 from .provider import Capabilities, Provider
+
+# Public modules that moved into the layer packages, importable from their old paths with a
+# DeprecationWarning naming the new one until the next minor version (old → new).
+MOVED_MODULES = {
+    "modelport.functions": "modelport.tools.functions",
+    "modelport.tool_args": "modelport.tools.args",
+}
+moved_modules(MOVED_MODULES)
 
 # A library logs and never prints: without an application's logging configuration, nothing from the
 # "modelport" logger reaches stderr (Python's last-resort handler would print warnings).
@@ -53,7 +61,7 @@ _LAZY = {
     "RunResult": ".loop",
     "Approval": ".approval",
     "Refusal": ".approval",
-    "tool": ".functions",
+    "tool": ".tools.functions",
     "AsyncResultStream": "._streams",
     "ResultStream": "._streams",
     "CitedText": ".citations",
@@ -96,7 +104,6 @@ if TYPE_CHECKING:
     from . import cli as cli
     from . import contracts as contracts
     from . import events as events
-    from . import functions as functions
     from . import http as http
     from . import loop as loop
     from . import outputs as outputs
@@ -108,7 +115,6 @@ if TYPE_CHECKING:
     from . import sse as sse
     from . import telemetry as telemetry
     from . import testing as testing
-    from . import tool_args as tool_args
     from . import tools as tools
     from . import types as types
     from . import wire as wire
@@ -117,10 +123,12 @@ if TYPE_CHECKING:
     from .approval import Approval, Refusal
     from .citations import CitedText, check_markers, cite
     from .events import StreamAccumulator, StreamEvent, accumulate
-    from .functions import tool
     from .loop import RunResult
     from .outputs import OutputValidationError
-    from .provider_tools import ProviderToolSpec
+    from .tools import args as tool_args  # noqa: F401  (moved: importing it warns)
+    from .tools import functions as functions
+    from .tools.functions import tool
+    from .tools.spec import ProviderToolSpec
     from .types import (
         CallWarning,
         Citation,

@@ -84,8 +84,8 @@ def _canonical(kwargs: Mapping[str, Any]) -> Mapping[str, Any]:
     tools, response_format = kwargs.get("tools"), kwargs.get("response_format")
     if not tools and response_format is None:
         return kwargs
-    from .functions import PythonTool
     from .outputs import is_output_type, output_type
+    from .tools.functions import PythonTool
 
     kwargs = dict(kwargs)
     if isinstance(tools, (list, tuple)) and any(isinstance(t, PythonTool) for t in tools):
@@ -176,7 +176,7 @@ class Model(BatchCalls):
         request, replayed = _reasoning().apply_reasoning_replay(build_request(canonical), provider, self.name)
         check_bounds(request, provider)
         if request.tools:
-            from ._tool_table import validate_provider_tools
+            from ._registry.tool_table import validate_provider_tools
 
             validate_provider_tools(
                 request.tools, namespace=provider.tool_namespace, backend=provider.backend

@@ -21,7 +21,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .approval import ALLOW, Approval, ApproveHook, Refusal, decision
-from .functions import PythonTool, ToolArgumentsError
+from .tools.functions import PythonTool, ToolArgumentsError
 
 if TYPE_CHECKING:
     from .types import ToolCallPart, ToolResultPart

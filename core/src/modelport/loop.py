@@ -29,7 +29,7 @@ from ._contract.steps import Step
 from ._tool_calls import Round, aask, arun_round, ask, asks, plan, run_round
 from .approval import ALLOW
 from .errors import DeadlineExceededError, InvalidRequestError, ModelportError
-from .functions import PythonTool
+from .tools.functions import PythonTool
 
 if TYPE_CHECKING:
     from ._model import Model, ValidCall

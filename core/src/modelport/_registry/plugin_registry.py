@@ -29,10 +29,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pluggy
 
-from . import hookspecs
-from ._first_party import BUILTIN_ALIASES, FIRST_PARTY
-from ._hooks import CORE_FAMILY, add_specs, refuse_unknown_hooks, unknown_hooks
-from ._registrants import (
+from .. import hookspecs
+from ..errors import ConfigurationError, ProviderToolError
+from ..provider import Provider
+from .first_party import BUILTIN_ALIASES, FIRST_PARTY
+from .hooks import CORE_FAMILY, add_specs, refuse_unknown_hooks, unknown_hooks
+from .registrants import (
     ENTRY_POINT_GROUP,
     Once,
     Registrant,
@@ -49,11 +51,9 @@ from ._registrants import (
     provider_conflict,
     tool_conflict,
 )
-from .errors import ConfigurationError, ProviderToolError
-from .provider import Provider
 
 if TYPE_CHECKING:
-    from .provider_tools import ProviderToolSpec
+    from ..tools.spec import ProviderToolSpec
 
 _T = TypeVar("_T")
 
@@ -116,7 +116,7 @@ class Registry:
         provider_id = getattr(provider, "id", None)
         if not isinstance(provider_id, str) or not provider_id:
             raise ConfigurationError(f"{provider!r} has no provider id (set the class attribute 'id')")
-        from .contracts import adapted  # types and events: not imported until a provider registers
+        from ..contracts import adapted  # types and events: not imported until a provider registers
 
         provider = adapted(provider)  # refused here when its contract version cannot be adapted
         registrant: Registrant | None = getattr(self._local, "registrant", None)
@@ -149,7 +149,7 @@ class Registry:
         """The ``register`` callback of the tools hook for one plugin: refusals are recorded on it."""
 
         def register(spec: ProviderToolSpec) -> None:
-            from .provider_tools import ProviderToolSpec
+            from ..tools.spec import ProviderToolSpec
 
             if not isinstance(spec, ProviderToolSpec):
                 raise ConfigurationError(f"{spec!r} is not a modelport ProviderToolSpec")

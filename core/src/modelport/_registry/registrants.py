@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import TYPE_CHECKING
 
-from ._first_party import FIRST_PARTY, FirstParty, normalized
-from .errors import ConfigurationError, ProviderNotInstalledError, UnknownProviderError
+from ..errors import ConfigurationError, ProviderNotInstalledError, UnknownProviderError
+from .first_party import FIRST_PARTY, FirstParty, normalized
 
 if TYPE_CHECKING:
-    from .provider import Provider
+    from ..provider import Provider
 
 ENTRY_POINT_GROUP = "modelport"
 AUTOLOAD_ENV = "MODELPORT_DISABLE_PLUGIN_AUTOLOAD"

@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, Union, get_args
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .errors import InvalidRequestError, validation_message
-from .tool_args import ApproximateLocation, DomainLimits, ToolArgs
+from ..errors import InvalidRequestError, validation_message
+from .args import ApproximateLocation, DomainLimits, ToolArgs
 
 if TYPE_CHECKING:
-    from ._contract.results import CallWarning
-    from .types import ProviderTool
+    from .._contract.results import CallWarning
+    from ..types import ProviderTool
 
 __all__ = [
     "NEUTRAL_TOOL_NAMES",
@@ -244,8 +244,8 @@ def compile_tool(tool: NeutralTool, provider: NeutralToolHost) -> tuple[Provider
     Raises :class:`~modelport.errors.InvalidRequestError` for a tool the provider lacks, or an
     option its backend cannot express (unless ``tool.best_effort``). Never does I/O.
     """
-    from ._contract.results import CallWarning
-    from .types import ProviderTool
+    from .._contract.results import CallWarning
+    from ..types import ProviderTool
 
     mapping = provider.neutral_tool(tool.name) if getattr(provider.capabilities, tool.name, False) else None
     if mapping is None:

@@ -17,7 +17,7 @@ from types import ModuleType
 
 import pluggy
 
-from .errors import ConfigurationError
+from ..errors import ConfigurationError
 
 __all__ = ["CORE_FAMILY", "add_specs", "family", "refuse_unknown_hooks", "unknown_hooks"]
 

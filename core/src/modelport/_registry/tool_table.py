@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ._registry import registry
-from .errors import ProviderToolError
-from .provider_tools import ProviderToolSpec
+from ..errors import ProviderToolError
+from ..tools.spec import ProviderToolSpec
+from .plugin_registry import registry
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from .types import ProviderTool
+    from ..types import ProviderTool
 
 
 def register_provider_tool(spec: ProviderToolSpec) -> None:
@@ -44,7 +44,7 @@ def validate_provider_tools(
     Each tool carries its parse on to the plugin (:attr:`ProviderTool.parsed_args
     <modelport.types.ProviderTool.parsed_args>`), which maps it without validating again.
     """
-    from .types import ProviderTool
+    from ..types import ProviderTool
 
     parsed: dict[str, BaseModel] = {}
     for tool in tools:
@@ -59,7 +59,7 @@ def validate_provider_tools(
 
 def resolve_tool_names(names: Iterable[object], *, namespace: str) -> list[ProviderTool]:
     """Turn untrusted names (``["google_search"]``) into provider tools via the registered table."""
-    from .types import ProviderTool
+    from ..types import ProviderTool
 
     allowed = {s.name: s for s in registry().provider_tools(namespace).values()}
     tools: list[ProviderTool] = []

@@ -11,10 +11,10 @@ import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, overload
 
-from .errors import InvalidRequestError, validation_message
+from ..errors import InvalidRequestError, validation_message
 
 if TYPE_CHECKING:
-    from .types import FunctionTool
+    from ..types import FunctionTool
 
 __all__ = ["PythonTool", "ToolArgumentsError", "tool"]
 
@@ -46,7 +46,7 @@ class PythonTool:
     @property
     def spec(self) -> FunctionTool:
         """The canonical function tool sent to the provider."""
-        from .types import FunctionTool
+        from ..types import FunctionTool
 
         return FunctionTool(name=self.name, description=self.description, parameters=self.parameters)
 
