@@ -78,6 +78,6 @@ def test_the_core_floors_hold_from_the_command_line_down_to_the_errors(graph: An
         "modelport._api",
         "modelport.telemetry",
         "modelport._model",
-        "modelport._retry",
+        "modelport.http",
     ]
     assert graph.find_illegal_dependencies_for_layers(layers=floors) == set()

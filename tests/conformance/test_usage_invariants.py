@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
 
 from modelport_conformance.cli import main

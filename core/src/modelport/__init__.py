@@ -48,6 +48,8 @@ from .provider import Capabilities, Provider
 MOVED_MODULES = {
     "modelport.functions": "modelport.tools.functions",
     "modelport.tool_args": "modelport.tools.args",
+    "modelport.sse": "modelport.http.sse",
+    "modelport.urls": "modelport.http.urls",
 }
 moved_modules(MOVED_MODULES)
 
@@ -112,7 +114,6 @@ if TYPE_CHECKING:
     from . import reasoning as reasoning
     from . import schemas as schemas
     from . import secrets as secrets
-    from . import sse as sse
     from . import telemetry as telemetry
     from . import testing as testing
     from . import tools as tools
@@ -123,6 +124,7 @@ if TYPE_CHECKING:
     from .approval import Approval, Refusal
     from .citations import CitedText, check_markers, cite
     from .events import StreamAccumulator, StreamEvent, accumulate
+    from .http import sse as sse
     from .loop import RunResult
     from .outputs import OutputValidationError
     from .tools import args as tool_args  # noqa: F401  (moved: importing it warns)

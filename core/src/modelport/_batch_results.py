@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import ValidationError
 
-from ._batch_types import BatchDownload, BatchLine, BatchValues, item_error
 from .errors import InvalidRequestError, ModelportError, ProviderResponseError, validation_message
 from .http import DECODE_ERRORS, BadLine
+from .http.batch_records import BatchDownload, BatchLine, BatchValues, item_error
 from .secrets import redact, redact_data
 from .types import EmbeddingResult, Result, Usage
 

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from . import _retry
 from ._batch_calls import BatchCalls
 from ._bounds import check_bounds
 from ._dropped import log_dropped
+from ._runtime import retry as _retry
 from .deadlines import Deadline
 from .errors import InvalidRequestError, ModelportError, validation_message
 from .provider import EmbedRequest, Provider, TokenCount

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import _retry
-from ._decode_guard import DECODE_ERRORS, decode_error
 from ._dropped import log_dropped
-from ._http_errors import stream_error
+from ._runtime import retry as _retry
+from ._runtime.decode_guard import DECODE_ERRORS, decode_error
 from .deadlines import Deadline
 from .errors import ModelportError, ProviderError, StreamInterruptedError
 from .events import (
@@ -19,6 +18,7 @@ from .events import (
     StreamStartEvent,
     TextDeltaEvent,
 )
+from .http import stream_error
 from .outputs import PartialObjects
 
 if TYPE_CHECKING:

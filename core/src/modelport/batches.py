@@ -22,9 +22,15 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, field_validator
 
-from . import _retry
 from ._batch_results import BatchItem, BatchResults
-from ._batch_types import (
+from ._runtime import retry as _retry
+from .errors import (
+    ConfigurationError,
+    DeadlineExceededError,
+    InvalidRequestError,
+    validation_message,
+)
+from .http.batch_records import (
     MAX_COUNT,
     TERMINAL_STATUSES,
     BatchCounts,
@@ -41,12 +47,6 @@ from ._batch_types import (
     jsonl_lines,
     spooled_upload,
     timestamp,
-)
-from .errors import (
-    ConfigurationError,
-    DeadlineExceededError,
-    InvalidRequestError,
-    validation_message,
 )
 from .types import Request
 

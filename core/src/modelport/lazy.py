@@ -40,18 +40,32 @@ __all__ = ["lazy_attributes", "moved_modules", "moved_to_conformance"]
 
 
 def lazy_attributes(
-    package: str, names: Mapping[str, str], *, deprecated: Mapping[str, str] | None = None
+    package: str,
+    names: Mapping[str, str],
+    *,
+    deprecated: Mapping[str, str] | None = None,
+    moved: Mapping[str, str] | None = None,
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """``(__getattr__, __dir__)`` for the module ``package`` whose ``names`` (name → module, relative
     to ``package``, e.g. ``"._options"``) load on first access, and whose ``deprecated`` names (old
-    name → new name) still read, with a :class:`DeprecationWarning` each time.
+    name → new name) and ``moved`` names (name → the module it moved to) still read, with a
+    :class:`DeprecationWarning` each time.
 
     An unknown name raises :class:`AttributeError` as for any module; ``dir()`` lists the lazy names
     beside those already loaded.
     """
     renamed = dict(deprecated or {})
+    homes = dict(moved or {})
 
     def __getattr__(name: str) -> Any:
+        if name in homes:
+            warnings.warn(
+                f"{package}.{name} moved to {homes[name]}.{name}: import it from there, the old name goes"
+                " in the next minor version",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return getattr(import_module(homes[name]), name)
         if name in renamed:
             new = renamed[name]
             warnings.warn(

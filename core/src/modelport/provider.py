@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, TypeVar
 
 import httpx
 
-from ._clients import DEFAULT_TIMEOUT, HttpClients
 from .errors import InvalidRequestError
+from .lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -29,7 +29,6 @@ __all__ = [
     "CONTRACT_VERSION",
     "Capabilities",
     "EmbedRequest",
-    "HttpClients",
     "ModelInfo",
     "ModelPage",
     "Prepared",
@@ -38,7 +37,6 @@ __all__ = [
     "ProviderConfig",
     "Secret",
     "TokenCount",
-    "DEFAULT_TIMEOUT",
     "parse_provider_options",
 ]
 
@@ -298,7 +296,6 @@ class Provider:
 
     def __init__(self, config: ProviderConfig) -> None:
         self.config = config
-        self.http = HttpClients(config)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id!r}>"
@@ -404,12 +401,10 @@ class Provider:
         raise self._unsupported("listing models")
 
     def close(self) -> None:
-        """Release clients this provider created."""
-        self.http.close()
+        """Release what this provider created (an :class:`~modelport.http.HttpProvider` its clients)."""
 
     async def aclose(self) -> None:
-        """Release clients this provider created (async)."""
-        await self.http.aclose()
+        """Release what this provider created (async)."""
 
     def _unsupported(self, what: str) -> InvalidRequestError:
         return InvalidRequestError(f"provider {self.id!r} does not support {what}")
@@ -448,3 +443,8 @@ def parse_provider_options(
             f"provider_options[{key!r}].extra_body cannot set {', '.join(clash)} (the request owns them)"
         )
     return options
+
+
+# Moved to the HTTP kit, which alone holds HTTP state: still readable here, with a warning.
+_MOVED = dict.fromkeys(("DEFAULT_TIMEOUT", "HttpClients"), "modelport.http")
+__getattr__, _ = lazy_attributes(__name__, {}, moved=_MOVED)

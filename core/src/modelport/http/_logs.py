@@ -24,7 +24,7 @@ import threading
 import weakref
 from collections.abc import Iterable
 
-from .secrets import redact
+from ..secrets import redact
 
 __all__ = ["LOGGERS", "live_secrets", "watch"]
 

@@ -26,7 +26,7 @@ from urllib.parse import unquote, urlsplit
 
 import httpx
 
-from .errors import ConfigurationError, InvalidRequestError
+from ..errors import ConfigurationError, InvalidRequestError
 
 __all__ = [
     "check_base_url",

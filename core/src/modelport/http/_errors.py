@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .errors import (
+from ..errors import (
     ProviderAuthError,
     ProviderError,
     ProviderOverloadedError,
@@ -64,7 +64,7 @@ def parse_retry_after(headers: Mapping[str, str], now: float | None = None) -> f
 def error_message(body: str) -> tuple[str | None, str | None, Any]:
     """``(message, status or type or code, the error object)`` of a JSON error body, as most
     providers shape it: ``{"error": {"message", "type"|"status"|"code"}}`` or ``{"message"}``."""
-    from .wire import loads
+    from ..wire import loads
 
     try:
         data = loads(body)

@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .errors import ProviderError, ProviderResponseError
-from .wire import loads
+from ..errors import ProviderError, ProviderResponseError
+from ..wire import loads
 
 __all__ = ["DEFAULT_MAX_FRAME_BYTES", "DONE", "SseParser"]
 
@@ -283,7 +283,7 @@ class SseParser:
         )
 
     def _raise_error(self, frame: Any, text: str) -> None:
-        from ._http_errors import own_status
+        from ._errors import own_status
 
         error = frame.get("error") if isinstance(frame, dict) else None
         error = error if isinstance(error, dict) else frame if isinstance(frame, dict) else {}

@@ -17,9 +17,9 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..errors import ModelportError, ProviderError
+from ..wire import dumps, loads
 from ._file_body import FileBody
-from .errors import ModelportError, ProviderError
-from .wire import dumps, loads
 
 __all__ = [
     "BatchCounts",
@@ -193,7 +193,7 @@ def spooled_upload(
     so a large batch is never held in memory. More than ``max_bytes`` is an
     :class:`~modelport.errors.InvalidRequestError` before any request; a value JSON cannot carry
     too. Call the returned body's :meth:`~SpooledFile.remove` once it is sent."""
-    from .errors import InvalidRequestError
+    from ..errors import InvalidRequestError
 
     descriptor, path = tempfile.mkstemp(prefix="modelport-batch-", suffix=".json")
     try:
@@ -226,7 +226,7 @@ class SpooledFile(FileBody):
 def item_error(custom_id: str, provider: str, reason: str, message: str) -> ProviderError:
     """The error of a request that did not run (the batch was cancelled or expired first, or the
     provider gave no result for it)."""
-    from .errors import BatchItemNotRunError
+    from ..errors import BatchItemNotRunError
 
     return BatchItemNotRunError(
         message, provider=provider, provider_status=reason, details={"custom_id": custom_id}

@@ -16,9 +16,9 @@ from typing import Any, Protocol
 
 import httpx
 
-from .errors import InvalidRequestError
+from ..errors import ConfigurationError, InvalidRequestError
 
-__all__ = ["DEFAULT_TIMEOUT", "ClientConfig", "HttpClients"]
+__all__ = ["DEFAULT_TIMEOUT", "ClientConfig", "HttpClients", "check_async_transport"]
 
 #: Default timeouts: connect quickly, allow long generations between bytes.
 DEFAULT_TIMEOUT = httpx.Timeout(connect=10.0, read=120.0, write=30.0, pool=10.0)
@@ -62,7 +62,7 @@ def _aiohttp_client(
         from ._aiohttp import async_client  # imports aiohttp: only now, for the first async client
     except ImportError as error:
         if choice == "aiohttp":
-            from .errors import ConfigurationError
+            from ..errors import ConfigurationError
 
             raise ConfigurationError(
                 f"async_transport='aiohttp' cannot import aiohttp ({error}); "
@@ -138,7 +138,7 @@ class HttpClients:
 
     def _check_open(self) -> None:
         if self.closed:
-            from .errors import ConfigurationError
+            from ..errors import ConfigurationError
 
             raise ConfigurationError("this model was closed; create a new one with get_model()")
 
@@ -225,3 +225,31 @@ class HttpClients:
         entry = self._async_by_loop.pop(id(asyncio.get_running_loop()), None)
         if entry is not None:
             await entry[0].aclose()
+
+
+def check_async_transport(choice: object, async_http_client: object, transport: object) -> None:
+    """``async_transport`` is one of its values, installed when it must be, and not contradicted."""
+    if not isinstance(choice, str) or choice not in _ASYNC_TRANSPORTS:
+        import difflib
+
+        if isinstance(choice, str):
+            shown = (
+                repr(choice) if len(choice) <= 40 else repr(choice[:40]) + f"... [{len(choice) - 40} more]"
+            )
+            match = difflib.get_close_matches(choice.strip().lower(), _ASYNC_TRANSPORTS, n=1, cutoff=0.6)
+        else:
+            shown, match = type(choice).__name__, []
+        hint = f" (did you mean {match[0]!r}?)" if match else ""
+        raise ConfigurationError(f"async_transport must be 'auto', 'aiohttp' or 'httpx', got {shown}{hint}")
+    if choice == "auto":
+        return
+    if async_http_client is not None or isinstance(transport, httpx.AsyncBaseTransport):
+        given = "async_http_client" if async_http_client is not None else "an async transport"
+        raise ConfigurationError(
+            f"async_transport={choice!r} has no effect with {given}, which async calls use as is; "
+            "pass one or the other"
+        )
+    if choice == "aiohttp" and not _aiohttp_installed():
+        raise ConfigurationError(
+            "async_transport='aiohttp' needs aiohttp and httpx-aiohttp: pip install 'modelport[aiohttp]'"
+        )

@@ -8,7 +8,7 @@ never as a bare ``KeyError``.
 
 from __future__ import annotations
 
-from .errors import ProviderResponseError
+from ..errors import ProviderResponseError
 
 __all__ = ["DECODE_ERRORS", "decode_error"]
 

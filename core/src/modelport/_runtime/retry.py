@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from sys import modules as _modules
 from typing import Any, TypeVar
 
-from .deadlines import Deadline
-from .errors import ModelportError, retry_reason
+from ..deadlines import Deadline
+from ..errors import ModelportError, retry_reason
 
 T = TypeVar("T")
 
@@ -87,7 +87,7 @@ def retrying(error: BaseException, delay: float, retry: int, traced: Any = None)
         extra={"modelport_retry": retry, "modelport_delay": delay, "modelport_reason": why},
     )
     if "opentelemetry" in _modules:
-        from . import _otel
+        from .. import _otel
 
         if traced is not None or _otel.enabled():
             _otel.retried(error, delay, retry, traced)

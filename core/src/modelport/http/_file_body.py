@@ -8,7 +8,7 @@ from typing import BinaryIO
 
 import httpx
 
-from .errors import InvalidRequestError
+from ..errors import InvalidRequestError
 
 __all__ = ["FileBody"]
 

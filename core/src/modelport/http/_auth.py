@@ -10,7 +10,7 @@ from collections.abc import Generator
 
 import httpx
 
-from .errors import ConfigurationError
+from ..errors import ConfigurationError
 
 __all__ = ["HeaderAuth", "check_header_value"]
 
