@@ -50,6 +50,8 @@ MOVED_MODULES = {
     "modelport.tool_args": "modelport.tools.args",
     "modelport.sse": "modelport.http.sse",
     "modelport.urls": "modelport.http.urls",
+    "modelport.approval": "modelport.loop.approval",
+    "modelport.schemas": "modelport.outputs.schemas",
 }
 moved_modules(MOVED_MODULES)
 
@@ -61,11 +63,11 @@ _logging.getLogger("modelport").addHandler(_logging.NullHandler())
 _LAZY = {
     "OutputValidationError": ".outputs",
     "RunResult": ".loop",
-    "Approval": ".approval",
-    "Refusal": ".approval",
+    "Approval": ".loop.approval",
+    "Refusal": ".loop.approval",
     "tool": ".tools.functions",
-    "AsyncResultStream": "._streams",
-    "ResultStream": "._streams",
+    "AsyncResultStream": "._model.streams",
+    "ResultStream": "._model.streams",
     "CitedText": ".citations",
     "check_markers": ".citations",
     "cite": ".citations",
@@ -101,9 +103,8 @@ _SUBMODULES = (
 
 if TYPE_CHECKING:
     # Aliased: re-exported as the package's attributes (the lazy loader provides them at run time).
-    from . import approval as approval
+    # Not ``cli``: the command line sits above the package face and calls the API through it.
     from . import citations as citations
-    from . import cli as cli
     from . import contracts as contracts
     from . import events as events
     from . import http as http
@@ -112,7 +113,6 @@ if TYPE_CHECKING:
     from . import plugins as plugins
     from . import provider_tools as provider_tools
     from . import reasoning as reasoning
-    from . import schemas as schemas
     from . import secrets as secrets
     from . import telemetry as telemetry
     from . import testing as testing
@@ -120,13 +120,15 @@ if TYPE_CHECKING:
     from . import types as types
     from . import wire as wire
     from . import wire_map as wire_map
-    from ._streams import AsyncResultStream, ResultStream
-    from .approval import Approval, Refusal
+    from ._model.streams import AsyncResultStream, ResultStream
     from .citations import CitedText, check_markers, cite
     from .events import StreamAccumulator, StreamEvent, accumulate
     from .http import sse as sse
     from .loop import RunResult
+    from .loop import approval as approval
+    from .loop.approval import Approval, Refusal
     from .outputs import OutputValidationError
+    from .outputs import schemas as schemas
     from .tools import args as tool_args  # noqa: F401  (moved: importing it warns)
     from .tools import functions as functions
     from .tools.functions import tool

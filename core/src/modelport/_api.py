@@ -19,7 +19,7 @@ from .provider import DEFAULT_DEADLINE, ProviderConfig, Secret
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from ._streams import AsyncResultStream, ResultStream
+    from ._model.streams import AsyncResultStream, ResultStream
     from .batches import BatchJob
     from .http import Limits
     from .types import EmbeddingResult, RequestKeywords, Result

@@ -87,7 +87,7 @@ def retrying(error: BaseException, delay: float, retry: int, traced: Any = None)
         extra={"modelport_retry": retry, "modelport_delay": delay, "modelport_reason": why},
     )
     if "opentelemetry" in _modules:
-        from .. import _otel
+        from . import otel as _otel
 
         if traced is not None or _otel.enabled():
             _otel.retried(error, delay, retry, traced)

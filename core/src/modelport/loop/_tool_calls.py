@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..tools.functions import PythonTool, ToolArgumentsError
 from .approval import ALLOW, Approval, ApproveHook, Refusal, decision
-from .tools.functions import PythonTool, ToolArgumentsError
 
 if TYPE_CHECKING:
-    from .types import ToolCallPart, ToolResultPart
+    from ..types import ToolCallPart, ToolResultPart
 
 T = TypeVar("T")
 
@@ -213,8 +213,8 @@ def result(call: ToolCallPart, output: Any) -> ToolResultPart:
     """The result part of ``output``, or an error result saying why a request cannot carry it."""
     from pydantic import TypeAdapter
 
-    from ._contract.content import MAX_VALUE_DEPTH, _too_deep
-    from .types import ToolResultPart
+    from .._contract.content import MAX_VALUE_DEPTH, _too_deep
+    from ..types import ToolResultPart
 
     try:
         value = TypeAdapter(Any).dump_python(output, mode="json")
@@ -248,6 +248,6 @@ def _unencodable(value: Any) -> str | None:
 
 def error_result(call: ToolCallPart, message: str) -> ToolResultPart:
     """An error result for ``call`` with ``message`` (made safe to send)."""
-    from .types import ToolResultPart
+    from ..types import ToolResultPart
 
     return ToolResultPart(call_id=call.id, name=call.name, output=_sendable_text(message), is_error=True)

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ._genai_attributes import error_type, result_attributes, retry_attributes, server
+from .genai_attributes import error_type, result_attributes, retry_attributes, server
 
 if TYPE_CHECKING:
-    from ._model import Model
-    from .types import Result
+    from ..provider import Provider
+    from ..types import Result
 
 _modules = sys.modules
 
@@ -117,7 +117,7 @@ def _instruments() -> tuple[Any, Any, Any]:
     key = (id(tracer_provider), id(meter_provider))
     if _state.key == key and _state.instruments is not None:
         return _state.instruments
-    from ._version import __version__
+    from .._version import __version__
 
     tracer = tracer_provider.get_tracer(SCOPE, __version__)
     meter = meter_provider.get_meter(SCOPE, __version__)
@@ -152,20 +152,21 @@ class _Call:
 
     __slots__ = ("common", "duration", "ended", "span", "started", "tokens")
 
-    def __init__(self, model: Model, operation: str, attributes: dict[str, Any]) -> None:
+    def __init__(
+        self, provider: Provider, model_name: str, operation: str, attributes: dict[str, Any]
+    ) -> None:
         from opentelemetry.trace import SpanKind
 
         tracer, self.tokens, self.duration = _instruments()
-        provider = model.provider
         common: dict[str, Any] = {
             "gen_ai.operation.name": operation,
             "gen_ai.provider.name": provider.telemetry_name or provider.id,
-            "gen_ai.request.model": model.name,
+            "gen_ai.request.model": model_name,
         }
         common.update(server(provider))
         self.common = common
         self.span = tracer.start_span(
-            f"{operation} {model.name}",
+            f"{operation} {model_name}",
             kind=SpanKind.CLIENT,
             attributes={**common, "modelport.provider": provider.id, **attributes},
         )

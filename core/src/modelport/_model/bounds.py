@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .errors import InvalidRequestError
+from ..errors import InvalidRequestError
 
 if TYPE_CHECKING:
-    from .provider import Provider
-    from .types import Request
+    from ..provider import Provider
+    from ..types import Request
 
 __all__ = ["check_bounds"]
 

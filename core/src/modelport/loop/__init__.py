@@ -3,7 +3,7 @@
 ``model.run(prompt=..., tools=[get_weather], max_steps=8)`` (``arun`` for async, ``run_stream`` for
 events) repeats until the model answers without asking for a tool, ``max_steps`` model calls were
 made, or ``stop_when(step)`` says so. ``approve=hook`` lets the caller allow, refuse or edit each
-call before it runs (see :mod:`modelport.approval`). Calls the model asked for together run in
+call before it runs (see :mod:`modelport.loop.approval`). Calls the model asked for together run in
 parallel (threads in sync code, tasks in async code). A tool that raises, arguments that do not
 validate, a refused call or an output a request cannot carry become an error tool result the model
 sees. Provider-executed calls (search, code execution) are never run locally. Each turn is appended
@@ -23,21 +23,56 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
-from ._contract.steps import Step
+from .._contract.steps import Step
+from ..errors import DeadlineExceededError, InvalidRequestError, ModelportError
+from ..tools.functions import PythonTool
 from ._tool_calls import Round, aask, arun_round, ask, asks, plan, run_round
 from .approval import ALLOW
-from .errors import DeadlineExceededError, InvalidRequestError, ModelportError
-from .tools.functions import PythonTool
 
 if TYPE_CHECKING:
-    from ._model import Model, ValidCall
-    from .approval import ApproveHook
-    from .events import StreamEvent
-    from .types import Message, Request, Result, ToolCallPart, Usage
+    from collections.abc import Mapping
+    from contextlib import AbstractContextManager
 
-__all__ = ["RunResult", "RunStream", "Step", "arun", "run", "run_stream"]
+    from ..events import StreamEvent
+    from ..provider import Provider
+    from ..types import Message, Request, Result, ToolCallPart, Usage
+    from .approval import ApproveHook
+
+__all__ = ["ModelCalls", "RunResult", "RunStream", "Step", "arun", "run", "run_stream"]
+
+
+class _Call(Protocol):
+    """One call validated by the model: the loop reads its request (for :attr:`Step.request`)."""
+
+    @property
+    def request(self) -> Request: ...
+
+
+class _Streamed(Protocol):
+    def __iter__(self) -> Iterator[StreamEvent]: ...
+
+    def result(self) -> Result: ...
+
+
+_C = TypeVar("_C", bound=_Call)
+
+
+class ModelCalls(Protocol[_C]):
+    """The model calls a run makes, on the model it was started from (a :class:`~modelport.Model`
+    makes them): validate a step's call once, then generate, await or stream it."""
+
+    provider: Provider
+
+    def _validate(self, kwargs: Mapping[str, Any]) -> _C: ...
+
+    def _generate(self, call: _C) -> Result: ...
+
+    async def _agenerate(self, call: _C) -> Result: ...
+
+    def _stream(self, call: _C) -> AbstractContextManager[_Streamed]: ...
+
 
 StopReason = Literal["answer", "max-steps", "stopped"]
 
@@ -68,7 +103,7 @@ class RunResult:
     @property
     def usage(self) -> Usage:
         """Token counts summed over every step (a count no step reported stays ``None``)."""
-        from .types import Usage
+        from ..types import Usage
 
         totals: dict[str, int | None] = {}
         for step in self.steps:
@@ -84,7 +119,7 @@ class _Conversation:
 
     def __init__(
         self,
-        model: Model,
+        model: ModelCalls[Any],
         kwargs: dict[str, Any],
         max_steps: int,
         stop_when: Callable[[Step], bool] | None,
@@ -94,7 +129,7 @@ class _Conversation:
             raise InvalidRequestError("max_steps must be a positive integer")
         if approve is not None and not callable(approve):
             raise InvalidRequestError(f"approve must be a callable, got {type(approve).__name__}")
-        from .types import Message
+        from ..types import Message
 
         kwargs = dict(kwargs)
         prompt = kwargs.pop("prompt", None)
@@ -115,7 +150,7 @@ class _Conversation:
         self.started = 0.0
         self.steps: list[Step] = []
 
-    def begin(self, model: Model) -> ValidCall:
+    def begin(self, model: ModelCalls[Any]) -> Any:
         """A step starts: its call, validated once (its request is :attr:`Step.request`)."""
         self.started = time.monotonic()
         return model._validate({**self.kwargs, "messages": list(self.messages)})
@@ -140,7 +175,7 @@ class _Conversation:
 
     def record(self, request: Request, result: Result, round_: Round) -> StopReason | None:
         """Append the step; the stop reason, or ``None`` to go on."""
-        from .types import Message
+        from ..types import Message
 
         results = round_.finished()
         step = Step(request, result, results, list(round_.calls))
@@ -192,7 +227,7 @@ async def _atools(conversation: _Conversation, result: Result) -> Round:
 
 
 def run(
-    model: Model,
+    model: ModelCalls[Any],
     *,
     max_steps: int = 8,
     stop_when: Callable[[Step], bool] | None = None,
@@ -211,7 +246,7 @@ def run(
 
 
 async def arun(
-    model: Model,
+    model: ModelCalls[Any],
     *,
     max_steps: int = 8,
     stop_when: Callable[[Step], bool] | None = None,
@@ -241,7 +276,7 @@ class RunStream:
 
     def __init__(
         self,
-        model: Model,
+        model: ModelCalls[Any],
         max_steps: int,
         stop_when: Callable[[Step], bool] | None,
         kwargs: dict[str, Any],
@@ -258,7 +293,7 @@ class RunStream:
         return self._iterator
 
     def _run(self) -> Iterator[StreamEvent]:
-        from .events import ToolResultEvent
+        from ..events import ToolResultEvent
 
         conversation = self._conversation
         with conversation.keeping_steps():
@@ -283,7 +318,7 @@ class RunStream:
 
 
 def run_stream(
-    model: Model,
+    model: ModelCalls[Any],
     *,
     max_steps: int = 8,
     stop_when: Callable[[Step], bool] | None = None,

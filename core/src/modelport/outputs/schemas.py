@@ -35,10 +35,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import InvalidRequestError
+from ..errors import InvalidRequestError
 
 if TYPE_CHECKING:
-    from .types import CallWarning
+    from ..types import CallWarning
 
 __all__ = ["CompiledSchema", "anthropic_tool_schema", "gemini_schema", "openai_strict_schema"]
 
@@ -316,7 +316,7 @@ class _Compiler:
     def warnings(self) -> list[CallWarning]:
         if not self.dropped:
             return []
-        from .types import CallWarning
+        from ..types import CallWarning
 
         described = "; ".join(
             f"{keyword} (at {', '.join(places[:3])}{', ...' if len(places) > 3 else ''})"

@@ -21,10 +21,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
-from .errors import InvalidRequestError
+from ..errors import InvalidRequestError
 
 if TYPE_CHECKING:
-    from .types import ToolCallPart
+    from ..types import ToolCallPart
 
 __all__ = ["Approval", "ApproveHook", "Decision", "Refusal"]
 

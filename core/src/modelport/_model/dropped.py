@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .types import CallWarning
+    from ..types import CallWarning
 
 _log = logging.getLogger("modelport")
 

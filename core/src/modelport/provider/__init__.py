@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, TypeVar
 
 import httpx
 
-from .errors import InvalidRequestError
-from .lazy import lazy_attributes
+from ..errors import InvalidRequestError
+from ..lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from .events import StreamEvent
-    from .tools import NeutralToolMapping
-    from .types import CallWarning, EmbeddingResult, Message, Origin, Request, Result
-    from .wire_map import WireMap
+    from ..events import StreamEvent
+    from ..tools import NeutralToolMapping
+    from ..types import CallWarning, EmbeddingResult, Message, Origin, Request, Result
+    from ..wire_map import WireMap
 
 __all__ = [
     "CONTRACT_VERSION",
@@ -154,7 +154,7 @@ class TokenCount:
     provider_metadata: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:  # what a plugin decoded, checked under the decoder guard
-        from ._contract.content import check_counts
+        from .._contract.content import check_counts
 
         check_counts(input_tokens=self.input_tokens, cached_input_tokens=self.cached_input_tokens)
 
@@ -289,7 +289,7 @@ class Provider:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        from .secrets import declare
+        from ..secrets import declare
 
         # Declared as the class is defined: a loaded plugin's key shapes are scrubbed from any error.
         declare(cls.secret_patterns, cls.credential_headers)
@@ -316,7 +316,7 @@ class Provider:
         :attr:`capabilities` say it does not map (today ``prompt_cache``), for the result. No I/O."""
         if request.prompt_cache is None or self.capabilities.prompt_cache:
             return []
-        from .types import CallWarning
+        from ..types import CallWarning
 
         name = self.display_name or self.id
         details = f"{name} has no per-request prompt caching; prompt_cache is not sent"
@@ -337,7 +337,7 @@ class Provider:
         :attr:`cross_model_replay`. Never does I/O."""
         if self.cross_model_replay == "keep":
             return message
-        from ._contract.replay import without_reasoning_state
+        from .._contract.replay import without_reasoning_state
 
         return without_reasoning_state(message)
 
@@ -429,7 +429,7 @@ def parse_provider_options(
     """
     from pydantic import ValidationError
 
-    from .errors import validation_message
+    from ..errors import validation_message
 
     given = (provider_options or {}).get(key) or {}
     try:

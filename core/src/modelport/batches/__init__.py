@@ -14,23 +14,21 @@ in another process (the requests travel with it, so their results decode there t
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
-from ._batch_results import BatchItem, BatchResults
-from ._runtime import retry as _retry
-from .errors import (
+from .._runtime import retry as _retry
+from ..errors import (
     ConfigurationError,
     DeadlineExceededError,
     InvalidRequestError,
     validation_message,
 )
-from .http.batch_records import (
+from ..http.batch_records import (
     MAX_COUNT,
     TERMINAL_STATUSES,
     BatchCounts,
@@ -48,12 +46,11 @@ from .http.batch_records import (
     spooled_upload,
     timestamp,
 )
-from .types import Request
+from ._results import BatchItem, BatchResults
+from .records import BatchKind, BatchModel, SavedRequest
 
 if TYPE_CHECKING:
-    from ._model import Model
-    from .http import HttpProvider
-    from .provider import EmbedRequest
+    from ..http import HttpProvider
 
 __all__ = [
     "BatchCounts",
@@ -62,6 +59,7 @@ __all__ = [
     "BatchItem",
     "BatchJob",
     "BatchKind",
+    "BatchModel",
     "BatchLine",
     "BatchRequest",
     "BatchResults",
@@ -87,38 +85,6 @@ BatchEntry = Union[Mapping[str, Any], tuple[str, Mapping[str, Any]]]
 #: One entry of ``submit_embed_batch``: a string, a dict of ``embed`` keywords, or a
 #: ``(custom_id, entry)`` pair.
 EmbedEntry = Union[str, Mapping[str, Any], tuple[str, Union[str, Mapping[str, Any]]]]
-
-#: What a job's requests are: generations (results are :class:`Result`) or embeddings
-#: (:class:`EmbeddingResult`).
-BatchKind = Literal["generate", "embed"]
-
-
-class SavedRequest(BaseModel):
-    """A request of a job, kept so its result can be decoded wherever the job is restored: the
-    validated request as compact JSON text (a tenth of the memory of the objects), read back one at
-    a time while results are decoded."""
-
-    model_config = ConfigDict(frozen=True)
-
-    custom_id: str
-    request: str
-
-    @field_validator("request", mode="before")
-    @classmethod
-    def _as_text(cls, value: Any) -> Any:
-        """A request given as a JSON object (a job written by hand) is kept as its text."""
-        return json.dumps(value) if isinstance(value, Mapping) else value
-
-    def parsed(self) -> Request:
-        """The validated request (of a ``generate`` batch)."""
-        return Request.model_validate_json(self.request)
-
-    def parsed_embedding(self) -> EmbedRequest:
-        """The validated request (of an ``embed`` batch)."""
-        from .provider import EmbedRequest
-
-        fields = json.loads(self.request)
-        return EmbedRequest(**{**fields, "values": tuple(fields["values"])})
 
 
 class BatchJob(BaseModel):
@@ -146,7 +112,7 @@ class BatchJob(BaseModel):
     connection: dict[str, Any] = {}
     requests: list[SavedRequest] = []
 
-    _bound: Model | None = PrivateAttr(default=None)
+    _bound: BatchModel | None = PrivateAttr(default=None)
 
     @classmethod
     def restored(cls, saved: str | bytes | Mapping[str, Any]) -> BatchJob:
@@ -181,7 +147,7 @@ class BatchJob(BaseModel):
         """Whether the batch has ended (succeeded, failed, cancelled or expired)."""
         return self.status in TERMINAL_STATUSES
 
-    def bind(self, model: Model) -> BatchJob:
+    def bind(self, model: BatchModel) -> BatchJob:
         """Use ``model`` (the same provider and model) for this job's requests; returns the job."""
         if model.provider.id != self.provider or model.name != self.model:
             raise InvalidRequestError(
@@ -190,7 +156,7 @@ class BatchJob(BaseModel):
         self._bound = model
         return self
 
-    def _model(self) -> Model:
+    def _model(self) -> BatchModel:
         if self._bound is None:
             raise ConfigurationError(
                 f"batch {self.id!r} is not bound to a model: restore it with modelport.restore_batch(saved), "
@@ -242,7 +208,7 @@ class BatchJob(BaseModel):
         """The results in the order the provider gives them, decoded one by one (a line that cannot
         be read is that request's typed error; the lines after it still arrive). A batch that has
         not ended is an :class:`~modelport.errors.InvalidRequestError` (``refresh()`` or ``wait()``)."""
-        from ._batch_results import decoded, lines
+        from ._results import decoded, lines
 
         model = self._model()
         provider = _provider_of(model)
@@ -255,7 +221,7 @@ class BatchJob(BaseModel):
         a request the provider gave no result for is a :class:`~modelport.errors.BatchItemNotRunError`;
         a second result for a request, a result for no request of the job and a results line naming
         no request are typed errors too (after the requests' items)."""
-        from ._batch_results import ordered
+        from ._results import ordered
 
         return ordered(self, self.iter_results())
 
@@ -300,7 +266,7 @@ class BatchJob(BaseModel):
 
     async def aresults(self) -> BatchResults:
         """Async twin of :meth:`results`."""
-        from ._batch_results import adecoded_lines, decoded, ordered
+        from ._results import adecoded_lines, decoded, ordered
 
         model = self._model()
         provider = _provider_of(model)
@@ -319,16 +285,16 @@ class BatchJob(BaseModel):
 class _Pending(NamedTuple):
     """A batch built and not yet sent: what ``_submitted`` turns into a job once the provider took it."""
 
-    model: Model
+    model: BatchModel
     kind: BatchKind
     saved: list[SavedRequest]
 
 
 def _prepared(
-    model: Model, entries: Sequence[Any], kind: BatchKind
+    model: BatchModel, entries: Sequence[Any], kind: BatchKind
 ) -> tuple[HttpProvider, _Pending, list[BatchRequest]]:
     """Every entry validated and built by the provider before anything is sent."""
-    from ._batch_entries import built_entries
+    from ._entries import built_entries
 
     provider = _provider_of(model)
     built = built_entries(model, provider, entries, kind)
@@ -353,7 +319,7 @@ def _submitted(pending: _Pending, state: BatchState) -> BatchJob:
 def _ran(provider: HttpProvider, steps: Callable[[], Any]) -> Any:
     """A batch hook's operation run, under the decoder guard (a bare Python error from a batch
     object of an unexpected shape is a typed :class:`~modelport.errors.ProviderResponseError`)."""
-    from .http import DECODE_ERRORS
+    from ..http import DECODE_ERRORS
 
     try:
         return provider.operation(steps).run()
@@ -363,7 +329,7 @@ def _ran(provider: HttpProvider, steps: Callable[[], Any]) -> Any:
 
 async def _aran(provider: HttpProvider, steps: Callable[[], Any]) -> Any:
     """Async twin of :func:`_ran`."""
-    from .http import DECODE_ERRORS
+    from ..http import DECODE_ERRORS
 
     try:
         return await provider.operation(steps)
@@ -374,8 +340,8 @@ async def _aran(provider: HttpProvider, steps: Callable[[], Any]) -> Any:
 def _state(provider: HttpProvider, state: Any) -> BatchState:
     """The plugin's :class:`BatchState`, its ``provider_data`` and ``raw_status`` scrubbed of the
     provider's credentials by value (a server may echo the key in a batch object)."""
-    from .errors import ProviderResponseError
-    from .secrets import redact, redact_data
+    from ..errors import ProviderResponseError
+    from ..secrets import redact, redact_data
 
     if not isinstance(state, BatchState):
         raise ProviderResponseError("the batch hook gave no BatchState", provider=provider.name)
@@ -388,13 +354,13 @@ def _state(provider: HttpProvider, state: Any) -> BatchState:
     )
 
 
-def _fetched(model: Model, state: BatchState) -> BatchJob:
+def _fetched(model: BatchModel, state: BatchState) -> BatchJob:
     """A job fetched by id: its requests are not known."""
     return _submitted(_Pending(model, "generate", []), state)
 
 
-def _provider_of(model: Model) -> HttpProvider:
-    from .http import HttpProvider
+def _provider_of(model: BatchModel) -> HttpProvider:
+    from ..http import HttpProvider
 
     provider = model.provider
     if not isinstance(provider, HttpProvider) or not provider.capabilities.batch:

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
-    from ._model import Model
-    from .batches import BatchEntry, BatchJob, EmbedEntry
+    from ..batches import BatchEntry, BatchJob, EmbedEntry
+    from ..batches.records import BatchModel
 
 __all__ = ["BatchCalls"]
 
@@ -21,9 +21,9 @@ class BatchCalls:
         """Run ``requests`` on the provider's batch service: each a dict of :meth:`generate` keywords
         or a ``(custom_id, dict)`` pair, all validated and built before anything is sent (a provider
         without one raises ``InvalidRequestError``). See :mod:`modelport.batches`."""
-        from . import batches
+        from .. import batches
 
-        model = cast("Model", self)
+        model = cast("BatchModel", self)
 
         provider, job, built = batches._prepared(model, requests, "generate")
         return batches._submitted(
@@ -34,9 +34,9 @@ class BatchCalls:
         """Embeddings on the provider's batch service: each entry a string, or a dict of
         :meth:`embed` keywords (``values``, ``output_dimensionality``, ...), or a ``(custom_id, entry)``
         pair; each result an :class:`~modelport.types.EmbeddingResult`."""
-        from . import batches
+        from .. import batches
 
-        model = cast("Model", self)
+        model = cast("BatchModel", self)
 
         provider, job, built = batches._prepared(model, requests, "embed")
         return batches._submitted(
@@ -46,18 +46,18 @@ class BatchCalls:
     def get_batch(self, batch_id: str) -> BatchJob:
         """A batch of this model's provider, by id. Its requests are not known here, so its results
         decode as plain answers: prefer :func:`modelport.restore_batch` of the saved job."""
-        from . import batches
+        from .. import batches
 
-        model = cast("Model", self)
+        model = cast("BatchModel", self)
 
         provider = batches._provider_of(model)
         return batches._fetched(model, batches._ran(provider, lambda: provider.batch_get(batch_id)))
 
     async def asubmit_batch(self, requests: Sequence[BatchEntry]) -> BatchJob:
         """Async twin of :meth:`submit_batch`."""
-        from . import batches
+        from .. import batches
 
-        model = cast("Model", self)
+        model = cast("BatchModel", self)
 
         provider, job, built = batches._prepared(model, requests, "generate")
         return batches._submitted(
@@ -66,9 +66,9 @@ class BatchCalls:
 
     async def asubmit_embed_batch(self, requests: Sequence[EmbedEntry]) -> BatchJob:
         """Async twin of :meth:`submit_embed_batch`."""
-        from . import batches
+        from .. import batches
 
-        model = cast("Model", self)
+        model = cast("BatchModel", self)
 
         provider, job, built = batches._prepared(model, requests, "embed")
         return batches._submitted(
@@ -77,9 +77,9 @@ class BatchCalls:
 
     async def aget_batch(self, batch_id: str) -> BatchJob:
         """Async twin of :meth:`get_batch`."""
-        from . import batches
+        from .. import batches
 
-        model = cast("Model", self)
+        model = cast("BatchModel", self)
 
         provider = batches._provider_of(model)
         return batches._fetched(model, await batches._aran(provider, lambda: provider.batch_get(batch_id)))

@@ -13,20 +13,39 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from pydantic import ValidationError
 
-from .errors import InvalidRequestError, ModelportError, ProviderResponseError, validation_message
-from .http import DECODE_ERRORS, BadLine
-from .http.batch_records import BatchDownload, BatchLine, BatchValues, item_error
-from .secrets import redact, redact_data
-from .types import EmbeddingResult, Result, Usage
+from ..errors import InvalidRequestError, ModelportError, ProviderResponseError, validation_message
+from ..http import DECODE_ERRORS, BadLine
+from ..http.batch_records import BatchDownload, BatchLine, BatchValues, item_error
+from ..secrets import redact, redact_data
+from ..types import EmbeddingResult, Result, Usage
 
 if TYPE_CHECKING:
-    from ._model import Model
-    from .batches import BatchJob, SavedRequest
-    from .http import HttpProvider
+    from ..http import HttpProvider
+    from .records import BatchModel, SavedRequest
+
+
+class _Job(Protocol):
+    """What decoding a job's results reads of it (a :class:`~modelport.batches.BatchJob` is one)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def provider(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def requests(self) -> list[SavedRequest]: ...
+
 
 __all__ = ["BatchItem", "BatchResults", "adecoded_lines", "decoded", "lines", "ordered"]
 
@@ -167,7 +186,7 @@ def _scrubbed_value(value: Any, secrets: tuple[str, ...]) -> Any:
 
 
 def decoded(
-    job: BatchJob, model: Model, provider: HttpProvider, found: Iterable[BatchLine]
+    job: _Job, model: BatchModel, provider: HttpProvider, found: Iterable[BatchLine]
 ) -> Iterator[BatchItem]:
     """Each result line decoded by the provider's own mapping, as a single call's answer."""
     requests = {saved.custom_id: saved for saved in job.requests}
@@ -190,7 +209,7 @@ def decoded(
             yield BatchItem(line.custom_id, result, None)
 
 
-def _generation(provider: HttpProvider, model: Model, saved: SavedRequest | None, data: Any) -> Result:
+def _generation(provider: HttpProvider, model: BatchModel, saved: SavedRequest | None, data: Any) -> Result:
     # A job fetched by id has no requests: its results decode as plain answers (a forced tool of
     # response_format is not known then).
     request = saved.parsed() if saved is not None else model._validate({"prompt": "-"}).request
@@ -199,16 +218,16 @@ def _generation(provider: HttpProvider, model: Model, saved: SavedRequest | None
 
 
 def _embedding(
-    provider: HttpProvider, model: Model, saved: SavedRequest | None, data: Any
+    provider: HttpProvider, model: BatchModel, saved: SavedRequest | None, data: Any
 ) -> EmbeddingResult:
-    from .provider import EmbedRequest
+    from ..provider import EmbedRequest
 
     request = saved.parsed_embedding() if saved is not None else EmbedRequest(values=("-",), single=True)
     (spec,) = provider.embed_requests(model.name, request)
     return provider.decode_embedding_result(request, spec, data)
 
 
-def ordered(job: BatchJob, items: Iterable[BatchItem]) -> BatchResults:
+def ordered(job: _Job, items: Iterable[BatchItem]) -> BatchResults:
     """One item per request, in the order the requests were given; then, in the provider's order,
     the results for no request of the job and the lines no request could be found for. A second
     result for a request, or one for an unknown id, is a typed error (``provider_status``
@@ -245,7 +264,7 @@ def ordered(job: BatchJob, items: Iterable[BatchItem]) -> BatchResults:
     return results
 
 
-def _flagged(job: BatchJob, items: tuple[BatchItem, ...], why: str, message: str) -> BatchItem:
+def _flagged(job: _Job, items: tuple[BatchItem, ...], why: str, message: str) -> BatchItem:
     """The item of ``items``' custom id as a typed error saying ``why``; the first generation among
     them kept in its ``partial`` (an error already flagged stays as it is)."""
     first = items[0]

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ._dropped import log_dropped
-from ._runtime import retry as _retry
-from ._runtime.decode_guard import DECODE_ERRORS, decode_error
-from .deadlines import Deadline
-from .errors import ModelportError, ProviderError, StreamInterruptedError
-from .events import (
+from .._runtime import retry as _retry
+from .._runtime.decode_guard import DECODE_ERRORS, decode_error
+from ..deadlines import Deadline
+from ..errors import ModelportError, ProviderError, StreamInterruptedError
+from ..events import (
     ErrorEvent,
     FinishEvent,
     StreamAccumulator,
@@ -18,16 +17,32 @@ from .events import (
     StreamStartEvent,
     TextDeltaEvent,
 )
-from .http import stream_error
-from .outputs import PartialObjects
+from ..http import stream_error
+from ..outputs import PartialObjects
+from .dropped import log_dropped
 
 if TYPE_CHECKING:
-    from ._model import Model
-    from .outputs import OutputType
-    from .provider import Prepared
-    from .types import CallWarning, Result
+    from .._runtime.retry import RetryPolicy
+    from ..outputs import OutputType
+    from ..provider import Prepared, Provider
+    from ..types import CallWarning, Origin, Result
 
-__all__ = ["AsyncResultStream", "ResultStream"]
+__all__ = ["AsyncResultStream", "ResultStream", "StreamSource"]
+
+
+class StreamSource(Protocol):
+    """What a stream reads of the model it streams from (a :class:`~modelport.Model` is one): its
+    provider and model name, its id for messages, the origin stamped on what arrives, its retries."""
+
+    provider: Provider
+    name: str
+    retry_policy: RetryPolicy
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def origin(self) -> Origin: ...
 
 
 def _attach_partial(error: BaseException, acc: StreamAccumulator) -> BaseException:
@@ -36,7 +51,7 @@ def _attach_partial(error: BaseException, acc: StreamAccumulator) -> BaseExcepti
     return error
 
 
-def _unfinished(model: Model, acc: StreamAccumulator) -> StreamInterruptedError:
+def _unfinished(model: StreamSource, acc: StreamAccumulator) -> StreamInterruptedError:
     return StreamInterruptedError(
         "the stream ended without a finish event",
         provider=model.provider.id,
@@ -54,7 +69,11 @@ class _Attempts:
     """
 
     def __init__(
-        self, model: Model, prepared: Prepared, output: OutputType | None, warnings: Sequence[CallWarning]
+        self,
+        model: StreamSource,
+        prepared: Prepared,
+        output: OutputType | None,
+        warnings: Sequence[CallWarning],
     ) -> None:
         self.model = model
         self.prepared = prepared  # built once: every attempt sends it
@@ -140,7 +159,7 @@ class _Call:
 
     def __init__(
         self,
-        model: Model,
+        model: StreamSource,
         prepared: Prepared,
         *,
         output: OutputType | None = None,

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from .errors import retry_reason
+from ..errors import retry_reason
 
 if TYPE_CHECKING:
-    from .types import Request, Result
+    from ..types import Request, Result
 
 
 FINISH_REASONS = {
@@ -93,7 +93,7 @@ def request_attributes(request: Request, *, stream: bool) -> dict[str, Any]:
     if request.response_format is not None:
         attributes["gen_ai.output.type"] = "text" if request.response_format.type == "text" else "json"
     if request.tools:
-        from .types import ProviderTool
+        from ..types import ProviderTool
 
         tools = [t.id for t in request.tools if isinstance(t, ProviderTool)]
         if tools:
@@ -152,7 +152,7 @@ def as_json(value: Any) -> str:
 
 
 def parts(content: Any) -> list[dict[str, Any]]:
-    from .types import FilePart, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
+    from ..types import FilePart, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
 
     parts: list[dict[str, Any]] = []
     for part in content:

@@ -8,17 +8,17 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .errors import InvalidRequestError
+from ..errors import InvalidRequestError
 
 if TYPE_CHECKING:
-    from ._model import Model
-    from .http import HttpProvider
+    from ..http import HttpProvider
+    from .records import BatchModel
 
 __all__ = ["built_entries"]
 
 
 def built_entries(
-    model: Model, provider: HttpProvider, entries: Sequence[Any], kind: str
+    model: BatchModel, provider: HttpProvider, entries: Sequence[Any], kind: str
 ) -> list[tuple[str, str, Any]]:
     """Each entry as ``(custom_id, request as JSON text, the provider's wire request)``, all
     validated and built before anything is sent."""
@@ -43,7 +43,7 @@ def built_entries(
     return built
 
 
-def _generate_entry(model: Model, custom_id: str, kwargs: Any) -> tuple[str, Any]:
+def _generate_entry(model: BatchModel, custom_id: str, kwargs: Any) -> tuple[str, Any]:
     if not isinstance(kwargs, Mapping):
         raise InvalidRequestError(f"batch request {custom_id!r}: expected a dict of generate keywords")
     if "output" in kwargs:
@@ -55,7 +55,7 @@ def _generate_entry(model: Model, custom_id: str, kwargs: Any) -> tuple[str, Any
 
 
 def _embed_entry(provider: HttpProvider, model_name: str, custom_id: str, entry: Any) -> tuple[str, Any]:
-    from .provider import EmbedRequest
+    from ..provider import EmbedRequest
 
     options = {"values": entry} if isinstance(entry, str) else entry
     if not isinstance(options, Mapping) or "values" not in options or not set(options) <= _EMBED_KEYS:

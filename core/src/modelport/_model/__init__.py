@@ -6,24 +6,24 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ._batch_calls import BatchCalls
-from ._bounds import check_bounds
-from ._dropped import log_dropped
-from ._runtime import retry as _retry
-from .deadlines import Deadline
-from .errors import InvalidRequestError, ModelportError, validation_message
-from .provider import EmbedRequest, Provider, TokenCount
+from .._runtime import retry as _retry
+from ..deadlines import Deadline
+from ..errors import InvalidRequestError, ModelportError, validation_message
+from ..provider import EmbedRequest, Provider, TokenCount
+from .batch_calls import BatchCalls
+from .bounds import check_bounds
+from .dropped import log_dropped
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from typing_extensions import Unpack
 
-    from ._streams import AsyncResultStream, ResultStream
-    from .approval import ApproveHook
-    from .loop import RunResult, RunStream, Step
-    from .outputs import OutputType
-    from .types import CallWarning, EmbeddingResult, Origin, Request, RequestKeywords, Result
+    from ..loop import RunResult, RunStream, Step
+    from ..loop.approval import ApproveHook
+    from ..outputs import OutputType
+    from ..types import CallWarning, EmbeddingResult, Origin, Request, RequestKeywords, Result
+    from .streams import AsyncResultStream, ResultStream
 
 # The request and result types (pydantic) load on first use, not on import: ``import modelport`` and
 # ``get_model`` stay as cheap as importing httpx.
@@ -59,7 +59,7 @@ def _request_type() -> type[Request]:
     """:class:`~modelport.types.Request`, imported on first use (an import statement per call costs)."""
     global _Request
     if _Request is None:
-        from .types import Request
+        from ..types import Request
 
         _Request = Request
     return _Request  # type: ignore[no-any-return]
@@ -72,7 +72,7 @@ def _reasoning() -> Any:
     """:mod:`modelport.reasoning`, imported on first use (it loads the request types)."""
     global _reasoning_module
     if _reasoning_module is None:
-        from . import reasoning
+        from .. import reasoning
 
         _reasoning_module = reasoning
     return _reasoning_module
@@ -84,8 +84,8 @@ def _canonical(kwargs: Mapping[str, Any]) -> Mapping[str, Any]:
     tools, response_format = kwargs.get("tools"), kwargs.get("response_format")
     if not tools and response_format is None:
         return kwargs
-    from .outputs import is_output_type, output_type
-    from .tools.functions import PythonTool
+    from ..outputs import is_output_type, output_type
+    from ..tools.functions import PythonTool
 
     kwargs = dict(kwargs)
     if isinstance(tools, (list, tuple)) and any(isinstance(t, PythonTool) for t in tools):
@@ -101,7 +101,7 @@ def _compiled(kwargs: Mapping[str, Any], provider: Provider) -> tuple[Mapping[st
     tools = kwargs.get("tools")
     if not isinstance(tools, (list, tuple)) or not any(_is_neutral(tool) for tool in tools):
         return kwargs, []
-    from .tools import compile_tools
+    from ..tools import compile_tools
 
     compiled, warnings = compile_tools(tools, provider)
     return {**kwargs, "tools": compiled}, warnings
@@ -116,7 +116,7 @@ def _output_of(kwargs: Mapping[str, Any]) -> OutputType | None:
     response_format = kwargs.get("response_format")
     if response_format is None:
         return None
-    from .outputs import is_output_type, output_type
+    from ..outputs import is_output_type, output_type
 
     return output_type(response_format) if is_output_type(response_format) else None
 
@@ -176,7 +176,7 @@ class Model(BatchCalls):
         request, replayed = _reasoning().apply_reasoning_replay(build_request(canonical), provider, self.name)
         check_bounds(request, provider)
         if request.tools:
-            from ._registry.tool_table import validate_provider_tools
+            from .._registry.tool_table import validate_provider_tools
 
             validate_provider_tools(
                 request.tools, namespace=provider.tool_namespace, backend=provider.backend
@@ -210,7 +210,7 @@ class Model(BatchCalls):
         return self._stream_type()(self, prepared, output=call.output, warnings=call.warnings)
 
     def _stream_type(self) -> type[ResultStream]:
-        from ._streams import ResultStream
+        from .streams import ResultStream
 
         return ResultStream
 
@@ -286,7 +286,7 @@ class Model(BatchCalls):
         return self._astream_type()(self, prepared, output=call.output, warnings=call.warnings)
 
     def _astream_type(self) -> type[AsyncResultStream]:
-        from ._streams import AsyncResultStream
+        from .streams import AsyncResultStream
 
         return AsyncResultStream
 
@@ -322,8 +322,8 @@ class Model(BatchCalls):
         """Call the model, run the function tools it asks for, repeat until it answers (see
         :mod:`modelport.loop`). Keywords are those of :meth:`generate`; ``tools`` may hold
         :func:`modelport.tool` functions; ``approve`` allows, refuses or edits each call before it
-        runs (see :mod:`modelport.approval`)."""
-        from .loop import run
+        runs (see :mod:`modelport.loop.approval`)."""
+        from ..loop import run
 
         return run(self, max_steps=max_steps, stop_when=stop_when, approve=approve, **kwargs)
 
@@ -336,7 +336,7 @@ class Model(BatchCalls):
         **kwargs: Unpack[RequestKeywords],
     ) -> RunResult:
         """Async twin of :meth:`run`."""
-        from .loop import arun
+        from ..loop import arun
 
         return await arun(self, max_steps=max_steps, stop_when=stop_when, approve=approve, **kwargs)
 
@@ -349,7 +349,7 @@ class Model(BatchCalls):
         **kwargs: Unpack[RequestKeywords],
     ) -> RunStream:
         """The events of every step of :meth:`run`, as they arrive."""
-        from .loop import run_stream
+        from ..loop import run_stream
 
         return run_stream(self, max_steps=max_steps, stop_when=stop_when, approve=approve, **kwargs)
 

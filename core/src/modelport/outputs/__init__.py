@@ -3,7 +3,7 @@
 ``response_format=Person`` (a pydantic model, a dataclass, a TypedDict, ``list[Person]``: any type
 pydantic can adapt) becomes a JSON-schema response format; the schema is generated once per type
 (a non-object type wrapped in an object), and each plugin compiles it into its provider's dialect
-(:mod:`modelport.schemas`). The answer is validated into ``result.parsed``; an answer that does not
+(:mod:`modelport.outputs.schemas`). The answer is validated into ``result.parsed``; an answer that does not
 validate raises :class:`OutputValidationError` with the raw text and pydantic's errors, and a
 refusal raises :class:`~modelport.errors.OutputRefusedError` with the model's words.
 """
@@ -16,16 +16,16 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-from ._contract.results import is_refusal
-from .errors import InvalidRequestError, ModelportError, OutputRefusedError, validation_message
+from .._contract.results import is_refusal
+from ..errors import InvalidRequestError, ModelportError, OutputRefusedError, validation_message
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from pydantic import TypeAdapter
 
-    from .events import PartialObjectEvent, StreamEvent
-    from .types import ResponseFormat, Result
+    from ..events import PartialObjectEvent, StreamEvent
+    from ..types import ResponseFormat, Result
 
 __all__ = [
     "OutputRefusedError",
@@ -57,7 +57,7 @@ def is_output_type(value: object) -> bool:
     """Whether ``value`` is a Python type to validate answers with (not a response-format spec)."""
     if value is None or isinstance(value, (str, dict)):
         return False
-    from .types import ResponseFormat
+    from ..types import ResponseFormat
 
     if isinstance(value, ResponseFormat):
         return False
@@ -74,7 +74,7 @@ class OutputType:
     A type whose JSON is not an object (``list[Person]``, ``int``, a union) is asked for wrapped in
     an object, ``{"response": <value>}`` (OpenAI and Anthropic take only object roots), and
     unwrapped when parsed; ``wrapped`` says so. ``schema`` is the plain JSON Schema; each plugin
-    compiles it into its provider's dialect (:mod:`modelport.schemas`).
+    compiles it into its provider's dialect (:mod:`modelport.outputs.schemas`).
     """
 
     def __init__(self, tp: Any) -> None:
@@ -94,7 +94,7 @@ class OutputType:
 
     def response_format(self) -> ResponseFormat:
         """The canonical response format that asks for this type's JSON."""
-        from .types import ResponseFormat
+        from ..types import ResponseFormat
 
         description = None if self.wrapped else (self.schema.get("description") or None)
         return ResponseFormat.model_validate(
@@ -160,7 +160,7 @@ class PartialObjects:
 
     def feed(self, event: StreamEvent) -> PartialObjectEvent | None:
         """The ``partial-object`` event ``event`` leads to, else ``None``."""
-        from .events import PartialObjectEvent, TextDeltaEvent, TextStartEvent
+        from ..events import PartialObjectEvent, TextDeltaEvent, TextStartEvent
 
         if isinstance(event, TextStartEvent):
             if is_refusal(event.provider_metadata):
@@ -297,7 +297,7 @@ def _name(tp: Any) -> str:
 
 def strict_json_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` in OpenAI's strict structured-output dialect: a shorthand for
-    ``modelport.schemas.openai_strict_schema(schema).schema`` (the input is not modified)."""
+    ``modelport.outputs.schemas.openai_strict_schema(schema).schema`` (the input is not modified)."""
     from .schemas import openai_strict_schema
 
     return openai_strict_schema(schema).schema

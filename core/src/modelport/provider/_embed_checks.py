@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .errors import InvalidRequestError
+from ..errors import InvalidRequestError
 
 __all__ = ["checked_fields"]
 
@@ -18,7 +18,7 @@ def checked_fields(
     provider_options: Mapping[str, Mapping[str, Any]] | None,
 ) -> dict[str, Any]:
     """The fields of an :class:`~modelport.provider.EmbedRequest` for these arguments, checked."""
-    from .types import MAX_SAFE_INTEGER
+    from ..types import MAX_SAFE_INTEGER
 
     single = isinstance(values, str)
     # A list or tuple of strings (any sequence but bytes); a mapping or a set has no input order.
