@@ -80,7 +80,10 @@ def test_the_configuration_counts_type_only_imports() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
     assert config["exclude_type_checking_imports"] is False
     layers = next(c for c in config["contracts"] if c["name"].startswith("The core in layers"))["layers"]
-    assert (layers[0], layers[-1]) == ("modelport.cli", "modelport._secrets | modelport.lazy | modelport.wire_map | modelport._version")
+    assert (layers[0], layers[-1]) == (
+        "modelport.cli",
+        "modelport._secrets | modelport.lazy | modelport.wire_map | modelport._version",
+    )
 
 
 def test_the_core_layers_hold_from_the_command_line_down_to_the_records(graph: Any) -> None:
