@@ -234,7 +234,7 @@ def test_recording_a_batch_case_polls_at_an_interval_and_its_cassette_replays(
     order: the recorder waits between polls (never polls in a tight loop), the cassette it writes
     replays (its upload has a boundary of its own, matched part by part) and regenerates the
     shipped expected file."""
-    from modelport import _retry
+    from modelport._runtime import retry as _retry
 
     shipped = _case(_suites()["openai"], "batch-embeddings")
     answers = [interaction.response for interaction in shipped.cassette.interactions]

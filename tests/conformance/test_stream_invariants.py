@@ -185,7 +185,7 @@ def _end_call_without_part(self: Any, event: ToolCallEndEvent) -> ToolCallEndEve
 def test_the_runner_catches_an_in_stream_error_typed_with_an_invented_status(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import modelport._http_errors as http_errors
+    import modelport.http._errors as http_errors
 
     monkeypatch.setattr(http_errors, "own_status", lambda error: 500)  # the planted bug: always 500
     suites, _ = discover_suites(["openrouter"])

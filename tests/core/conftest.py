@@ -6,8 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from modelport import _retry, testing
+from modelport import testing
 from modelport._registry import reset_registry
+from modelport._runtime import retry as _retry
 
 
 @pytest.fixture

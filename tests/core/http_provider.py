@@ -8,7 +8,8 @@ import httpx
 from pydantic import BaseModel, ConfigDict
 
 from modelport import Provider, hookimpl
-from modelport.provider import Capabilities
+from modelport.http import HttpClients
+from modelport.provider import Capabilities, ProviderConfig
 from modelport.provider_tools import ProviderToolSpec
 from modelport.types import Request, Result, TextPart
 
@@ -40,6 +41,10 @@ class HttpEchoProvider(Provider):
     capabilities = Capabilities(stream=False, function_tools=True, provider_tools=True)
     tool_namespace = "httpecho"
     backend = "public"
+
+    def __init__(self, config: ProviderConfig) -> None:  # HTTP by hand: its own clients, not the kit's
+        super().__init__(config)
+        self.http = HttpClients(config)
 
     def generate(self, model_name: str, request: Request) -> Result:
         response = self.http.sync().post("https://echo.invalid/generate", json={"model": model_name})

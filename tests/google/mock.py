@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 import modelport
-from modelport import _retry
+from modelport._runtime import retry as _retry
 
 KEY = "test-key-0123456789"
 SSE = {"content-type": "text/event-stream"}

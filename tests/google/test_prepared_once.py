@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from modelport import _retry
+from modelport._runtime import retry as _retry
 from modelport.provider_tools import ProviderToolSpec
 from modelport.types import ProviderTool
 from modelport_google.provider import GoogleProvider

@@ -1,5 +1,5 @@
 """File and cached-content names cannot leave their URL path: ``..``, empty segments, tabs and the
-like are an ``InvalidRequestError`` before any request (one check, :func:`modelport.urls.check_resource_name`)."""
+like are an ``InvalidRequestError`` before any request (one check, :func:`modelport.http.urls.check_resource_name`)."""
 
 from __future__ import annotations
 

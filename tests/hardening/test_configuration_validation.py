@@ -218,9 +218,9 @@ def test_async_transport_cannot_contradict_an_injected_client_or_transport() -> 
 def test_async_transport_aiohttp_without_the_extra_is_a_configuration_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from modelport import _api
+    from modelport.http import _clients  # the check sits beside the clients it configures
 
-    monkeypatch.setattr(_api, "_aiohttp_installed", lambda: False)
+    monkeypatch.setattr(_clients, "_aiohttp_installed", lambda: False)
     with pytest.raises(ConfigurationError) as info:
         modelport.get_model("regional/m", async_transport="aiohttp")
     assert str(info.value) == (

@@ -1,6 +1,6 @@
 """Domain lists and use limits of web search and fetch (issue 34, Low):
 ``web_search(allowed_domains=["", "a b", "\\r\\nx.com"])`` and ``max_uses=10**30`` were sent as given.
-Every domain entry is now checked by the core (``modelport.tool_args.DomainName`` /
+Every domain entry is now checked by the core (``modelport.tools.args.DomainName`` /
 ``DomainPattern``) and ``max_uses`` is 1 to ``MAX_TOOL_USES``, before any request: for the neutral
 tools on every provider, and for the provider tools given by hand (Anthropic's ``allowed_domains`` /
 ``blocked_domains``, OpenAI's ``filters.allowed_domains``, Google's ``excludeDomains``).
@@ -20,7 +20,7 @@ import pytest
 import modelport
 from modelport import tools
 from modelport.errors import InvalidRequestError, ProviderToolError
-from modelport.tool_args import MAX_TOOL_USES
+from modelport.tools.args import MAX_TOOL_USES
 
 MODELS = {
     "anthropic": "anthropic/claude-sonnet-4-5",

@@ -43,7 +43,7 @@ def call(m: modelport.Model, mode: str, spec: HttpRequest) -> Any:
 
 @pytest.mark.skipif(not HAS_AIOHTTP, reason="modelport[aiohttp] absent")
 def test_the_aiohttp_client_sends_on_its_session_not_through_httpx(monkeypatch: pytest.MonkeyPatch) -> None:
-    from modelport import _aiohttp
+    from modelport.http import _aiohttp
 
     async def refuse(self: Any, request: httpx.Request) -> httpx.Response:
         raise AssertionError("the httpx transport path was taken")

@@ -21,7 +21,7 @@ from tests.loopback import Loopback, Reply
 
 @pytest.mark.skipif(not HAS_AIOHTTP, reason="modelport[aiohttp] absent")
 def test_async_calls_run_on_aiohttp_by_default_and_httpx_on_request() -> None:
-    from modelport._aiohttp import AiohttpClient
+    from modelport.http._aiohttp import AiohttpClient
 
     async def client_of(**options: Any) -> httpx.AsyncClient:
         m = modelport.get_model("google/g", api_key=KEY, **options)
@@ -71,7 +71,7 @@ def test_neither_import_modelport_nor_get_model_imports_aiohttp() -> None:
 
 
 def test_without_the_aiohttp_extra_async_calls_use_httpx(monkeypatch: pytest.MonkeyPatch) -> None:
-    from modelport import _clients as provider
+    from modelport.http import _clients as provider
 
     monkeypatch.setattr(provider, "_aiohttp_installed", lambda: False)
     with Loopback(ok) as server:

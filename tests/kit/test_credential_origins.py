@@ -13,7 +13,7 @@ import pytest
 import modelport
 from modelport.errors import InvalidRequestError
 from modelport.http import HttpRequest
-from modelport.urls import credential_url, dot_segment, origin_allowed
+from modelport.http.urls import credential_url, dot_segment, origin_allowed
 
 #: A planted key, built at run time.
 KEY = "sk-ant-" + "api03-origin-canary-0123456789"

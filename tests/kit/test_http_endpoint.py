@@ -13,12 +13,12 @@ import httpx
 import pytest
 
 import modelport
-from modelport._retry import RetryPolicy
+from modelport._runtime.retry import RetryPolicy
 from modelport.errors import MissingCredentialsError, ProviderError, ProviderRequestError
-from modelport.http import Endpoint, HttpRequest, Limits
+from modelport.http import Endpoint, HttpClients, HttpRequest, Limits
 from modelport.http._async import asend_json
 from modelport.http._sync import send, send_json
-from modelport.provider import HttpClients, ProviderConfig
+from modelport.provider import ProviderConfig
 
 OK = {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi."}]}, "finishReason": "STOP"}]}
 FRAME = (

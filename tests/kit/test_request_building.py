@@ -182,8 +182,9 @@ def test_the_core_assembles_the_request_httpx_would(
 def test_the_fast_plan_gives_the_request_of_the_general_path(
     kind: type[httpx.Client | httpx.AsyncClient], method: str, body: bytes | None, extra: dict[str, str]
 ) -> None:
+    from modelport.http import HttpClients
     from modelport.http._fast import assembled, general, parsed, prepare
-    from modelport.provider import HttpClients, ProviderConfig
+    from modelport.provider import ProviderConfig
 
     clients = HttpClients(ProviderConfig(provider_id="google"))
     client = kind(timeout=httpx.Timeout(3.0, read=9.0))

@@ -128,7 +128,9 @@ def test_a_gzip_bomb_is_stopped_at_the_response_limit_without_inflating_it(mode:
     with Loopback(lambda r: Reply(200, {**JSON, "content-encoding": "gzip"}, bomb)) as server:
         m = model(server, mode, limits=Limits(max_response_bytes=1024 * 1024))
         if mode == "aiohttp":
-            importlib.import_module("modelport._aiohttp")  # what importing aiohttp allocates is not the body
+            importlib.import_module(
+                "modelport.http._aiohttp"
+            )  # what importing aiohttp allocates is not the body
         tracemalloc.start()
         try:
             with pytest.raises(ProviderResponseError) as info:

@@ -1,4 +1,4 @@
-"""Response-format schemas compiled per provider (modelport.schemas): OpenAI's strict dialect, checked
+"""Response-format schemas compiled per provider (modelport.outputs.schemas): OpenAI's strict dialect, checked
 against the ``openai`` package's own strict-schema helper; Gemini's ``responseJsonSchema`` subset;
 Anthropic's tool input schema. The five shapes that used to break strict mode (an array root, a
 recursive model, a ``$ref`` with siblings, fields named ``default`` and ``properties``) are sent as
@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from modelport.errors import InvalidRequestError
 from modelport.outputs import output_type
-from modelport.schemas import anthropic_tool_schema, gemini_schema, openai_strict_schema
+from modelport.outputs.schemas import anthropic_tool_schema, gemini_schema, openai_strict_schema
 
 from . import gemini_fakes as gemini
 from .test_openai_parity import Fake, completion

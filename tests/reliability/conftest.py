@@ -15,7 +15,8 @@ import httpx
 import pytest
 
 import modelport
-from modelport import _model, _retry
+from modelport import _model
+from modelport._runtime import retry as _retry
 
 #: A fake Gemini API key: shaped like a real one (``AIza`` + 35 characters), easy to grep for.
 CANARY = "AIzaSyCANARY" + "0123456789abcdefghijklmnopq"
@@ -124,7 +125,7 @@ def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     async def fake_async_sleep(delay: float) -> None:
         recorded.append(delay)
 
-    # The seam is ``modelport._retry.sleep`` (older cores had it on ``modelport._model``).
+    # The seam is ``modelport._runtime.retry.sleep`` (older cores had it on ``modelport._model``).
     for module in (_retry, _model):
         if hasattr(module, "sleep"):
             monkeypatch.setattr(module, "sleep", recorded.append)

@@ -9,7 +9,8 @@ import re
 import httpx
 import pytest
 
-from modelport import ProviderOverloadedError, _retry
+from modelport import ProviderOverloadedError
+from modelport._runtime import retry as _retry
 from tests.google import corpus as c
 from tests.google import mock
 

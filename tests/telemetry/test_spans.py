@@ -15,7 +15,8 @@ from opentelemetry import trace as otel_trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.trace import SpanKind, StatusCode
 
-from modelport import ProviderOverloadedError, _retry, telemetry
+from modelport import ProviderOverloadedError, telemetry
+from modelport._runtime import retry as _retry
 from tests.google import corpus as c
 from tests.google import mock
 

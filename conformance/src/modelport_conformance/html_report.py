@@ -24,7 +24,7 @@ from .credentials import redact
 from .outcomes import CaseOutcome, counted
 
 if TYPE_CHECKING:
-    from .report import Report  # report imports this module to render html
+    from .outcomes import Report
 
 __all__ = ["render_html", "text"]
 

@@ -1,5 +1,7 @@
 """What running a case produced: one :class:`CaseOutcome` with its :class:`CheckOutcome` list, and
-the same read check by check (:func:`check_results`), as pytest reports it.
+the same read check by check (:func:`check_results`), as pytest reports it; a provider's outcomes
+(:class:`ProviderReport`) and a whole run's (:class:`Report`, rendered by
+:mod:`modelport_conformance.report` and :mod:`modelport_conformance.html_report`).
 
 A case counts once; its checks count :data:`CHECKS` times. ``modelport conformance`` prints both
 counts and pytest's count is the check count plus the class-level standard tests (see
@@ -26,6 +28,8 @@ __all__ = [
     "DERIVED_CHECKS",
     "CaseOutcome",
     "CheckOutcome",
+    "ProviderReport",
+    "Report",
     "check_counts",
     "check_results",
     "counted",
@@ -121,3 +125,75 @@ def counted(counts: dict[str, int], noun: str) -> str:
         f"{total} {noun}{'' if total == 1 else 's'}: "
         f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped"
     )
+
+
+@dataclass
+class ProviderReport:
+    """One provider's outcomes, plus why it has none when it has none."""
+
+    provider_id: str
+    cases: list[CaseOutcome] = field(default_factory=list)
+    problem: str = ""
+    status: str = "pass"
+    #: What does not fail the run but should be known: each declared capability no case exercises.
+    warnings: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        """Cases by status."""
+        counts = {"pass": 0, "fail": 0, "skip": 0}
+        for outcome in self.cases:
+            counts[outcome.status] += 1
+        return counts
+
+    def check_counts(self) -> dict[str, int]:
+        """Checks by status: each case's nine, as pytest counts them
+        (:func:`~modelport_conformance.outcomes.check_results`)."""
+        return check_counts(self.cases)
+
+
+@dataclass
+class Report:
+    """The whole run."""
+
+    providers: list[ProviderReport]
+    plugin_errors: dict[str, str]
+    strict: bool
+    #: What produced the run: Python, modelport, modelport-conformance and the plugin distributions.
+    versions: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """Whether the run passes: no failing provider, and under ``strict`` no plugin that failed to load."""
+        if self.strict and self.plugin_errors:
+            return False
+        return all(p.status != "fail" for p in self.providers)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The machine-readable report (``--format json``)."""
+        totals = {"pass": 0, "fail": 0, "skip": 0}
+        checks = dict(totals)
+        for provider in self.providers:
+            for key, value in provider.counts().items():
+                totals[key] += value
+            for key, value in provider.check_counts().items():
+                checks[key] += value
+        return {
+            "version": 1,
+            "ok": self.ok,
+            "strict": self.strict,
+            "summary": totals,
+            "check_summary": checks,
+            "plugin_errors": dict(self.plugin_errors),
+            "versions": dict(self.versions),
+            "providers": {
+                p.provider_id: {
+                    "status": p.status,
+                    "problem": p.problem,
+                    "summary": p.counts(),
+                    "check_summary": p.check_counts(),
+                    "warnings": list(p.warnings),
+                    "cases": [c.as_dict() for c in p.cases],
+                }
+                for p in self.providers
+            },
+        }

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from modelport import plugins
@@ -15,7 +14,7 @@ from .bounds import DEFAULT_CASE_MEMORY, DEFAULT_CASE_TIMEOUT, bounded_case
 from .capabilities import uncovered
 from .cases import Suite, discover_suites
 from .credentials import redact
-from .outcomes import CaseOutcome, check_counts, counted
+from .outcomes import CaseOutcome, ProviderReport, Report, counted
 from .replay import describe_exception
 from .table import fit_table, terminal_width, wrap_lines
 
@@ -24,78 +23,6 @@ __all__ = ["FORMATS", "ProviderReport", "Report", "render", "run_conformance", "
 #: The report formats :func:`render` writes (``modelport conformance --format``).
 FORMATS = ("table", "json", "markdown", "html")
 _MARK = {"pass": "PASS", "fail": "FAIL", "skip": "skip", "warn": "WARN"}
-
-
-@dataclass
-class ProviderReport:
-    """One provider's outcomes, plus why it has none when it has none."""
-
-    provider_id: str
-    cases: list[CaseOutcome] = field(default_factory=list)
-    problem: str = ""
-    status: str = "pass"
-    #: What does not fail the run but should be known: each declared capability no case exercises.
-    warnings: list[str] = field(default_factory=list)
-
-    def counts(self) -> dict[str, int]:
-        """Cases by status."""
-        counts = {"pass": 0, "fail": 0, "skip": 0}
-        for outcome in self.cases:
-            counts[outcome.status] += 1
-        return counts
-
-    def check_counts(self) -> dict[str, int]:
-        """Checks by status: each case's nine, as pytest counts them
-        (:func:`~modelport_conformance.outcomes.check_results`)."""
-        return check_counts(self.cases)
-
-
-@dataclass
-class Report:
-    """The whole run."""
-
-    providers: list[ProviderReport]
-    plugin_errors: dict[str, str]
-    strict: bool
-    #: What produced the run: Python, modelport, modelport-conformance and the plugin distributions.
-    versions: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def ok(self) -> bool:
-        """Whether the run passes: no failing provider, and under ``strict`` no plugin that failed to load."""
-        if self.strict and self.plugin_errors:
-            return False
-        return all(p.status != "fail" for p in self.providers)
-
-    def as_dict(self) -> dict[str, Any]:
-        """The machine-readable report (``--format json``)."""
-        totals = {"pass": 0, "fail": 0, "skip": 0}
-        checks = dict(totals)
-        for provider in self.providers:
-            for key, value in provider.counts().items():
-                totals[key] += value
-            for key, value in provider.check_counts().items():
-                checks[key] += value
-        return {
-            "version": 1,
-            "ok": self.ok,
-            "strict": self.strict,
-            "summary": totals,
-            "check_summary": checks,
-            "plugin_errors": dict(self.plugin_errors),
-            "versions": dict(self.versions),
-            "providers": {
-                p.provider_id: {
-                    "status": p.status,
-                    "problem": p.problem,
-                    "summary": p.counts(),
-                    "check_summary": p.check_counts(),
-                    "warnings": list(p.warnings),
-                    "cases": [c.as_dict() for c in p.cases],
-                }
-                for p in self.providers
-            },
-        }
 
 
 def run_conformance(

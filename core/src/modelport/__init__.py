@@ -40,8 +40,20 @@ from .errors import (
     UnknownProviderError,
 )
 from .hookspecs import hookimpl
-from .lazy import lazy_attributes
+from .lazy import lazy_attributes, moved_modules
 from .provider import Capabilities, Provider
+
+# Public modules that moved into the layer packages, importable from their old paths with a
+# DeprecationWarning naming the new one until the next minor version (old → new).
+MOVED_MODULES = {
+    "modelport.functions": "modelport.tools.functions",
+    "modelport.tool_args": "modelport.tools.args",
+    "modelport.sse": "modelport.http.sse",
+    "modelport.urls": "modelport.http.urls",
+    "modelport.approval": "modelport.loop.approval",
+    "modelport.schemas": "modelport.outputs.schemas",
+}
+moved_modules(MOVED_MODULES)
 
 # A library logs and never prints: without an application's logging configuration, nothing from the
 # "modelport" logger reaches stderr (Python's last-resort handler would print warnings).
@@ -51,11 +63,11 @@ _logging.getLogger("modelport").addHandler(_logging.NullHandler())
 _LAZY = {
     "OutputValidationError": ".outputs",
     "RunResult": ".loop",
-    "Approval": ".approval",
-    "Refusal": ".approval",
-    "tool": ".functions",
-    "AsyncResultStream": "._streams",
-    "ResultStream": "._streams",
+    "Approval": ".loop.approval",
+    "Refusal": ".loop.approval",
+    "tool": ".tools.functions",
+    "AsyncResultStream": "._model.streams",
+    "ResultStream": "._model.streams",
     "CitedText": ".citations",
     "check_markers": ".citations",
     "cite": ".citations",
@@ -91,36 +103,36 @@ _SUBMODULES = (
 
 if TYPE_CHECKING:
     # Aliased: re-exported as the package's attributes (the lazy loader provides them at run time).
-    from . import approval as approval
+    # Not ``cli``: the command line sits above the package face and calls the API through it.
     from . import citations as citations
-    from . import cli as cli
     from . import contracts as contracts
     from . import events as events
-    from . import functions as functions
     from . import http as http
     from . import loop as loop
     from . import outputs as outputs
     from . import plugins as plugins
     from . import provider_tools as provider_tools
     from . import reasoning as reasoning
-    from . import schemas as schemas
     from . import secrets as secrets
-    from . import sse as sse
     from . import telemetry as telemetry
     from . import testing as testing
-    from . import tool_args as tool_args
     from . import tools as tools
     from . import types as types
     from . import wire as wire
     from . import wire_map as wire_map
-    from ._streams import AsyncResultStream, ResultStream
-    from .approval import Approval, Refusal
+    from ._model.streams import AsyncResultStream, ResultStream
     from .citations import CitedText, check_markers, cite
     from .events import StreamAccumulator, StreamEvent, accumulate
-    from .functions import tool
+    from .http import sse as sse
     from .loop import RunResult
+    from .loop import approval as approval
+    from .loop.approval import Approval, Refusal
     from .outputs import OutputValidationError
-    from .provider_tools import ProviderToolSpec
+    from .outputs import schemas as schemas
+    from .tools import args as tool_args  # noqa: F401  (moved: importing it warns)
+    from .tools import functions as functions
+    from .tools.functions import tool
+    from .tools.spec import ProviderToolSpec
     from .types import (
         CallWarning,
         Citation,

@@ -9,17 +9,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 
-from ._clients import _ASYNC_TRANSPORTS, _aiohttp_installed
 from ._model import Model
 from ._registry import registry
 from .errors import ConfigurationError, UnknownModelError
+from .http import check_async_transport
+from .http.urls import check_base_url, resource_name_problem
 from .provider import DEFAULT_DEADLINE, ProviderConfig, Secret
-from .urls import check_base_url, resource_name_problem
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from ._streams import AsyncResultStream, ResultStream
+    from ._model.streams import AsyncResultStream, ResultStream
     from .batches import BatchJob
     from .http import Limits
     from .types import EmbeddingResult, RequestKeywords, Result
@@ -99,7 +99,7 @@ def get_model(
         # after it still has the default deadline's time; an explicit deadline= always wins.
         deadline = DEFAULT_DEADLINE + max_retry_delay
     _check_client_options(api_key, base_url, http_client, async_http_client, transport, timeout)
-    _check_async_transport(async_transport, async_http_client, transport)
+    check_async_transport(async_transport, async_http_client, transport)
     provider_cls = registry().provider_class(provider_id)
     _check_provider_options(provider_cls, provider_config)
     config = ProviderConfig(
@@ -214,32 +214,6 @@ def _check_client_options(
     if not math.isfinite(timeout) or timeout <= 0:
         raise ConfigurationError(
             f"timeout must be a positive number of seconds or an httpx.Timeout, got {timeout!r}"
-        )
-
-
-def _check_async_transport(choice: object, async_http_client: object, transport: object) -> None:
-    """``async_transport`` is one of its values, installed when it must be, and not contradicted."""
-    if not isinstance(choice, str) or choice not in _ASYNC_TRANSPORTS:
-        import difflib
-
-        if isinstance(choice, str):
-            shown = _shown(choice, 40)
-            match = difflib.get_close_matches(choice.strip().lower(), _ASYNC_TRANSPORTS, n=1, cutoff=0.6)
-        else:
-            shown, match = type(choice).__name__, []
-        hint = f" (did you mean {match[0]!r}?)" if match else ""
-        raise ConfigurationError(f"async_transport must be 'auto', 'aiohttp' or 'httpx', got {shown}{hint}")
-    if choice == "auto":
-        return
-    if async_http_client is not None or isinstance(transport, httpx.AsyncBaseTransport):
-        given = "async_http_client" if async_http_client is not None else "an async transport"
-        raise ConfigurationError(
-            f"async_transport={choice!r} has no effect with {given}, which async calls use as is; "
-            "pass one or the other"
-        )
-    if choice == "aiohttp" and not _aiohttp_installed():
-        raise ConfigurationError(
-            "async_transport='aiohttp' needs aiohttp and httpx-aiohttp: pip install 'modelport[aiohttp]'"
         )
 
 

@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-    from .loop import Step
-    from .types import Result
+    from ._contract.results import Result
+    from ._contract.steps import Step
 
 __all__ = [
     "BatchItemNotRunError",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._event_types import (
+from ._contract.event_types import (
     ErrorEvent,
     FileEvent,
     FinishEvent,

@@ -21,7 +21,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from .provider import Provider
-    from .provider_tools import ProviderToolSpec
+    from .tools.spec import ProviderToolSpec
 
 __all__ = ["hookimpl", "hookspec", "ProviderRegistrar", "ToolRegistrar"]
 
@@ -56,7 +56,7 @@ def modelport_register_provider_tools(register: ToolRegistrar) -> None:
 def __getattr__(name: str) -> Any:
     """``SuiteRegistrar`` moved to modelport-conformance (deprecated here for one minor version)."""
     if name == "SuiteRegistrar":
-        from ._moved import moved_to_conformance
+        from .lazy import moved_to_conformance
 
         return moved_to_conformance(__name__, name, "modelport_conformance")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -82,7 +82,7 @@ def collect(hook_name: str, record: Callable[..., _T]) -> list[_T]:
 
 def __getattr__(name: str) -> Any:
     if name in {"ConformanceSuite", "conformance_suites"}:
-        from ._moved import moved_to_conformance
+        from .lazy import moved_to_conformance
 
         return moved_to_conformance(__name__, name, "modelport_conformance")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

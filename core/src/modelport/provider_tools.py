@@ -15,17 +15,13 @@ beside it and are reachable here, loaded on first use.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from .errors import ProviderToolError, validation_message
 from .lazy import lazy_attributes
+from .tools.spec import ProviderToolSpec
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
-    from ._tool_table import (
+    from ._registry.tool_table import (
         get_provider_tool,
         provider_tool_specs,
         register_provider_tool,
@@ -33,7 +29,6 @@ if TYPE_CHECKING:
         validate_provider_tool,
         validate_provider_tools,
     )
-    from .types import ProviderTool
 
 __all__ = [
     "ProviderToolSpec",
@@ -45,96 +40,8 @@ __all__ = [
     "validate_provider_tools",
 ]
 
-
-@dataclass(frozen=True)
-class ProviderToolSpec:
-    """A provider-executed tool.
-
-    ``backend_args`` maps an argument (its field name, or its alias) to the backends on which it
-    is allowed; arguments not listed are allowed everywhere.
-    """
-
-    id: str
-    name: str
-    namespace: str
-    args_type: type[BaseModel]
-    description: str = ""
-    backend_args: Mapping[str, frozenset[str]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if self.id != f"{self.namespace}.{self.name}":
-            raise ProviderToolError(
-                f"provider tool id {self.id!r} must be '{self.namespace}.{self.name}'", tool_id=self.id
-            )
-        if self.args_type.model_config.get("extra") != "forbid":
-            raise ProviderToolError(
-                f"provider tool {self.id!r}: its argument class must forbid unknown fields",
-                tool_id=self.id,
-            )
-
-    def args_of(self, tool: ProviderTool, backend: str | None = None) -> BaseModel:
-        """The parsed arguments of ``tool`` (one of this spec's), for a plugin to map: the parse the
-        core carried when it validated the call, else (a request built by hand) ``tool.args``
-        validated once here, for ``backend`` when one is given."""
-        parsed = tool.parsed_args
-        if isinstance(parsed, self.args_type):
-            return parsed
-        return self.validate_args(tool.args, backend)
-
-    def validate_args(self, args: Mapping[str, Any], backend: str | None) -> BaseModel:
-        """Check ``args`` for this backend (``None``: no backend rules) and return the parsed
-        arguments."""
-        if backend is not None:
-            self._check_backend(args, backend)
-        from pydantic import ValidationError
-
-        try:
-            return self.args_type.model_validate(dict(args))
-        except ValidationError as error:
-            problems = validation_message(error, root="(arguments)")
-            raise ProviderToolError(
-                f"provider tool {self.id!r}: invalid arguments: {problems}", tool_id=self.id
-            ) from None
-        except (ArithmeticError, RecursionError, TypeError, ValueError) as error:
-            # A validator that failed in a way pydantic does not wrap (a date out of range raises
-            # OverflowError): still the caller's arguments, still rejected before any request.
-            raise ProviderToolError(
-                f"provider tool {self.id!r}: invalid arguments: {type(error).__name__}: {error}",
-                tool_id=self.id,
-            ) from None
-
-    def _check_backend(self, args: Mapping[str, Any], backend: str) -> None:
-        for key in args:
-            allowed = self.backend_args.get(key)
-            if allowed is None:
-                alias_to_name = {f.alias: n for n, f in self.args_type.model_fields.items() if f.alias}
-                allowed = self.backend_args.get(alias_to_name.get(key, key))
-            if allowed is not None and backend not in allowed:
-                raise ProviderToolError(
-                    f"provider tool {self.id!r}: argument {key!r} is not supported on the "
-                    f"{backend!r} backend (only on {', '.join(sorted(allowed))})",
-                    tool_id=self.id,
-                )
-
-    def check(self, tool: ProviderTool, *, namespace: str | None, backend: str) -> BaseModel:
-        """Check ``tool`` (one of this spec's) against the selected provider's tool ``namespace`` and
-        ``backend``; return its parsed arguments."""
-        if namespace != self.namespace:
-            accepted = f"only {namespace}.* tools" if namespace else "no provider tools"
-            raise ProviderToolError(
-                f"provider tool {tool.id!r} belongs to provider {self.namespace!r}; "
-                f"the selected provider accepts {accepted}",
-                tool_id=tool.id,
-            )
-        if tool.name != self.name:
-            raise ProviderToolError(
-                f"provider tool {tool.id!r} must be named {self.name!r}, not {tool.name!r}",
-                tool_id=tool.id,
-            )
-        return self.validate_args(tool.args, backend)
-
-
 # Every public name but the spec is a look-up in the registry's table, loaded on first use.
 __getattr__, __dir__ = lazy_attributes(
-    __name__, dict.fromkeys((name for name in __all__ if name != "ProviderToolSpec"), "modelport._tool_table")
+    __name__,
+    dict.fromkeys((name for name in __all__ if name != "ProviderToolSpec"), "modelport._registry.tool_table"),
 )

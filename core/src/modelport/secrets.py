@@ -6,7 +6,7 @@ Two ways find a credential:
 - *by value*: a key the caller knows (the one sent, every credential header value), in each form it
   can take in text (:func:`encoded_forms`: raw, URL-quoted, JSON- and ``repr``-escaped, hex, base64
   at any alignment), whatever its letter case (base64 excepted), each piece of it a split left at a
-  string boundary (:mod:`modelport._key_forms` says which), and also behind any mix of JSON escapes
+  string boundary (:mod:`modelport._secrets.key_forms` says which), and also behind any mix of JSON escapes
   (``\\/``, ``\\uXXXX``, several levels deep) and HTML numeric character references
   (``&#115;``, ``&#x73;``): the text is decoded the way a JSON or HTML reader would decode it,
   searched, and each match is replaced at its place in the original text;
@@ -28,8 +28,8 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
-from ._escapes import LEVELS, views
-from ._key_forms import MIN_FRAGMENT_LENGTH, MIN_SECRET_LENGTH, encoded_forms, present, value_finder
+from ._secrets.escapes import LEVELS, views
+from ._secrets.key_forms import MIN_FRAGMENT_LENGTH, MIN_SECRET_LENGTH, encoded_forms, present, value_finder
 
 __all__ = [
     "CREDENTIAL_HEADER",

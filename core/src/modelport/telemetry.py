@@ -43,9 +43,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ._genai_attributes import as_json, content_attributes, request_attributes, usage_attributes
 from ._model import Model, ValidCall
-from ._otel import (
+from ._model.streams import AsyncResultStream, ResultStream
+from ._runtime.genai_attributes import as_json, content_attributes, request_attributes, usage_attributes
+from ._runtime.otel import (
     _active,
     _Call,
     capture_content,
@@ -54,8 +55,7 @@ from ._otel import (
     instrument,
     uninstrument,
 )
-from ._otel import _state as _state  # instrument()'s providers (tests read them)
-from ._streams import AsyncResultStream, ResultStream
+from ._runtime.otel import _state as _state  # instrument()'s providers (tests read them)
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -118,18 +118,18 @@ class InstrumentedModel(Model):
         try:
             return self._validate(kwargs)
         except BaseException as error:
-            _Call(self, "chat", {}).failed(error)
+            _Call(self.provider, self.name, "chat", {}).failed(error)
             raise
 
     def _generate(self, call: ValidCall) -> Result:
-        span = _Call(self, "chat", _chat_attributes(call.request, stream=False))
+        span = _Call(self.provider, self.name, "chat", _chat_attributes(call.request, stream=False))
         with _active(span):
             result = super()._generate(call)
         span.result(result)
         return result
 
     async def _agenerate(self, call: ValidCall) -> Result:
-        span = _Call(self, "chat", _chat_attributes(call.request, stream=False))
+        span = _Call(self.provider, self.name, "chat", _chat_attributes(call.request, stream=False))
         with _active(span):
             result = await super()._agenerate(call)
         span.result(result)
@@ -142,14 +142,14 @@ class InstrumentedModel(Model):
         return _TracedAsyncStream
 
     def _embed(self, request: EmbedRequest) -> EmbeddingResult:
-        span = _Call(self, "embeddings", _embed_attributes(request))
+        span = _Call(self.provider, self.name, "embeddings", _embed_attributes(request))
         with _active(span):
             result = super()._embed(request)
         _embedding_result(span, result)
         return result
 
     async def _aembed(self, request: EmbedRequest) -> EmbeddingResult:
-        span = _Call(self, "embeddings", _embed_attributes(request))
+        span = _Call(self.provider, self.name, "embeddings", _embed_attributes(request))
         with _active(span):
             result = await super()._aembed(request)
         _embedding_result(span, result)
@@ -200,10 +200,12 @@ def _partial_attributes(partial: Result | None) -> dict[str, Any]:
 
 def _traced(owner: ResultStream, events: Iterator[StreamEvent]) -> Iterator[StreamEvent]:
     """``events`` (the stream's own iterator) inside a ``chat`` span that ends with the stream."""
-    call = _Call(owner._model, "chat", _chat_attributes(owner._request, stream=True))
+    call = _Call(
+        owner._model.provider, owner._model.name, "chat", _chat_attributes(owner._request, stream=True)
+    )
     owner._attempts.telemetry = call
     # The generator holds the accumulator, not ``owner``: ``owner`` holds the generator, and a cycle
-    # would leave an abandoned stream to the garbage collector (see ``_streams``).
+    # would leave an abandoned stream to the garbage collector (see ``_model.streams``).
     return _stream(call, owner.accumulator, events)
 
 
@@ -224,7 +226,9 @@ def _stream(
 
 def _atraced(owner: AsyncResultStream, events: AsyncIterator[StreamEvent]) -> AsyncIterator[StreamEvent]:
     """Async twin of :func:`_traced`."""
-    call = _Call(owner._model, "chat", _chat_attributes(owner._request, stream=True))
+    call = _Call(
+        owner._model.provider, owner._model.name, "chat", _chat_attributes(owner._request, stream=True)
+    )
     owner._attempts.telemetry = call
     return _astream(call, owner.accumulator, events)
 

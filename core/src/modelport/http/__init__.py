@@ -22,7 +22,7 @@ async, generate and stream::
 
 What the core owns, for every provider alike: pooled clients (one async client per event loop,
 closed with its loop), credentials (looked up, checked to be sendable, never in a message), strict
-JSON both ways, SSE framing (:mod:`modelport.sse`: ``[DONE]``, comments, ``event: error``, in-stream
+JSON both ways, SSE framing (:mod:`modelport.http.sse`: ``[DONE]``, comments, ``event: error``, in-stream
 error objects, BOM, CRLF), size bounds (:class:`Limits`), a total deadline, redirects (none unless
 asked, never across origins), retries, typed errors from transport failures, warnings on both the
 result and the ``stream-start`` event, and scrubbing of every credential from every error.
@@ -38,25 +38,67 @@ subclasses :class:`~modelport.provider.Provider` and implements ``generate``/``s
 
 from __future__ import annotations
 
-from .._file_body import FileBody
-from .._http_auth import HeaderAuth, check_header_value
-from .._http_errors import (
-    ERROR_TYPES,
-    TRANSIENT_STATUSES,
-    error_class,
-    error_message,
-    own_status,
-    parse_retry_after,
-    status_error,
-    stream_error,
-)
-from ._calls import DECODE_ERRORS
-from ._endpoint import Endpoint
-from ._kit import HttpProvider
-from ._lines import BadLine
-from ._operation import Operation
-from ._stream_end import StreamEnd
-from ._types import HttpRequest, HttpResponse, Limits, Steps, StreamDecoder, Wait
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_attributes
+
+if TYPE_CHECKING:
+    from . import sse as sse
+    from . import urls as urls
+    from ._auth import HeaderAuth, check_header_value
+    from ._calls import DECODE_ERRORS
+    from ._clients import DEFAULT_TIMEOUT, HttpClients, check_async_transport
+    from ._endpoint import Endpoint
+    from ._errors import (
+        ERROR_TYPES,
+        TRANSIENT_STATUSES,
+        error_class,
+        error_message,
+        own_status,
+        parse_retry_after,
+        status_error,
+        stream_error,
+    )
+    from ._file_body import FileBody
+    from ._kit import HttpProvider
+    from ._lines import BadLine
+    from ._operation import Operation
+    from ._stream_end import StreamEnd
+    from ._types import HttpRequest, HttpResponse, Limits, Steps, StreamDecoder, Wait
+
+# Each name loads with its module on first read: a module of the kit (``modelport.http.urls``) can be
+# imported without the whole kit.
+_LAZY = {
+    "FileBody": "._file_body",
+    "HeaderAuth": "._auth",
+    "check_header_value": "._auth",
+    "ERROR_TYPES": "._errors",
+    "TRANSIENT_STATUSES": "._errors",
+    "error_class": "._errors",
+    "error_message": "._errors",
+    "own_status": "._errors",
+    "parse_retry_after": "._errors",
+    "status_error": "._errors",
+    "stream_error": "._errors",
+    "DECODE_ERRORS": "._calls",
+    "Endpoint": "._endpoint",
+    "HttpProvider": "._kit",
+    "BadLine": "._lines",
+    "Operation": "._operation",
+    "StreamEnd": "._stream_end",
+    "HttpRequest": "._types",
+    "HttpResponse": "._types",
+    "Limits": "._types",
+    "Steps": "._types",
+    "StreamDecoder": "._types",
+    "Wait": "._types",
+    "HttpClients": "._clients",
+    "check_async_transport": "._clients",
+    "DEFAULT_TIMEOUT": "._clients",
+    "sse": ".sse",
+    "urls": ".urls",
+}
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY)
 
 __all__ = [
     "BadLine",
@@ -82,4 +124,7 @@ __all__ = [
     "parse_retry_after",
     "status_error",
     "stream_error",
+    "DEFAULT_TIMEOUT",
+    "HttpClients",
+    "check_async_transport",
 ]

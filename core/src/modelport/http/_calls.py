@@ -12,14 +12,14 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequenc
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from .. import _retry
-from .._decode_guard import DECODE_ERRORS, decode_error
-from .._file_body import FileBody
+from .._runtime import retry as _retry
+from .._runtime.decode_guard import DECODE_ERRORS, decode_error
 from ..deadlines import current as current_deadline
 from ..errors import ModelportError, ProviderResponseError
 from ..wire import decoding, dumps
 from ._async import abody_of, asend, asend_json, astream_frames
 from ._exchange import StreamSize
+from ._file_body import FileBody
 from ._stream_end import EndWatch, StreamEnd
 from ._sync import receive_json, send, send_json, stream_frames
 from ._types import HttpRequest, HttpResponse, StreamDecoder

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from .._retry import RetryPolicy
+from .._runtime.retry import RetryPolicy
 from ..errors import ConfigurationError, InvalidRequestError, ProviderError, scrub
-from ..urls import credential_url
 from ._types import Limits
+from .urls import credential_url
 
 if TYPE_CHECKING:
-    from .._clients import HttpClients
+    from ._clients import HttpClients
 
 __all__ = ["Endpoint", "ErrorMapping"]
 
@@ -64,7 +64,7 @@ class Endpoint:
     def url(self, url: str) -> str:
         """The absolute URL of a request's ``url``: a path joined to the base URL, no ``.`` or
         ``..`` segment; an absolute URL only on the base URL's origin or a
-        :attr:`credential_origins` one (:func:`modelport.urls.credential_url`), else an
+        :attr:`credential_origins` one (:func:`modelport.http.urls.credential_url`), else an
         :class:`~modelport.errors.InvalidRequestError` before any I/O. Without a base URL, no
         request is sent (``ConfigurationError``: why there is none)."""
         base = self.base_url

@@ -15,8 +15,6 @@ from urllib.parse import urljoin
 
 import httpx
 
-from .._file_body import FileBody
-from .._http_errors import error_message, own_status, stream_error
 from ..deadlines import Deadline
 from ..deadlines import current as current_deadline
 from ..errors import (
@@ -30,10 +28,12 @@ from ..errors import (
     StreamInterruptedError,
     scrub,
 )
-from ..sse import SseParser
 from ..wire import dumps, loads
+from ._errors import error_message, own_status, stream_error
 from ._fast import Lean, assembled, parsed, prepare
+from ._file_body import FileBody
 from ._kept import kept_data
+from .sse import SseParser
 
 if TYPE_CHECKING:
     from ._endpoint import Endpoint
@@ -61,7 +61,7 @@ _DEADLINE_SLACK = 0.01
 
 class Head(Protocol):
     """What :class:`Exchange` judges of a response: an :class:`httpx.Response`, or the core's lighter
-    view of an aiohttp one (``modelport._aiohttp.Reply``)."""
+    view of an aiohttp one (``modelport.http._aiohttp.Reply``)."""
 
     @property
     def status_code(self) -> int: ...

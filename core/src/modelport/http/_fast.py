@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import httpx
 
-from .._file_body import FileBody
+from ._file_body import FileBody
 
 if TYPE_CHECKING:
-    from .._clients import HttpClients
+    from ._clients import HttpClients
 
 __all__ = ["Lean", "Merged", "Plan", "assembled", "client_defaults", "general", "parsed", "prepare"]
 

@@ -7,7 +7,7 @@ log: each of the exchange's credentials (:meth:`Exchange.kept_secrets`) in every
 boundary, is replaced by ``[REDACTED]``.
 
 Most answers hold none, and they are told apart by a few substring searches
-(:func:`modelport._key_forms.presence`); only one that may hold a key is searched closely and
+(:func:`modelport._secrets.key_forms.presence`); only one that may hold a key is searched closely and
 rebuilt. A stream is asked at every chunk, with the end of the chunk before (a key cut between two
 chunks); once a chunk may hold a key, every frame from then on is scrubbed (a frame can take several
 chunks to complete).
@@ -19,7 +19,7 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-from .._key_forms import presence, span
+from .._secrets.key_forms import presence, span
 from ..secrets import MIN_SECRET_LENGTH, redact, redact_data
 
 __all__ = ["kept_content", "kept_data", "kept_frames"]

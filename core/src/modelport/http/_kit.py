@@ -11,26 +11,36 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import httpx
 
-from .. import _retry
-from .._decode_guard import decode_error
-from .._http_auth import HeaderAuth, check_header_value
-from .._http_errors import error_message, status_error
-from .._http_logs import watch
+from .._runtime import retry as _retry
+from .._runtime.decode_guard import decode_error
 from ..deadlines import current as current_deadline
 from ..errors import ConfigurationError, MissingCredentialsError, ProviderError, ProviderResponseError
-from ..provider import EmbedRequest, ModelInfo, ModelPage, Prepared, Provider, Secret, TokenCount
+from ..provider import (
+    EmbedRequest,
+    ModelInfo,
+    ModelPage,
+    Prepared,
+    Provider,
+    ProviderConfig,
+    Secret,
+    TokenCount,
+)
 from ..secrets import CREDENTIAL_HEADERS
-from ..urls import check_base_url, credential_url
 from . import _calls
+from ._auth import HeaderAuth, check_header_value
+from ._clients import HttpClients
 from ._endpoint import Endpoint
+from ._errors import error_message, status_error
+from ._logs import watch
 from ._operation import Operation
 from ._stream_end import StreamEnd
 from ._types import DEFAULT_LIMITS, HttpRequest, HttpResponse, Limits, Steps, StreamDecoder
+from .urls import check_base_url, credential_url
 
 if TYPE_CHECKING:
-    from .._batch_types import BatchDownload, BatchLine, BatchRequest, BatchState, BatchValues
     from ..events import StreamEvent
     from ..types import EmbeddingResult, Request, Result
+    from .batch_records import BatchDownload, BatchLine, BatchRequest, BatchState, BatchValues
 
 __all__ = ["HttpProvider"]
 
@@ -52,7 +62,7 @@ class HttpProvider(Provider):
       credentials (``"https://storage.googleapis.com"``; ``*`` in a host stands for a label or part
       of one). Every other absolute URL, one a response names or a restored job keeps, is refused
       before any I/O, and a relative path may not hold a ``.`` or ``..`` segment
-      (:func:`modelport.urls.credential_url`).
+      (:func:`modelport.http.urls.credential_url`).
     - ``saved_options``: the options of ``get_model`` a saved batch job keeps, besides the base URL,
       to reach the same server again (a project, a location; never a credential):
       :meth:`saved_connection`.
@@ -60,6 +70,19 @@ class HttpProvider(Provider):
       event through before, so a cut stream is a ``StreamInterruptedError``. ``None`` leaves it to
       the decoder alone (declare it: the scaffold does).
     """
+
+    def __init__(self, config: ProviderConfig) -> None:
+        super().__init__(config)
+        #: The HTTP clients of this provider: the ones ``config`` injects, else its own, pooled.
+        self.http = HttpClients(config)
+
+    def close(self) -> None:
+        """Release the clients this provider created (an injected client is the caller's)."""
+        self.http.close()
+
+    async def aclose(self) -> None:
+        """Release the clients this provider created (async)."""
+        await self.http.aclose()
 
     default_base_url: ClassVar[str | None] = None
     base_url_env: ClassVar[str | None] = None
@@ -172,7 +195,7 @@ class HttpProvider(Provider):
 
     def base_url(self) -> str:
         """``base_url=``, else ``base_url_env``, else ``default_base_url`` (without a trailing slash),
-        checked by :func:`modelport.urls.check_base_url` wherever it came from."""
+        checked by :func:`modelport.http.urls.check_base_url` wherever it came from."""
         if self.config.base_url:
             return check_base_url(self.config.base_url)
         from_env = os.environ.get(self.base_url_env) if self.base_url_env else None
@@ -183,7 +206,7 @@ class HttpProvider(Provider):
         return check_base_url(self.default_base_url, source=f"{type(self).__name__}.default_base_url")
 
     def url(self, spec: HttpRequest) -> str:
-        """The absolute URL of a request (by the kit's rule: :func:`modelport.urls.credential_url`)."""
+        """The absolute URL of a request (by the kit's rule: :func:`modelport.http.urls.credential_url`)."""
         return credential_url(spec.url, self.base_url(), allowed=self.credential_origins, name=self.name)
 
     def saved_connection(self) -> dict[str, Any]:

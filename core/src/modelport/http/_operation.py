@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from typing import Any, Generic, Protocol, TypeVar
 
-from .. import _retry
+from .._runtime import retry as _retry
 from ._types import HttpRequest, HttpResponse, Steps, Wait
 
 __all__ = ["Caller", "Operation"]

@@ -3,7 +3,7 @@
 Native (``output_config: {"format": {"type": "json_schema", "schema": ...}}``, generally available
 without a beta header on the models in :data:`NATIVE_OUTPUT`,
 https://platform.claude.com/docs/en/build-with-claude/structured-outputs): the schema is compiled
-to the JSON-outputs subset (:func:`modelport.schemas.anthropic_tool_schema` with ``strict``), the
+to the JSON-outputs subset (:func:`modelport.outputs.schemas.anthropic_tool_schema` with ``strict``), the
 answer is the text, and thinking and function tools may come with it. ``type="json"`` (any JSON,
 no schema) has no native form.
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from modelport.errors import InvalidRequestError
-from modelport.schemas import anthropic_tool_schema
+from modelport.outputs.schemas import anthropic_tool_schema
 from modelport.types import CallWarning, Request, ResponseFormat
 
 from ._options import AnthropicOptions

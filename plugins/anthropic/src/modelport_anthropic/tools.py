@@ -16,8 +16,8 @@ from typing import Any, Literal
 from pydantic import Field
 
 from modelport.provider_tools import ProviderToolSpec
-from modelport.tool_args import ApproximateLocation as UserLocation
-from modelport.tool_args import DomainLimits, ToolArgs
+from modelport.tools.args import ApproximateLocation as UserLocation
+from modelport.tools.args import DomainLimits, ToolArgs
 from modelport.types import ProviderTool
 
 __all__ = [

@@ -18,8 +18,8 @@ import httpx
 
 from modelport.errors import ConfigurationError, MissingCredentialsError, ProviderAuthError
 from modelport.http import HeaderAuth, check_header_value
+from modelport.http.urls import check_base_url
 from modelport.provider import ProviderConfig, Secret
-from modelport.urls import check_base_url
 
 __all__ = [
     "API_KEY_ENV_VARS",

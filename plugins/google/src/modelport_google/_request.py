@@ -11,7 +11,7 @@ import base64
 from typing import Any
 
 from modelport.errors import InvalidRequestError
-from modelport.schemas import gemini_schema
+from modelport.outputs.schemas import gemini_schema
 from modelport.types import (
     CallWarning,
     FilePart,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from modelport.errors import InvalidRequestError, ProviderResponseError
 from modelport.http import HttpRequest, Operation, Steps
-from modelport.urls import check_resource_name
+from modelport.http.urls import check_resource_name
 
 from ._paging import all_pages, checked_page_size
 

@@ -28,8 +28,8 @@ from urllib.parse import urlsplit
 
 from modelport.errors import DeadlineExceededError, InvalidRequestError, ProviderResponseError
 from modelport.http import FileBody, HttpRequest, Operation, Steps, Wait
+from modelport.http.urls import check_resource_name
 from modelport.types import FilePart
-from modelport.urls import check_resource_name
 
 from ._paging import all_pages, checked_page_size
 from ._resumable import MAX_FILE_BYTES, upload_steps

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from modelport.errors import ProviderToolError, validation_message
 from modelport.provider_tools import ProviderToolSpec, resolve_tool_names
-from modelport.tool_args import DomainName
+from modelport.tools.args import DomainName
 from modelport.types import ProviderTool
 
 from ._timestamps import parse_rfc3339, timestamp

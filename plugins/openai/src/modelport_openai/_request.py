@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from modelport.errors import InvalidRequestError
-from modelport.schemas import openai_strict_schema
+from modelport.outputs.schemas import openai_strict_schema
 from modelport.types import (
     CallWarning,
     FunctionTool,
