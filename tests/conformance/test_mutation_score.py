@@ -121,7 +121,9 @@ def test_a_mutant_that_hangs_or_exits_is_killed_and_the_run_goes_on(example_copy
     results = _run({hang: settle, exit_: 0, stop: 0}, mutant_timeout=3.0)
     assert results[hang].mutant.line == settle
     assert (results[hang].status, results[hang].killed_without_goldens) == ("killed", True)
-    assert results[hang].how in {"timed out after 3 s", "generate-basic: time-out"}
+    assert results[hang].how == "generate-basic: time-out" or re.fullmatch(
+        r"timed out twice \(after [\d.]+ s, then [\d.]+ s\)", results[hang].how
+    )
     assert (results[exit_].status, results[exit_].killed_without_goldens) == ("killed", True)
     assert results[exit_].how == "the worker exited without a result"
     assert results[stop].status == "survived"

@@ -16,7 +16,8 @@ execute which lines. A mutant inside a function replays only the cases that reac
 so; one outside any function (import-time code) replays every case.
 
 A mutant is *killed* when some check that passed (or was skipped) unmutated fails, when a case
-cannot run, or when its process fails or passes ``mutant_timeout``. It is *killed without
+cannot run, or when its process fails or passes its time limit twice (``mutant_timeout``, at least
+three times the unmutated run's time, then double that). It is *killed without
 goldens* when a check that does not read ``expected.json`` fails: the score a plugin keeps after
 ``--regenerate`` rewrote its goldens from the mutant (the ``expected`` check reads them, and so
 does ``merged`` for a suite without ``merge_frames``; a crash fails either way).
@@ -246,6 +247,10 @@ def _mutant_result(
         "case_timeout": min(case_timeout, timeout),
     }
     result, why = pool.run(job, timeout)
+    if result is None and why.startswith("timed out"):
+        # A loaded machine slows every run, not only a mutant that hangs: a hang hangs twice.
+        result, again = pool.run(job, 2 * timeout)
+        why = f"timed out twice (after {timeout:g} s, then {2 * timeout:g} s)" if result is None else again
     if result is None or "error" in result:
         reason = why or str(result.get("error") if result else "")
         return MutantResult(label, mutant, "killed", True, reason.splitlines()[0] if reason else "")
@@ -295,7 +300,11 @@ def run_mutation(
     report.total = len(every)
     chosen = sample_mutants(every, sample, seed)
     baseline_job = {"provider": provider_id, "trace": str(target.root), "case_timeout": case_timeout}
+    clock = time.monotonic()
     baseline, why = run_fresh(baseline_job, max(mutant_timeout, 600.0))
+    # A mutant replays at most the cases the (traced, so slower) unmutated run did: its limit is
+    # never under three times that run's time, however loaded the machine.
+    mutant_timeout = max(mutant_timeout, 3 * (time.monotonic() - clock))
     if baseline is None or "error" in baseline:
         report.problem = "the unmutated run failed: " + (why or str((baseline or {}).get("error")))
         report.seconds = time.monotonic() - started
