@@ -192,6 +192,19 @@ def test_a_reported_zero_cache_write_count_stays_zero() -> None:
     assert (usage.input_tokens, usage.cache_read_input_tokens, usage.cache_write_input_tokens) == (18, 0, 0)
 
 
+def events_and_result(m: Any, asynchronous: bool) -> tuple[list[Any], Result]:
+    """Every event of a stream, then its result, sync or async."""
+
+    async def consume() -> tuple[list[Any], Result]:
+        s = m.astream(prompt="Hi")
+        return [e async for e in s], await s.result()
+
+    if asynchronous:
+        return asyncio.run(consume())
+    s = m.stream(prompt="Hi")
+    return list(s), s.result()
+
+
 @pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
 def test_a_text_part_whose_done_frames_were_lost_ends_before_the_finish(asynchronous: bool) -> None:
     # Found by the long fuzz run's event-protocol check (seed 11, responses-stream case 163): the
@@ -199,17 +212,7 @@ def test_a_text_part_whose_done_frames_were_lost_ends_before_the_finish(asynchro
     frames = corpus.exchanges(MAX_TOKENS)[0].frames()
     done = ("response.output_text.done", "response.content_part.done", "response.output_item.done")
     body = "".join(f"data: {json.dumps(f)}\n\n" for f in frames if f["type"] not in done).encode()
-    m = _model(body, "text/event-stream")
-
-    async def consume() -> tuple[list[Any], Result]:
-        s = m.astream(prompt="Hi")
-        return [e async for e in s], await s.result()
-
-    if asynchronous:
-        events, result = asyncio.run(consume())
-    else:
-        s = m.stream(prompt="Hi")
-        events, result = list(s), s.result()
+    events, result = events_and_result(_model(body, "text/event-stream"), asynchronous)
     part = "msg_0cca8afa69cc6ca90068f966c522fc8193beb0e249411c3551:0"
     assert [(e.type, getattr(e, "id", None)) for e in events if e.type != "text-delta"] == [
         ("stream-start", None),
@@ -232,17 +235,8 @@ def test_an_output_item_ended_twice_is_one_part(asynchronous: bool) -> None:
     at = next(i for i, f in enumerate(frames) if f["type"] == "response.output_item.done")
     item = frames[at]["item"]
     frames.insert(at + 1, copy.deepcopy(frames[at]))
-    m = _model("".join(f"data: {json.dumps(f)}\n\n" for f in frames).encode(), "text/event-stream")
-
-    async def consume() -> tuple[list[Any], Result]:
-        s = m.astream(prompt="Hi")
-        return [e async for e in s], await s.result()
-
-    if asynchronous:
-        events, result = asyncio.run(consume())
-    else:
-        s = m.stream(prompt="Hi")
-        events, result = list(s), s.result()
+    body = "".join(f"data: {json.dumps(f)}\n\n" for f in frames).encode()
+    events, result = events_and_result(_model(body, "text/event-stream"), asynchronous)
     starts = [e.id for e in events if e.type in ("reasoning-start", "text-start")]
     assert len(starts) == len(set(starts))
     whole = stream(corpus.exchanges(SUMMARY)[0].frames())
