@@ -270,7 +270,9 @@ class Result(_Frozen):
                 private = self.__pydantic_private__
                 if private and private.get("_deferred") is not None:
                     self._resolve()
-                    return self.__dict__[name]
+                state = self.__dict__
+                if name in state:  # resolved here, or by another thread since this lookup missed it
+                    return state[name]
             return super().__getattr__(name)
 
     # Everything that reads the whole field set resolves first.
