@@ -8,7 +8,7 @@ in recorded order, from crmne/ruby_llm's VCR cassettes (MIT): the responses as r
 headers a mapping reads), the requests as recorded with two adaptations, each named in
 ``source.note``: a request body built by another client is rewritten to the body the API reference
 prescribes for the case's canonical requests (the request oracles of the other case tables:
-``anthropic_corpus.wire``, ``openai_responses_corpus.wire``, ``gemini_corpus.wire``); and Gemini's
+``anthropic_wire.wire``, ``openai_responses_corpus.wire``, ``gemini_corpus.wire``); and Gemini's
 ``displayName``, the client's own label, is the one the plugin derives from the requests. The
 steps (``wait``, ``refresh``, ``cancel``, ``results``) are read off the recording: every poll after
 the first that ends the batch is one ``refresh``.
@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.batches.re
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import anthropic_corpus
+import anthropic_wire
 import corpus_attribution
 import gemini_corpus
 import openai_responses_corpus
@@ -77,7 +78,7 @@ def _anthropic(interaction: dict[str, Any], model: str) -> tuple[list[Any], str]
     entries = [anthropic_corpus.canonical(entry["params"]) for entry in sent["requests"]]
     body = {
         "requests": [
-            {"custom_id": entry["custom_id"], "params": anthropic_corpus.wire(request, model, stream=False)}
+            {"custom_id": entry["custom_id"], "params": anthropic_wire.wire(request, model, stream=False)}
             for entry, request in zip(sent["requests"], entries, strict=True)
         ]
     }

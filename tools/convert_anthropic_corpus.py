@@ -5,7 +5,7 @@
 
 Each case keeps the recorded response as recorded in meaning (JSON parsed, SSE one event per entry;
 only the headers a mapping reads) and pairs it with a canonical request. The request body in the
-cassette is what the API reference prescribes for that request (:func:`anthropic_corpus.wire`,
+cassette is what the API reference prescribes for that request (:func:`anthropic_wire.wire`,
 independent of the adapter), sent with ``anthropic-version: 2023-06-01`` (pinned: replay fails a
 request without it) and the key by name only. Attribution goes into ``case.yaml`` and the cassette.
 """
@@ -22,7 +22,8 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from anthropic_cases import cases
-from anthropic_corpus import Exchange, as_neutral, attribution, canonical, count_wire, wire
+from anthropic_corpus import Exchange, as_neutral, attribution, canonical
+from anthropic_wire import count_wire, wire
 
 from modelport_conformance.cassette import Cassette, Interaction, dump_cassette, store_body
 

@@ -1,0 +1,161 @@
+"""The Messages API body a neutral request of the Anthropic corpus maps to, as its API reference
+prescribes (the request side of each converted case), and the body of its token count; split from
+:mod:`anthropic_corpus`, which reads the recordings."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from anthropic_corpus import NEUTRAL_VERSIONS
+
+
+def _wire_part(part: dict[str, Any]) -> dict[str, Any] | None:
+    kind = part["type"]
+    if kind == "text":
+        return {"type": "text", "text": part["text"]}
+    if kind == "reasoning":
+        redacted = (part.get("provider_metadata") or {}).get("anthropic", {}).get("redacted_data")
+        if redacted is not None:
+            return {"type": "redacted_thinking", "data": redacted}
+        return {"type": "thinking", "thinking": part["text"], "signature": part["signature"]}
+    own = (part.get("provider_metadata") or {}).get("anthropic", {})
+    if kind == "tool-call" and part.get("provider_executed"):
+        block = {
+            "type": own["block_type"],
+            "id": part["id"],
+            "name": part["name"],
+            "input": part.get("args", {}),
+        }
+        return {**block, **({"server_name": own["server_name"]} if "server_name" in own else {})}
+    if kind == "tool-result" and part.get("provider_executed"):
+        return {"type": own["block_type"], "tool_use_id": part["call_id"], "content": part.get("output")}
+    if kind == "tool-call":
+        return {"type": "tool_use", "id": part["id"], "name": part["name"], "input": part.get("args", {})}
+    if kind == "tool-result":
+        output = part.get("output")
+        wire = {
+            "type": "tool_result",
+            "tool_use_id": part["call_id"],
+            "content": output if isinstance(output, str) else json.dumps(output, separators=(",", ":")),
+        }
+        if part.get("is_error"):
+            wire["is_error"] = True
+        return wire
+    block = "document" if part["media_type"] == "application/pdf" else "image"
+    if "uri" in part:
+        return {"type": block, "source": {"type": "url", "url": part["uri"]}}
+    return {
+        "type": block,
+        "source": {"type": "base64", "media_type": part["media_type"], "data": part["data"]},
+    }
+
+
+def _wire_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    if tool["type"] == "neutral":  # the server tool at its neutral version; options by their names
+        return {"type": NEUTRAL_VERSIONS[tool["name"]], "name": tool["name"], **tool.get("options", {})}
+    if tool["type"] == "provider":  # a server tool: its version block, then its arguments
+        args = dict(tool.get("args") or {})
+        return {"type": args.pop("version"), "name": tool["id"].split(".", 1)[1], **args}
+    return {
+        "name": tool["name"],
+        **({"description": tool["description"]} if "description" in tool else {}),
+        "input_schema": tool["parameters"],
+    }
+
+
+def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]:
+    """The Messages body for a canonical request (the API reference's shape)."""
+    messages = request["messages"]
+    system = [m["content"][0]["text"] for m in messages if m["role"] == "system"]
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        if message["role"] == "system":
+            continue
+        parts = message["content"]
+        if message["role"] == "user" and len(parts) == 1 and parts[0]["type"] == "text":
+            out.append({"role": "user", "content": parts[0]["text"]})
+            continue
+        ordered = parts
+        if message["role"] != "assistant":  # tool results come first in a user turn
+            results = [p for p in parts if p["type"] == "tool-result"]
+            ordered = results + [p for p in parts if p["type"] != "tool-result"]
+        blocks = [b for b in map(_wire_part, ordered) if b is not None]
+        role = "assistant" if message["role"] == "assistant" else "user"
+        out.append({"role": role, "content": blocks})
+    body: dict[str, Any] = {"model": model, "max_tokens": request.get("max_output_tokens"), "messages": out}
+    if system:
+        body["system"] = system[0] if len(system) == 1 else [{"type": "text", "text": s} for s in system]
+    for key in ("temperature", "top_p", "top_k", "stop_sequences"):
+        if key in request:
+            body[key] = request[key]
+    if request.get("tools"):
+        body["tools"] = [_wire_tool(t) for t in request["tools"]]
+        choice = request.get("tool_choice")
+        wire_choice: dict[str, Any] | None = None
+        if isinstance(choice, dict):
+            wire_choice = {"type": "tool", "name": choice["name"]}
+        elif choice is not None:
+            wire_choice = {"type": "any" if choice in ("any", "required") else choice}
+        options = (request.get("provider_options") or {}).get("anthropic", {})
+        if "disable_parallel_tool_use" in options:
+            parallel = options["disable_parallel_tool_use"]
+            wire_choice = {**(wire_choice or {"type": "auto"}), "disable_parallel_tool_use": parallel}
+        if wire_choice is not None:
+            body["tool_choice"] = wire_choice
+    fmt = request.get("response_format")
+    if fmt is not None:  # the documented JSON route: one forced tool whose input is the answer
+        schema = fmt.get("schema", {"type": "object"})
+        tool = {
+            "name": fmt.get("name", "response"),
+            "description": fmt["description"],
+            "input_schema": schema,
+        }
+        body["tools"] = [tool]
+        body["tool_choice"] = {"type": "tool", "name": tool["name"]}
+    reasoning = request.get("reasoning") or {}
+    if "budget_tokens" in reasoning:
+        body["thinking"] = {"type": "enabled", "budget_tokens": reasoning["budget_tokens"]}
+    elif reasoning.get("enabled") is False:
+        body["thinking"] = {"type": "disabled"}
+    if "user_id" in request:
+        body["metadata"] = {"user_id": request["user_id"]}
+    body.update((request.get("provider_options") or {}).get("anthropic", {}).get("extra_body", {}))
+    if request.get("prompt_cache"):
+        _breakpoints(body, request["prompt_cache"])
+    if stream:
+        body["stream"] = True
+    return body
+
+
+def _breakpoints(body: dict[str, Any], cache: dict[str, Any]) -> None:
+    """``cache_control`` where the prompt-caching guide puts a breakpoint: on the last system block,
+    the last tool, and the last content block of the last user turn (of those ``at`` names)."""
+    ttl = cache.get("ttl", "5m")
+    at = cache.get("at", ("system", "tools", "messages"))
+    if "system" in at and "system" in body:
+        system = body["system"]
+        blocks = [{"type": "text", "text": system}] if isinstance(system, str) else [dict(b) for b in system]
+        body["system"] = [*blocks[:-1], {**blocks[-1], "cache_control": _control(ttl)}]
+    if "tools" in at and body.get("tools"):
+        body["tools"] = [*body["tools"][:-1], {**body["tools"][-1], "cache_control": _control(ttl)}]
+    users = [m for m in body["messages"] if m["role"] == "user"]
+    if "messages" in at and users:
+        last = users[-1]
+        content = last["content"]
+        blocks = (
+            [{"type": "text", "text": content}] if isinstance(content, str) else [dict(b) for b in content]
+        )
+        last["content"] = [*blocks[:-1], {**blocks[-1], "cache_control": _control(ttl)}]
+
+
+def _control(ttl: str) -> dict[str, str]:
+    return {"type": "ephemeral", "ttl": ttl}  # a new dict each time: no YAML alias in the cassette
+
+
+def count_wire(request: dict[str, Any], model: str) -> dict[str, Any]:
+    """The count_tokens body: the input of :func:`wire` (no ``max_tokens``, no sampling, no stream)."""
+    body = wire(request, model, stream=False)
+    for key in ("max_tokens", "temperature", "top_p", "top_k", "stop_sequences", "metadata"):
+        body.pop(key, None)
+    return body
