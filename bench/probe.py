@@ -104,7 +104,7 @@ def _no_io_generate_us() -> float:
     import timeit
 
     from modelport._api import _model_class
-    from modelport.provider import Provider, ProviderConfig
+    from modelport.provider import Prepared, Provider, ProviderConfig
     from modelport.types import Result, TextPart
 
     answer = Result(content=[TextPart(text="hi")], finish_reason="stop")
@@ -112,7 +112,7 @@ def _no_io_generate_us() -> float:
     class Instant(Provider):
         id = "instant"
 
-        def generate(self, model_name: str, request: object) -> Result:  # type: ignore[override]
+        def send(self, model_name: str, prepared: Prepared) -> Result:
             return answer
 
     model = _model_class()(Instant(ProviderConfig("instant")), "m")  # traced as get_model would

@@ -100,7 +100,7 @@ def test_every_placeholder_is_rendered(tmp_path: Path) -> None:
     assert "class MyLlmProvider(HttpProvider):" in provider
     assert 'id: ClassVar[str] = "my-llm"' in provider
     assert 'api_key_env: ClassVar[tuple[str, ...]] = ("MY_LLM_API_KEY",)' in provider
-    assert 'contract_version: ClassVar[str] = "2.2"' in provider
+    assert 'contract_version: ClassVar[str] = "2.3"' in provider
     cassette = (root / "src/modelport_my_llm/cases/generate-text/cassette.yaml").read_text(encoding="utf-8")
     assert "    uri: https://api.my-llm.test/v1/generate\n" in cassette
 

@@ -146,7 +146,7 @@ def test_a_crash_after_the_call_fails_the_expected_check_and_skips_its_dependant
     output = tmp_path / "report.json"
     assert _conformance("example-crash", "json", output) == 1
     generate, stream = json.loads(output.read_text())["providers"]["example-crash"]["cases"]
-    where = f"modelport_variants.py:{_line('post-processing failed')} in generate"
+    where = f"modelport_variants.py:{_line('post-processing failed')} in send"
     assert (
         generate["message"]
         == f"[expected] the provider raised RuntimeError: post-processing failed (at {where})"

@@ -43,8 +43,8 @@ class DecodeBug(Example):  # reads a field the response does not have
 class Crash(Example):  # a bug after the call: not a modelport error at all
     id = "example-crash"
 
-    def generate(self, model_name: str, request: Any) -> Any:
-        super().generate(model_name, request)
+    def send(self, model_name: str, prepared: Any) -> Any:
+        super().send(model_name, prepared)
         raise RuntimeError("post-processing failed")
 
 

@@ -9,9 +9,9 @@ from pydantic import BaseModel, ConfigDict
 
 from modelport import Provider, hookimpl
 from modelport.http import HttpClients
-from modelport.provider import Capabilities, ProviderConfig
+from modelport.provider import Capabilities, Prepared, ProviderConfig
 from modelport.provider_tools import ProviderToolSpec
-from modelport.types import Request, Result, TextPart
+from modelport.types import Result, TextPart
 
 
 class SearchArgs(BaseModel):
@@ -46,7 +46,7 @@ class HttpEchoProvider(Provider):
         super().__init__(config)
         self.http = HttpClients(config)
 
-    def generate(self, model_name: str, request: Request) -> Result:
+    def send(self, model_name: str, prepared: Prepared) -> Result:
         response = self.http.sync().post("https://echo.invalid/generate", json={"model": model_name})
         return Result(content=[TextPart(text=response.text)], finish_reason="stop")
 

@@ -39,7 +39,7 @@ def _provider(version: str, ident: str = "versioned") -> type[HttpProvider]:
 
 
 @pytest.mark.parametrize(
-    ("version", "ident"), [("3.0", "future-major"), ("2.3", "future-minor"), ("1.9", "old"), ("two", "bad")]
+    ("version", "ident"), [("3.0", "future-major"), ("2.4", "future-minor"), ("1.9", "old"), ("two", "bad")]
 )
 def test_a_version_the_core_cannot_adapt_is_refused_at_registration(
     fresh_registry: None, version: str, ident: str
@@ -47,18 +47,18 @@ def test_a_version_the_core_cannot_adapt_is_refused_at_registration(
     with pytest.raises(ConfigurationError) as info:
         _register(_provider(version, ident))
     assert str(info.value).endswith(
-        f"provider {ident!r} was written for provider contract {version}; this modelport implements 2.2, "
-        "takes 2.1 as is and adapts 2.0 (upgrade the plugin or modelport)"
+        f"provider {ident!r} was written for provider contract {version}; this modelport implements 2.3, "
+        "takes 2.2, 2.1 as is and adapts 2.0 (upgrade the plugin or modelport)"
     )
     assert ident not in modelport.plugins.providers()
 
 
 def test_a_2_0_provider_registers_through_its_adapter_and_a_2_1_one_as_it_is(fresh_registry: None) -> None:
-    assert (CONTRACT_VERSION, COMPATIBLE_VERSIONS, ADAPTED_VERSIONS) == ("2.2", ("2.1",), ("2.0",))
+    assert (CONTRACT_VERSION, COMPATIBLE_VERSIONS, ADAPTED_VERSIONS) == ("2.3", ("2.2", "2.1"), ("2.0",))
     earlier, previous, current = (
         _provider("2.0", "earlier"),
         _provider("2.1", "previous"),
-        _provider("2.2", "current"),
+        _provider("2.3", "current"),
     )
     _register(earlier)
     _register(earlier, "earlier-again")  # the same class again (several entry points): no conflict

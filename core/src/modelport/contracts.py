@@ -1,17 +1,28 @@
 """Provider contract versions: the one the core implements, and the adapter from the previous minor.
 
 A provider class states the contract version it was written for (``contract_version``; the default
-is :data:`~modelport.provider.CONTRACT_VERSION`, now ``"2.2"``). At registration
+is :data:`~modelport.provider.CONTRACT_VERSION`, now ``"2.3"``). At registration
 (:func:`adapted`):
 
-- a provider for ``2.2``, or for ``2.1`` (:data:`COMPATIBLE_VERSIONS`: 2.2 only adds optional
-  surface, so a 2.1 provider means the same under it), is registered as it is;
+- a provider for ``2.3``, ``2.2`` or ``2.1`` (:data:`COMPATIBLE_VERSIONS`: what came since only
+  added optional surface, or moved a hook as below), is registered as it is;
 - a provider for ``2.0`` is registered through the adapter below: a subclass whose results and
   stream events pass through :func:`result_from_2_0` / :func:`event_from_2_0`, at the one place the
   core receives them (``send``, ``asend``, ``send_stream``, ``asend_stream``), so generate, stream,
   sync and async are translated alike;
 - any other version (another major, a later minor, a string that is no version) is refused with a
   :class:`~modelport.errors.ConfigurationError` naming it: the core cannot know what it means.
+
+What 2.3 changed: one provider contract. The model calls ``prepare`` once and sends what it made
+with ``send``, ``asend``, ``send_stream`` or ``asend_stream``, the only generation hooks;
+``generate``, ``stream`` and their async twins call ``prepare`` then a send, for a caller holding
+the provider itself, and are no longer hooks. A provider class that overrides one of them but not
+its send is refused at registration, naming the method to rename (:func:`old_generation_hooks`):
+nothing would call the override. The model no longer retries ``embed`` (the provider retries each
+request alone, as the HTTP kit does) and no longer runs ``check_request`` before ``count_tokens``
+(the provider applies its own rules there, before any I/O, as the kit does by building the count
+request first): the flags ``checks_on_send`` and ``embed_retries_per_request`` are gone. A provider built on
+:class:`~modelport.http.HttpProvider` changes nothing.
 
 What 2.2 added (nothing for a 2.1 provider to change): neutral server tools (the ``Capabilities``
 flags ``web_search``, ``web_fetch``, ``code_execution`` and :meth:`Provider.neutral_tool
@@ -49,8 +60,10 @@ if TYPE_CHECKING:  # the types are imported when a 2.0 provider answers, not whe
 __all__ = [
     "ADAPTED_VERSIONS",
     "COMPATIBLE_VERSIONS",
+    "GENERATION_HOOKS",
     "adapted",
     "event_from_2_0",
+    "old_generation_hooks",
     "result_from_2_0",
     "usage_from_2_0",
 ]
@@ -58,7 +71,14 @@ __all__ = [
 #: The contract versions the core registers through an adapter (besides its own).
 ADAPTED_VERSIONS = ("2.0",)
 #: Earlier minor versions the core registers as they are: what changed since only added defaults.
-COMPATIBLE_VERSIONS = ("2.1",)
+COMPATIBLE_VERSIONS = ("2.2", "2.1")
+#: The generation calls that were hooks before contract 2.3, and the send that replaced each.
+GENERATION_HOOKS = (
+    ("generate", "send"),
+    ("agenerate", "asend"),
+    ("stream", "send_stream"),
+    ("astream", "asend_stream"),
+)
 
 _ADAPTERS: weakref.WeakKeyDictionary[type[Any], type[Any]] = weakref.WeakKeyDictionary()
 
@@ -167,6 +187,24 @@ def _adapter_2_0(provider: type[Provider]) -> type[Provider]:
     return adapter
 
 
+def _defining(cls: type[Any], name: str) -> type[Any]:
+    return next(klass for klass in cls.__mro__ if name in vars(klass))
+
+
+def old_generation_hooks(provider: type[Provider]) -> list[tuple[str, str]]:
+    """Each ``(call, send)`` of :data:`GENERATION_HOOKS` where ``provider`` overrides the call below
+    the class that gives it its send: an override written for the contract before 2.3, which the
+    model would never run."""
+    from .provider import Provider
+
+    found = []
+    for call, send in GENERATION_HOOKS:
+        where, sender = _defining(provider, call), _defining(provider, send)
+        if where is not Provider and where is not sender and issubclass(where, sender):
+            found.append((call, send))
+    return found
+
+
 def adapted(provider: type[Provider]) -> type[Provider]:
     """``provider`` as the core registers it: itself when written for this contract or one of
     :data:`COMPATIBLE_VERSIONS`, its adapter when written for one of :data:`ADAPTED_VERSIONS`; any
@@ -174,6 +212,13 @@ def adapted(provider: type[Provider]) -> type[Provider]:
     from .provider import CONTRACT_VERSION
 
     wanted = str(getattr(provider, "contract_version", CONTRACT_VERSION))
+    if old := old_generation_hooks(provider):
+        renames = ", ".join(f"{call} -> {send}" for call, send in old)
+        raise ConfigurationError(
+            f"provider {provider.id!r} overrides {', '.join(call for call, _ in old)}, which the "
+            f"model no longer calls (provider contract 2.3): override the send instead ({renames}; "
+            "it receives what prepare made, the request as prepared.request)"
+        )
     if wanted == CONTRACT_VERSION or wanted in COMPATIBLE_VERSIONS:
         return provider
     if wanted not in ADAPTED_VERSIONS:

@@ -30,7 +30,7 @@ from .events import (
     TextStartEvent,
 )
 from .hookspecs import hookimpl
-from .provider import Capabilities, EmbedRequest, Provider
+from .provider import Capabilities, EmbedRequest, Prepared, Provider
 from .types import EmbeddingResult, Request, Result, TextPart, Usage
 
 __all__ = ["Script", "ScriptedProvider", "install", "text_events", "text_result"]
@@ -84,28 +84,28 @@ class ScriptedProvider(Provider):
             raise ConfigurationError("the scripted provider needs script=modelport.testing.Script(...)")
         return script
 
-    def generate(self, model_name: str, request: Request) -> Result:
+    def send(self, model_name: str, prepared: Prepared) -> Result:
         script = self.script
-        script.requests.append(request)
+        script.requests.append(prepared.request)
         item = script._next(script.results, "results")
         if isinstance(item, BaseException):
             raise item
         return item  # type: ignore[no-any-return]
 
-    def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
+    def send_stream(self, model_name: str, prepared: Prepared) -> Iterator[StreamEvent]:
         script = self.script
-        script.requests.append(request)
+        script.requests.append(prepared.request)
         events = script._next(script.streams, "streams")
         for event in events:
             if isinstance(event, BaseException):
                 raise event
             yield event
 
-    async def agenerate(self, model_name: str, request: Request) -> Result:
-        return self.generate(model_name, request)
+    async def asend(self, model_name: str, prepared: Prepared) -> Result:
+        return self.send(model_name, prepared)
 
-    async def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:  # type: ignore[override]
-        for event in self.stream(model_name, request):
+    async def asend_stream(self, model_name: str, prepared: Prepared) -> AsyncIterator[StreamEvent]:  # type: ignore[override]
+        for event in self.send_stream(model_name, prepared):
             yield event
 
     def embed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:

@@ -226,10 +226,9 @@ class Model(BatchCalls):
         return self._embed(EmbedRequest.checked(values, output_dimensionality, task_type, provider_options))
 
     def _embed(self, request: EmbedRequest) -> EmbeddingResult:
-        if self.provider.embed_retries_per_request:  # each batch is retried alone, never resent
-            with Deadline.for_call(self.retry_policy.deadline).applied():  # all batches, one deadline
-                return self.provider.embed(self.name, request)
-        return _retry.call(self.retry_policy, lambda: self.provider.embed(self.name, request))
+        # Not retried here: the provider retries each request (batch) alone, so none is resent.
+        with Deadline.for_call(self.retry_policy.deadline).applied():  # all batches, one deadline
+            return self.provider.embed(self.name, request)
 
     def count_tokens(self, **kwargs: Unpack[RequestKeywords]) -> TokenCount:
         """The input tokens the request would use, counted by the provider without generating.
@@ -244,10 +243,7 @@ class Model(BatchCalls):
         provider = self.provider
         if not provider.capabilities.count_tokens:
             raise InvalidRequestError(f"provider {provider.id!r} does not support count_tokens")
-        request = self._validate(kwargs).request
-        if not provider.checks_on_send:  # an HTTP provider's count request rejects it before I/O
-            provider.check_request(self.name, request)
-        return request
+        return self._validate(kwargs).request  # the provider's own rules: in its count_tokens, before I/O
 
     # Async -----------------------------------------------------------------------------------
 
@@ -304,10 +300,8 @@ class Model(BatchCalls):
         )
 
     async def _aembed(self, request: EmbedRequest) -> EmbeddingResult:
-        if self.provider.embed_retries_per_request:
-            with Deadline.for_call(self.retry_policy.deadline).applied():  # all batches, one deadline
-                return await self.provider.aembed(self.name, request)
-        return await _retry.acall(self.retry_policy, lambda: self.provider.aembed(self.name, request))
+        with Deadline.for_call(self.retry_policy.deadline).applied():  # all batches, one deadline
+            return await self.provider.aembed(self.name, request)
 
     # The tool loop -------------------------------------------------------------------------------
 

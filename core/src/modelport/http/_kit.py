@@ -91,8 +91,6 @@ class HttpProvider(Provider):
     api_key_required: ClassVar[bool] = True
     credential_origins: ClassVar[tuple[str, ...]] = ()
     saved_options: ClassVar[frozenset[str]] = frozenset()
-    checks_on_send: ClassVar[bool] = True
-    embed_retries_per_request: ClassVar[bool] = True
     stream_end: ClassVar[StreamEnd | None] = None
     _endpoint: Endpoint | None = None
 
@@ -307,36 +305,13 @@ class HttpProvider(Provider):
         """The :class:`HttpRequest` of ``request``, built once for the check and the send."""
         return Prepared(request, stream, self.build_request(model_name, request, stream=stream))
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        # A plugin that overrides a call (to add to it) keeps it: the model's send goes through the
-        # override, which builds its own request as before. Decided once per class.
-        for call, send in _SENDS:
-            if getattr(cls, call) is not getattr(HttpProvider, call):
-                setattr(cls, send, getattr(Provider, send))
-
-    def generate(self, model_name: str, request: Request) -> Result:
-        return _calls.generate(self, model_name, self.build_request(model_name, request, stream=False))
-
-    async def agenerate(self, model_name: str, request: Request) -> Result:
-        spec = self.build_request(model_name, request, stream=False)
-        return await _calls.agenerate(self, model_name, spec)
-
-    # A stream reads the call's deadline when it is made: its generator runs later, between events.
-
-    def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
-        spec = self.build_request(model_name, request, stream=True)
-        return _calls.stream(self, model_name, spec, current_deadline())
-
-    def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:
-        spec = self.build_request(model_name, request, stream=True)
-        return _calls.astream(self, model_name, spec, current_deadline())
-
     def send(self, model_name: str, prepared: Prepared) -> Result:
         return _calls.generate(self, model_name, prepared.wire)
 
     async def asend(self, model_name: str, prepared: Prepared) -> Result:
         return await _calls.agenerate(self, model_name, prepared.wire)
+
+    # A stream reads the call's deadline when it is made: its generator runs later, between events.
 
     def send_stream(self, model_name: str, prepared: Prepared) -> Iterator[StreamEvent]:
         return _calls.stream(self, model_name, prepared.wire, current_deadline())
@@ -425,12 +400,3 @@ class HttpProvider(Provider):
     def operation(self, steps: Callable[[], Steps[_T]]) -> Operation[_T]:
         """An :class:`Operation` of this provider's (run it with ``.run()`` or ``await`` it)."""
         return Operation(self, steps)
-
-
-#: Each call a plugin may override, and the send the model uses in its place.
-_SENDS = (
-    ("generate", "send"),
-    ("agenerate", "asend"),
-    ("stream", "send_stream"),
-    ("astream", "asend_stream"),
-)

@@ -42,7 +42,7 @@ __all__ = [
 
 #: The version of the provider contract (this module, :mod:`modelport.http`, the events). A plugin
 #: built against another major version is refused at registration with a clear message.
-CONTRACT_VERSION = "2.2"
+CONTRACT_VERSION = "2.3"
 
 #: Default total deadline of one call, in seconds (every attempt and every byte of the answer).
 DEFAULT_DEADLINE = 600.0
@@ -233,7 +233,8 @@ class ProviderConfig:
 
 
 class Provider:
-    """Base class of provider adapters. Subclass, set the class attributes, override what you support.
+    """Base class of provider adapters. Subclass, set the class attributes, override :meth:`prepare`
+    and the sends (``send``, ``asend``, ``send_stream``, ``asend_stream``) and what else you support.
 
     Class attributes:
 
@@ -262,11 +263,6 @@ class Provider:
     config_options: ClassVar[frozenset[str] | None] = None
     #: The contract version the provider was written against.
     contract_version: ClassVar[str] = CONTRACT_VERSION
-    #: ``count_tokens`` itself validates the request before any I/O (so ``check_request`` is not
-    #: run separately for it); :class:`modelport.http.HttpProvider` sets this.
-    checks_on_send: ClassVar[bool] = False
-    #: ``embed`` retries each request (batch) itself; the model does not retry the whole call.
-    embed_retries_per_request: ClassVar[bool] = False
     #: The wire API this provider speaks, recorded in the :class:`~modelport.types.Origin` of its results.
     api: ClassVar[str | None] = None
     #: What another model's (or API's) assistant turn keeps when sent to this model: ``"keep"`` (as
@@ -341,42 +337,45 @@ class Provider:
 
         return without_reasoning_state(message)
 
-    # Generation --------------------------------------------------------------------------------
-
-    def generate(self, model_name: str, request: Request) -> Result:
-        """One non-streaming generation."""
-        raise self._unsupported("generate")
-
-    def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
-        """A streaming generation, as events."""
-        raise self._unsupported("stream")
-
-    async def agenerate(self, model_name: str, request: Request) -> Result:
-        """Async twin of :meth:`generate`."""
-        raise self._unsupported("generate")
-
-    def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:
-        """Async twin of :meth:`stream`."""
-        raise self._unsupported("stream")
+    # Sending what was prepared: the hooks the model calls --------------------------------------
 
     def send(self, model_name: str, prepared: Prepared) -> Result:
-        """:meth:`generate` with what :meth:`prepare` made (the model's calls come this way)."""
-        return self.generate(model_name, prepared.request)
+        """One generation of what :meth:`prepare` made, once per attempt (retries are the model's)."""
+        raise self._unsupported("generate")
 
     async def asend(self, model_name: str, prepared: Prepared) -> Result:
         """Async twin of :meth:`send`."""
-        return await self.agenerate(model_name, prepared.request)
+        raise self._unsupported("generate")
 
     def send_stream(self, model_name: str, prepared: Prepared) -> Iterator[StreamEvent]:
-        """:meth:`stream` with what :meth:`prepare` made (once per attempt of a stream)."""
-        return self.stream(model_name, prepared.request)
+        """A streaming generation of what :meth:`prepare` made, as events (once per attempt)."""
+        raise self._unsupported("stream")
 
     def asend_stream(self, model_name: str, prepared: Prepared) -> AsyncIterator[StreamEvent]:
         """Async twin of :meth:`send_stream`."""
-        return self.astream(model_name, prepared.request)
+        raise self._unsupported("stream")
+
+    # Calling the provider directly: prepare, then send (not hooks: override the sends) ---------
+
+    def generate(self, model_name: str, request: Request) -> Result:
+        """:meth:`prepare` then :meth:`send` (a :class:`~modelport.Model` adds retries and the deadline)."""
+        return self.send(model_name, self.prepare(model_name, request))
+
+    async def agenerate(self, model_name: str, request: Request) -> Result:
+        """Async twin of :meth:`generate`."""
+        return await self.asend(model_name, self.prepare(model_name, request))
+
+    def stream(self, model_name: str, request: Request) -> Iterator[StreamEvent]:
+        """:meth:`prepare` (``stream=True``) then :meth:`send_stream`."""
+        return self.send_stream(model_name, self.prepare(model_name, request, stream=True))
+
+    def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:
+        """Async twin of :meth:`stream`."""
+        return self.asend_stream(model_name, self.prepare(model_name, request, stream=True))
 
     def embed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
-        """Embeddings for the request's values, in order."""
+        """Embeddings for the request's values, in order, under the call's deadline; not retried by the
+        model: the provider retries each request alone (as the kit does), never resending a success."""
         raise self._unsupported("embed")
 
     async def aembed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
@@ -384,7 +383,8 @@ class Provider:
         raise self._unsupported("embed")
 
     def count_tokens(self, model_name: str, request: Request) -> TokenCount:
-        """The input tokens of ``request`` (capability ``count_tokens``); nothing is generated."""
+        """The input tokens of ``request`` (capability ``count_tokens``); nothing is generated. Retried by
+        the model; the provider's own rules apply here, before any I/O (the kit builds its request first)."""
         raise self._unsupported("count_tokens")
 
     async def acount_tokens(self, model_name: str, request: Request) -> TokenCount:
