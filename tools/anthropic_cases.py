@@ -201,36 +201,37 @@ def cases() -> list[dict[str, Any]]:
         },
         {
             **body_only(
-            "generate-pdf-citations",
-            R + "generate-text-with-pdf-citations-1.json",
-            "A PDF document block with its title and citations enabled (provider_metadata): page_location citations become numbered document sources and cited spans.",
-            raw_json(R + "generate-text-with-pdf-citations-1.json"),
-            "generate",
-            "claude-3-5-sonnet-20241022",
-            {
-                "messages": [
-                    {
-                        "role": "user",
-                        "content": [
-                            {
-                                "type": "file",
-                                "media_type": "application/pdf",
-                                "uri": "https://example.com/grass-and-sky.pdf",
-                                "provider_metadata": {
-                                    "anthropic": {
-                                        "title": "All aboout the grass and the sky",
-                                        "citations": {"enabled": True},
-                                    }
+                "generate-pdf-citations",
+                R + "generate-text-with-pdf-citations-1.json",
+                "A PDF document block with its title and citations enabled (provider_metadata): page_location citations become numbered document sources and cited spans.",
+                raw_json(R + "generate-text-with-pdf-citations-1.json"),
+                "generate",
+                "claude-3-5-sonnet-20241022",
+                {
+                    "messages": [
+                        {
+                            "role": "user",
+                            "content": [
+                                {
+                                    "type": "file",
+                                    "media_type": "application/pdf",
+                                    "uri": "https://example.com/grass-and-sky.pdf",
+                                    "provider_metadata": {
+                                        "anthropic": {
+                                            "title": "All aboout the grass and the sky",
+                                            "citations": {"enabled": True},
+                                        }
+                                    },
                                 },
-                            },
-                            {"type": "text", "text": "What color is the grass and sky?"},
-                        ],
-                    }
-                ],
-                "max_output_tokens": 1024,
-            },
+                                {"type": "text", "text": "What color is the grass and sky?"},
+                            ],
+                        }
+                    ],
+                    "max_output_tokens": 1024,
+                },
             ),
-            "note": RECONSTRUCTED + "; the recording has no request, so the document is sent by an invented URL",
+            "note": RECONSTRUCTED
+            + "; the recording has no request, so the document is sent by an invented URL",
         },
         body_only(
             "generate-text-cache-split",
