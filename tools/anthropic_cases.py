@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from anthropic_case_kit import PE, L, M, P, R, V, body_only, recorded, user_turn
+from anthropic_case_kit import PE, RECONSTRUCTED, L, M, P, R, V, body_only, recorded, user_turn
+from anthropic_cases_edges import edge_cases
 from anthropic_cases_tools import tool_cases
 from anthropic_corpus import chunks, raw_json, sse
 
@@ -189,6 +190,49 @@ def cases() -> list[dict[str, Any]]:
             "An assistant prefill as the last message and stop_sequences: stop_sequence.",
         ),
         recorded("stream-image-inline", L + "test_image_prompt.yaml", "A base64 image; streamed answer."),
+        {
+            **recorded(
+                "stream-thinking-temperature-not-sent",
+                L + "test_thinking_prompt.yaml",
+                "The recorded client's temperature 1.0 beside a thinking budget: thinking takes no temperature, so it is not sent, with an unsupported-setting warning.",
+                features=("reasoning",),
+            ),
+            "request_update": {"temperature": 1.0},
+        },
+        {
+            **body_only(
+                "generate-pdf-citations",
+                R + "generate-text-with-pdf-citations-1.json",
+                "A PDF document block with its title and citations enabled (provider_metadata): page_location citations become numbered document sources and cited spans.",
+                raw_json(R + "generate-text-with-pdf-citations-1.json"),
+                "generate",
+                "claude-3-5-sonnet-20241022",
+                {
+                    "messages": [
+                        {
+                            "role": "user",
+                            "content": [
+                                {
+                                    "type": "file",
+                                    "media_type": "application/pdf",
+                                    "uri": "https://example.com/grass-and-sky.pdf",
+                                    "provider_metadata": {
+                                        "anthropic": {
+                                            "title": "All aboout the grass and the sky",
+                                            "citations": {"enabled": True},
+                                        }
+                                    },
+                                },
+                                {"type": "text", "text": "What color is the grass and sky?"},
+                            ],
+                        }
+                    ],
+                    "max_output_tokens": 1024,
+                },
+            ),
+            "note": RECONSTRUCTED
+            + "; the recording has no request, so the document is sent by an invented URL",
+        },
         body_only(
             "generate-text-cache-split",
             V + "anthropic-text.json",
@@ -242,6 +286,27 @@ def cases() -> list[dict[str, Any]]:
             features=("structured_output",),
         ),
         body_only(
+            "stream-response-format-strict-answer-tool",
+            V + "anthropic-json-tool.1.chunks.txt",
+            "response_format strict=True sent as the forced answer tool: a tool input is not strict, so strict is not sent, with an unsupported-setting warning; the answer is as in stream-response-format-answer-tool.",
+            chunks(V + "anthropic-json-tool.1.chunks.txt"),
+            "stream",
+            "claude-haiku-4-5",
+            {
+                "messages": user_turn("What is the weather in San Francisco?"),
+                "max_output_tokens": 4096,
+                "provider_options": {"anthropic": {"structured_output": "tool"}},
+                "response_format": {
+                    "type": "json_schema",
+                    "name": "json",
+                    "description": "Respond with a JSON object.",
+                    "schema": WEATHER_SCHEMA,
+                    "strict": True,
+                },
+            },
+            features=("structured_output",),
+        ),
+        body_only(
             "generate-opus-reasoning",
             V + "anthropic-claude-opus-5-reasoning-high.1.json",
             "A thinking block with its signature, then text.",
@@ -256,4 +321,5 @@ def cases() -> list[dict[str, Any]]:
             features=("reasoning",),
         ),
         *tool_cases(),
+        *edge_cases(),
     ]

@@ -257,4 +257,25 @@ def tool_cases() -> list[dict[str, Any]]:
             },
             features=("function_tools",),
         ),
+        body_only(
+            "stream-tool-choice-required",
+            V + "anthropic-tool-no-args.chunks.txt",
+            "tool_choice required: the Messages API's tool_choice any (some tool must be called); the answer is that call.",
+            chunks(V + "anthropic-tool-no-args.chunks.txt"),
+            "stream",
+            "claude-sonnet-4-5",
+            {
+                "messages": user_turn("What is the current time?"),
+                "max_output_tokens": 1024,
+                "tools": [
+                    {
+                        "type": "function",
+                        "name": "get_current_time",
+                        "parameters": {"type": "object", "properties": {}},
+                    }
+                ],
+                "tool_choice": "required",
+            },
+            features=("function_tools",),
+        ),
     ]

@@ -44,11 +44,15 @@ def _wire_part(part: dict[str, Any]) -> dict[str, Any] | None:
         return wire
     block = "document" if part["media_type"] == "application/pdf" else "image"
     if "uri" in part:
-        return {"type": block, "source": {"type": "url", "url": part["uri"]}}
-    return {
-        "type": block,
-        "source": {"type": "base64", "media_type": part["media_type"], "data": part["data"]},
-    }
+        wire = {"type": block, "source": {"type": "url", "url": part["uri"]}}
+    else:
+        wire = {
+            "type": block,
+            "source": {"type": "base64", "media_type": part["media_type"], "data": part["data"]},
+        }
+    if block == "document":  # the document block's own fields: title, context, citations switch
+        wire.update({k: own[k] for k in ("title", "context", "citations") if k in own})
+    return wire
 
 
 def _wire_tool(tool: dict[str, Any]) -> dict[str, Any]:
@@ -86,8 +90,9 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
     body: dict[str, Any] = {"model": model, "max_tokens": request.get("max_output_tokens"), "messages": out}
     if system:
         body["system"] = system[0] if len(system) == 1 else [{"type": "text", "text": s} for s in system]
+    thinks = "budget_tokens" in (request.get("reasoning") or {})
     for key in ("temperature", "top_p", "top_k", "stop_sequences"):
-        if key in request:
+        if key in request and not (thinks and key in ("temperature", "top_k")):  # thinking takes neither
             body[key] = request[key]
     if request.get("tools"):
         body["tools"] = [_wire_tool(t) for t in request["tools"]]
@@ -104,7 +109,10 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
         if wire_choice is not None:
             body["tool_choice"] = wire_choice
     fmt = request.get("response_format")
-    if fmt is not None:  # the documented JSON route: one forced tool whose input is the answer
+    options = (request.get("provider_options") or {}).get("anthropic", {})
+    if fmt is not None and _native(fmt, model, options):  # JSON outputs: output_config.format
+        body["output_config"] = {"format": {"type": "json_schema", "schema": fmt["schema"]}}
+    elif fmt is not None:  # the documented JSON route: one forced tool whose input is the answer
         schema = fmt.get("schema", {"type": "object"})
         tool = {
             "name": fmt.get("name", "response"),
@@ -126,6 +134,18 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
     if stream:
         body["stream"] = True
     return body
+
+
+#: The models with JSON outputs (``output_config.format``, structured-outputs guide), by name prefix.
+JSON_OUTPUT_MODELS = ("claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-5", "claude-opus-4-6")
+
+
+def _native(fmt: dict[str, Any], model: str, options: dict[str, Any]) -> bool:
+    """Whether a format goes as JSON outputs: a schema, a model that has them, no forced tool asked
+    for. The case's schema is already in the JSON-outputs subset (every object closed, every
+    property required), so it is sent as written."""
+    wanted = options.get("structured_output")
+    return wanted != "tool" and fmt.get("type") == "json_schema" and model.startswith(JSON_OUTPUT_MODELS)
 
 
 def _breakpoints(body: dict[str, Any], cache: dict[str, Any]) -> None:

@@ -16,6 +16,7 @@ the first that ends the batch is one ``refresh``.
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from collections.abc import Callable
@@ -195,6 +196,81 @@ CASES: list[dict[str, Any]] = [
 ]
 
 
+#: Where the MOCK results lines below follow the API: the batch results of the Message Batches guide
+#: and the SDK's ``MessageBatchIndividualResponse`` (an errored line holds the whole error response).
+BATCH_DOCS = ["https://docs.anthropic.com/en/docs/build-with-claude/batch-processing"]
+
+
+def _ended_with(
+    counts: dict[str, int], lines: list[dict[str, Any]], *, expired: bool = False
+) -> Callable[[list[dict[str, Any]]], None]:
+    """A MOCK derivation of a recorded Anthropic batch exchange: the poll that ended it reports
+    ``counts`` (``expired``: and its ``ended_at`` is its ``expires_at``, when the API expires a
+    batch), and its results file holds ``lines`` (one per request, in order)."""
+
+    def derive(interactions: list[dict[str, Any]]) -> None:
+        polls = [i for i in interactions if i["request"]["method"].upper() == "GET"]
+        for poll in polls[:-1]:
+            body = _json(poll["response"]["body"]["string"])
+            if ENDED["anthropic"](body):
+                body["request_counts"] = {**body["request_counts"], **counts}
+                if expired:
+                    body["ended_at"] = body["expires_at"]
+                poll["response"]["body"]["string"] = json.dumps(body)
+        text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
+        polls[-1]["response"]["body"]["string"] = text
+
+    return derive
+
+
+def _errored(custom_id: str) -> dict[str, Any]:
+    message = "messages.0.content: Input should be a valid list"  # invented
+    error = {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+    return {"custom_id": custom_id, "result": {"type": "errored", "error": error}}
+
+
+def _answer_of(interactions: list[dict[str, Any]], custom_id: str) -> dict[str, Any]:
+    """The recorded results line of ``custom_id``."""
+    lines = interactions[-1]["response"]["body"]["string"].splitlines()
+    return next(line for line in map(json.loads, lines) if line["custom_id"] == custom_id)
+
+
+MOCK_CASES: list[dict[str, Any]] = [
+    {
+        "target": ANTHROPIC / "batch-results-errored",
+        "saved": R + "anthropic_claude-haiku-4-5" + CHATS,
+        "model": "claude-haiku-4-5",
+        "requests": _anthropic,
+        "family": "anthropic",
+        "derive": lambda recorded: _ended_with(
+            {"succeeded": 1, "errored": 1}, [_answer_of(recorded, "0"), _errored("1")]
+        ),
+        "mock": "the corpus has no batch with an errored request: batch-answers' recorded exchange, its "
+        "second results line replaced by an errored one (the error response nested, message invented) "
+        "and the final counts set to match",
+        "description": "A Message Batch whose second request errored: the line's nested error "
+        "(invalid_request_error) is that request's typed error (400); the first keeps its answer.",
+    },
+    {
+        "target": ANTHROPIC / "batch-results-expired",
+        "saved": R + "anthropic_claude-haiku-4-5" + CHATS,
+        "model": "claude-haiku-4-5",
+        "requests": _anthropic,
+        "family": "anthropic",
+        "derive": lambda recorded: _ended_with(
+            {"succeeded": 0, "expired": 2},
+            [{"custom_id": c, "result": {"type": "expired"}} for c in ("0", "1")],
+            expired=True,
+        ),
+        "mock": "the corpus has no expired batch: batch-answers' recorded exchange, its final counts "
+        "set to two expired requests, its ended_at to its expires_at, and its results lines to the "
+        "documented expired lines",
+        "description": "A Message Batch that ended with every request expired: status expired, and "
+        "each request's result an expired error.",
+    },
+]
+
+
 def _steps(spec: dict[str, Any], interactions: list[dict[str, Any]]) -> list[str]:
     if "steps" in spec:
         return list(spec["steps"])
@@ -223,7 +299,12 @@ def build(spec: dict[str, Any]) -> None:
     interactions = load_interactions(spec["saved"])
     steps = _steps(spec, interactions)
     entries, note = spec["requests"](interactions[0], spec["model"])
+    if "derive" in spec:
+        spec["derive"](copy.deepcopy(interactions))(interactions)
+        note = "; ".join(filter(None, [f"MOCK: {spec['mock']}", note]))
     source = corpus_attribution.attribution(SOURCES, spec["saved"], note=note)
+    if "derive" in spec:
+        source = {**source, "mock": True, "docs": BATCH_DOCS}
     request: dict[str, Any] = {"kind": spec.get("kind", "generate"), "requests": entries, "steps": steps}
     case = {"description": spec["description"], "method": "batch", "model": spec["model"], "request": request}
     case["source"] = source
@@ -241,7 +322,7 @@ def build(spec: dict[str, Any]) -> None:
 
 def main() -> None:
     """Write every case."""
-    for spec in CASES:
+    for spec in CASES + MOCK_CASES:
         build(spec)
         print(f"{spec['target'].relative_to(ROOT)}")
 

@@ -66,15 +66,17 @@ def _interaction(uri: str, body: dict[str, Any], stream: bool, recorded: Exchang
 
 
 def build(spec: dict[str, Any]) -> None:
-    """Write one case directory (``expected.json``, when present, is kept)."""
-    recorded: Exchange = spec["exchange"]
+    """Write one case directory (``expected.json``, when present, is kept). A spec without an
+    ``exchange`` is a request refused before any I/O: its cassette has no interaction."""
+    recorded: Exchange | None = spec.get("exchange")
     note = spec.get("note", "")
-    if recorded.request is not None:
+    if recorded is not None and recorded.request is not None:
         request = canonical(recorded.request)
         if spec.get("neutral"):
             request = as_neutral(request)
         if spec.get("prompt_cache"):
             request["prompt_cache"] = spec["prompt_cache"]
+        request.update(spec.get("request_update") or {})
         model = recorded.request["model"]
         stream = bool(recorded.request.get("stream"))
     else:
@@ -83,14 +85,14 @@ def build(spec: dict[str, Any]) -> None:
     if method == "count_tokens":
         uri, body = f"{BASE_URL}/v1/messages/count_tokens", count_wire(request, model)
         request = {k: v for k, v in request.items() if k != "max_output_tokens"}
-    else:
+    elif recorded is not None:
         uri, body = f"{BASE_URL}/v1/messages", wire(request, model, stream=stream)
-    if recorded.request is not None:
+    if recorded is not None and recorded.request is not None:
         differing = _differences(body, recorded.request)
         if differing:
             adapted = "request adapted to the canonical mapping; the recorded body differs in: "
             note = "; ".join(filter(None, [note, adapted + ", ".join(differing)]))
-    source = attribution(spec["saved"], interaction=spec["interaction"], note=note)
+    source = spec.get("source") or attribution(spec["saved"], interaction=spec["interaction"], note=note)
     directory = TARGET / spec["name"]
     directory.mkdir(parents=True, exist_ok=True)
     case: dict[str, Any] = {"description": spec["description"], "method": method, "model": model}
@@ -101,7 +103,8 @@ def build(spec: dict[str, Any]) -> None:
     (directory / "case.yaml").write_text(
         yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8"
     )
-    cassette = Cassette([_interaction(uri, body, stream, recorded)], metadata={"source": source})
+    played = [] if recorded is None else [_interaction(uri, body, stream, recorded)]
+    cassette = Cassette(played, metadata={"source": source})
     (directory / "cassette.yaml").write_text(dump_cassette(cassette), encoding="utf-8")
 
 
@@ -111,7 +114,7 @@ def main() -> None:
     keep = {spec["name"] for spec in specs}
     if TARGET.exists():
         for stale in TARGET.iterdir():
-            if stale.is_dir() and stale.name not in keep:
+            if stale.is_dir() and stale.name not in keep and not stale.name.startswith("batch-"):
                 shutil.rmtree(stale)
     for spec in specs:
         build(spec)

@@ -28,6 +28,8 @@ BATCH_CASES = {
     ("anthropic", "batch-answers"),
     ("anthropic", "batch-cancel"),
     ("anthropic", "batch-polled-again"),
+    ("anthropic", "batch-results-errored"),  # MOCK: derived from batch-answers (no recording)
+    ("anthropic", "batch-results-expired"),  # MOCK: derived from batch-answers (no recording)
     ("openai", "batch-embeddings"),
     ("openai-responses", "batch-answers"),
     ("google", "batch-answers"),

@@ -1,0 +1,143 @@
+# ruff: noqa: E501  (a data table: long descriptions read better unwrapped)
+"""The ``anthropic`` cases of the mapping's edges (issue 35): requests the mapping refuses before any
+I/O, and MOCK cases for what the corpus has no recording of.
+
+A **refused** case has no recording and needs none: its request is one the adapter must refuse with
+a typed ``InvalidRequestError`` before sending anything, so its cassette holds no interaction (a
+request that is sent anyway fails replay: nothing matches it) and ``expected.json`` holds the error
+with its message. Each pins a rule of the request mapping that no recorded request reaches: a
+reserved body field, the thinking budget a bare ``enabled=True`` stands for, and each model
+family's default ``max_tokens`` (the limit a budget must stay under when ``max_output_tokens`` is
+unset; its table is the API's models overview).
+
+A **MOCK** case has a response written for it (``source.mock``), in the shape of the API reference
+pages it names, because the corpus (tests/corpus/anthropic, see its MANIFEST) has no recording of it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from anthropic_case_kit import user_turn
+from anthropic_corpus import JSON_TYPE, Exchange
+
+__all__ = ["edge_cases"]
+
+REFUSED = "no recording: the request is refused before any I/O (InvalidRequestError), so the cassette has no interaction"
+MODELS_DOCS = "https://docs.anthropic.com/en/docs/about-claude/models"
+THINKING_DOCS = "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking"
+JSON_OUTPUTS_DOCS = "https://platform.claude.com/docs/en/build-with-claude/structured-outputs"
+MESSAGES_DOCS = "https://docs.anthropic.com/en/api/messages"
+
+#: The question and schema of pydantic-ai's native-output test (the same test recorded on Bedrock's
+#: Converse API: tests/models/bedrock/cassettes/test_native_output/test_bedrock_native_output_supported_model.yaml).
+CITY_QUESTION = "What is the capital of France? Give me the city name, country, and population."
+CITY_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "country": {"type": "string"},
+        "population": {"type": "integer"},
+    },
+    "required": ["city", "country", "population"],
+    "additionalProperties": False,
+}
+
+
+def _refused(name: str, description: str, model: str, request: dict[str, Any], docs: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "description": description,
+        "method": "generate",
+        "model": model,
+        "request": request,
+        "exchange": None,
+        "source": {"docs": [docs], "note": REFUSED},
+    }
+
+
+def _budget_at_default(model: str, limit: int) -> dict[str, Any]:
+    """``max_output_tokens`` unset on ``model``: a budget of its family's default ``max_tokens``
+    (``limit``) is refused, naming that limit; one below it would be sent with ``max_tokens: limit``."""
+    return _refused(
+        f"error-budget-at-default-max-tokens-{model}",
+        f"max_output_tokens unset: max_tokens is the family default ({limit} for {model}), and a thinking budget of {limit} is not below it: refused, naming the limit.",
+        model,
+        {"messages": user_turn("Hello"), "reasoning": {"budget_tokens": limit}},
+        MODELS_DOCS,
+    )
+
+
+def _json_outputs_answer() -> Exchange:
+    """MOCK: a Messages answer to :data:`CITY_QUESTION` under JSON outputs. Its text and token counts
+    are Claude's answer to the same request recorded on Bedrock's Converse API (pydantic-ai, MIT,
+    named in the case's note); the id is invented."""
+    body = {
+        "id": "msg_01JsonOutputsMockCityInfo01",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5-20250929",
+        "content": [{"type": "text", "text": '{"city":"Paris","country":"France","population":2161000}'}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": 211,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "output_tokens": 18,
+            "service_tier": "standard",
+        },
+    }
+    return Exchange(None, 200, JSON_TYPE, json.dumps(body))
+
+
+def edge_cases() -> list[dict[str, Any]]:
+    """The refused cases, then the MOCK ones."""
+    return [
+        _refused(
+            "error-extra-body-reserved-stream",
+            "extra_body may not set a field the mapping owns (stream): refused before the request is sent.",
+            "claude-sonnet-4-5",
+            {
+                "messages": user_turn("Hello"),
+                "max_output_tokens": 1024,
+                "provider_options": {"anthropic": {"extra_body": {"stream": True}}},
+            },
+            MESSAGES_DOCS,
+        ),
+        _refused(
+            "error-reasoning-enabled-budget-above-max-tokens",
+            "reasoning enabled=True alone on a budget model is the medium budget (8192), which must be below max_tokens (4096 here): refused, naming both.",
+            "claude-sonnet-4-5",
+            {"messages": user_turn("Hello"), "max_output_tokens": 4096, "reasoning": {"enabled": True}},
+            THINKING_DOCS,
+        ),
+        _budget_at_default("claude-3-haiku-20240307", 4096),
+        _budget_at_default("claude-opus-4-0", 32000),
+        _budget_at_default("claude-opus-4-1-20250805", 32000),
+        _budget_at_default("claude-opus-4-20250514", 32000),
+        {
+            "name": "generate-json-outputs-native",
+            "description": "response_format json_schema on a model with JSON outputs: output_config.format with the schema (no forced tool); the answer is the text.",
+            "method": "generate",
+            "model": "claude-sonnet-4-5",
+            "request": {
+                "messages": user_turn(CITY_QUESTION),
+                "max_output_tokens": 1024,
+                "response_format": {
+                    "type": "json_schema",
+                    "name": "CityInfo",
+                    "description": "Information about a city.",
+                    "schema": CITY_SCHEMA,
+                },
+            },
+            "features": ["structured_output"],
+            "exchange": _json_outputs_answer(),
+            "source": {
+                "mock": True,
+                "docs": [JSON_OUTPUTS_DOCS],
+                "note": "MOCK: the corpus has no first-party recording of output_config.format; the response is written in the Messages shape, its text and token counts are those of the same request answered on Bedrock's Converse API (pydantic/pydantic-ai@4fda38988f2939fa6ea9cdefcf120693e10ef491, MIT, tests/models/bedrock/cassettes/test_native_output/test_bedrock_native_output_supported_model.yaml), its id invented",
+            },
+        },
+    ]
