@@ -153,7 +153,8 @@ def main() -> None:
         keep = {spec["name"] for spec in cases}
         if target.exists():
             for stale in target.iterdir():
-                if stale.is_dir() and stale.name not in keep:
+                # batch-* cases are tools/batch_cases.py's (python tools/convert_batch_corpus.py)
+                if stale.is_dir() and stale.name not in keep and not stale.name.startswith("batch-"):
                     shutil.rmtree(stale)
         for spec in cases:
             build(spec, target, vertex=vertex)
