@@ -470,8 +470,38 @@ def _server_call_case() -> dict[str, Any]:
     }
 
 
+def _budget_zero_case() -> dict[str, Any]:
+    answer = "Paris."
+    return {
+        "name": "generate-thinking-budget-zero",
+        "description": "reasoning.budget_tokens 0 (thinking off on Gemini 2.5 Flash) → thinkingBudget 0 "
+        "+ includeThoughts; an answer with no thoughts and no thoughtsTokenCount.",
+        "method": "generate",
+        "model": "gemini-2.5-flash",
+        "requirements": ["G4"],
+        "features": ["reasoning"],
+        "request": {"prompt": "What is the capital of France?", "reasoning": {"budget_tokens": 0}},
+        "response": mock_json(
+            {
+                "candidates": [
+                    {
+                        "content": {"role": "model", "parts": [{"text": answer}]},
+                        "finishReason": "STOP",
+                        "index": 0,
+                    }
+                ],
+                "usageMetadata": {"promptTokenCount": 8, "candidatesTokenCount": 2, "totalTokenCount": 10},
+                "modelVersion": "gemini-2.5-flash",
+                "responseId": "mock-budget-zero-1",
+            }
+        ),
+        "source": documented(NO_RECORDING.format(what="a call with thinking turned off"), THINKING_DOCS),
+    }
+
+
 def setting_cases() -> list[dict[str, Any]]:
     return [
+        _budget_zero_case(),
         _edited_call_case(),
         _server_call_case(),
         {
