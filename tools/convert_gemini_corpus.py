@@ -123,7 +123,12 @@ def build(spec: dict[str, Any], target: Path, *, vertex: bool = False) -> None:
 
 
 def _write(
-    spec: dict[str, Any], target: Path, source: dict[str, Any], interactions: list[Interaction], *, vertex: bool
+    spec: dict[str, Any],
+    target: Path,
+    source: dict[str, Any],
+    interactions: list[Interaction],
+    *,
+    vertex: bool,
 ) -> None:
     directory = target / spec["name"]
     directory.mkdir(parents=True, exist_ok=True)  # expected.json, when present, is kept

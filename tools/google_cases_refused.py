@@ -11,9 +11,8 @@ reference page whose rule the request breaks.
 
 from __future__ import annotations
 
-from typing import Any
-
 import json
+from typing import Any
 
 from gemini_corpus import JSON_TYPE, documented, mock_json, mock_sse, raw_json
 from google_case_data import ADAPTED, CODE, DUMMY_TOOL, NO_RECORDING, RECONSTRUCTED, SEARCH, F, P, _response
@@ -55,7 +54,9 @@ def refused_cases() -> list[dict[str, Any]]:
             "requirements": ["G3"],
             "request": {"prompt": "Hello", "max_output_tokens": 2147483648},
             "response": None,
-            "source": _refused("maxOutputTokens is an int32 field of GenerationConfig", GENERATION_CONFIG_DOCS),
+            "source": _refused(
+                "maxOutputTokens is an int32 field of GenerationConfig", GENERATION_CONFIG_DOCS
+            ),
         },
         {
             "name": "refused-seed-over-int32",
@@ -117,7 +118,9 @@ def refused_cases() -> list[dict[str, Any]]:
                 ],
             },
             "response": None,
-            "source": _refused("timeRangeFilter is an Interval: its start must be before its end", SEARCH_DOCS),
+            "source": _refused(
+                "timeRangeFilter is an Interval: its start must be before its end", SEARCH_DOCS
+            ),
         },
         {
             "name": "refused-replay-parts-not-objects",
@@ -209,7 +212,11 @@ def _edited_code_case() -> dict[str, Any]:
         "requirements": ["G5", "G16"],
         "features": ["provider_tools"],
         "request": {
-            "messages": [{"role": "user", "content": prompt}, message, {"role": "user", "content": follow_up}],
+            "messages": [
+                {"role": "user", "content": prompt},
+                message,
+                {"role": "user", "content": follow_up},
+            ],
             "tools": [CODE],
         },
         "wire": {
@@ -261,7 +268,10 @@ def _logprobs_frames() -> list[dict[str, Any]]:
                     "index": 0,
                     "avgLogprobs": -0.05,
                     "logprobsResult": {
-                        "topCandidates": [_top((" there", -0.1), (" world", -2.5)), _top(("!", -0.04), (".", -3.3))],
+                        "topCandidates": [
+                            _top((" there", -0.1), (" world", -2.5)),
+                            _top(("!", -0.04), (".", -3.3)),
+                        ],
                         "chosenCandidates": [
                             {"token": " there", "logProbability": -0.1},
                             {"token": "!", "logProbability": -0.04},
@@ -466,7 +476,9 @@ def _server_call_case() -> dict[str, Any]:
                 "responseId": "mock-server-call-1",
             }
         ),
-        "source": documented(NO_RECORDING.format(what="a server-executed call in a model turn"), FUNCTION_DOCS),
+        "source": documented(
+            NO_RECORDING.format(what="a server-executed call in a model turn"), FUNCTION_DOCS
+        ),
     }
 
 
@@ -549,7 +561,9 @@ def setting_cases() -> list[dict[str, Any]]:
                         {
                             "content": {
                                 "role": "model",
-                                "parts": [{"text": "The image is a single pixel. The PDF is a one-page letter."}],
+                                "parts": [
+                                    {"text": "The image is a single pixel. The PDF is a one-page letter."}
+                                ],
                             },
                             "finishReason": "STOP",
                             "index": 0,
@@ -569,7 +583,9 @@ def setting_cases() -> list[dict[str, Any]]:
                     "responseId": "mock-inline-image-1",
                 }
             ),
-            "source": documented(NO_RECORDING.format(what="a request with an image or a file part"), IMAGE_DOCS),
+            "source": documented(
+                NO_RECORDING.format(what="a request with an image or a file part"), IMAGE_DOCS
+            ),
         },
         {
             "name": "generate-thinking-effort-max-gemini3",
