@@ -77,20 +77,30 @@ def _embed_wire(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def build(spec: dict[str, Any], target: Path, *, vertex: bool = False) -> None:
-    """Write one case directory."""
+    """Write one case directory.
+
+    ``response: None`` is a request refused before any I/O: its cassette has no interaction (a
+    request sent would be an unexpected one). ``wire`` (optional) is the request body written out
+    in the case table, for requests the oracle does not build (an edited assistant turn).
+    """
+    if isinstance(spec["source"], dict):  # a MOCK: gemini_corpus.documented
+        source = spec["source"]
+    else:
+        source = attribution(spec["source"], **spec.get("source_args", {}))
+    if spec["response"] is None:
+        _write(spec, target, source, [], vertex=vertex)
+        return
     status, content_type, text = spec["response"]
     endpoint = _endpoint(spec, 0)
     uri = (VERTEX if vertex else GEMINI).format(model=spec["model"], method=endpoint)
-    if spec["method"] == "embed":
+    if "wire" in spec:
+        body = spec["wire"]
+    elif spec["method"] == "embed":
         body = _embed_wire(spec)
     elif spec["method"] == "count_tokens":
         body = count_wire(spec["request"], spec["model"], vertex=vertex)
     else:
         body = wire(spec["request"], spec["model"])
-    if isinstance(spec["source"], dict):  # a MOCK: gemini_corpus.documented
-        source = spec["source"]
-    else:
-        source = attribution(spec["source"], **spec.get("source_args", {}))
     headers = {"content-type": [content_type]}
     interaction = Interaction(
         request={
@@ -109,6 +119,17 @@ def build(spec: dict[str, Any], target: Path, *, vertex: bool = False) -> None:
             "body": store_body(text, headers),
         },
     )
+    _write(spec, target, source, [interaction], vertex=vertex)
+
+
+def _write(
+    spec: dict[str, Any],
+    target: Path,
+    source: dict[str, Any],
+    interactions: list[Interaction],
+    *,
+    vertex: bool,
+) -> None:
     directory = target / spec["name"]
     directory.mkdir(parents=True, exist_ok=True)  # expected.json, when present, is kept
     case: dict[str, Any] = {
@@ -126,7 +147,7 @@ def build(spec: dict[str, Any], target: Path, *, vertex: bool = False) -> None:
     (directory / "case.yaml").write_text(
         yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8"
     )
-    cassette = Cassette([interaction], metadata={"source": source})
+    cassette = Cassette(interactions, metadata={"source": source})
     (directory / "cassette.yaml").write_text(dump_cassette(cassette), encoding="utf-8")
 
 
@@ -137,7 +158,8 @@ def main() -> None:
         keep = {spec["name"] for spec in cases}
         if target.exists():
             for stale in target.iterdir():
-                if stale.is_dir() and stale.name not in keep:
+                # batch-* cases are tools/batch_cases.py's (python tools/convert_batch_corpus.py)
+                if stale.is_dir() and stale.name not in keep and not stale.name.startswith("batch-"):
                     shutil.rmtree(stale)
         for spec in cases:
             build(spec, target, vertex=vertex)

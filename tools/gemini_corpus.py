@@ -173,6 +173,22 @@ def _text(content: Any) -> str:
     return "".join(p["text"] for p in content if p.get("type") == "text")
 
 
+def _user_parts(content: Any) -> list[dict[str, Any]]:
+    """A user turn's parts: its text as one part, or, with files in it, one part per content part
+    (a file inline as ``inlineData`` with its base64 text, by reference as ``fileData``)."""
+    if isinstance(content, str) or not any(p.get("type") == "file" for p in content):
+        return [{"text": _text(content)}]
+    parts: list[dict[str, Any]] = []
+    for p in content:
+        if p["type"] == "text":
+            parts.append({"text": p["text"]})
+        elif "data" in p:
+            parts.append({"inlineData": {"mimeType": p["media_type"], "data": p["data"]}})
+        else:
+            parts.append({"fileData": {"mimeType": p["media_type"], "fileUri": p["uri"]}})
+    return parts
+
+
 def wire(request: dict[str, Any], model: str = "") -> dict[str, Any]:
     """The Gemini request body for a canonical request to ``model``, as the SPEC prescribes."""
     contents: list[dict[str, Any]] = []
@@ -182,7 +198,7 @@ def wire(request: dict[str, Any], model: str = "") -> dict[str, Any]:
         if role == "system":
             system.append({"text": _text(message["content"])})
         elif role == "user":
-            contents.append({"role": "user", "parts": [{"text": _text(message["content"])}]})
+            contents.append({"role": "user", "parts": _user_parts(message["content"])})
         elif role == "assistant":
             raw = message["provider_metadata"]["google"]["parts"]  # exact replay (G5)
             contents.append({"role": "model", "parts": raw})
@@ -258,6 +274,10 @@ def wire(request: dict[str, Any], model: str = "") -> dict[str, Any]:
     for option, key in (("thinking_level", "thinkingLevel"), ("thinking_budget", "thinkingBudget")):
         if option in google:  # explicit thinking options go into thinkingConfig, not the top level
             config.setdefault("thinkingConfig", {})[key] = google.pop(option)
+            body["generationConfig"] = config
+    for option, key in (("response_logprobs", "responseLogprobs"), ("logprobs", "logprobs")):
+        if option in google:  # the log-probability options are GenerationConfig fields
+            config[key] = google.pop(option)
             body["generationConfig"] = config
     renames = {
         "cached_content": "cachedContent",

@@ -28,7 +28,7 @@ WIRE_REQUIREMENTS = {f"G{n}" for n in range(2, 19)} | {"S1", "S2", "S3", "S4", "
 def test_every_wire_requirement_has_a_case():
     covered = {r for case in GOOGLE + VERTEX for r in case.requirements}
     assert WIRE_REQUIREMENTS - covered == set()
-    assert (len(GOOGLE), len(VERTEX)) == (51, 7)
+    assert (len(GOOGLE), len(VERTEX)) == (67, 7)
 
 
 def test_every_case_carries_attribution_and_no_credentials():
@@ -59,12 +59,37 @@ def test_every_case_carries_attribution_and_no_credentials():
         "count-tokens-cached-content",
         "count-tokens-system-function-tool",
         "count-tokens-text",
+        "generate-edited-call-arguments-history",
+        "generate-inline-image-and-file-uri",
+        "generate-server-executed-call",
+        "generate-thinking-budget-zero",
         "grounding-maps-generate",
         "grounding-maps-stream",
+        "refused-max-output-tokens-over-int32",
+        "refused-replay-parts-not-objects",
+        "refused-seed-over-int32",
+        "refused-seed-under-int32",
+        "refused-thinking-budget-option-with-effort-gemini3",
+        "refused-time-range-not-ordered",
+        "stream-logprobs",
         "stream-partial-args-gemini3",
         "vertex-count-tokens",
         "vertex-enterprise-web-search",
     ]
+
+
+def test_refused_cases_record_no_exchange_and_a_typed_error():
+    """A request refused before any I/O has a cassette with no interaction (so an adapter that sent
+    it would fail the request check, not only expected.json) and a typed error as its answer."""
+    refused = [case for case in GOOGLE if case.name.startswith("refused-")]
+    assert len(refused) == 6
+    for case in refused:
+        assert case.cassette.interactions == [], case.name
+        assert set(case.expected) == {"error"}, case.name
+        assert case.expected["error"]["type"] in {"InvalidRequestError", "ProviderToolError"}, case.name
+        assert "no HTTP exchange" in case.source["note"], case.name
+    others = [case for case in GOOGLE + VERTEX if not case.name.startswith("refused-")]
+    assert all(case.cassette.interactions for case in others)
 
 
 def test_cassettes_keep_only_allow_listed_headers():
@@ -111,7 +136,7 @@ def test_stream_cassettes_store_one_event_per_entry():
 def test_google_suites_are_discovered_and_pass():
     suites, errors = discover_suites(["google", "google-vertex"])
     assert errors == {}
-    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [51, 7]
+    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [67, 7]
     assert suites["google"].merge_frames is not None
     report = run_conformance(["google", "google-vertex"], strict=True)
     failures = {c.case: c.message for p in report.providers for c in p.cases if c.status != "pass"}
@@ -123,7 +148,7 @@ def test_google_suites_are_discovered_and_pass():
         for check in c.checks
         if check.name == "merged" and c.method == "stream"
     }
-    assert len(merged) == 24
+    assert len(merged) == 25
     assert sorted(k for k, v in merged.items() if v != "pass") == [
         "error-mid-stream",
         "error-stream-http-status",
