@@ -94,6 +94,13 @@ _VERTEX_ONLY = (
     "_vertex_batches.py",
     "_partial_args.py",
     "provider.py::VertexProvider",
+    # request labels are checked and user ids normalised for Vertex AI only (_request.py: backend ==
+    # "vertex"); its countTokens keys, its :predict embeddings and its enterprise web search
+    "_labels.py",
+    "_count.py::_VERTEX_KEYS",
+    "_embed.py::one_instance_per_request",
+    "_embed.py::_vertex_call",
+    "tools.py::EnterpriseWebSearchArgs",
     *(
         f"_backends.py::{name}"
         for name in (
