@@ -107,7 +107,8 @@ def main() -> None:
         keep = {spec["name"] for spec in cases}
         if target.exists():
             for stale in target.iterdir():
-                if stale.is_dir() and stale.name not in keep:
+                # batch-*: written by tools/batch_cases.py, from the batch corpus.
+                if stale.is_dir() and stale.name not in keep and not stale.name.startswith("batch-"):
                     shutil.rmtree(stale)
         for spec in cases:
             build(provider, spec, target)

@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 from openai_case_data import ADAPTED, P, T
+from openai_cases_presets import penalties_case
 from openai_corpus import CORPUS, vcr
 
 PDF = P + "test_openai__test_document_as_binary_content_input.yaml"
@@ -82,7 +83,8 @@ def request_cases() -> list[dict[str, Any]]:
             "response": vcr(PDF),
             "source": PDF,
             "source_args": {
-                "note": ADAPTED + "; the recorded file part is named filename.pdf, modelport names an inline PDF document.pdf"
+                "note": ADAPTED
+                + "; the recorded file part is named filename.pdf, modelport names an inline PDF document.pdf"
             },
         },
         {
@@ -115,6 +117,15 @@ def request_cases() -> list[dict[str, Any]]:
                 "client (the openai SDK's parse helper) sent closed, as the strict mode requires",
             },
         },
+        penalties_case(
+            name="generate-penalties-compatible-endpoint",
+            description="The openai provider pointed at another Chat Completions server (Mistral's, base_url): presence_penalty 0.5 and frequency_penalty 0.25 sent as given.",
+            config={"base_url": "https://api.mistral.ai/v1"},
+            source_args={
+                "note": "a Mistral recording: no recording of OpenAI's own endpoint with the penalties is vendored; "
+                "n: 1 and stream: false left out"
+            },
+        ),
         {
             "name": "error-top-logprobs-out-of-range",
             "description": "provider_options top_logprobs -1 (the API takes 0 to 20): InvalidRequestError, nothing sent.",

@@ -194,6 +194,9 @@ def wire(
             body[key] = request[key]
     if "top_k" in request and quirks.get("top_k"):
         body["top_k"] = request["top_k"]
+    for key in ("presence_penalty", "frequency_penalty"):
+        if key in request:
+            body[key] = request[key]
     if "stop_sequences" in request:
         body["stop"] = request["stop_sequences"]
     if "seed" in request:

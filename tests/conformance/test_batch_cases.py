@@ -28,6 +28,7 @@ BATCH_CASES = {
     ("anthropic", "batch-answers"),
     ("anthropic", "batch-cancel"),
     ("anthropic", "batch-polled-again"),
+    ("openai", "batch-cancel"),
     ("openai", "batch-embeddings"),
     ("openai-responses", "batch-answers"),
     ("google", "batch-answers"),
