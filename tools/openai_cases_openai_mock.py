@@ -17,8 +17,13 @@ REFUSAL = T + "test_chat_parse__test_parsed_refused_completion.yaml"
 LOGPROBS = F + "packages__lmi__tests__cassettes__TestLiteLLMModel.test_call[OpenAI-model-1].yaml"
 
 
-def _mock(note: str) -> dict[str, Any]:
-    return {"note": "MOCK: " + note}
+#: The API reference's entry for the request fields these cases set.
+CREATE = "https://platform.openai.com/docs/api-reference/chat/create"
+
+
+def _mock(note: str, *anchors: str) -> dict[str, Any]:
+    """The source of a case no recording is behind: the reference it follows, and why."""
+    return {"mock": True, "docs": [f"{CREATE}#chat-create-{a}" for a in anchors], "note": "MOCK: " + note}
 
 
 def _streamed_logprobs() -> Recorded:
@@ -112,12 +117,13 @@ def mock_cases() -> list[dict[str, Any]]:
                 "provider_options": {"openai": {"logprobs": True, "top_logprobs": 5}},
             },
             "response": _streamed_logprobs(),
-            "source_dict": _mock(
-                "no recorded Chat Completions stream with logprobs is vendored; the chunks are the recorded "
-                "generate-logprobs answer (Future-House/ldp f0a29f1f3e6313b44e131bb394a13e64920cec73, "
-                "packages/lmi/tests/cassettes/TestLiteLLMModel.test_call[OpenAI-model-1].yaml, Apache-2.0: "
-                "its id, model, tokens, logprobs and usage) split one token a chunk, in the stream's documented shape"
-            ),
+            "source": LOGPROBS,
+            "source_args": {
+                "interaction": 0,
+                "note": "MOCK: no recorded Chat Completions stream with logprobs is vendored; the chunks are this "
+                "recording's answer (its id, model, tokens, logprobs and usage; gzip body decompressed) split "
+                "one token a chunk, in the stream's documented shape",
+            },
         },
         {
             "name": "stream-refusal",
@@ -143,13 +149,13 @@ def mock_cases() -> list[dict[str, Any]]:
                 },
             },
             "response": _streamed_refusal(),
-            "source_dict": _mock(
-                "no recorded Chat Completions stream with a refusal is vendored; the chunks are the recorded "
-                "generate-refusal answer (traceloop/openllmetry 93429cfb9767e6b51db6cb35f6b70f758117669a, "
-                "packages/opentelemetry-instrumentation-openai/tests/traces/cassettes/test_chat_parse/"
-                "test_parsed_refused_completion.yaml interaction 0, Apache-2.0: its id, model, refusal text and "
-                "usage) split a word a chunk under delta.refusal, in the stream's documented shape"
-            ),
+            "source": REFUSAL,
+            "source_args": {
+                "interaction": 0,
+                "note": "MOCK: no recorded Chat Completions stream with a refusal is vendored; the chunks are this "
+                "recording's answer (its id, model, refusal text and usage; gzip body decompressed) split a word "
+                "a chunk under delta.refusal, in the stream's documented shape",
+            },
         },
         {
             "name": "generate-reasoning-effort-max-xhigh",
@@ -161,7 +167,8 @@ def mock_cases() -> list[dict[str, Any]]:
             "response": _completion("chatcmpl-mock-xhigh", "gpt-5.5", "Paris.", _usage(12, 140, 128)),
             "source_dict": _mock(
                 "no recorded Chat Completions call of a model that takes reasoning_effort xhigh is vendored; "
-                "the request is the API reference's, the answer hand-written"
+                "the request is the API reference's, the answer hand-written",
+                "reasoning_effort",
             ),
         },
         {
@@ -175,7 +182,8 @@ def mock_cases() -> list[dict[str, Any]]:
                 "chatcmpl-mock-medium", "o3-mini-2025-01-31", "Paris.", _usage(12, 76, 64)
             ),
             "source_dict": _mock(
-                "no recorded OpenAI Chat Completions call with reasoning_effort medium is vendored; the answer is hand-written"
+                "no recorded OpenAI Chat Completions call with reasoning_effort medium is vendored; the answer is hand-written",
+                "reasoning_effort",
             ),
         },
         {
@@ -194,7 +202,9 @@ def mock_cases() -> list[dict[str, Any]]:
             ),
             "source_dict": _mock(
                 "no recorded Chat Completions call of gpt-5.4-nano is vendored (the one recording, "
-                "tests/corpus/batch/tidyverse__ellmer state-capitals, is a Responses batch); the answer is hand-written"
+                "tests/corpus/batch/tidyverse__ellmer state-capitals, is a Responses batch); the answer is hand-written",
+                "temperature",
+                "reasoning_effort",
             ),
         },
     ]

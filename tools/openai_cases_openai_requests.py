@@ -16,11 +16,18 @@ PDF = P + "test_openai__test_document_as_binary_content_input.yaml"
 TEMPERATURE = P + "test_openai__test_reasoning_model_with_temperature.yaml"
 THINKING = P + "test_openai__test_openai_model_thinking_part.yaml"
 REFUSED = T + "test_chat_parse__test_parsed_refused_completion.yaml"
-#: The attribution of a case no recording is behind: the request never leaves the process.
-NO_IO = {
-    "note": "no recording: modelport refuses this request before any I/O (the OpenAI API is never "
-    "called), so the cassette is empty and a mapping that sent it fails the request check"
-}
+#: The API reference's entry for the request fields these cases set.
+CREATE = "https://platform.openai.com/docs/api-reference/chat/create"
+
+
+def _no_io(field: str) -> dict[str, Any]:
+    """The source of a case no recording is behind: the request never leaves the process."""
+    return {
+        "mock": True,
+        "docs": [f"{CREATE}#chat-create-{field}"],
+        "note": "MOCK: no recording: modelport refuses this request before any I/O (the OpenAI API is "
+        "never called), so the cassette is empty and a mapping that sent it fails the request check",
+    }
 
 
 def _recorded_pdf() -> str:
@@ -136,7 +143,7 @@ def request_cases() -> list[dict[str, Any]]:
                 "provider_options": {"openai": {"logprobs": True, "top_logprobs": -1}},
             },
             "responses": [],
-            "source_dict": NO_IO,
+            "source_dict": _no_io("top_logprobs"),
         },
         {
             "name": "error-frequency-penalty-out-of-range",
@@ -145,6 +152,6 @@ def request_cases() -> list[dict[str, Any]]:
             "model": "gpt-4o-mini",
             "request": {"prompt": "Please tell me a story", "frequency_penalty": -2.5},
             "responses": [],
-            "source_dict": NO_IO,
+            "source_dict": _no_io("frequency_penalty"),
         },
     ]
