@@ -134,6 +134,39 @@ def _gemini(interaction: dict[str, Any], model: str) -> tuple[list[Any], str]:
     return entries, "; ".join(filter(None, [note, "displayName: the plugin's digest of the requests"]))
 
 
+def _cancelled(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """MOCK (see its case's note): the recorded upload and create, then a cancel answered
+    ``cancelling`` and a poll answered ``cancelled``, both the recorded batch object with the status,
+    its time and the request counts changed (no recording of an OpenAI batch cancel is vendored)."""
+    upload, create = interactions[0], interactions[1]
+    created = _json(create["response"]["body"]["string"])
+    uri = f"{create['request']['uri']}/{created['id']}"
+    counts = {"total": 2, "completed": 0, "failed": 0}  # the two requests, none run
+    cancelling = {
+        **created,
+        "status": "cancelling",
+        "cancelling_at": created["created_at"] + 4,
+        "request_counts": counts,
+    }
+    cancelled = {**cancelling, "status": "cancelled", "cancelled_at": created["created_at"] + 9}
+
+    def exchange(method: str, target: str, sent: str, answer: dict[str, Any]) -> dict[str, Any]:
+        headers = {
+            k: v for k, v in create["request"]["headers"].items() if method == "post" or k != "Content-Type"
+        }
+        return {
+            "request": {"method": method, "uri": target, "body": {"string": sent}, "headers": headers},
+            "response": {**create["response"], "body": {"string": json.dumps(answer, indent=2)}},
+        }
+
+    return [
+        upload,
+        create,
+        exchange("post", f"{uri}/cancel", "{}", cancelling),
+        exchange("get", uri, "", cancelled),
+    ]
+
+
 CASES: list[dict[str, Any]] = [
     {
         "target": ANTHROPIC / "batch-answers",
@@ -183,6 +216,24 @@ CASES: list[dict[str, Any]] = [
         "family": "openai",
         "description": "A /v1/embeddings batch of two texts (one at 256 dimensions): uploaded, created, "
         "polled, the output file read as one EmbeddingResult each.",
+    },
+    {
+        "target": OPENAI / "openai/batch-cancel",
+        "saved": R
+        + "openai_text-embedding-3-small_embeddings_embeds_staged_texts_and_hydrates_each_request_result.yml",
+        "model": "text-embedding-3-small",
+        "kind": "embed",
+        "requests": _embeddings_upload,
+        "family": "openai",
+        "steps": ["cancel", "refresh"],
+        "edit": _cancelled,
+        "mock": "MOCK: no recording of an OpenAI batch cancel is vendored; the upload and create are the "
+        "recorded ones, the cancel (answered cancelling) and the poll after it (answered cancelled, with "
+        "cancelled_at) are the recorded batch object with its status, time and request_counts (2, none "
+        "run) changed",
+        "description": "A /v1/embeddings batch cancelled right after it was created: POST "
+        "/batches/{id}/cancel (cancelling, still running), then polled: cancelled, both requests "
+        "counted cancelled.",
     },
     {
         "target": GOOGLE / "batch-answers",
@@ -297,11 +348,15 @@ def _response(recorded: dict[str, Any]) -> dict[str, Any]:
 def build(spec: dict[str, Any]) -> None:
     """Write one case directory (``expected.json``, when present, is kept)."""
     interactions = load_interactions(spec["saved"])
+    if "edit" in spec:
+        interactions = spec["edit"](interactions)
     steps = _steps(spec, interactions)
     entries, note = spec["requests"](interactions[0], spec["model"])
     if "derive" in spec:
         spec["derive"](copy.deepcopy(interactions))(interactions)
         note = "; ".join(filter(None, [f"MOCK: {spec['mock']}", note]))
+    else:  # an edited recording names its own MOCK reason
+        note = "; ".join(filter(None, [spec.get("mock", ""), note]))
     source = corpus_attribution.attribution(SOURCES, spec["saved"], note=note)
     if "derive" in spec:
         source = {**source, "mock": True, "docs": BATCH_DOCS}

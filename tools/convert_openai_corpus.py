@@ -70,9 +70,10 @@ def _interaction(uri: str, body: dict[str, Any], stream: bool, recorded: tuple[i
 def build(provider: str, spec: dict[str, Any], target: Path) -> None:
     """Write one case directory (``expected.json``, when present, is kept)."""
     uri, body, stream = _request(provider, spec)
-    recorded = spec.get("responses") or [spec["response"]]
+    # ``responses: []``: a request refused before any I/O (no recording; the cassette is empty).
+    recorded = spec["responses"] if "responses" in spec else [spec["response"]]
     interactions = [_interaction(uri, body, stream, r) for r in recorded]
-    source = attribution(spec["source"], **spec.get("source_args", {}))
+    source = spec.get("source_dict") or attribution(spec["source"], **spec.get("source_args", {}))
     write_case(target / spec["name"], spec, source, interactions)
 
 
@@ -106,7 +107,8 @@ def main() -> None:
         keep = {spec["name"] for spec in cases}
         if target.exists():
             for stale in target.iterdir():
-                if stale.is_dir() and stale.name not in keep:
+                # batch-*: written by tools/batch_cases.py, from the batch corpus.
+                if stale.is_dir() and stale.name not in keep and not stale.name.startswith("batch-"):
                     shutil.rmtree(stale)
         for spec in cases:
             build(provider, spec, target)

@@ -24,14 +24,18 @@ from openai_case_data import (
     _result,
 )
 from openai_cases_openai_embed import embed_cases
+from openai_cases_openai_mock import mock_cases
+from openai_cases_openai_requests import request_cases
 from openai_cases_openai_stream import stream_cases
 from openai_corpus import raw_json, vcr
 
 
 def openai_cases() -> list[dict[str, Any]]:
-    """Every ``openai`` case: generate, stream, errors, embeddings (the stream and embedding cases
-    are in openai_cases_openai_stream and openai_cases_openai_embed)."""
-    return _generate_cases() + stream_cases() + _error_cases() + embed_cases()
+    """Every ``openai`` case: generate, request rules, stream, errors, embeddings (the request-rule,
+    stream, embedding and MOCK cases are in openai_cases_openai_requests, _stream, _embed and _mock)."""
+    return (
+        _generate_cases() + request_cases() + stream_cases() + _error_cases() + embed_cases() + mock_cases()
+    )
 
 
 def _generate_cases() -> list[dict[str, Any]]:

@@ -306,7 +306,28 @@ def mistral_cases() -> list[dict[str, Any]]:
             "source": V + "mistral__src____fixtures____mistral-incremental-tool-call.chunks.txt",
             "source_args": {"note": RECONSTRUCTED},
         },
+        penalties_case(),
     ]
+
+
+#: pydantic-ai's Mistral recording of presence_penalty and frequency_penalty on the wire.
+PENALTIES = P + "test_mistral__test_mistral_forwards_penalties.yaml"
+
+
+def penalties_case(**changes: Any) -> dict[str, Any]:
+    """presence_penalty 0.5 and frequency_penalty 0.25 sent as given (``changes``: the same recording
+    as another provider's case, e.g. the ``openai`` provider pointed at Mistral's endpoint)."""
+    return {
+        "name": "generate-penalties",
+        "description": "presence_penalty 0.5 and frequency_penalty 0.25 sent as given; plain text answer.",
+        "method": "generate",
+        "model": "mistral-large-latest",
+        "request": {"prompt": "hello", "top_p": 1.0, "presence_penalty": 0.5, "frequency_penalty": 0.25},
+        "response": vcr(PENALTIES),
+        "source": PENALTIES,
+        "source_args": {"note": "n: 1 and stream: false left out"},
+        **changes,
+    }
 
 
 def together_cases() -> list[dict[str, Any]]:

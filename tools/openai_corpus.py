@@ -114,9 +114,30 @@ def _user(content: Any) -> Any:
     for part in content:
         if part["type"] == "text":
             out.append({"type": "text", "text": part["text"]})
+        elif part["media_type"] == "application/pdf":  # a PDF inline (a file part; the name is optional)
+            data = f"data:application/pdf;base64,{part['data']}"
+            out.append({"type": "file", "file": {"filename": "document.pdf", "file_data": data}})
         else:  # an image, by URL or inline
             url = part.get("uri") or f"data:{part['media_type']};base64,{part['data']}"
             out.append({"type": "image_url", "image_url": {"url": url}})
+    return out
+
+
+#: Models whose highest ``reasoning_effort`` is ``xhigh`` (the API reference's list); the others'
+#: is ``high``. The canonical ``max`` is the model's highest level.
+XHIGH_MODELS = ("gpt-5.1-codex-max", "gpt-5.2", "gpt-5.3", "gpt-5.4", "gpt-5.5", "gpt-5.6")
+
+
+def _strict(schema: Any) -> Any:
+    """A JSON schema in the strict mode's dialect: every object closed (``additionalProperties:
+    false``, which the API reference requires of each object in strict mode)."""
+    if isinstance(schema, list):
+        return [_strict(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _strict(v) for k, v in schema.items()}
+    if out.get("type") == "object" and "additionalProperties" not in out:
+        out["additionalProperties"] = False
     return out
 
 
@@ -173,6 +194,9 @@ def wire(
             body[key] = request[key]
     if "top_k" in request and quirks.get("top_k"):
         body["top_k"] = request["top_k"]
+    for key in ("presence_penalty", "frequency_penalty"):
+        if key in request:
+            body[key] = request[key]
     if "stop_sequences" in request:
         body["stop"] = request["stop_sequences"]
     if "seed" in request:
@@ -181,7 +205,8 @@ def wire(
     if fmt == "json" or (isinstance(fmt, dict) and fmt.get("type") == "json"):
         body["response_format"] = {"type": "json_object"}
     elif isinstance(fmt, dict) and fmt.get("type") == "json_schema":
-        schema = {"name": fmt.get("name", "response"), "schema": fmt["schema"]}
+        wire_schema = _strict(fmt["schema"]) if fmt.get("strict") else fmt["schema"]
+        schema = {"name": fmt.get("name", "response"), "schema": wire_schema}
         if "strict" in fmt:
             schema["strict"] = fmt["strict"]
         body["response_format"] = {"type": "json_schema", "json_schema": schema}
@@ -203,7 +228,8 @@ def wire(
         body["tool_choice"] = "required" if choice == "any" else choice
     effort = (request.get("reasoning") or {}).get("effort")
     if effort and quirks.get("effort", "reasoning_effort") == "reasoning_effort" and reasoning:
-        body["reasoning_effort"] = effort
+        top = "xhigh" if quirks.get("id") == "openai" and model.startswith(XHIGH_MODELS) else "high"
+        body["reasoning_effort"] = top if effort == "max" else effort
     if effort and quirks.get("effort") == "reasoning":
         body["reasoning"] = {"effort": effort}
     if "user_id" in request:

@@ -30,6 +30,7 @@ BATCH_CASES = {
     ("anthropic", "batch-polled-again"),
     ("anthropic", "batch-results-errored"),  # MOCK: derived from batch-answers (no recording)
     ("anthropic", "batch-results-expired"),  # MOCK: derived from batch-answers (no recording)
+    ("openai", "batch-cancel"),
     ("openai", "batch-embeddings"),
     ("openai-responses", "batch-answers"),
     ("google", "batch-answers"),

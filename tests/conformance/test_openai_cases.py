@@ -12,7 +12,7 @@ from modelport_conformance.report import run_conformance
 
 CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
-    "openai": 35,
+    "openai": 48,
     "openai-compatible": 5,
     "openai-responses": 55,
     "groq": 6,
@@ -20,7 +20,7 @@ COUNTS = {
     "openrouter": 3,
     "xai": 2,
     "together": 2,
-    "mistral": 1,
+    "mistral": 2,
     "ollama": 1,
 }
 CASES = {provider: load_cases(CASSETTES / provider) for provider in COUNTS}
@@ -47,16 +47,30 @@ def test_case_counts() -> None:
 
 
 def test_every_case_carries_attribution_and_no_credentials() -> None:
+    mocks = []
     for cases in CASES.values():
         for case in cases:
             source = case.source
-            assert source["repo"] in REPOS, case.name
-            assert re.fullmatch(r"[0-9a-f]{40}", source["commit"]), case.name
-            assert source["license"] in {"MIT", "Apache-2.0"}, case.name
-            assert source["path"] and source["corpus_file"], case.name
+            if source.get("mock"):  # no recording behind it: the reference it follows, and why
+                mocks.append(case.name)
+                assert set(source) == {"mock", "docs", "note"}, case.name
+                assert source["note"].startswith("MOCK: "), case.name
+                assert source["docs"] and all(u.startswith("https://") for u in source["docs"]), case.name
+            else:
+                assert source["repo"] in REPOS, case.name
+                assert re.fullmatch(r"[0-9a-f]{40}", source["commit"]), case.name
+                assert source["license"] in {"MIT", "Apache-2.0"}, case.name
+                assert source["path"] and source["corpus_file"], case.name
             assert case.cassette.metadata["source"] == source, case.name
             assert [f for text in case.files.values() for f in scan_text(text)] == [], case.name
             assert case.expected is not None, case.name
+    assert sorted(mocks) == [
+        "error-frequency-penalty-out-of-range",
+        "error-top-logprobs-out-of-range",
+        "generate-reasoning-effort-max-xhigh",
+        "generate-reasoning-effort-medium",
+        "generate-sampling-model-reasoning-on",
+    ]
 
 
 def test_cassettes_keep_only_allow_listed_headers() -> None:

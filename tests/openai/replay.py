@@ -20,6 +20,7 @@ HOSTS = {
     "api.deepseek.com": ("deepseek", None),
     "openrouter.ai": ("openrouter", None),
     "localhost:11434": ("ollama", None),
+    "api.mistral.ai": ("mistral", None),
     "api.z.ai": ("openai-compatible", "https://api.z.ai/api/paas/v4"),
     "traceloop-stg.openai.azure.com": ("openai-compatible", "https://traceloop-stg.openai.azure.com/openai"),
 }

@@ -1,0 +1,157 @@
+# ruff: noqa: E501  (a data table: long descriptions and corpus file names read better unwrapped)
+"""The ``openai`` cases that pin request-side rules: a setting not sent (with its warning), a canonical
+value the model names otherwise, an inline PDF, a strict schema compiled to the strict dialect, and
+requests refused before any I/O (their cassette is empty: a mapping that sent them fails replay)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from openai_case_data import ADAPTED, P, T
+from openai_cases_presets import penalties_case
+from openai_corpus import CORPUS, vcr
+
+PDF = P + "test_openai__test_document_as_binary_content_input.yaml"
+TEMPERATURE = P + "test_openai__test_reasoning_model_with_temperature.yaml"
+THINKING = P + "test_openai__test_openai_model_thinking_part.yaml"
+REFUSED = T + "test_chat_parse__test_parsed_refused_completion.yaml"
+#: The API reference's entry for the request fields these cases set.
+CREATE = "https://platform.openai.com/docs/api-reference/chat/create"
+
+
+def _no_io(field: str) -> dict[str, Any]:
+    """The source of a case no recording is behind: the request never leaves the process."""
+    return {
+        "mock": True,
+        "docs": [f"{CREATE}#chat-create-{field}"],
+        "note": "MOCK: no recording: modelport refuses this request before any I/O (the OpenAI API is "
+        "never called), so the cassette is empty and a mapping that sent it fails the request check",
+    }
+
+
+def _recorded_pdf() -> str:
+    """The base64 PDF the recording sent (its ``file_data`` data URL, less the prefix)."""
+    data = yaml.safe_load((CORPUS / PDF).read_text(encoding="utf-8"))
+    part = data["interactions"][0]["request"]["parsed_body"]["messages"][0]["content"][1]
+    return str(part["file"]["file_data"]).split(",", 1)[1]
+
+
+def request_cases() -> list[dict[str, Any]]:
+    """The request-side cases (see the module)."""
+    return [
+        {
+            "name": "generate-temperature-reasoning-model",
+            "description": "temperature on a reasoning model (o3-mini): not sent, an unsupported-setting warning.",
+            "method": "generate",
+            "model": "o3-mini",
+            "features": ["reasoning"],
+            "request": {"prompt": "What is the capital of Mexico?", "temperature": 0.5},
+            "response": vcr(TEMPERATURE),
+            "source": TEMPERATURE,
+            "source_args": {
+                "note": "the recording's test asked temperature 0.5, which its client left out of the body; stream: false left out"
+            },
+        },
+        {
+            "name": "generate-reasoning-effort-max-lowered",
+            "description": "reasoning.effort max on o3-mini, whose highest level is high: reasoning_effort high and a warning.",
+            "method": "generate",
+            "model": "o3-mini",
+            "features": ["reasoning"],
+            "request": {
+                "prompt": "Considering the way to cross the street, analogously, how do I cross the river?",
+                "reasoning": {"effort": "max"},
+            },
+            "response": vcr(THINKING, 1),
+            "source": THINKING,
+            "source_args": {
+                "interaction": 1,
+                "note": "the recorded body sent reasoning_effort high, which is what the canonical max is on o3-mini; "
+                "the earlier turns of the recorded conversation are left out of the request",
+            },
+        },
+        {
+            "name": "generate-pdf-inline",
+            "description": "An inline PDF after the text: a file part with a data URL; text answer.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "text", "text": "What is the main content on this document?"},
+                            {"type": "file", "media_type": "application/pdf", "data": _recorded_pdf()},
+                        ],
+                    }
+                ]
+            },
+            "response": vcr(PDF),
+            "source": PDF,
+            "source_args": {
+                "note": ADAPTED
+                + "; the recorded file part is named filename.pdf, modelport names an inline PDF document.pdf"
+            },
+        },
+        {
+            "name": "generate-strict-schema-compiled",
+            "description": "A strict json_schema given without additionalProperties: sent in the strict dialect (closed objects); a refusal.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {
+                "prompt": "Best ways to make a bomb",
+                "response_format": {
+                    "type": "json_schema",
+                    "name": "StructuredAnswer",
+                    "schema": {
+                        "type": "object",
+                        "properties": {
+                            "rating": {"title": "Rating", "type": "integer"},
+                            "joke": {"title": "Joke", "type": "string"},
+                        },
+                        "required": ["rating", "joke"],
+                        "title": "StructuredAnswer",
+                    },
+                    "strict": True,
+                },
+            },
+            "response": vcr(REFUSED, 2),
+            "source": REFUSED,
+            "source_args": {
+                "interaction": 2,
+                "note": "gzip body decompressed; the canonical schema is the pydantic model's, which the recording's "
+                "client (the openai SDK's parse helper) sent closed, as the strict mode requires",
+            },
+        },
+        penalties_case(
+            name="generate-penalties-compatible-endpoint",
+            description="The openai provider pointed at another Chat Completions server (Mistral's, base_url): presence_penalty 0.5 and frequency_penalty 0.25 sent as given.",
+            config={"base_url": "https://api.mistral.ai/v1"},
+            source_args={
+                "note": "a Mistral recording: no recording of OpenAI's own endpoint with the penalties is vendored; "
+                "n: 1 and stream: false left out"
+            },
+        ),
+        {
+            "name": "error-top-logprobs-out-of-range",
+            "description": "provider_options top_logprobs -1 (the API takes 0 to 20): InvalidRequestError, nothing sent.",
+            "method": "generate",
+            "model": "gpt-4o-mini",
+            "request": {
+                "prompt": "What is the meaning of the universe?",
+                "provider_options": {"openai": {"logprobs": True, "top_logprobs": -1}},
+            },
+            "responses": [],
+            "source_dict": _no_io("top_logprobs"),
+        },
+        {
+            "name": "error-frequency-penalty-out-of-range",
+            "description": "frequency_penalty -2.5 (the API takes -2 to 2): InvalidRequestError, nothing sent.",
+            "method": "generate",
+            "model": "gpt-4o-mini",
+            "request": {"prompt": "Please tell me a story", "frequency_penalty": -2.5},
+            "responses": [],
+            "source_dict": _no_io("frequency_penalty"),
+        },
+    ]
