@@ -1,0 +1,226 @@
+# ruff: noqa: E501  (a data table: long descriptions and corpus file names read better unwrapped)
+"""The ``openai-responses`` cases about request settings: the ones the Responses API does not take
+(warned about, not sent), an effort the model has no level for, a tool subset, a stateful turn not
+stored, and provider options refused before any request (no recording: the cassette is empty)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import base64
+import json
+from pathlib import Path
+
+import corpus_attribution
+from openai_responses_case_data import CAPITAL, P, V, multi
+from openai_responses_corpus import JSON_TYPE, raw_json, vcr
+
+__all__ = ["settings_cases"]
+
+BATCH = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "batch"  # see its MANIFEST
+STATE_CAPITALS = "tidyverse__ellmer/tests__testthat__batch__state-capitals.json"
+ELLMER = {"tidyverse__ellmer": ("tidyverse/ellmer", "57e3d72d5dbe1a8bce4a3017b3468ad5fe3b2945", "MIT")}
+FILE_SEARCH = V + "openai-file-search-tool.1.json"
+#: MOCK passages in the documented shape (as tests/openai/test_file_search_sources.py has them): no
+#: public recording asked for ``file_search_call.results``.
+RESULTS = [
+    {"file_id": "file-Ebzhf8H4DPGPr9pUhr7n7v", "filename": "ai.pdf", "score": 0.41, "text": "Generative models write text.", "attributes": {}},
+    {
+        "file_id": "file-Ebzhf8H4DPGPr9pUhr7n7v",
+        "filename": "ai.pdf",
+        "score": 0.93,
+        "text": "An embedding model turns words or images into a dense vector of numbers.",
+        "attributes": {},
+    },
+    {"file_id": "file-other", "filename": "other.pdf", "score": 0.99, "text": "Not cited.", "attributes": {}},
+]
+#: MOCK: a one-page PDF's first bytes (the mapping sends them as they are, as a data URL).
+PDF = base64.b64encode(b"%PDF-1.4\n%modelport\n").decode()
+REFUSED = "the recorded question with a provider option the mapping refuses before any request: no interaction is recorded"
+
+
+def _r_nulls(value: Any, key: str = "") -> Any:
+    """R's jsonlite wrote each JSON null as ``{}``: the nulls again (``metadata`` is a real empty
+    object, the API's default)."""
+    if isinstance(value, dict):
+        if not value and key != "metadata":
+            return None
+        return {k: _r_nulls(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_r_nulls(v) for v in value]
+    return value
+
+
+def _batch_answer(saved: str, index: int) -> tuple[int, str, str]:
+    """One answer body of an ellmer batch state file (the Responses body of its result ``index``),
+    its nulls restored."""
+    data = json.loads((BATCH / saved).read_text(encoding="utf-8"))
+    found = data["results"][index]
+    return found["status_code"], JSON_TYPE, json.dumps(_r_nulls(found["body"]), ensure_ascii=False)
+
+
+def _with_results() -> tuple[int, str, str]:
+    status, kind, text = raw_json(FILE_SEARCH)
+    body = json.loads(text)
+    body["output"] = [
+        {**item, "results": RESULTS} if item["type"] == "file_search_call" else item for item in body["output"]
+    ]
+    return status, kind, json.dumps(body, ensure_ascii=False)
+
+
+def settings_cases() -> list[dict[str, Any]]:
+    simple = P + "openai_responses_model_simple_response.yaml"
+    thinking = P + "openai_responses_model_thinking_part.yaml"
+    previous = P + "openai_previous_response_id.yaml"
+    parallel = "charmbracelet__fantasy/providertests__testdata__TestOpenAIResponsesCommon__openai-gpt-4o__multi_tool_streaming.yaml"
+    street = [{"role": "user", "content": "How do I cross the street?"}]
+    return [
+        {
+            "name": "generate-text-unsupported-settings",
+            "description": "gpt-4o asked for stop sequences, a seed, a top_k and reasoning: none is sent, each warned about; user_id sent as user.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {
+                "prompt": CAPITAL,
+                "stop_sequences": ["\n\n"],
+                "seed": 7,
+                "top_k": 40,
+                "reasoning": {"effort": "low"},
+                "user_id": "user-1234",
+            },
+            "response": vcr(simple),
+            "source": simple,
+            "note": "the recorded request sent the question alone; the canonical one adds settings the API has no field for (not sent) and a user id (sent as user, which the answer does not depend on)",
+        },
+        {
+            "name": "generate-reasoning-effort-max-lowered",
+            "description": "Effort max on gpt-5, whose highest level is high: reasoning.effort high sent, a warning says it was lowered.",
+            "method": "generate",
+            "model": "gpt-5",
+            "features": ["reasoning"],
+            "request": {"messages": street, "reasoning": {"effort": "max"}},
+            "response": vcr(thinking, 0),
+            "source": thinking,
+            "interaction": 0,
+            "note": "the recorded request sent effort high; the canonical one asks for max, which gpt-5 takes as high",
+        },
+        {
+            "name": "stream-parallel-calls-tool-subset",
+            "description": "tool_choice a subset of two tools: allowed_tools in required mode; the answer calls both, in parallel.",
+            "method": "stream",
+            "model": "gpt-4o",
+            "features": ["function_tools"],
+            "request": {
+                **multi(parallel, 0),
+                "tool_choice": {"type": "tools", "names": ["add", "multiply"]},
+                "max_output_tokens": 4000,
+            },
+            "response": vcr(parallel, 0),
+            "source": parallel,
+            "interaction": 0,
+            "note": "the recorded request sent tool_choice auto; the canonical one requires a call of add or multiply, which the recorded answer (both called) satisfies",
+        },
+        {
+            "name": "generate-previous-response-id-not-stored",
+            "description": "previous_response_id with store false given: the turn continues the stored answer and is not stored itself (store false, encrypted reasoning asked).",
+            "method": "generate",
+            "model": "gpt-5",
+            "request": {
+                "prompt": "What is the secret key again?",
+                "provider_options": {"openai-responses": {"previous_response_id": "resp_1234", "store": False}},
+            },
+            "response": vcr(previous, 1),
+            "source": previous,
+            "interaction": 1,
+            "note": "the recorded request sent store true; the canonical one asks for store false (which adds include reasoning.encrypted_content) and the recorded answer",
+        },
+        {
+            "name": "error-extra-body-stream",
+            "description": "extra_body cannot set stream, a field the mapping owns: InvalidRequestError before any request.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {"prompt": CAPITAL, "provider_options": {"openai-responses": {"extra_body": {"stream": True}}}},
+            "source": simple,
+            "note": REFUSED,
+        },
+        {
+            "name": "error-logprobs-option",
+            "description": "provider_options logprobs: the Responses API has no logprobs field, InvalidRequestError before any request.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {"prompt": CAPITAL, "provider_options": {"openai-responses": {"logprobs": True}}},
+            "source": simple,
+            "note": REFUSED,
+        },
+            {
+            "name": "generate-sampling-model-dated-snapshot",
+            "description": "gpt-5.4-nano-2026-03-17, a dated snapshot of a reasoning model that takes a temperature while it does not reason: temperature 0 sent; the answer echoes it, effort none.",
+            "method": "generate",
+            "model": "gpt-5.4-nano-2026-03-17",
+            "request": {"prompt": "What is the capital of Iowa?", "temperature": 0},
+            "response": _batch_answer(STATE_CAPITALS, 0),
+            "attribution": corpus_attribution.attribution(
+                ELLMER,
+                STATE_CAPITALS,
+                note="the first answer body of ellmer's saved Responses batch state (R wrote each null as {}: restored to null but metadata), as a generate answer; canonical request: the question is not in the state file",
+            ),
+        },
+        {
+            "name": "error-insufficient-quota",
+            "description": "The insufficient_quota error body on a 429: a quota error (ProviderQuotaError), not a retryable rate limit.",
+            "method": "generate",
+            "model": "gpt-5",
+            "request": {"prompt": "Hello"},
+            "response": raw_json(V + "openai-error.1.json", 429),
+            "source": V + "openai-error.1.json",
+            "note": "body-only recording (status 429, the status OpenAI documents for insufficient_quota); canonical request",
+        },
+        {
+            "name": "generate-file-inputs-mock",
+            "description": "MOCK request: a user turn with an image by file id and an inline PDF, sent as input_image file_id and input_file file_data; the recorded text answer.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "text", "text": CAPITAL},
+                            {"type": "file", "media_type": "image/png", "uri": "file-6F2ksmvXxt4VdoqmHRw6kL"},
+                            {"type": "file", "media_type": "application/pdf", "data": PDF},
+                        ],
+                    }
+                ]
+            },
+            "response": vcr(simple),
+            "source": simple,
+            "note": "MOCK request: no recording sends the Responses API an image by file id or a PDF; the file parts (an invented file id, a PDF header) are added to the recorded question, the answer is the recorded one",
+        },
+        {
+            "name": "generate-file-search-results-mock",
+            "description": "MOCK results: include file_search_call.results; the cited file's source carries the passage with the highest score as its excerpt, the results in the tool result.",
+            "method": "generate",
+            "model": "gpt-5-mini",
+            "features": ["provider_tools", "reasoning"],
+            "request": {
+                "prompt": "Hello",
+                "tools": [
+                    {
+                        "type": "provider",
+                        "id": "openai.file_search",
+                        "args": {
+                            "vector_store_ids": ["vs_68caad8bd5d88191ab766cf043d89a18"],
+                            "max_num_results": 20,
+                            "ranking_options": {"ranker": "auto", "score_threshold": 0},
+                        },
+                    }
+                ],
+                "tool_choice": "auto",
+                "reasoning": {"effort": "medium"},
+                "provider_options": {"openai-responses": {"include": ["file_search_call.results"]}},
+            },
+            "response": _with_results(),
+            "source": FILE_SEARCH,
+            "note": "body-only recording; MOCK results: the recorded file_search_call has results null (not requested), three invented passages in the documented shape are filled in",
+        },
+    ]
