@@ -1,7 +1,8 @@
 # ruff: noqa: E501  (a data table: long descriptions and corpus file names read better unwrapped)
 """The ``openai-responses`` cases about request settings: the ones the Responses API does not take
 (warned about, not sent), an effort the model has no level for, a tool subset, a stateful turn not
-stored, and provider options refused before any request (no recording: the cassette is empty)."""
+stored, provider options refused before any request (no recording: the cassette is empty), and
+output items this version does not map (shell calls: a warning, kept raw)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import corpus_attribution
 from openai_responses_case_data import CAPITAL, P, V, multi
-from openai_responses_corpus import JSON_TYPE, raw_json, vcr
+from openai_responses_corpus import JSON_TYPE, chunks, raw_json, vcr
 
 __all__ = ["settings_cases"]
 
@@ -222,5 +223,29 @@ def settings_cases() -> list[dict[str, Any]]:
             "response": _with_results(),
             "source": FILE_SEARCH,
             "note": "body-only recording; MOCK results: the recorded file_search_call has results null (not requested), three invented passages in the documented shape are filled in",
+        },
+            {
+            "name": "generate-shell-call-unmapped",
+            "description": "gpt-5.1 with the shell tool (sent through extra_body): a shell_call item, not mapped in this version, kept raw under unmapped_items with a warning.",
+            "method": "generate",
+            "model": "gpt-5.1-2025-11-13",
+            "request": {
+                "prompt": "Hello",
+                "provider_options": {"openai-responses": {"extra_body": {"tools": [{"type": "shell"}]}}},
+            },
+            "response": raw_json(V + "openai-shell-tool.1.json"),
+            "source": V + "openai-shell-tool.1.json",
+            "note": "body-only recording; canonical request with the tools the response echoes (shell has no provider tool here: extra_body)",
+        },
+        {
+            "name": "stream-local-shell-call-unmapped",
+            "description": "gpt-5-codex stream: a reasoning item without summary, then a local_shell_call item, not mapped in this version: a warning, the item kept raw.",
+            "method": "stream",
+            "model": "gpt-5-codex",
+            "features": ["reasoning"],
+            "request": {"prompt": "Hello", "reasoning": {"effort": "medium"}},
+            "response": chunks(V + "openai-local-shell-tool.1.chunks.txt"),
+            "source": V + "openai-local-shell-tool.1.chunks.txt",
+            "note": "body-only recording; canonical request with the reasoning effort the response echoes (it echoes no tools)",
         },
     ]

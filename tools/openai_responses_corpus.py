@@ -242,6 +242,7 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
     include += options.get("include") or []
     if include:
         body["include"] = include
+    body.update(options.get("extra_body") or {})  # raw fields, sent as given
     if stream:
         body["stream"] = True
     return body
