@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import corpus_attribution
-from openai_responses_case_data import CAPITAL, P, V, multi
+from openai_responses_case_data import CAPITAL, P, V, multi, turn
 from openai_responses_corpus import JSON_TYPE, chunks, raw_json, vcr
 
 __all__ = ["settings_cases"]
@@ -67,6 +67,18 @@ def _with_results() -> tuple[int, str, str]:
         {**item, "results": RESULTS} if item["type"] == "file_search_call" else item for item in body["output"]
     ]
     return status, kind, json.dumps(body, ensure_ascii=False)
+
+
+def _split_text(message: dict[str, Any]) -> dict[str, Any]:
+    """MOCK: the assistant turn's text cut in two parts after its first paragraph, both of one
+    message item (as a message with two ``output_text`` contents comes back) under a MOCK item id;
+    its reasoning left out (the recorded answer it came from would be the answer of that history,
+    and is not: the history check would compare with it)."""
+    meta = {"openai-responses": {"item_id": "msg_mock_two_output_texts"}}
+    (text,) = [part["text"] for part in message["content"] if part["type"] == "text"]
+    head, tail = text.split("\n\n", 1)
+    parts = [{"type": "text", "text": head + "\n\n"}, {"type": "text", "text": tail}]
+    return {**message, "content": [{**part, "provider_metadata": meta} for part in parts]}
 
 
 def settings_cases() -> list[dict[str, Any]]:
@@ -247,5 +259,27 @@ def settings_cases() -> list[dict[str, Any]]:
             "response": chunks(V + "openai-local-shell-tool.1.chunks.txt"),
             "source": V + "openai-local-shell-tool.1.chunks.txt",
             "note": "body-only recording; canonical request with the reasoning effort the response echoes (it echoes no tools)",
+        },
+            {
+            "name": "generate-replayed-message-of-two-parts-mock",
+            "description": "MOCK history: the assistant's text in two parts of one message item, sent back (not stored, so without its id) as one message with two output_text contents.",
+            "method": "generate",
+            "model": "gpt-5",
+            "features": ["reasoning"],
+            "request": {
+                "messages": [
+                    *street,
+                    _split_text(turn(vcr(thinking, 0))),
+                    {
+                        "role": "user",
+                        "content": "Considering the way to cross the street, analogously, how do I cross the river?",
+                    },
+                ],
+                "reasoning": {"effort": "high"},
+            },
+            "response": vcr(thinking, 1),
+            "source": thinking,
+            "interaction": 1,
+            "note": "MOCK history: no recorded answer has a message of two output_text contents; the recorded first answer's text is cut in two parts of one message under a MOCK item id, its reasoning item left out (the recorded request sent both whole), the answer is the recorded one",
         },
     ]
