@@ -20,6 +20,9 @@ __all__ = ["settings_cases"]
 
 BATCH = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "batch"  # see its MANIFEST
 STATE_CAPITALS = "tidyverse__ellmer/tests__testthat__batch__state-capitals.json"
+AZURE_IMAGE = "Mirascope__mirascope/python__tests__e2e__input__cassettes__test_call_with_image_url__azure-openai_responses_gpt_4o_mini.yaml"
+#: The image-URL recording is from a pull request's head commit of Mirascope (see the MANIFEST row).
+MIRASCOPE_PR = {"Mirascope__mirascope": ("Mirascope/mirascope", "b3223fc3df0268983378a2d838b2663ba28f5f45", "MIT")}
 ELLMER = {"tidyverse__ellmer": ("tidyverse/ellmer", "57e3d72d5dbe1a8bce4a3017b3468ad5fe3b2945", "MIT")}
 FILE_SEARCH = V + "openai-file-search-tool.1.json"
 #: MOCK passages in the documented shape (as tests/openai/test_file_search_sources.py has them): no
@@ -281,5 +284,33 @@ def settings_cases() -> list[dict[str, Any]]:
             "source": thinking,
             "interaction": 1,
             "note": "MOCK history: no recorded answer has a message of two output_text contents; the recorded first answer's text is cut in two parts of one message under a MOCK item id, its reasoning item left out (the recorded request sent both whole), the answer is the recorded one",
+        },
+            {
+            "name": "generate-image-url-input",
+            "description": "A user turn of text and an image by URL: input_text and input_image image_url content; gpt-4o-mini describes the image.",
+            "method": "generate",
+            "model": "gpt-4o-mini",
+            "request": {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "text", "text": "Describe the following image in one sentence"},
+                            {
+                                "type": "file",
+                                "media_type": "image/png",
+                                "uri": "https://en.wikipedia.org/static/images/icons/wikipedia.png",
+                            },
+                        ],
+                    }
+                ]
+            },
+            "response": vcr(AZURE_IMAGE),
+            "attribution": corpus_attribution.attribution(
+                MIRASCOPE_PR,
+                AZURE_IMAGE,
+                interaction=0,
+                note="recorded on Azure's Responses route; the canonical request to api.openai.com sends the image without the recorded detail auto (the default) and message type",
+            ),
         },
     ]
