@@ -20,6 +20,7 @@ __all__ = ["settings_cases"]
 
 BATCH = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "batch"  # see its MANIFEST
 STATE_CAPITALS = "tidyverse__ellmer/tests__testthat__batch__state-capitals.json"
+MCP = P + "openai_responses_model_mcp_server_tool_with_connector.yaml"
 AZURE_IMAGE = "Mirascope__mirascope/python__tests__e2e__input__cassettes__test_call_with_image_url__azure-openai_responses_gpt_4o_mini.yaml"
 #: The image-URL recording is from a pull request's head commit of Mirascope (see the MANIFEST row).
 MIRASCOPE_PR = {"Mirascope__mirascope": ("Mirascope/mirascope", "b3223fc3df0268983378a2d838b2663ba28f5f45", "MIT")}
@@ -61,6 +62,14 @@ def _batch_answer(saved: str, index: int) -> tuple[int, str, str]:
     data = json.loads((BATCH / saved).read_text(encoding="utf-8"))
     found = data["results"][index]
     return found["status_code"], JSON_TYPE, json.dumps(_r_nulls(found["body"]), ensure_ascii=False)
+
+
+def _without_authorization(recorded: tuple[int, str, str]) -> tuple[int, str, str]:
+    """The recorded answer without the credential field its echoed MCP tools carry."""
+    status, kind, text = recorded
+    body = json.loads(text)
+    body["tools"] = [{k: v for k, v in tool.items() if k != "authorization"} for tool in body.get("tools") or []]
+    return status, kind, json.dumps(body, ensure_ascii=False)
 
 
 def _with_results() -> tuple[int, str, str]:
@@ -312,5 +321,36 @@ def settings_cases() -> list[dict[str, Any]]:
                 interaction=0,
                 note="recorded on Azure's Responses route; the canonical request to api.openai.com sends the image without the recorded detail auto (the default) and message type",
             ),
+        },
+            {
+            "name": "generate-mcp-call-failed",
+            "description": "o4-mini with a remote MCP connector (Google Calendar): mcp_list_tools, then two mcp_call items that failed (output null, an http_error): error results carrying the error, then the text answer.",
+            "method": "generate",
+            "model": "o4-mini",
+            "features": ["reasoning"],
+            "request": {
+                "system": "You are a helpful assistant.",
+                "prompt": "What do I have on my Google Calendar for today?",
+                "provider_options": {
+                    "openai-responses": {
+                        "extra_body": {
+                            "tools": [
+                                {
+                                    "type": "mcp",
+                                    "server_label": "google_calendar",
+                                    "server_description": "Google Calendar",
+                                    "connector_id": "connector_googlecalendar",
+                                    "allowed_tools": ["search_events"],
+                                    "require_approval": "never",
+                                }
+                            ],
+                            "tool_choice": "auto",
+                        }
+                    }
+                },
+            },
+            "response": _without_authorization(vcr(MCP)),
+            "source": MCP,
+            "note": "the recorded request sent the system text as instructions; the MCP tool (no provider tool here) goes through extra_body as recorded, without its authorization (fake in the request, <redacted> in the response's echo: left out of both, as a recorder scrubs a credential field)",
         },
     ]

@@ -14,7 +14,7 @@ CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
     "openai": 35,
     "openai-compatible": 5,
-    "openai-responses": 69,
+    "openai-responses": 70,
     "groq": 6,
     "deepseek": 4,
     "openrouter": 3,
