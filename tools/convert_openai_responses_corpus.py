@@ -27,6 +27,7 @@ from convert_openai_corpus import _interaction, write_case
 from openai_responses_cases import answer_cases
 from openai_responses_cases_built_in import built_in_cases
 from openai_responses_cases_reasoning import reasoning_cases
+from openai_responses_cases_settings import settings_cases
 from openai_responses_corpus import attribution, count_wire, wire
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +37,7 @@ BASE = "https://api.openai.com/v1"
 
 def cases() -> list[dict[str, Any]]:
     """Every case, by subject."""
-    return [*answer_cases(), *reasoning_cases(), *built_in_cases()]
+    return [*answer_cases(), *reasoning_cases(), *built_in_cases(), *settings_cases()]
 
 
 def build(spec: dict[str, Any]) -> None:
@@ -46,8 +47,12 @@ def build(spec: dict[str, Any]) -> None:
         uri, body = f"{BASE}/responses/input_tokens", count_wire(spec["request"], spec["model"])
     else:
         uri, body = f"{BASE}/responses", wire(spec["request"], spec["model"], stream=stream)
-    source = attribution(spec["source"], interaction=spec.get("interaction"), note=spec.get("note", ""))
-    write_case(TARGET / spec["name"], spec, source, [_interaction(uri, body, stream, spec["response"])])
+    source = spec.get("attribution") or attribution(
+        spec["source"], interaction=spec.get("interaction"), note=spec.get("note", "")
+    )
+    # A request refused before any I/O has no response: its cassette holds no interaction.
+    recorded = [_interaction(uri, body, stream, spec["response"])] if "response" in spec else []
+    write_case(TARGET / spec["name"], spec, source, recorded)
 
 
 def main() -> None:

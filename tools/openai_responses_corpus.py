@@ -77,7 +77,22 @@ def chunks(saved: str, stream: int = 0) -> Recorded:
 # --------------------------------------------------------------------------- the request oracle
 
 
+def _file(part: dict[str, Any]) -> dict[str, Any]:
+    """A user's file: an image by file id or URL, a PDF inline as a data URL (the API reference's
+    ``input_image`` / ``input_file``)."""
+    media, uri = part["media_type"], part.get("uri")
+    if media.startswith("image/"):
+        if uri is not None and uri.startswith("file-"):
+            return {"type": "input_image", "file_id": uri}
+        return {"type": "input_image", "image_url": uri or f"data:{media};base64,{part['data']}"}
+    if "data" in part:
+        return {"type": "input_file", "filename": "document.pdf", "file_data": f"data:{media};base64,{part['data']}"}
+    return {"type": "input_file", ("file_id" if uri.startswith("file-") else "file_url"): uri}
+
+
 def _content(part: dict[str, Any], role: str) -> dict[str, Any]:
+    if part["type"] == "file":
+        return _file(part)
     if role == "assistant":
         return {"type": "output_text", "text": part["text"], "annotations": []}
     return {"type": "input_text", "text": part["text"]}
@@ -181,13 +196,19 @@ def _tool(tool: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+_MAX = {"gpt-5.1-codex-max": "xhigh"}
+
+
 def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]:
     """The Responses body for a canonical case request to ``model`` (the API reference's shape)."""
     reasoning_model = model.startswith(REASONING_PREFIXES)
     body: dict[str, Any] = {"model": model, "input": _input(request, reasoning_model)}
     if "max_output_tokens" in request:
         body["max_output_tokens"] = request["max_output_tokens"]
-    if "temperature" in request and not reasoning_model:
+    # gpt-5.4-nano (or a dated snapshot) takes a temperature while it does not reason: ellmer's
+    # batch sent it 0 and each answer echoes it (tests/corpus/batch/tidyverse__ellmer)
+    sampling = model.startswith("gpt-5.4-nano") and not request.get("reasoning")
+    if "temperature" in request and (sampling or not reasoning_model):
         body["temperature"] = request["temperature"]
     fmt = request.get("response_format")
     if fmt and fmt["type"] == "json_schema":
@@ -198,15 +219,21 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
     if request.get("tools"):
         body["tools"] = [_tool(t) for t in request["tools"]]
         choice = request.get("tool_choice")
-        if choice is not None:
+        if isinstance(choice, dict) and choice.get("type") == "tools":  # a subset that must be called
+            allowed = [{"type": "function", "name": name} for name in choice["names"]]
+            body["tool_choice"] = {"type": "allowed_tools", "mode": "required", "tools": allowed}
+        elif choice is not None:
             body["tool_choice"] = "required" if choice == "any" else choice
     options = (request.get("provider_options") or {}).get("openai-responses") or {}
     reasoning = request.get("reasoning")
     if reasoning and reasoning_model:
         body["reasoning"] = {
-            "effort": reasoning["effort"],
+            # "max" is the model's highest level: xhigh from gpt-5.1-codex-max on, high for gpt-5
+            "effort": _MAX.get(model[:17], "high") if reasoning["effort"] == "max" else reasoning["effort"],
             "summary": options.get("reasoning_summary", "auto"),
         }
+    if "user_id" in request:  # the end user, as the API's ``user`` field
+        body["user"] = request["user_id"]
     previous = options.get("previous_response_id")
     if previous is not None:  # stateful: continue a stored answer, store this one too
         body["previous_response_id"] = previous
@@ -215,6 +242,7 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
     include += options.get("include") or []
     if include:
         body["include"] = include
+    body.update(options.get("extra_body") or {})  # raw fields, sent as given
     if stream:
         body["stream"] = True
     return body

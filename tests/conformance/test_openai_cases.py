@@ -14,7 +14,7 @@ CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
     "openai": 48,
     "openai-compatible": 5,
-    "openai-responses": 55,
+    "openai-responses": 70,
     "groq": 6,
     "deepseek": 4,
     "openrouter": 3,
@@ -34,6 +34,7 @@ REPOS = {
     "Mirascope/mirascope",
     "charmbracelet/fantasy",
     "crmne/ruby_llm",
+    "tidyverse/ellmer",
 }
 
 

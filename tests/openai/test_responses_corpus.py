@@ -27,7 +27,8 @@ from . import responses_corpus as corpus
 #: The endpoint replayed here (body-only recordings have no URL); the others are the file-search
 #: recording's set-up and clean-up calls (``/v1/files``, ``/v1/vector_stores``) and the input-token
 #: count (:func:`test_input_token_count`).
-_RESPONSES = ("", "/v1/responses")
+#: The Responses API's paths (the last, Azure's route: Mirascope's image-URL recording).
+_RESPONSES = ("", "/v1/responses", "/openai/responses")
 
 
 def _exchanges() -> list[tuple[str, int]]:
@@ -94,8 +95,8 @@ def _summary(result: Result) -> dict[str, Any]:
 
 def test_every_recording_is_replayed() -> None:
     files = corpus.all_files()
-    assert len(files) == 46  # the MANIFEST's 46 recordings
-    assert sum(len(corpus.exchanges(name)) for name in files) == 67
+    assert len(files) == 47  # the MANIFEST's 47 recordings
+    assert sum(len(corpus.exchanges(name)) for name in files) == 68
 
 
 @pytest.mark.parametrize(("name", "index"), _exchanges(), ids=lambda v: str(v)[-60:])

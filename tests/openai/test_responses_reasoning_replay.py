@@ -209,3 +209,27 @@ def test_another_models_reasoning_is_dropped_with_a_warning() -> None:
     # The same model gets it back exactly.
     same = _sent_for([USER, turn, RESULT])
     assert same["input"][1] == {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "enc"}
+
+
+@pytest.mark.parametrize("store", [False, True])
+def test_text_parts_of_one_message_go_back_as_that_message(store: bool) -> None:
+    """Two text parts of one ``msg_`` item (a message with two ``output_text`` contents) go back
+    as one message with both contents, stored or not: unstored, the id is not sent but still
+    groups them (it was sent as two assistant messages before)."""
+    from modelport_openai._responses_input import input_items
+
+    meta = {"openai-responses": {"item_id": "msg_1"}}
+    turn = Message(
+        role="assistant",
+        content=[
+            ReasoningPart(text="", signature="gAAA", provider_metadata={"openai-responses": {"item_id": "rs_1"}}),
+            TextPart(text="First paragraph.\n\n", provider_metadata=meta),
+            TextPart(text="Second paragraph.", provider_metadata=meta),
+            TextPart(text="Another item.", provider_metadata={"openai-responses": {"item_id": "msg_2"}}),
+        ],
+    )
+    sent = input_items([turn], developer=True, stored=store)
+    assert [item["type"] for item in sent] == ["reasoning", "message", "message"]
+    assert [c["text"] for c in sent[1]["content"]] == ["First paragraph.\n\n", "Second paragraph."]
+    assert [c["text"] for c in sent[2]["content"]] == ["Another item."]
+    assert [item.get("id") for item in sent[1:]] == (["msg_1", "msg_2"] if store else [None, None])

@@ -81,11 +81,18 @@ _LEFT_OUT: dict[str, Any] = {"type": "left-out"}
 def _assistant(parts: list[Any], where: str, *, stored: bool) -> list[dict[str, Any]]:
     """The turn's items; consecutive parts of one output item (same id) form that item again."""
     items: list[dict[str, Any]] = []
+    owners: list[str | None] = []  # the output item each of ``items`` was made from (unsent ids too)
+
+    def add(item: dict[str, Any], ident: str | None) -> None:
+        items.append(item)
+        owners.append(ident)
+
     for part in parts:
         ident = item_id(part)
         last = items[-1] if items else None
+        same = last is not None and ident is not None and owners[-1] == ident
         if isinstance(part, ReasoningPart):
-            if last is not None and last["type"] == "reasoning" and ident and last.get("id") == ident:
+            if same and last is not None and last["type"] == "reasoning":
                 if part.text:
                     last["summary"].append({"type": "summary_text", "text": part.text})
                 last["encrypted_content"] = part.signature or last.get("encrypted_content")
@@ -96,23 +103,24 @@ def _assistant(parts: list[Any], where: str, *, stored: bool) -> list[dict[str, 
             if part.text:
                 reasoning["summary"].append({"type": "summary_text", "text": part.text})
             reasoning["encrypted_content"] = part.signature
-            items.append(reasoning)
+            add(reasoning, ident)
         elif isinstance(part, TextPart):
             content: dict[str, Any]
             if (part.provider_metadata or {}).get("modelport", {}).get("refusal"):
                 content = {"type": "refusal", "refusal": part.text}
             else:
                 content = {"type": "output_text", "text": part.text, "annotations": []}
-            if last is not None and last["type"] == "message" and ident and last.get("id") == ident:
+            # Not stored, the message goes back without its id: its parts still form one message.
+            if same and last is not None and last["type"] == "message":
                 last["content"].append(content)
                 continue
             message: dict[str, Any] = {"type": "message", "role": "assistant", "content": [content]}
             if ident and stored:
                 message["id"] = ident
-            items.append(message)
+            add(message, ident)
         elif isinstance(part, ToolCallPart) and part.provider_executed:
             # Only a stored item of this API can stand for it (another provider's call has no id here).
-            items.append({"type": "item_reference", "id": ident} if stored and ident else _LEFT_OUT)
+            add({"type": "item_reference", "id": ident} if stored and ident else _LEFT_OUT, ident)
         elif isinstance(part, ToolCallPart):
             call: dict[str, Any] = {
                 "type": "function_call",
@@ -122,7 +130,7 @@ def _assistant(parts: list[Any], where: str, *, stored: bool) -> list[dict[str, 
             }
             if ident and stored:
                 call["id"] = ident
-            items.append(call)
+            add(call, ident)
         elif isinstance(part, FilePart) and ident:
             continue  # a generated image: part of its image_generation_call item
         else:
