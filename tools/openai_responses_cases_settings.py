@@ -6,11 +6,10 @@ output items this version does not map (shell calls: a warning, kept raw)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import base64
 import json
 from pathlib import Path
+from typing import Any
 
 import corpus_attribution
 from openai_responses_case_data import CAPITAL, P, V, multi, turn

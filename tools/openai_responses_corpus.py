@@ -86,7 +86,8 @@ def _file(part: dict[str, Any]) -> dict[str, Any]:
             return {"type": "input_image", "file_id": uri}
         return {"type": "input_image", "image_url": uri or f"data:{media};base64,{part['data']}"}
     if "data" in part:
-        return {"type": "input_file", "filename": "document.pdf", "file_data": f"data:{media};base64,{part['data']}"}
+        data = f"data:{media};base64,{part['data']}"
+        return {"type": "input_file", "filename": "document.pdf", "file_data": data}
     return {"type": "input_file", ("file_id" if uri.startswith("file-") else "file_url"): uri}
 
 

@@ -222,7 +222,9 @@ def test_text_parts_of_one_message_go_back_as_that_message(store: bool) -> None:
     turn = Message(
         role="assistant",
         content=[
-            ReasoningPart(text="", signature="gAAA", provider_metadata={"openai-responses": {"item_id": "rs_1"}}),
+            ReasoningPart(
+                text="", signature="gAAA", provider_metadata={"openai-responses": {"item_id": "rs_1"}}
+            ),
             TextPart(text="First paragraph.\n\n", provider_metadata=meta),
             TextPart(text="Second paragraph.", provider_metadata=meta),
             TextPart(text="Another item.", provider_metadata={"openai-responses": {"item_id": "msg_2"}}),
