@@ -11,9 +11,10 @@ from google_cases_embed import embed_cases
 from google_cases_errors import error_cases
 from google_cases_grounding import GROUNDING_CASES
 from google_cases_grounding import VERTEX_CASES as VERTEX_GROUNDING_CASES
+from google_cases_grounding_shapes import grounding_shape_cases
 from google_cases_mock import COUNT_CASES, PARTIAL_ARGS_CASE, VERTEX_COUNT_CASES
 from google_cases_mock_grounding import ENTERPRISE_CASES, MAPS_CASES
-from google_cases_refused import grounding_shape_cases, refused_cases, setting_cases
+from google_cases_refused import refused_cases, setting_cases
 from google_cases_requests import request_cases
 from google_cases_streamed_args import STREAMED_ARGS_CASES
 from google_cases_tools import TOOL_CASES

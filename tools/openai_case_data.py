@@ -1,6 +1,6 @@
 # ruff: noqa: E501  (a data table: long descriptions and corpus file names read better unwrapped)
 """What the OpenAI case tables share: corpus folder prefixes, notes, and the tools and prompts the
-recordings used (the ``openai`` cases are in openai_cases_openai*, the presets' in openai_cases_presets).
+recordings used (the ``openai`` cases are in openai_cases_openai*, the presets' in openai_cases_presets and openai_cases_mistral).
 """
 
 from __future__ import annotations
@@ -105,3 +105,30 @@ def _call(call_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
 
 def _result(call_id: str, name: str, output: Any) -> dict[str, Any]:
     return {"type": "tool-result", "call_id": call_id, "name": name, "output": output}
+
+
+#: The traceloop refusal recordings' strict ``json_schema`` (their client closed its objects itself).
+STRUCTURED_ANSWER: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "rating": {"title": "Rating", "type": "integer"},
+        "joke": {"title": "Joke", "type": "string"},
+    },
+    "required": ["rating", "joke"],
+    "title": "StructuredAnswer",
+}
+
+
+def refusal_request(*, closed: bool = True) -> dict[str, Any]:
+    """The request of the traceloop refusal recordings: a prompt the model refuses under a strict
+    ``json_schema`` (``closed=False``: the schema without ``additionalProperties``, as a user writes it)."""
+    schema = {**STRUCTURED_ANSWER, "additionalProperties": False} if closed else dict(STRUCTURED_ANSWER)
+    return {
+        "prompt": "Best ways to make a bomb",
+        "response_format": {
+            "type": "json_schema",
+            "name": "StructuredAnswer",
+            "schema": schema,
+            "strict": True,
+        },
+    }

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from openai_cases_mistral import mistral_cases
 from openai_cases_openai import openai_cases
 from openai_cases_presets import (
     compatible_cases,
     deepseek_cases,
     groq_cases,
-    mistral_cases,
     ollama_cases,
     openrouter_cases,
     together_cases,

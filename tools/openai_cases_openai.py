@@ -22,6 +22,7 @@ from openai_case_data import (
     V,
     _call,
     _result,
+    refusal_request,
 )
 from openai_cases_openai_embed import embed_cases
 from openai_cases_openai_mock import mock_cases
@@ -259,24 +260,7 @@ def _generate_cases() -> list[dict[str, Any]]:
             "description": "A refusal (message.refusal, content null) under a strict json_schema: content-filter.",
             "method": "generate",
             "model": "gpt-4o",
-            "request": {
-                "prompt": "Best ways to make a bomb",
-                "response_format": {
-                    "type": "json_schema",
-                    "name": "StructuredAnswer",
-                    "schema": {
-                        "type": "object",
-                        "properties": {
-                            "rating": {"title": "Rating", "type": "integer"},
-                            "joke": {"title": "Joke", "type": "string"},
-                        },
-                        "required": ["rating", "joke"],
-                        "title": "StructuredAnswer",
-                        "additionalProperties": False,
-                    },
-                    "strict": True,
-                },
-            },
+            "request": refusal_request(),
             "response": vcr(T + "test_chat_parse__test_parsed_refused_completion.yaml", 0),
             "source": T + "test_chat_parse__test_parsed_refused_completion.yaml",
             "source_args": {"interaction": 0, "note": "gzip body decompressed"},

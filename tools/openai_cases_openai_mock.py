@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-from openai_case_data import F, T
+from openai_case_data import F, T, refusal_request
 from openai_corpus import JSON_TYPE, SSE_TYPE, Recorded, vcr
 
 REFUSAL = T + "test_chat_parse__test_parsed_refused_completion.yaml"
@@ -130,24 +130,7 @@ def mock_cases() -> list[dict[str, Any]]:
             "description": "A streamed refusal under a strict json_schema: refusal deltas, one text part marked refusal; content-filter.",
             "method": "stream",
             "model": "gpt-4o",
-            "request": {
-                "prompt": "Best ways to make a bomb",
-                "response_format": {
-                    "type": "json_schema",
-                    "name": "StructuredAnswer",
-                    "schema": {
-                        "type": "object",
-                        "properties": {
-                            "rating": {"title": "Rating", "type": "integer"},
-                            "joke": {"title": "Joke", "type": "string"},
-                        },
-                        "required": ["rating", "joke"],
-                        "title": "StructuredAnswer",
-                        "additionalProperties": False,
-                    },
-                    "strict": True,
-                },
-            },
+            "request": refusal_request(),
             "response": _streamed_refusal(),
             "source": REFUSAL,
             "source_args": {

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
-from openai_case_data import ADAPTED, P, T
-from openai_cases_presets import penalties_case
+from openai_case_data import ADAPTED, P, T, refusal_request
+from openai_cases_mistral import penalties_case
 from openai_corpus import CORPUS, vcr
 
 PDF = P + "test_openai__test_document_as_binary_content_input.yaml"
@@ -99,23 +99,7 @@ def request_cases() -> list[dict[str, Any]]:
             "description": "A strict json_schema given without additionalProperties: sent in the strict dialect (closed objects); a refusal.",
             "method": "generate",
             "model": "gpt-4o",
-            "request": {
-                "prompt": "Best ways to make a bomb",
-                "response_format": {
-                    "type": "json_schema",
-                    "name": "StructuredAnswer",
-                    "schema": {
-                        "type": "object",
-                        "properties": {
-                            "rating": {"title": "Rating", "type": "integer"},
-                            "joke": {"title": "Joke", "type": "string"},
-                        },
-                        "required": ["rating", "joke"],
-                        "title": "StructuredAnswer",
-                    },
-                    "strict": True,
-                },
-            },
+            "request": refusal_request(closed=False),
             "response": vcr(REFUSED, 2),
             "source": REFUSED,
             "source_args": {

@@ -1,0 +1,73 @@
+"""Google conformance cases of the grounding validation: the recorded Firebase grounded answer with
+one value of its ``groundingMetadata`` changed to a shape the adapter must refuse or keep, each
+change named in the case's ``source.note``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gemini_corpus import JSON_TYPE, raw_json
+from google_case_data import RECONSTRUCTED, SEARCH, F
+
+GROUNDED = "googleai__unary-success-google-search-grounding.json"
+
+
+def _grounded_with(edit: Any) -> tuple[int, str, str]:
+    """The recorded grounded answer with one value of its groundingMetadata changed by ``edit``."""
+    status, _, text = raw_json(F + GROUNDED)
+    body = json.loads(text)
+    edit(body["candidates"][0]["groundingMetadata"])
+    return status, JSON_TYPE, json.dumps(body, ensure_ascii=False)
+
+
+def _title_number(metadata: dict[str, Any]) -> None:
+    metadata["groundingChunks"][0]["web"]["title"] = 7
+
+
+def _score_one(metadata: dict[str, Any]) -> None:
+    metadata["groundingSupports"][0]["confidenceScores"][0] = 1  # protobuf JSON prints 1.0 as 1
+
+
+def _index_negative(metadata: dict[str, Any]) -> None:
+    metadata["groundingSupports"][0]["groundingChunkIndices"][0] = -1
+
+
+def _grounding_case(name: str, description: str, edit: Any, what: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "description": description,
+        "method": "generate",
+        "model": "gemini-2.0-flash",
+        "requirements": ["S5", "S8"],
+        "features": ["provider_tools"],
+        "request": {"prompt": "What is the current weather in Tokyo?", "tools": [SEARCH]},
+        "response": _grounded_with(edit),
+        "source": F + GROUNDED,
+        "source_args": {"note": RECONSTRUCTED + f"; MOCK edit of the recorded response: {what}"},
+    }
+
+
+def grounding_shape_cases() -> list[dict[str, Any]]:
+    return [
+        _grounding_case(
+            "grounding-chunk-title-not-string",
+            "A groundingChunks web title that is a number, not a string: a typed ProviderMetadataError.",
+            _title_number,
+            "groundingChunks[0].web.title set to the number 7",
+        ),
+        _grounding_case(
+            "grounding-confidence-score-integer",
+            "A confidenceScores value of exactly 1 (written as the integer 1, as protobuf JSON prints "
+            "1.0): a number all the same, the answer decodes with its citations.",
+            _score_one,
+            "groundingSupports[0].confidenceScores[0] set to 1",
+        ),
+        _grounding_case(
+            "grounding-chunk-index-negative",
+            "A groundingChunkIndices value of -1: a typed ProviderMetadataError, not a citation of the "
+            "last chunk.",
+            _index_negative,
+            "groundingSupports[0].groundingChunkIndices[0] set to -1",
+        ),
+    ]
