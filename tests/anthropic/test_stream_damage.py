@@ -23,6 +23,7 @@ from . import corpus
 from .fakes import model, sse
 
 TEXT = "vercel__ai/packages__anthropic__src____fixtures____anthropic-text.chunks.txt"
+SEARCH = "pydantic__pydantic-ai/tests__models__cassettes__test_anthropic__test_anthropic_web_search_tool_stream.yaml"
 THINKING = "charmbracelet__fantasy/providertests__testdata__TestAnthropicThinking__claude-sonnet-4__thinking-streaming.yaml"
 ANSWER = "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?"
 THOUGHT_START = "The user is asking for weather information for Florence, Italy."
@@ -194,3 +195,20 @@ def test_a_text_delta_addressed_to_a_thinking_block_starts_a_text_part() -> None
     assert [p.type for p in result.content] == ["reasoning", "text", "tool-call"]
     assert result.content[0].text.startswith(THOUGHT_START) and result.content[0].signature
     assert result.content[1].text == "Hi."
+
+
+@pytest.mark.parametrize("fragment", ['{"query": NaN}', '{"query": 1e999}', "[" * 200 + "]" * 200])
+def test_a_server_tool_input_the_strict_parser_refuses_leaves_a_result_that_round_trips(
+    fragment: str,
+) -> None:
+    # A server tool's input fragments were joined and read by Python's lenient json: NaN and
+    # overflowing numbers became floats no JSON holds, and the result did not round-trip (C5).
+    frames = copy.deepcopy(next(i for i in corpus.interactions(SEARCH) if i.is_sse).frames())
+    deltas = [f for f in frames if f.get("delta", {}).get("type") == "input_json_delta" and f["index"] == 0]
+    assert "".join(f["delta"]["partial_json"] for f in deltas) == '{"query": "top world news today"}'
+    for i, delta in enumerate(deltas):
+        delta["delta"]["partial_json"] = fragment if i == 0 else ""
+    result = run(frames)
+    call = result.content[0]
+    assert (call.type, call.name, call.provider_executed, call.args) == ("tool-call", "web_search", True, {})
+    assert Result.model_validate_json(result.model_dump_json()) == result

@@ -20,6 +20,7 @@ from modelport import restore_batch
 from modelport.batches import BatchJob, BatchResults
 from modelport.cli import main
 from modelport.errors import BatchItemNotRunError, InvalidRequestError, ProviderResponseError
+from modelport.types import Result
 from tests.batches import shapes
 from tests.batches.fake_batch_server import FakeBatches
 from tests.batches.served import Lines, Served
@@ -338,3 +339,44 @@ def test_an_unreadable_line_that_echoes_the_key_is_its_own_error_without_it(asyn
         "openai-responses: results line 2 could not be read: line 2 of a JSON Lines body is not JSON"
     )
     assert OPENAI_KEY not in repr(items)
+
+
+@pytest.mark.parametrize(
+    "part",
+    [
+        b'{"text": [1e999, 9007199254740992]}',  # the fuzz run's line (batch-gemini-file, seed 2028)
+        b'{"text": "4", "futureScore": -1E400}',  # an unknown field, which replay keeps verbatim
+    ],
+)
+def test_a_gemini_results_line_with_a_number_no_double_holds_is_its_own_error(part: bytes) -> None:
+    # Found by the fuzz extension (batch-gemini-file case 26407, seed 2028): the strict parser read
+    # 1e999 as inf, the raw part was kept verbatim in the result's replay state, and the result no
+    # longer round-tripped through JSON (inf is written as null).
+    operation = shapes.gemini_operation()
+    operation["response"] = {"responsesFile": "files/out-1"}
+    batch_id = operation["name"].removeprefix("batches/")
+    first, second = shapes.gemini_file_lines()
+    second_text = json.dumps(second).encode()
+    assert b'{"text": "Jupiter"}' in second_text
+    bad = second_text.replace(b'{"text": "Jupiter"}', part, 1)
+    served = Served(
+        {
+            f"/v1beta/batches/{batch_id}": operation,
+            "/download/v1beta/files/out-1:download": Lines([first, bad]),
+        }
+    )
+    job = restore_batch(
+        _job("google", "gemini-2.5-flash", batch_id, {}, ("0", "1")), api_key=GEMINI_KEY, transport=served
+    )
+    items = job.results()
+    assert _texts(items) == [
+        ("0", "4"),
+        ("1", "BatchItemNotRunError: missing"),
+        ("", "ProviderResponseError: unreadable"),
+    ]
+    assert str(items[2].error) == (
+        "google: results line 2 could not be read: line 2 of a JSON Lines body is not JSON:"
+        " a number is too large for a double (unreadable)"
+    )
+    assert items[0].result is not None
+    assert Result.model_validate_json(items[0].result.model_dump_json()) == items[0].result

@@ -1,6 +1,7 @@
 """S5 size bound without measuring (P2): a grounding metadata parsed from a body so small that even
-``REENCODED_RATIO`` times its size is within the bound cannot exceed it, so it is not encoded; an
-infinity (the one thing the strict parser lets through that measuring rejected) is still refused.
+``REENCODED_RATIO`` times its size is within the bound cannot exceed it, so it is not encoded; a
+number too large for a double (which would decode as an infinity that measuring used to reject) is
+refused by the strict parser before the metadata is looked at.
 
 Responses are the REAL recording used across the grounding tests (Firebase unary grounded search),
 served through ``httpx.MockTransport``.
@@ -18,9 +19,8 @@ from hypothesis import strategies as st
 
 import modelport
 from modelport import wire
-from modelport.errors import ProviderMetadataError
+from modelport.errors import ProviderMetadataError, ProviderResponseError
 from modelport_google.grounding import MAX_METADATA_BYTES, _validate, grounding_metadata
-from modelport_google.grounding._validate import all_finite
 from modelport_google.tools import google_search
 
 from .test_grounding_corpus import FIREBASE, _read
@@ -68,11 +68,15 @@ def test_a_body_past_the_shortcut_is_measured_exactly(measured: list[int]) -> No
     assert measured == [len(json.dumps(metadata, ensure_ascii=False, separators=(",", ":")).encode())]
 
 
+OVERFLOW = "google: the response body is not valid JSON: a number is too large for a double"
+
+
 @pytest.mark.parametrize("literal", ["1e999", "-1e999", "1E400", "1" + "0" * 400 + ".0"])
-def test_an_infinity_from_the_wire_is_still_refused(literal: str) -> None:
+def test_an_overflowing_number_from_the_wire_is_refused(literal: str) -> None:
     body = json.dumps(RAW).replace('"webSearchQueries"', f'"score": {literal}, "webSearchQueries"', 1)
-    with pytest.raises(ProviderMetadataError, match="out of range"):
+    with pytest.raises(ProviderResponseError) as info:
         model(body.encode()).generate(prompt="weather?", tools=[google_search()])
+    assert str(info.value) == OVERFLOW
 
 
 @pytest.mark.parametrize(
@@ -83,13 +87,25 @@ def test_an_infinity_from_the_wire_is_still_refused(literal: str) -> None:
         '"confidenceScores": [0.5], "segment": {"endIndex": 3, "weight": 1E400}',  # of a segment
     ],
 )
-def test_an_infinity_in_a_support_is_refused(where: str) -> None:
+def test_an_overflowing_number_in_a_support_is_refused(where: str) -> None:
     raw = json.loads(json.dumps(RAW))
     metadata = raw["candidates"][0]["groundingMetadata"]
     metadata["groundingSupports"] = [{"groundingChunkIndices": [0]}, {"marker": True}]
     body = json.dumps(raw).replace('"marker": true', where, 1)
-    with pytest.raises(ProviderMetadataError, match="out of range"):
+    with pytest.raises(ProviderResponseError) as info:
         model(body.encode()).generate(prompt="weather?", tools=[google_search()])
+    assert str(info.value) == OVERFLOW
+
+
+def test_an_infinity_in_metadata_not_from_the_wire_is_refused() -> None:
+    metadata = json.loads(json.dumps(RAW["candidates"][0]["groundingMetadata"]))
+    metadata["groundingSupports"][0]["confidenceScores"] = [float("inf")]
+    with pytest.raises(ProviderMetadataError) as info:
+        _validate.validate_grounding_metadata(metadata, provider="google")
+    assert str(info.value) == (
+        "google: invalid groundingMetadata: groundingMetadata.groundingSupports[0].confidenceScores[0]"
+        " is inf, which is not a JSON number"
+    )
 
 
 def test_source_bytes_is_the_body_size_while_decoding_and_none_elsewhere(
@@ -109,18 +125,6 @@ def test_source_bytes_is_the_body_size_while_decoding_and_none_elsewhere(
     model(body).generate(prompt="weather?")
     assert seen == [len(body)]
     assert wire.source_bytes() is None
-
-
-def test_all_finite_finds_infinities_anywhere_and_errs_towards_measuring() -> None:
-    assert all_finite({"a": [1, 2.5, {"b": -0.0, "c": None, "d": True, "e": "x" * 300}]})
-    assert not all_finite({"a": [{"b": [float("inf")]}]})
-    assert not all_finite({"deep": {"x": -float("inf")}})
-    shared = float("inf")  # the same float object twice: marshal writes a reference the second time
-    assert not all_finite([shared, shared])
-    # A string never looks like one: 0xF0 leads a 4-byte UTF-8 sequence and 0x7F continues none
-    # (and a look-alike would only send the caller to the exact check).
-    assert all_finite({"s": "\x00\x00\x00\x00\x00\x00\xf0\x7f", "t": "𐀀\x7f"})
-    assert not all_finite({"x": object()})  # what marshal cannot write is never claimed finite
 
 
 JSON_SCALARS = st.one_of(

@@ -274,5 +274,5 @@ def test_an_infinite_vertex_token_count_is_a_response_error() -> None:
     with pytest.raises(ProviderResponseError) as info:
         vertex.embed("x")
     assert str(info.value) == (
-        "google-vertex: malformed embedding response: cannot convert float infinity to integer"
+        "google-vertex: the response body is not valid JSON: a number is too large for a double"
     )

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from modelport import events as ev
+from modelport import wire
 from modelport.errors import ProviderResponseError
 from modelport.types import CallWarning
 
@@ -273,8 +274,8 @@ def _json(fragments: list[str], default: Any) -> Any:
     if not text:
         return default or {}
     try:
-        return json.loads(text)
-    except ValueError:
+        return wire.loads(text)
+    except ValueError:  # wire.loads: every failure, deep nesting and NaN included, is one
         return {}
 
 

@@ -9,9 +9,7 @@ other Python objects) and its compact UTF-8 JSON encoding at most :data:`MAX_MET
 from __future__ import annotations
 
 import json
-import marshal
 import math
-import struct
 from collections.abc import Callable
 from typing import Any, TypeGuard
 
@@ -238,9 +236,9 @@ def plainly_fine(supports: list[Any]) -> bool:
     return True
 
 
-def _shape(metadata: object, provider: str) -> bool:
-    """:func:`check_shape`'s checks; ``True`` when every support was found plainly JSON with finite
-    numbers (:func:`plainly_fine`), so a search for infinities can leave the supports out."""
+def _shape(metadata: object, provider: str) -> None:
+    """:func:`check_shape`'s checks; supports found plainly well formed (:func:`plainly_fine`) are
+    not judged one by one."""
     if not isinstance(metadata, dict):
         raise _fail(provider, f"expected a JSON object, got {type(metadata).__name__}")
     for key in LIST_FIELDS:
@@ -250,8 +248,7 @@ def _shape(metadata: object, provider: str) -> bool:
     for i, chunk in enumerate(metadata.get("groundingChunks") or ()):
         _check_chunk(chunk, i, provider)
     supports = metadata.get("groundingSupports")
-    plain = not supports or plainly_fine(supports)
-    if not plain:
+    if supports and not plainly_fine(supports):
         for i, support in enumerate(supports or ()):
             _check_support(support, i, provider)
     for key in ("webSearchQueries", "imageSearchQueries"):
@@ -263,7 +260,6 @@ def _shape(metadata: object, provider: str) -> bool:
             raise _fail(provider, "searchEntryPoint must be an object")
         # S12: provider HTML, kept as an opaque string and never interpreted.
         _check_optional(entry, "renderedContent", _is_str, "a string", "searchEntryPoint", provider)
-    return plain
 
 
 def check_shape(metadata: object, *, provider: str) -> dict[str, Any]:
@@ -283,42 +279,17 @@ def validate_grounding_metadata(
     :class:`~modelport.errors.ProviderMetadataError` carrying ``provider``.
 
     ``from_wire=True`` says the value was just parsed by the adapter's strict wire parser, which
-    already guarantees JSON data (valid UTF-8, no NaN, bounded nesting): the walk that proves it is
-    skipped (P6); shape and size are still checked, and measuring the size rejects infinities.
-    ``source_bytes`` (with ``from_wire``) is the size of the JSON text the value was parsed from
+    already guarantees JSON data (valid UTF-8, finite numbers, bounded nesting): the walk that
+    proves it is skipped (P6); shape and size are still checked. ``source_bytes`` (with
+    ``from_wire``) is the size of the JSON text the value was parsed from
     (:func:`modelport.wire.source_bytes`): when even :data:`~modelport.wire.REENCODED_RATIO` times
-    it is within the bound, the size is not measured, and infinities are looked for directly (P2).
+    it is within the bound, the size is not measured (P2).
     """
-    plain_supports = _shape(raw, provider)
+    _shape(raw, provider)
     metadata: dict[str, Any] = raw  # type: ignore[assignment]  # _shape raised unless it is a dict
     if not from_wire:
         ensure_json(metadata, provider=provider)
     elif source_bytes is not None and source_bytes * REENCODED_RATIO <= MAX_METADATA_BYTES:
-        # Supports found plainly JSON hold no infinity: the search leaves them out (P4).
-        rest = [v for k, v in metadata.items() if k != "groundingSupports"] if plain_supports else metadata
-        if all_finite(rest):
-            return metadata
+        return metadata  # parsed from a text too small for its metadata to reach the bound (P2)
     check_size(metadata, provider=provider)
     return metadata
-
-
-_INFINITIES = (struct.pack("<d", math.inf), struct.pack("<d", -math.inf))
-#: Whether marshal writes a float as its 8 little-endian IEEE bytes (true since format version 2);
-#: if a Python ever changes that, every value is measured instead.
-_MARSHAL_FLOATS = _INFINITIES[0] in marshal.dumps([math.inf]) and _INFINITIES[1] in marshal.dumps([-math.inf])
-
-
-def all_finite(value: object) -> bool:
-    """Whether JSON data ``value`` holds no infinite number (what the strict parser lets through).
-
-    One C-speed serialisation (``marshal``, which writes each float as its IEEE bytes) and two byte
-    searches instead of a walk; bytes in a string that happen to look like an infinity only make it
-    answer ``False``, which sends the caller to the exact check.
-    """
-    if not _MARSHAL_FLOATS:
-        return False
-    try:
-        blob = marshal.dumps(value)  # type: ignore[arg-type]  # JSON data is marshallable
-    except ValueError:  # not JSON data
-        return False
-    return _INFINITIES[0] not in blob and _INFINITIES[1] not in blob
