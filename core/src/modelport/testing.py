@@ -29,7 +29,7 @@ from .events import (
     TextEndEvent,
     TextStartEvent,
 )
-from .hookspecs import hookimpl
+from .hookspecs import ProviderRegistrar, hookimpl
 from .provider import Capabilities, EmbedRequest, Prepared, Provider
 from .types import EmbeddingResult, Request, Result, TextPart, Usage
 
@@ -124,7 +124,7 @@ class _Plugin:
     """The hookimpl object registered for the scripted provider."""
 
     @hookimpl
-    def modelport_register_providers(self, register: Any) -> None:
+    def modelport_register_providers(self, register: ProviderRegistrar) -> None:
         register(ScriptedProvider, aliases=("scripted-test",))
 
 
