@@ -90,8 +90,10 @@ def test_every_placeholder_is_rendered(tmp_path: Path) -> None:
     root = tmp_path / "p"
     for relative in FILES:
         text = (root / relative).read_text(encoding="utf-8")
-        # GitHub's own expression syntax is the one "${" a generated file keeps.
-        assert "${" not in text.replace("${{ matrix.python-version }}", ""), relative
+        # GitHub's expressions and the shell's MODELPORT_SPEC are the "${" a generated file keeps.
+        for kept in ("${{ matrix.python-version }}", "${{ vars.MODELPORT_SPEC }}", "${MODELPORT_SPEC:-"):
+            text = text.replace(kept, "")
+        assert "${" not in text, relative
     pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
     assert 'name = "modelport-my-llm"' in pyproject
     assert '[project.entry-points.modelport]\nmy-llm = "modelport_my_llm._plugin"\n' in pyproject
