@@ -126,13 +126,8 @@ BUGS: dict[str, dict[str, list[tuple[str, str]]]] = {
     "map misspells a count": {
         "mapping.py": [
             (
-                '            Count("output_tokens", "/usage/output_tokens"),\n'
-                '            Count("total_tokens", "/usage/total_tokens"),\n'
-                "        ),\n"
-                '        finish_reason="[/type=stop]/stop_reason",',
-                '            Count("output_tokens", "/usage/output_token"),\n'
-                '            Count("total_tokens", "/usage/total_tokens"),\n'
-                "        ),\n"
+                '        usage=USAGE,\n        finish_reason="[/type=stop]/stop_reason",',
+                '        usage=(USAGE[0], Count("output_tokens", "/usage/output_token"), USAGE[2]),\n'
                 '        finish_reason="[/type=stop]/stop_reason",',
             )
         ]
