@@ -159,3 +159,25 @@ def test_the_generated_project_passes_its_own_workflow_offline_from_wheels(tmp_p
     core, plugin = located.split()
     assert core.startswith(str(tmp_path / "venv")) and "site-packages" in core, core
     assert plugin.startswith(str(tmp_path / "venv")) and str(project) not in plugin, plugin
+
+
+def test_a_spec_of_checkout_paths_installs_the_core_and_the_suite_offline(tmp_path: Path) -> None:
+    """The README's first form, ``MODELPORT_SPEC="/x/core /x/conformance"``: built from the
+    checkout by the install itself, with no index."""
+    venv.create(tmp_path / "venv", with_pip=True)
+    share_installed(tmp_path / "venv", tmp_path / "shared")
+    env = _offline_env(tmp_path / "venv" / "bin")
+    env["MODELPORT_SPEC"] = f"{ROOT / 'core'} {ROOT / 'conformance'}"
+    _run(["bash", "-e", "-c", "python -m pip install --quiet ${MODELPORT_SPEC:-modelport}"], tmp_path, env)
+    located = _run(
+        [
+            "python",
+            "-c",
+            "import modelport, modelport_conformance as c; print(modelport.__file__, c.__file__)",
+        ],
+        tmp_path,
+        env,
+    )
+    for path in located.split():
+        assert path.startswith(str(tmp_path / "venv")) and "site-packages" in path, path
+    assert "modelport conformance" in _run(["modelport", "conformance", "--help"], tmp_path, env)
