@@ -5,6 +5,7 @@ the generated project installs and passes its own CI is tests/cli/test_new_provi
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -90,8 +91,10 @@ def test_every_placeholder_is_rendered(tmp_path: Path) -> None:
     root = tmp_path / "p"
     for relative in FILES:
         text = (root / relative).read_text(encoding="utf-8")
-        # GitHub's own expression syntax is the one "${" a generated file keeps.
-        assert "${" not in text.replace("${{ matrix.python-version }}", ""), relative
+        # GitHub's expressions and the shell's MODELPORT_SPEC are the "${" a generated file keeps.
+        for kept in ("${{ matrix.python-version }}", "${{ vars.MODELPORT_SPEC }}", "${MODELPORT_SPEC:-"):
+            text = text.replace(kept, "")
+        assert "${" not in text, relative
     pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
     assert 'name = "modelport-my-llm"' in pyproject
     assert '[project.entry-points.modelport]\nmy-llm = "modelport_my_llm._plugin"\n' in pyproject
@@ -191,3 +194,22 @@ def test_a_name_whose_package_is_importable_is_refused(
     assert result.exit_code == 2
     assert "would clash with the installed package modelport_local_thing" in result.output.splitlines()[-1]
     assert not (tmp_path / "p").exists()
+
+
+def test_the_line_count_in_the_plugin_authors_guide_is_the_generated_plugins(tmp_path: Path) -> None:
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "plugin-authors.md").read_text(encoding="utf-8")
+    stated = re.search(
+        r"after `ruff format`, is \*\*(\d+) lines\*\*: `mapping\.py`\s+(\d+), `provider\.py` (\d+), "
+        r"`_plugin\.py` (\d+), `__init__\.py` (\d+)",
+        guide,
+    )
+    assert stated is not None
+    result = CliRunner().invoke(main, ["new-provider", "my-llm", "-d", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    package = tmp_path / "src" / "modelport_my_llm"
+    # Already formatted (test_the_generated_code_is_clean_under_ruff...), so these are the counts after it.
+    counts = [
+        len((package / f).read_text(encoding="utf-8").splitlines())
+        for f in ("mapping.py", "provider.py", "_plugin.py", "__init__.py")
+    ]
+    assert [int(n) for n in stated.groups()] == [sum(counts), *counts]

@@ -1,4 +1,5 @@
-"""A plugin built from ``modelport new-provider`` (no ``merge_frames``), extended as an author would
+"""A plugin built from ``modelport new-provider`` with its generated ``merge_frames`` unregistered
+(the checks under test are those that need no whole-answer cross-check), extended as an author would
 extend it for an API that cites sources, and the mapping bugs the tests plant in it.
 
 The extension: the answer and the stream's ``stop`` frame carry ``citations``, each ``{"start",
@@ -31,6 +32,12 @@ def cited(raw: Any) -> tuple[list[Source], list[Citation]]:
         citations.append(Citation(start=item["start"], end=item["end"], sources=[len(sources)]))
     return sources, citations
 '''
+
+#: (old, new) text replacements in _plugin.py that unregister the generated ``merge_frames``.
+NO_MERGE_FRAMES = [
+    ("    from .mapping import merge_frames\n", ""),
+    ("        merge_frames=merge_frames,\n", ""),
+]
 
 #: (old, new) text replacements in mapping.py that add citations to the scaffold's API.
 CITATIONS = [
@@ -119,13 +126,8 @@ BUGS: dict[str, dict[str, list[tuple[str, str]]]] = {
     "map misspells a count": {
         "mapping.py": [
             (
-                '            Count("output_tokens", "/usage/output_tokens"),\n'
-                '            Count("total_tokens", "/usage/total_tokens"),\n'
-                "        ),\n"
-                '        finish_reason="[/type=stop]/stop_reason",',
-                '            Count("output_tokens", "/usage/output_token"),\n'
-                '            Count("total_tokens", "/usage/total_tokens"),\n'
-                "        ),\n"
+                '        usage=USAGE,\n        finish_reason="[/type=stop]/stop_reason",',
+                '        usage=(USAGE[0], Count("output_tokens", "/usage/output_token"), USAGE[2]),\n'
                 '        finish_reason="[/type=stop]/stop_reason",',
             )
         ]
@@ -199,6 +201,7 @@ def build(root: Path, bug: str | None = None) -> Path:
     render_scaffold(names, root)
     package = root / "src" / PACKAGE
     _replace(package / "mapping.py", CITATIONS, names.class_name)
+    _replace(package / "_plugin.py", NO_MERGE_FRAMES, names.class_name)
     from modelport_conformance.cassette import dump_cassette, load_cassette
 
     for stream in (False, True):

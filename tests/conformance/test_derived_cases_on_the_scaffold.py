@@ -1,5 +1,5 @@
-"""The derived fault cases on a plugin built from the scaffold (``modelport new-provider``, no
-``merge_frames``): as generated it passes them all; with the planted bug "a stream without its
+"""The derived fault cases on a plugin built from the scaffold (``modelport new-provider``, with
+its generated ``merge_frames``): as generated it passes them all; with the planted bug "a stream without its
 terminal event reported complete" it fails ``cut`` and ``unterminated``, which read no
 ``expected.json``: they fail the same with every golden deleted."""
 
