@@ -1,0 +1,290 @@
+"""``modelport conformance import``: real recordings in each container become cases that pass
+conformance, scrubbed as the recorder scrubs; bad input ends on one line of error."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from modelport_conformance.cases import Case, discover_suites
+from modelport_conformance.cli import main
+from modelport_conformance.goldens import PROPOSED_FILE, accept_case
+from modelport_conformance.runner import run_case
+from tests import recordings
+
+MIRASCOPE = ["--source", "Mirascope/mirascope", "--commit", "41d433578653411dbff96c6eaca4fa869aafc931"]
+HAR = "Mirascope__mirascope/typescript__tests__e2e__input__cassettes__empty-call__anthropic__handles-empty-string-content.har"
+GO_VCR = "charmbracelet__fantasy/providertests__testdata__TestAnthropicCommon__claude-sonnet-4__multi_tool_streaming.yaml"
+VCRPY = (
+    "pydantic__pydantic-ai/tests__models__cassettes__test_anthropic__test_anthropic_model_instructions.yaml"
+)
+RUBY = (
+    "crmne__ruby_llm/spec__fixtures__vcr_cassettes__chat_error_handling_with_azure_grok-4-1-fast-non-reasoning_"
+    "raises_appropriate_auth_error.yml"
+)
+SSE = "prism-php__prism/tests__Fixtures__anthropic__stream-with-extended-thinking-1.sse"
+
+
+def _import(*args: str) -> Any:
+    return CliRunner().invoke(main, ["conformance", "import", *args])
+
+
+def _accepted_and_run(provider_id: str, directory: Path) -> Any:
+    """Accept the proposal the import wrote, then run every conformance check of the case."""
+    assert (directory / PROPOSED_FILE).is_file()
+    assert accept_case(directory)
+    suite = discover_suites([provider_id])[0][provider_id]
+    assert suite is not None
+    return run_case(suite, Case.load(directory))
+
+
+def _files(directory: Path) -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(directory.iterdir())}
+
+
+def test_a_vcrpy_cassette_becomes_a_passing_case_with_its_request_read_from_the_body(tmp_path: Path) -> None:
+    path = recordings.recording("anthropic", VCRPY)
+    result = _import(
+        str(path), "--provider", "anthropic", "--into", str(tmp_path), "--name", "instructions",
+        "--source", "pydantic/pydantic-ai", "--commit", "4fda38988f2939fa6ea9cdefcf120693e10ef491",
+        "--license", "MIT", "--path", "tests/models/cassettes/test_anthropic/test_anthropic_model_instructions.yaml",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "anthropic/instructions: PASS" in result.output
+    spec = yaml.safe_load((tmp_path / "instructions/case.yaml").read_text(encoding="utf-8"))
+    assert spec["method"] == "generate"
+    assert spec["model"] == "claude-3-opus-latest"
+    assert spec["request"] == {
+        "system": "You are a helpful assistant.\n\n",
+        "prompt": "What is the capital of France?",
+        "max_output_tokens": 4096,
+    }
+    assert spec["source"] == {
+        "repo": "pydantic/pydantic-ai",
+        "commit": "4fda38988f2939fa6ea9cdefcf120693e10ef491",
+        "path": "tests/models/cassettes/test_anthropic/test_anthropic_model_instructions.yaml",
+        "license": "MIT",
+        "container": "vcrpy",
+    }
+    outcome = _accepted_and_run("anthropic", tmp_path / "instructions")
+    assert outcome.status == "pass", outcome.message
+    expected = json.loads((tmp_path / "instructions/expected.json").read_text(encoding="utf-8"))
+    assert expected["result"]["text"] == "The capital of France is Paris."
+
+
+def test_a_har_entry_becomes_a_passing_case_that_keeps_the_recorded_request(tmp_path: Path) -> None:
+    path = recordings.recording("anthropic", HAR)
+    result = _import(
+        str(path), "--provider", "anthropic", "--into", str(tmp_path), "--name", "empty",
+        "--request-body", "recorded", *MIRASCOPE, "--license", "MIT",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    cassette = yaml.safe_load((tmp_path / "empty/cassette.yaml").read_text(encoding="utf-8"))
+    request = cassette["interactions"][0]["request"]
+    assert request["body"] == {
+        "json": {
+            "model": "claude-haiku-4-5",
+            "messages": [{"role": "user", "content": ""}],
+            "max_tokens": 100,
+        }
+    }
+    assert request["headers"]["x-api-key"] == ["<credential>"]
+    assert "user-agent" not in request["headers"]
+    outcome = _accepted_and_run("anthropic", tmp_path / "empty")
+    assert outcome.status == "pass", outcome.message
+    expected = json.loads((tmp_path / "empty/expected.json").read_text(encoding="utf-8"))
+    assert expected == {
+        "error": {
+            "provider_status": "invalid_request_error",
+            "retryable": False,
+            "status_code": 400,
+            "type": "ProviderRequestError",
+        }
+    }
+
+
+def test_a_go_vcr_interaction_becomes_a_passing_stream_case_with_the_request_given(tmp_path: Path) -> None:
+    path = recordings.recording("anthropic", GO_VCR)
+    number = {"type": "integer"}
+    tool = {
+        "type": "object",
+        "properties": {
+            "a": {**number, "description": "first number"},
+            "b": {**number, "description": "second number"},
+        },
+        "required": ["a", "b"],
+    }
+    request = {
+        "system": "You are a helpful assistant. Always use both add and multiply at the same time.",
+        "prompt": "Add and multiply the number 2 and 3",
+        "max_output_tokens": 4000,
+        "tools": [
+            {"type": "function", "name": "add", "description": "Add two numbers", "parameters": tool},
+            {
+                "type": "function",
+                "name": "multiply",
+                "description": "Multiply two numbers",
+                "parameters": tool,
+            },
+        ],
+        "tool_choice": "auto",
+    }
+    result = _import(
+        str(path), "--provider", "anthropic", "--into", str(tmp_path), "--name", "tools", "--interaction", "1",
+        "--request", json.dumps(request), "--source", "charmbracelet/fantasy", "--license", "Apache-2.0",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    spec = yaml.safe_load((tmp_path / "tools/case.yaml").read_text(encoding="utf-8"))
+    assert (spec["method"], spec["model"], spec["source"]["container"]) == (
+        "stream",
+        "claude-sonnet-4-20250514",
+        "go-vcr",
+    )
+    outcome = _accepted_and_run("anthropic", tmp_path / "tools")
+    assert outcome.status == "pass", outcome.message
+    events = json.loads((tmp_path / "tools/expected.json").read_text(encoding="utf-8"))["events"]
+    calls = [(e["part"]["name"], e["part"]["args"]) for e in events if e["type"] == "tool-call-end"]
+    assert calls == [("add", {"a": 2, "b": 3}), ("multiply", {"a": 2, "b": 3})]
+
+
+def test_a_ruby_vcr_interaction_becomes_a_passing_case_without_its_api_key(tmp_path: Path) -> None:
+    path = recordings.recording("azure-openai", RUBY)
+    assert "Api-Key:\n      - invalid-key" in path.read_text(
+        encoding="utf-8"
+    )  # the recording's own credential
+    result = _import(
+        str(path),
+        "--provider",
+        "openai",
+        "--into",
+        str(tmp_path),
+        "--name",
+        "denied",
+        "--source",
+        "crmne/ruby_llm",
+    )
+    assert result.exit_code == 0, result.output
+    spec = yaml.safe_load((tmp_path / "denied/case.yaml").read_text(encoding="utf-8"))
+    assert spec["request"] == {"prompt": "Hello"}
+    assert (spec["method"], spec["model"], spec["source"]["container"]) == (
+        "generate",
+        "grok-4-1-fast-non-reasoning",
+        "ruby-vcr",
+    )
+    outcome = _accepted_and_run("openai", tmp_path / "denied")
+    assert outcome.status == "pass", outcome.message
+    expected = json.loads((tmp_path / "denied/expected.json").read_text(encoding="utf-8"))
+    assert (expected["error"]["type"], expected["error"]["status_code"]) == ("ProviderAuthError", 401)
+    assert not any("invalid-key" in text for text in _files(tmp_path / "denied").values())
+
+
+def test_a_raw_sse_body_becomes_a_passing_case_with_the_request_given_as_options(tmp_path: Path) -> None:
+    path = recordings.recording("anthropic", SSE)
+    request = {
+        "prompt": "What is the meaning of life?",
+        "max_output_tokens": 2048,
+        "reasoning": {"budget_tokens": 1024},
+    }
+    result = _import(
+        str(path), "--provider", "anthropic", "--into", str(tmp_path), "--name", "thinking", "--model", "claude-3-7-sonnet-20250219",
+        "--request", json.dumps(request), "--source", "prism-php/prism", "--license", "MIT",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    spec = yaml.safe_load((tmp_path / "thinking/case.yaml").read_text(encoding="utf-8"))
+    assert (spec["method"], spec["source"]["container"]) == ("stream", "sse")
+    outcome = _accepted_and_run("anthropic", tmp_path / "thinking")
+    assert outcome.status == "pass", outcome.message
+
+
+def test_a_credential_in_the_recording_reaches_no_written_file_in_any_encoding(tmp_path: Path) -> None:
+    # MOCK: the credential is invented and put into a real HAR entry (header, query, echoed in the
+    # answer JSON-escaped, percent-encoded, in base64 and in a response header); the rest is as recorded.
+    key = "sk-ant-api03-Zq7VwXbN2mKd9LpR4tYh8sJc6fGe1aQu0oIi5nMl3kBvT"
+    har = json.loads(recordings.recording("anthropic", HAR).read_text(encoding="utf-8"))
+    entry = har["log"]["entries"][0]
+    entry["request"]["url"] += f"?key={key}"
+    entry["request"]["headers"] = [
+        h if h["name"] != "x-api-key" else {**h, "value": key} for h in entry["request"]["headers"]
+    ]
+    body = json.loads(entry["response"]["content"]["text"])
+    escaped = key.replace("-", "\\u002d")
+    percent = "".join(f"%{byte:02X}" for byte in key.encode())
+    encoded = base64.b64encode(key.encode()).decode()
+    body["error"]["message"] += f" (key {key}; escaped {escaped}; url {percent}; base64 {encoded})"
+    entry["response"]["content"]["text"] = json.dumps(body).replace(escaped.replace("\\", "\\\\"), escaped)
+    entry["response"]["headers"].append({"name": "x-request-id", "value": f"req-{key}"})
+    source = tmp_path / "leaky.har"
+    source.write_text(json.dumps(har), encoding="utf-8")
+    result = _import(
+        str(source),
+        "--provider",
+        "anthropic",
+        "--into",
+        str(tmp_path / "cases"),
+        "--request-body",
+        "recorded",
+    )
+    assert result.exit_code == 0, result.output
+    written = _files(tmp_path / "cases/leaky")
+    assert set(written) == {"case.yaml", "cassette.yaml", PROPOSED_FILE}
+    for form in (key, key[-24:], escaped, percent, encoded):
+        assert not any(form in text for text in written.values()), form
+    assert key not in result.output
+    cassette = yaml.safe_load(written["cassette.yaml"])
+    assert cassette["interactions"][0]["request"]["uri"] == "https://api.anthropic.com/v1/messages"
+    assert cassette["interactions"][0]["response"]["headers"]["x-request-id"] == ["req-REDACTED"]
+
+
+def test_bad_input_ends_on_one_line_of_error(tmp_path: Path) -> None:
+    missing = _import(str(tmp_path / "nowhere.yaml"), "--provider", "anthropic", "--into", str(tmp_path))
+    assert (missing.exit_code, missing.output.strip()) == (
+        2,
+        f"error: {tmp_path / 'nowhere.yaml'}: cannot be read: No such file or directory",
+    )
+    notes = tmp_path / "notes.txt"
+    notes.write_text("just some notes\n", encoding="utf-8")
+    unknown = _import(str(notes), "--provider", "anthropic", "--into", str(tmp_path))
+    assert (
+        unknown.output.strip()
+        == "error: notes.txt: not a known container (vcrpy, ruby-vcr, har, go-vcr, sse, json)"
+    )
+    har = str(recordings.recording("anthropic", HAR))
+    large = _import(har, "--provider", "anthropic", "--into", str(tmp_path), "--max-bytes", "1000")
+    assert (
+        large.output.strip()
+        == f"error: {har}: larger than 1000 bytes, the bound of an imported file; not read"
+    )
+    broken = tmp_path / "broken.har"
+    broken.write_text('{"log": {"entries": [{"request": {}}]}}', encoding="utf-8")
+    assert _import(str(broken), "--provider", "anthropic", "--into", str(tmp_path)).output.strip() == (
+        "error: broken.har: not a har recording: 'response'"
+    )
+    nobody = _import(har, "--provider", "no-such-provider", "--into", str(tmp_path))
+    assert (
+        nobody.output.strip()
+        == "error: no provider 'no-such-provider' is installed (see: modelport providers)"
+    )
+
+
+def test_an_existing_case_is_not_overwritten_without_force(tmp_path: Path) -> None:
+    har = str(recordings.recording("anthropic", HAR))
+    assert _import(har, "--provider", "anthropic", "--into", str(tmp_path), "--name", "empty").exit_code == 0
+    (tmp_path / "empty/case.yaml").write_text("method: generate\nmodel: kept\n", encoding="utf-8")
+    again = _import(har, "--provider", "anthropic", "--into", str(tmp_path), "--name", "empty")
+    assert (again.exit_code, again.output.strip()) == (
+        2,
+        f"error: case 'empty' exists already in {tmp_path} (--force overwrites it)",
+    )
+    assert (tmp_path / "empty/case.yaml").read_text(encoding="utf-8") == "method: generate\nmodel: kept\n"
+    forced = _import(har, "--provider", "anthropic", "--into", str(tmp_path), "--name", "empty", "--force")
+    assert forced.exit_code == 0, forced.output
+    assert (
+        yaml.safe_load((tmp_path / "empty/case.yaml").read_text(encoding="utf-8"))["model"]
+        == "claude-haiku-4-5"
+    )
