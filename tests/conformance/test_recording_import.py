@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -288,3 +287,86 @@ def test_an_existing_case_is_not_overwritten_without_force(tmp_path: Path) -> No
         yaml.safe_load((tmp_path / "empty/case.yaml").read_text(encoding="utf-8"))["model"]
         == "claude-haiku-4-5"
     )
+
+
+def test_a_raw_json_body_with_the_request_given_as_options_keeps_that_request(tmp_path: Path) -> None:
+    # MOCK request: vercel kept only the answer's body; the wire request (and its prompt) is
+    # written here, the body is as recorded.
+    path = recordings.recording(
+        "anthropic", "vercel__ai/packages__anthropic__src____fixtures____anthropic-text.json"
+    )
+    wire = tmp_path / "request.json"
+    sent = {
+        "model": "claude-sonnet-4-5-20250929",
+        "max_tokens": 64,
+        "messages": [{"role": "user", "content": "Hello, how are you?"}],
+    }
+    wire.write_text(json.dumps(sent), encoding="utf-8")
+    result = _import(
+        str(path), "--provider", "anthropic", "--into", str(tmp_path / "cases"), "--name", "hello",
+        "--url", "https://api.anthropic.com/v1/messages", "--wire-request", str(wire), "--request-body", "recorded",
+        "--source", "vercel/ai", "--license", "Apache-2.0", "--note", "MOCK request: the recording is the body only",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    spec = yaml.safe_load((tmp_path / "cases/hello/case.yaml").read_text(encoding="utf-8"))
+    assert spec["request"] == {"prompt": "Hello, how are you?", "max_output_tokens": 64}
+    assert (spec["source"]["container"], spec["source"]["note"]) == (
+        "json",
+        "MOCK request: the recording is the body only",
+    )
+    outcome = _accepted_and_run("anthropic", tmp_path / "cases/hello")
+    assert outcome.status == "pass", outcome.message
+    expected = json.loads((tmp_path / "cases/hello/expected.json").read_text(encoding="utf-8"))
+    assert expected["result"]["text"] == (
+        "Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?"
+    )
+
+
+def test_a_go_vcr_v1_cassette_is_read(tmp_path: Path) -> None:
+    # MOCK container: go-vcr v1 (no v1 file in the corpus) around the real HAR exchange's bodies.
+    entry = json.loads(recordings.recording("anthropic", HAR).read_text(encoding="utf-8"))["log"]["entries"][
+        0
+    ]
+    cassette = {
+        "version": 1,
+        "interactions": [
+            {
+                "request": {
+                    "body": entry["request"]["postData"]["text"],
+                    "form": {},
+                    "headers": {"Content-Type": ["application/json"], "Anthropic-Version": ["2023-06-01"]},
+                    "url": entry["request"]["url"],
+                    "method": "POST",
+                },
+                "response": {
+                    "body": entry["response"]["content"]["text"],
+                    "headers": {"Content-Type": ["application/json"]},
+                    "status": "400 Bad Request",
+                    "code": 400,
+                    "duration": "262ms",
+                },
+            }
+        ],
+    }
+    source = tmp_path / "v1.yaml"
+    source.write_text(yaml.safe_dump(cassette), encoding="utf-8")
+    result = _import(
+        str(source),
+        "--provider",
+        "anthropic",
+        "--into",
+        str(tmp_path / "cases"),
+        "--request-body",
+        "recorded",
+    )
+    assert result.exit_code == 0, result.output
+    spec = yaml.safe_load((tmp_path / "cases/v1/case.yaml").read_text(encoding="utf-8"))
+    assert (spec["source"]["container"], spec["request"]) == (
+        "go-vcr",
+        {"prompt": "", "max_output_tokens": 100},
+    )
+    stored = yaml.safe_load((tmp_path / "cases/v1/cassette.yaml").read_text(encoding="utf-8"))[
+        "interactions"
+    ][0]
+    assert stored["response"]["status"] == {"code": 400, "message": "Bad Request"}
+    assert _accepted_and_run("anthropic", tmp_path / "cases/v1").status == "pass"
