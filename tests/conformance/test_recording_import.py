@@ -370,3 +370,30 @@ def test_a_go_vcr_v1_cassette_is_read(tmp_path: Path) -> None:
     ][0]
     assert stored["response"]["status"] == {"code": 400, "message": "Bad Request"}
     assert _accepted_and_run("anthropic", tmp_path / "cases/v1").status == "pass"
+
+
+def test_a_recording_whose_request_cannot_be_read_writes_no_case(tmp_path: Path) -> None:
+    go_vcr = str(recordings.recording("anthropic", GO_VCR))  # two interactions, both with tools
+    result = _import(go_vcr, "--provider", "anthropic", "--into", str(tmp_path / "cases"), "--name", "tools")
+    assert (result.exit_code, result.output.strip()) == (
+        2,
+        "error: interaction 1: the canonical request cannot be read from the recorded body; give it with --request",
+    )
+    assert not (tmp_path / "cases").exists()
+    beyond = _import(go_vcr, "--provider", "anthropic", "--into", str(tmp_path), "--interaction", "3")
+    assert beyond.output.strip() == f"error: {Path(go_vcr).name} holds 2 interaction(s), not 3"
+    twice = _import(
+        go_vcr,
+        "--provider",
+        "anthropic",
+        "--into",
+        str(tmp_path),
+        "--request",
+        "{prompt: a}",
+        "--request",
+        "{prompt: b}",
+        "--request",
+        "{prompt: c}",
+    )
+    assert twice.output.strip() == "error: 3 requests given for 2 interactions (give one, or one each)"
+    assert list(tmp_path.iterdir()) == []

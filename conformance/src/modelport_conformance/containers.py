@@ -40,6 +40,7 @@ __all__ = [
     "parse_recording",
     "raw_exchange",
     "read_recording",
+    "read_text",
     "sniff",
 ]
 

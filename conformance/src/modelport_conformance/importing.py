@@ -358,8 +358,8 @@ def import_cases(
         )
         for n, exchange in enumerate(exchanges, 1)
     ]  # every case's request is known before the first is written
-    return [
-        _write_case(
+    files = [
+        _case_files(
             suite,
             exchange,
             into / case_name,
@@ -369,10 +369,11 @@ def import_cases(
             description,
         )
         for n, (exchange, case_name, spec) in enumerate(zip(exchanges, names, specs, strict=True), 1)
-    ]
+    ]  # and every file is scrubbed and scanned
+    return [_write_case(suite, directory, texts) for directory, texts in files]
 
 
-def _write_case(
+def _case_files(
     suite: Suite,
     exchange: Exchange,
     directory: Path,
@@ -380,7 +381,8 @@ def _write_case(
     source: dict[str, Any],
     request_body: str,
     description: str,
-) -> ImportedCase:
+) -> tuple[Path, dict[str, str]]:
+    """The case's directory and its files' texts, scrubbed and scanned (nothing is written)."""
     scrubber = _scrubber(exchange, suite.secret_patterns)
     container = source.get("container", "recording")
     spec = {
@@ -398,11 +400,16 @@ def _write_case(
         if findings:
             lines = "; ".join(f.describe(file_name) for f in findings)
             raise CaseImportError(f"refusing to write {directory}: after scrubbing it still holds {lines}")
+    return directory, {CASE_FILE: case_text, CASSETTE_FILE: cassette_text}
+
+
+def _write_case(suite: Suite, directory: Path, texts: dict[str, str]) -> ImportedCase:
+    """Write the case, run every check on it and propose its ``expected.json``."""
     directory.mkdir(parents=True, exist_ok=True)
     for stale in (EXPECTED_FILE, PROPOSED_FILE):
         (directory / stale).unlink(missing_ok=True)
-    (directory / CASE_FILE).write_text(case_text, encoding="utf-8")
-    (directory / CASSETTE_FILE).write_text(cassette_text, encoding="utf-8")
+    for file_name, text in texts.items():
+        (directory / file_name).write_text(text, encoding="utf-8")
     outcome = run_case(suite, Case.load(directory), regenerate=True)
     proposal = proposal_of(f"{suite.provider_id}/{directory.name}", directory)
     return ImportedCase(directory.name, directory, outcome, review_lines([proposal] if proposal else []))
