@@ -397,3 +397,67 @@ def test_a_recording_whose_request_cannot_be_read_writes_no_case(tmp_path: Path)
     )
     assert twice.output.strip() == "error: 3 requests given for 2 interactions (give one, or one each)"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_vcrpy_cassette_with_a_gzip_binary_body_passes_with_its_recorded_request(tmp_path: Path) -> None:
+    name = "Mirascope__mirascope/python__tests__e2e__output__cassettes__test_max_tokens__anthropic_claude_sonnet_4_0__sync.yaml"
+    path = recordings.recording("anthropic", name)
+    assert "string: !!binary |\n        H4sI" in path.read_text(encoding="utf-8")  # gzip bytes as sent
+    result = _import(
+        str(path),
+        "--provider",
+        "anthropic",
+        "--into",
+        str(tmp_path),
+        "--name",
+        "states",
+        "--request-body",
+        "recorded",
+    )
+    assert result.exit_code == 0, result.output
+    spec = yaml.safe_load((tmp_path / "states/case.yaml").read_text(encoding="utf-8"))
+    assert spec["request"] == {"prompt": "List all U.S. states.", "max_output_tokens": 50}
+    outcome = _accepted_and_run("anthropic", tmp_path / "states")
+    assert outcome.status == "pass", outcome.message
+    result_json = json.loads((tmp_path / "states/expected.json").read_text(encoding="utf-8"))["result"]
+    assert (result_json["finish_reason"], result_json["usage"]["output_tokens"]) == ("length", 50)
+    assert result_json["text"].startswith(
+        "Here are all 50 U.S. states in alphabetical order:\n\n1. Alabama\n"
+    )
+
+
+def test_a_ruby_binary_body_is_read_as_base64(tmp_path: Path) -> None:
+    # MOCK container: Ruby VCR's `!binary` tag (as ruby_llm writes eventstream bodies) around the
+    # real HAR exchange's answer.
+    entry = json.loads(recordings.recording("anthropic", HAR).read_text(encoding="utf-8"))["log"]["entries"][
+        0
+    ]
+    answer = base64.b64encode(entry["response"]["content"]["text"].encode()).decode()
+    request = json.dumps(entry["request"]["postData"]["text"])
+    source = tmp_path / "ruby.yml"
+    source.write_text(
+        "---\nhttp_interactions:\n- request:\n    method: post\n    uri: https://api.anthropic.com/v1/messages\n"
+        f"    body:\n      encoding: UTF-8\n      string: {request}\n"
+        "    headers:\n      X-Api-Key:\n      - \"<ANTHROPIC_API_KEY>\"\n      Anthropic-Version:\n      - '2023-06-01'\n"
+        "  response:\n    status:\n      code: 400\n      message: Bad Request\n"
+        "    headers:\n      Content-Type:\n      - application/json\n"
+        f"    body:\n      encoding: ASCII-8BIT\n      string: !binary |-\n        {answer}\n"
+        "recorded_with: VCR 6.4.0\n",
+        encoding="utf-8",
+    )
+    result = _import(
+        str(source),
+        "--provider",
+        "anthropic",
+        "--into",
+        str(tmp_path / "cases"),
+        "--request-body",
+        "recorded",
+    )
+    assert result.exit_code == 0, result.output
+    stored = yaml.safe_load((tmp_path / "cases/ruby/cassette.yaml").read_text(encoding="utf-8"))[
+        "interactions"
+    ][0]
+    assert stored["response"]["body"]["json"]["error"]["type"] == "invalid_request_error"
+    assert stored["request"]["headers"]["x-api-key"] == ["<credential>"]
+    assert _accepted_and_run("anthropic", tmp_path / "cases/ruby").status == "pass"

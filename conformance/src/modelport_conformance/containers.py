@@ -211,6 +211,14 @@ def _ruby_binary(loader: Any, node: yaml.Node) -> bytes:
 _RubyLoader.add_constructor("!binary", _ruby_binary)
 
 
+def _requests_have_url(data: dict[str, Any]) -> bool:
+    """Whether a cassette's requests name their URL ``url`` (go-vcr), not ``uri`` (vcrpy)."""
+    items = data.get("interactions")
+    first = items[0] if isinstance(items, list) and items and isinstance(items[0], dict) else {}
+    request = first.get("request")
+    return isinstance(request, dict) and "url" in request and "uri" not in request
+
+
 def sniff(text: str, name: str = "") -> str:
     """The container of ``text`` (a file named ``name``): see :data:`CONTAINERS`."""
     stripped = text.lstrip()
@@ -228,8 +236,7 @@ def sniff(text: str, name: str = "") -> str:
     if "http_interactions:" in text:
         return "ruby-vcr"
     if "interactions:" in text:
-        head = text[: text.find("interactions:") + 2000]
-        return "go-vcr" if "\n    url: " in head or "\n    proto: " in head else "vcrpy"
+        return "vcrpy"  # or go-vcr: told apart by the request's keys once parsed (see parse_recording)
     raise ContainerError(f"{name or 'the recording'}: not a known container ({', '.join(CONTAINERS[1:])})")
 
 
@@ -247,6 +254,8 @@ def parse_recording(text: str, container: str = "auto", name: str = "the recordi
             data = load_yaml(text, name, loader=_RubyLoader if kind == "ruby-vcr" else None)
         if not isinstance(data, dict):
             raise TypeError(f"a {kind} recording is a mapping")
+        if container == "auto" and kind == "vcrpy" and _requests_have_url(data):
+            kind = "go-vcr"
         if kind == "har":
             exchanges = _har(data)
         elif kind == "go-vcr":
