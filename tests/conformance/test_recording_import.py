@@ -461,3 +461,24 @@ def test_a_ruby_binary_body_is_read_as_base64(tmp_path: Path) -> None:
     assert stored["response"]["body"]["json"]["error"]["type"] == "invalid_request_error"
     assert stored["request"]["headers"]["x-api-key"] == ["<credential>"]
     assert _accepted_and_run("anthropic", tmp_path / "cases/ruby").status == "pass"
+
+
+def test_a_recorded_request_the_plugin_does_not_send_fails_the_import_naming_the_difference(
+    tmp_path: Path,
+) -> None:
+    path = recordings.recording("azure-openai", RUBY)
+    result = _import(
+        str(path), "--provider", "openai", "--into", str(tmp_path), "--name", "azure", "--request-body", "recorded",
+        "--base-url", "https://rubyllm.services.ai.azure.com/models",
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output
+    assert "openai/azure: FAIL" in result.output
+    assert "[request]" in result.output
+    assert "1 case(s) imported, 1 failing, 0 expected.json proposed" in result.output
+    stored = yaml.safe_load((tmp_path / "azure/cassette.yaml").read_text(encoding="utf-8"))["interactions"][0]
+    assert (
+        stored["request"]["uri"]
+        == "https://api.openai.com/v1/chat/completions?api-version=2024-05-01-preview"
+    )
+    assert stored["request"]["headers"]["api-key"] == ["<credential>"]
+    assert not (tmp_path / "azure" / PROPOSED_FILE).exists()  # a mismatched replay proposes nothing

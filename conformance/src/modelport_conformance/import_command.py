@@ -65,6 +65,9 @@ def _into(provider_id: str, into: Path | None) -> Path:
     "--method", type=click.Choice(METHODS[:3]), help="Default: stream for an event stream, else generate."
 )
 @click.option("--request-body", type=click.Choice(REQUEST_BODIES), default="built", show_default=True)
+@click.option(
+    "--base-url", help="Where the recording was sent (a proxy): rewritten to the provider's base URL."
+)
 @click.option("--source", "repo", help="Where the recording comes from (a repository, owner/name).")
 @click.option("--commit", help="The commit of the source the recording was taken at.")
 @click.option("--license", "license_", help="The recording's license (an SPDX id).")
@@ -88,6 +91,7 @@ def import_command(
     model: str | None,
     method: str | None,
     request_body: str,
+    base_url: str | None,
     repo: str | None,
     commit: str | None,
     license_: str | None,
@@ -130,6 +134,7 @@ def import_command(
             method=method,
             request_body=request_body,
             force=force,
+            base_url=base_url,
         )
     except (ContainerError, CaseImportError) as error:
         click.echo(safe(f"error: {error}").replace("\n", " "), err=True)
@@ -143,8 +148,9 @@ def import_command(
                 click.echo(safe(f"  {line}"))
         for line in case.review:
             click.echo(safe(f"  {line}"))
+    proposed = sum(1 for case in cases if case.review)
     click.echo(
-        f"{len(cases)} case(s) imported, {failed} failing; review each expected.proposed.json, then: "
-        f"modelport conformance --provider {provider_id} --accept"
+        f"{len(cases)} case(s) imported, {failed} failing, {proposed} expected.json proposed; review each "
+        f"expected.proposed.json, then: modelport conformance --provider {provider_id} --accept"
     )
     sys.exit(1 if failed else 0)

@@ -39,7 +39,7 @@ from .cassette import Cassette, Interaction, clean_request, clean_response, dump
 from .containers import ContainerError, Exchange
 from .credentials import credential_headers
 from .goldens import PROPOSED_FILE, proposal_of, review_lines
-from .replay import Execution, call_case, model_options, replay_settings
+from .replay import Execution, call_case, default_base_url, model_options, replay_settings
 from .runner import CaseOutcome, run_case
 from .scrub import Scrubber
 
@@ -171,9 +171,12 @@ def _model_of(body: Any, uri: str) -> str | None:
 # --------------------------------------------------------------------------- scrubbing
 
 
-def _scrubber(exchange: Exchange, patterns: Mapping[str, str]) -> Scrubber:
-    """A scrubber that knows the recording's credentials by value (headers and query parameters)."""
-    scrubber = Scrubber(patterns=patterns)
+def _scrubber(
+    exchange: Exchange, patterns: Mapping[str, str], base_url: str | None, default: str | None
+) -> Scrubber:
+    """A scrubber that knows the recording's credentials by value (headers and query parameters) and
+    rewrites ``base_url`` into the provider's ``default`` base URL, as the recorder does."""
+    scrubber = Scrubber(patterns=patterns, base_url=base_url, default_base_url=default)
     secret = credential_headers()
     for name, values in exchange.request_headers.items():
         if name.lower() in secret:
@@ -326,13 +329,16 @@ def import_cases(
     request_body: str = "built",
     force: bool = False,
     description: str = "",
+    base_url: str | None = None,
 ) -> list[ImportedCase]:
     """Write one case per exchange under ``into`` (``name``, or ``name-1``, ``name-2``... for several)
     and propose each one's ``expected.json``; see the module docstring.
 
     ``requests``: the canonical request of each exchange (one for all, or one each; none: read
     from each recorded body by :func:`derive_request`). ``source``: the attribution recorded in
-    ``case.yaml`` and the cassette (``repo``, ``commit``, ``path``, ``license``...).
+    ``case.yaml`` and the cassette (``repo``, ``commit``, ``path``, ``license``...). ``base_url``:
+    where the recording was sent (a proxy, a gateway), rewritten in a recorded request's URL into
+    the provider's ``default_base_url`` as the recorder rewrites ``MODELPORT_RECORD_BASE_URL``.
     """
     if request_body not in REQUEST_BODIES:
         raise CaseImportError(
@@ -345,6 +351,11 @@ def import_cases(
     if not exchanges:
         raise ContainerError("the recording holds no interaction")
     suite = _suite(provider_id)
+    default = default_base_url(provider_id)
+    if base_url and default is None:
+        raise CaseImportError(
+            f"provider {provider_id!r} declares no default_base_url to rewrite {base_url} into"
+        )
     names = [name] if len(exchanges) == 1 else [f"{name}-{n}" for n in range(1, len(exchanges) + 1)]
     for case_name in names:
         _check_target(into / case_name, force)
@@ -367,6 +378,7 @@ def import_cases(
             {**source, **({"interaction": n} if len(exchanges) > 1 else {})},
             request_body,
             description,
+            (base_url, default),
         )
         for n, (exchange, case_name, spec) in enumerate(zip(exchanges, names, specs, strict=True), 1)
     ]  # and every file is scrubbed and scanned
@@ -381,9 +393,10 @@ def _case_files(
     source: dict[str, Any],
     request_body: str,
     description: str,
+    base_urls: tuple[str | None, str | None],
 ) -> tuple[Path, dict[str, str]]:
     """The case's directory and its files' texts, scrubbed and scanned (nothing is written)."""
-    scrubber = _scrubber(exchange, suite.secret_patterns)
+    scrubber = _scrubber(exchange, suite.secret_patterns, *base_urls)
     container = source.get("container", "recording")
     spec = {
         "description": description or f"Imported from a {container} recording ({request_body} request).",
