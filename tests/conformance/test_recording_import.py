@@ -482,3 +482,24 @@ def test_a_recorded_request_the_plugin_does_not_send_fails_the_import_naming_the
     )
     assert stored["request"]["headers"]["api-key"] == ["<credential>"]
     assert not (tmp_path / "azure" / PROPOSED_FILE).exists()  # a mismatched replay proposes nothing
+
+
+def test_each_interaction_of_a_recording_becomes_its_own_numbered_case(tmp_path: Path) -> None:
+    # MOCK container: the real HAR entry twice in one log (a file of two exchanges).
+    har = json.loads(recordings.recording("anthropic", HAR).read_text(encoding="utf-8"))
+    har["log"]["entries"] *= 2
+    source = tmp_path / "two.har"
+    source.write_text(json.dumps(har), encoding="utf-8")
+    result = _import(str(source), "--provider", "anthropic", "--into", str(tmp_path / "cases"), *MIRASCOPE)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "cases").iterdir()) == ["two-1", "two-2"]
+    for n in (1, 2):
+        spec = yaml.safe_load((tmp_path / f"cases/two-{n}/case.yaml").read_text(encoding="utf-8"))
+        assert spec["source"] == {
+            "repo": "Mirascope/mirascope",
+            "commit": "41d433578653411dbff96c6eaca4fa869aafc931",
+            "path": "two.har",
+            "container": "har",
+            "interaction": n,
+        }
+    assert "2 case(s) imported, 0 failing, 2 expected.json proposed" in result.output
