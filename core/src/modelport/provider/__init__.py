@@ -224,6 +224,7 @@ class Provider:
       ``"chat-completions"``), recorded in every result's :class:`~modelport.types.Origin`.
     - ``cross_model_replay``: the provider's rule for reasoning state another of its models produced
       (see :meth:`replay_from_model` and :mod:`modelport.reasoning`).
+    - ``embedding_types``: the ``embedding_type`` values :meth:`embed` maps (see :meth:`check_embed`).
     - ``telemetry_name``, ``credential_headers``, ``secret_patterns``, ``request_bounds``,
       ``wire_map``: what the core and the conformance suite need to know about the API, as data.
     """
