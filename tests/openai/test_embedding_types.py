@@ -1,9 +1,11 @@
 """``embedding_type`` on OpenAI's ``/embeddings``: ``"base64"`` kept as the server's text, ``"float"``
-decoded, the types the API lacks refused before any request, malformed base64 a typed error.
+decoded, the types the API lacks refused before any request, malformed base64 a typed error; on
+Mistral, the integer and binary types as ``output_dtype``.
 
 The answers are the vendored pydantic-ai recordings (``tests/corpus/openai/pydantic__pydantic-ai``,
 MIT, see its MANIFEST); the malformed bodies are MOCK (no server sends them on purpose: each is the
-recorded shape with one value damaged).
+recorded shape with one value damaged), and so are the Mistral ``output_dtype`` answers (no
+recording of them exists).
 """
 
 from __future__ import annotations
@@ -142,3 +144,44 @@ def test_a_malformed_vector_is_a_typed_error(embedding_type: str, damaged: Any, 
     assert str(error.value).startswith("openai: malformed embedding response: ")
     assert problem in str(error.value)
     assert error.value.provider == "openai"
+
+
+def _mistral_answer(vectors: list[Any]) -> dict[str, Any]:
+    # MOCK: no recording of Mistral's output_dtype exists in the corpus; the body is the shape of
+    # Mistral's embeddings reference (an OpenAI-style list; integers for the integer dtypes).
+    return {
+        "id": "embd-1",
+        "object": "list",
+        "model": "codestral-embed",
+        "data": [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)],
+        "usage": {"prompt_tokens": 2, "total_tokens": 2},
+    }
+
+
+@pytest.mark.parametrize(
+    ("embedding_type", "vectors"),
+    [("int8", [[-128, 5, 127], [0, -1, 3]]), ("ubinary", [[255, 0], [7, 128]])],
+)
+def test_mistral_sends_integer_types_as_output_dtype(embedding_type: str, vectors: list[Any]) -> None:
+    m, recorder = model([response(body=_mistral_answer(vectors))], "mistral/codestral-embed")
+    result = m.embed(["a", "b"], embedding_type=embedding_type)  # type: ignore[arg-type]
+    assert recorder.body == {"model": "codestral-embed", "input": ["a", "b"], "output_dtype": embedding_type}
+    assert (result.embedding_type, result.embeddings) == (embedding_type, vectors)
+    assert EmbeddingResult.model_validate_json(result.model_dump_json()) == result
+
+
+def test_mistral_integers_out_of_range_are_a_typed_error() -> None:
+    m, _ = model([response(body=_mistral_answer([[1, 2], [128, 0]]))], "mistral/codestral-embed")
+    with pytest.raises(ProviderResponseError) as error:
+        m.embed(["a", "b"], embedding_type="int8")
+    assert "an int8 embedding must hold integers in -128..127 only" in str(error.value)
+
+
+def test_mistral_refuses_integers_in_base64_before_any_request() -> None:
+    m, recorder = model([], "mistral/codestral-embed")
+    with pytest.raises(InvalidRequestError) as error:
+        m.embed("a", embedding_type="uint8", provider_options={"mistral": {"encoding_format": "base64"}})
+    assert str(error.value) == (
+        "provider_options['mistral'] encoding_format 'base64' contradicts embedding_type='uint8'"
+    )
+    assert recorder.requests == []

@@ -356,9 +356,15 @@ class Provider:
     def check_embed(self, model_name: str, request: EmbedRequest) -> None:
         """Before any I/O of :meth:`embed` (the model calls it): an ``InvalidRequestError`` naming
         the setting when ``request.embedding_type`` is not in ``embedding_types``."""
-        from ._embed_request import refuse_unmapped_type
+        if request.embedding_type not in self.embedding_types:
+            from ..types import EMBEDDING_TYPES
 
-        refuse_unmapped_type(self, request)
+            offered = ", ".join(t for t in EMBEDDING_TYPES if t in self.embedding_types) or "none"
+            name = getattr(self, "name", None) or self.id
+            raise InvalidRequestError(
+                f"embedding_type={request.embedding_type!r} is not supported by provider {name!r} "
+                f"(it offers {offered})"
+            )
 
     def embed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
         """Embeddings for the request's values, in order, under the call's deadline; not retried by the

@@ -12,9 +12,8 @@ from ..errors import InvalidRequestError
 
 if TYPE_CHECKING:
     from ..types import EmbeddingType
-    from . import Provider
 
-__all__ = ["EmbedRequest", "checked_fields", "refuse_unmapped_type"]
+__all__ = ["EmbedRequest", "checked_fields"]
 
 
 @dataclass(frozen=True)
@@ -55,19 +54,6 @@ def _checked_type(embedding_type: object) -> EmbeddingType:
         shown = repr(embedding_type) if isinstance(embedding_type, str) else type(embedding_type).__name__
         raise InvalidRequestError(f"embedding_type must be one of {', '.join(EMBEDDING_TYPES)}, got {shown}")
     return embedding_type  # type: ignore[return-value]
-
-
-def refuse_unmapped_type(provider: Provider, request: EmbedRequest) -> None:
-    """An ``InvalidRequestError`` naming the setting when ``provider`` does not map the request's
-    ``embedding_type`` (its ``embedding_types``), before any I/O."""
-    if request.embedding_type not in provider.embedding_types:
-        from ..types import EMBEDDING_TYPES
-
-        offered = [t for t in EMBEDDING_TYPES if t in provider.embedding_types]
-        raise InvalidRequestError(
-            f"embedding_type={request.embedding_type!r} is not supported by provider "
-            f"{getattr(provider, 'name', None) or provider.id!r} (it offers {', '.join(offered) or 'none'})"
-        )
 
 
 def checked_fields(

@@ -8,7 +8,8 @@ are put back in order by their ``index``; ``dimensions`` comes from ``output_dim
 SDK asks for) is then decoded to floats. ``"base64"`` sends ``encoding_format: "base64"`` and keeps
 each vector as the text the server sent, checked to be base64 of whole, finite float32 values. The
 API has no integer or binary embeddings: the core refuses those before any I/O (the provider's
-``embedding_types``).
+``embedding_types``). A server with ``quirks.embed_dtype`` (Mistral) takes them as ``output_dtype``
+and answers lists of integers, each checked against its type's byte range.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from ._quirks import Quirks
 __all__ = ["decode_embeddings", "embed_bodies"]
 
 _OPTIONS = frozenset({"encoding_format", "user", "extra_body"})
+#: The integer and binary types, sent as ``output_dtype`` where the server has it.
+_DTYPES = frozenset({"int8", "uint8", "binary", "ubinary"})
 
 
 def _options(options: Mapping[str, Any], provider: str) -> dict[str, Any]:
@@ -62,6 +65,15 @@ def embed_bodies(
                 "contradicts embedding_type='base64'"
             )
         extra["encoding_format"] = "base64"
+    elif request.embedding_type in _DTYPES:
+        if not quirks.embed_dtype:
+            raise InvalidRequestError(f"provider {provider!r} has no {request.embedding_type} embeddings")
+        if extra.get("encoding_format", "float") != "float":
+            raise InvalidRequestError(
+                f"provider_options[{provider!r}] encoding_format {extra['encoding_format']!r} "
+                f"contradicts embedding_type={request.embedding_type!r}"
+            )
+        extra["output_dtype"] = request.embedding_type
     if request.output_dimensionality is not None:
         extra = {"dimensions": request.output_dimensionality, **extra}
     if request.single:
@@ -77,6 +89,10 @@ def _vector(value: Any, embedding_type: str) -> Any:
         if not isinstance(value, str):
             raise ValueError(f"asked for base64, the embedding is a {type(value).__name__}")
         return value
+    if embedding_type in _DTYPES:
+        if not isinstance(value, list):
+            raise ValueError(f"asked for {embedding_type}, the embedding is a {type(value).__name__}")
+        return value  # integers in range: checked by the result
     if isinstance(value, str):
         return base64_floats(value)
     if not isinstance(value, list) or not all(
