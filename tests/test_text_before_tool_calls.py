@@ -5,7 +5,8 @@ provider (the replay policy drops reasoning state only).
 
 The turn is the recorded one of pydantic-ai's ``test_multiple_parallel_tool_calls.yaml``
 (claude-haiku-4-5: one text block, then four parallel ``tool_use`` blocks; MIT, vendored in
-``tests/corpus/anthropic``). Its second request is what pydantic-ai sent back to Anthropic: the
+``tests/corpus/anthropic``); the streamed one is vercel/ai's ``anthropic-tool-no-args.chunks.txt``
+(Apache-2.0, same place: a text block, then a ``tool_use`` with no arguments). Its second request is what pydantic-ai sent back to Anthropic: the
 Anthropic mapping must give the same assistant message. What the other providers receive is
 checked against their API references' shapes (no recording exists of these histories sent there).
 """
@@ -158,3 +159,37 @@ def test_the_replay_policy_keeps_the_text_when_the_provider_changes() -> None:
     )
     assert replayed.messages[1].content == history[1].content
     assert warnings == []
+
+
+NO_ARGS = "vercel__ai/packages__anthropic__src____fixtures____anthropic-tool-no-args.chunks.txt"
+
+
+def test_a_streamed_turn_gives_the_text_block_then_the_call() -> None:
+    frames = [line for line in recording(NO_ARGS).read_text().splitlines() if line]
+    body = "".join(f"event: {json.loads(f)['type']}\ndata: {f}\n\n" for f in frames)
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=body.encode(), headers={"content-type": "text/event-stream"})
+
+    model = modelport.get_model(
+        "anthropic/claude-sonnet-4-5", api_key="test-key", transport=httpx.MockTransport(answer)
+    )
+    tool = {**TOOL, "name": "updateIssueList", "parameters": {"type": "object", "properties": {}}}
+    stream = model.stream(prompt="Update the issue list.", tools=[tool])
+    kinds = [
+        e.type for e in stream if e.type in ("text-start", "text-end", "tool-call-start", "tool-call-end")
+    ]
+    content = stream.result().message.content
+    assert kinds == ["text-start", "text-end", "tool-call-start", "tool-call-end"]
+    assert content == [
+        TextPart(text="I'll update the issue list for you."),
+        ToolCallPart(id="toolu_01QE1WLsSVp5hy5Q3GmGTmjP", name="updateIssueList", args={}),
+    ]
+    sent = _sent(
+        "openai/gpt-4o-mini",
+        [Message(role="user", content=[TextPart(text="Update it.")]), stream.result().message],
+    )
+    assert (sent["messages"][1]["content"], sent["messages"][1]["tool_calls"][0]["id"]) == (
+        "I'll update the issue list for you.",
+        "toolu_01QE1WLsSVp5hy5Q3GmGTmjP",
+    )
