@@ -240,10 +240,13 @@ def wire(
 
 
 def embed_wire(request: dict[str, Any], model: str, provider: str = "openai") -> dict[str, Any]:
-    """The embeddings body: one string, or a list of them; ``dimensions``; the provider options."""
+    """The embeddings body: one string, or a list of them; ``dimensions``; ``encoding_format`` for a
+    base64 ``embedding_type``; the provider options."""
     body: dict[str, Any] = {"model": model, "input": request["values"]}
     if "output_dimensionality" in request:
         body["dimensions"] = request["output_dimensionality"]
+    if request.get("embedding_type") == "base64":
+        body["encoding_format"] = "base64"
     body.update((request.get("provider_options") or {}).get(provider, {}))
     return body
 

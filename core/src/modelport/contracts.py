@@ -24,6 +24,11 @@ request alone, as the HTTP kit does) and no longer runs ``check_request`` before
 request first): the flags ``checks_on_send`` and ``embed_retries_per_request`` are gone. A provider built on
 :class:`~modelport.http.HttpProvider` changes nothing.
 
+2.3 also adds ``embed(..., embedding_type=...)`` (:data:`~modelport.types.EmbeddingType`) and
+``EmbeddingResult.embedding_type`` (default ``"float"``, so stored results still load): a provider
+lists the types it maps in ``Provider.embedding_types`` (default ``{"float"}``) and the core refuses
+any other before any I/O, so an older plugin keeps working and refuses every type but float.
+
 What 2.2 added (nothing for a 2.1 provider to change): neutral server tools (the ``Capabilities``
 flags ``web_search``, ``web_fetch``, ``code_execution`` and :meth:`Provider.neutral_tool
 <modelport.provider.Provider.neutral_tool>`, both off by default), ``Usage.server_tool_calls``,
