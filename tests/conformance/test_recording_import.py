@@ -503,3 +503,42 @@ def test_each_interaction_of_a_recording_becomes_its_own_numbered_case(tmp_path:
             "interaction": n,
         }
     assert "2 case(s) imported, 0 failing, 2 expected.json proposed" in result.output
+
+
+def test_a_gzip_body_that_inflates_past_the_bound_is_one_line_of_error(tmp_path: Path) -> None:
+    # MOCK: the recording's container and its gzip body are invented; a 40 KB file whose body
+    # inflates to 40 MiB must be refused, not inflated (the file bound says nothing of its bodies).
+    import gzip
+
+    bomb = gzip.compress(b"\0" * (40 * 1024**2))
+    assert len(bomb) < 100_000
+    cassette = {
+        "interactions": [
+            {
+                "request": {
+                    "method": "POST",
+                    "uri": "https://api.anthropic.com/v1/messages",
+                    "body": None,
+                    "headers": {},
+                },
+                "response": {
+                    "status": {"code": 200, "message": "OK"},
+                    "headers": {},
+                    "body": {"string": bomb},
+                },
+            }
+        ],
+        "version": 1,
+    }
+    path = tmp_path / "bomb.yaml"
+    path.write_text(yaml.safe_dump(cassette), encoding="utf-8")
+    assert "!!binary" in path.read_text(encoding="utf-8")
+    result = _import(
+        str(path), "--provider", "anthropic", "--into", str(tmp_path / "out"), "--request", "{prompt: p}"
+    )
+    assert result.exit_code == 2
+    assert result.output.strip().endswith(
+        "a gzip body inflates past 16777216 bytes, the bound of an imported file"
+    ), result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()

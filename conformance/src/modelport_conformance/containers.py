@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-import gzip
 import json
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,14 +86,30 @@ class Recording:
 # --------------------------------------------------------------------------- bodies and headers
 
 
+def _gunzip(data: bytes) -> bytes:
+    """A gzip body inflated to at most :data:`MAX_CASE_FILE_BYTES` (a larger one is refused: the
+    file's own bound says nothing of what its compressed bodies expand to)."""
+    inflater = zlib.decompressobj(wbits=31)
+    try:
+        out = inflater.decompress(data, MAX_CASE_FILE_BYTES + 1)
+    except zlib.error as error:
+        raise ContainerError(f"a gzip body does not inflate ({error})") from None
+    if len(out) > MAX_CASE_FILE_BYTES:
+        raise ContainerError(
+            f"a gzip body inflates past {MAX_CASE_FILE_BYTES} bytes, the bound of an imported file"
+        )
+    return out
+
+
 def _text(value: Any) -> str:
     """A body as text: bytes decompressed when gzip, decoded as UTF-8 (``replace`` for stray bytes)."""
     if value is None:
         return ""
     if isinstance(value, bytes):
         if value[:2] == b"\x1f\x8b":
-            value = gzip.decompress(value)
-        return value.decode("utf-8", "replace")
+            value = _gunzip(value)
+        text: str = value.decode("utf-8", "replace")
+        return text
     if isinstance(value, (dict, list)):
         return json.dumps(value, ensure_ascii=False)
     return str(value)

@@ -119,8 +119,8 @@ def import_command(
                     f"{recording.name} holds {len(exchanges)} interaction(s), not {max(picked)}"
                 )
             exchanges = [exchanges[n - 1] for n in picked]
-        source = {"repo": repo, "commit": commit, "path": original or recording.name, "license": license_}
-        source = {k: v for k, v in source.items() if v} | {"container": found.container}
+        given = {"repo": repo, "commit": commit, "path": original or recording.name, "license": license_}
+        source = {k: v for k, v in given.items() if v} | {"container": found.container}
         if note:
             source["note"] = note
         cases = import_cases(
