@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from modelport.errors import ModelportError, ProviderMetadataError
-from modelport_google.grounding import MAX_METADATA_BYTES, GroundingAccumulator, validate_grounding_metadata
 from modelport.wire import MAX_DEPTH
+from modelport_google.grounding import MAX_METADATA_BYTES, GroundingAccumulator, validate_grounding_metadata
 
 METADATA: dict[str, Any] = {
     "groundingChunks": [
