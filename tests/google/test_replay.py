@@ -286,7 +286,7 @@ MISPLACED_RESULTS = {
 @pytest.mark.parametrize("case", sorted(MISPLACED_RESULTS))
 def test_tool_results_not_after_calls_are_refused_before_any_request(case: str) -> None:
     m, recorder = model([])
-    message = "a tool message must follow the assistant message whose function calls it answers"
+    message = "a tool result must follow the assistant message whose tool calls it answers"
     with pytest.raises(InvalidRequestError, match=message):
         m.generate(messages=MISPLACED_RESULTS[case])
     with pytest.raises(InvalidRequestError, match=message):

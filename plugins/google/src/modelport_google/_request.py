@@ -264,8 +264,8 @@ def _fresh(part: Part, wire_id: str | None) -> dict[str, Any] | None:
 #: (HTTP 400 "Please ensure that function response turn comes immediately after a function call
 #: turn"): refused here, before any request.
 _MISPLACED_RESULTS = (
-    "messages.{index}: a tool message must follow the assistant message whose function calls it "
-    "answers (or another tool message answering them)"
+    "messages[{index}]: a tool result must follow the assistant message whose tool calls it "
+    "answers (or another tool result answering them)"
 )
 
 
@@ -285,7 +285,10 @@ def _contents(
             case "system":
                 system.extend(_system_text(message))
             case "user":
-                answering = False
+                results = [p for p in message.content if isinstance(p, ToolResultPart)]
+                if results and not answering:
+                    raise InvalidRequestError(_MISPLACED_RESULTS.format(index=index))
+                answering = len(results) == len(message.content) and answering
                 parts = [_user_part(p, step.wire_ids) for p in message.content]
                 contents.append({"role": "user", "parts": parts})
             case "assistant":
