@@ -18,6 +18,9 @@ def _grounded_with(edit: Any) -> tuple[int, str, str]:
     status, _, text = raw_json(F + GROUNDED)
     body = json.loads(text)
     edit(body["candidates"][0]["groundingMetadata"])
+    wrapped = body["candidates"][0]["groundingMetadata"].get("wrapped")
+    if wrapped is not None:
+        body["candidates"][0]["groundingMetadata"] = [wrapped]
     return status, JSON_TYPE, json.dumps(body, ensure_ascii=False)
 
 
@@ -31,6 +34,16 @@ def _score_one(metadata: dict[str, Any]) -> None:
 
 def _index_negative(metadata: dict[str, Any]) -> None:
     metadata["groundingSupports"][0]["groundingChunkIndices"][0] = -1
+
+
+def _end_past_text(metadata: dict[str, Any]) -> None:
+    metadata["groundingSupports"][2]["segment"]["endIndex"] = 187  # the text is 186 bytes
+
+
+def _wrapped_in_list(metadata: dict[str, Any]) -> None:
+    inner = dict(metadata)
+    metadata.clear()
+    metadata["wrapped"] = inner  # replaced by the list below (_grounded_with keeps the object)
 
 
 def _grounding_case(name: str, description: str, edit: Any, what: str) -> dict[str, Any]:
@@ -69,5 +82,19 @@ def grounding_shape_cases() -> list[dict[str, Any]]:
             "last chunk.",
             _index_negative,
             "groundingSupports[0].groundingChunkIndices[0] set to -1",
+        ),
+        _grounding_case(
+            "grounding-segment-end-past-text",
+            "The last groundingSupports segment ending at byte 187 of a 186-byte text (one byte past "
+            "the end): no citation past the text, a warning.",
+            _end_past_text,
+            "groundingSupports[2].segment.endIndex set from 185 to 187",
+        ),
+        _grounding_case(
+            "grounding-metadata-not-an-object",
+            "groundingMetadata that is a list holding the recorded object, not the object: a typed "
+            "ProviderMetadataError, nothing of it read.",
+            _wrapped_in_list,
+            "groundingMetadata replaced by a one-item list holding it",
         ),
     ]

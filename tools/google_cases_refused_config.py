@@ -1,0 +1,158 @@
+"""Google conformance cases refused before any I/O that only the raw ``generation_config`` option, or
+the order of a history, reaches: what the typed request fields cannot express (a thinkingLevel on a
+Gemini 2.5 model, several candidates) and a tool result with no call before it.
+
+Like the other refused cases (:mod:`google_cases_refused`), each cassette has no interaction and the
+``source`` names the reference page whose rule the request breaks.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gemini_corpus import raw_json
+from google_case_data import F
+from google_cases_calls import FUNCTION_DOCS, PARALLEL, SUM_TOOL, THINKING_DOCS
+from google_cases_refused import GENERATION_CONFIG_DOCS, _refused
+
+FUNCTION_CALLING_DOCS = ["https://ai.google.dev/gemini-api/docs/function-calling"]
+
+
+def _swapped_results_case() -> dict[str, Any]:
+    """The three recorded parallel calls sent back unchanged, their results in reverse order."""
+    _, _, text = raw_json(F + PARALLEL)
+    parts = json.loads(text)["candidates"][0]["content"]["parts"]
+    calls = [
+        {"type": "tool-call", "id": f"call-{i}", "name": "sum", "args": dict(p["functionCall"]["args"])}
+        for i, p in enumerate(parts)
+    ]
+    results = [
+        {
+            "type": "tool-result",
+            "call_id": c["id"],
+            "name": "sum",
+            "output": {"result": c["args"]["x"] + c["args"]["y"]},
+        }
+        for c in reversed(calls)
+    ]
+    return {
+        "name": "refused-replayed-results-out-of-order",
+        "description": "The three recorded parallel calls replayed as received, then their results in "
+        "reverse order: Gemini pairs responses with calls by position, so a typed InvalidRequestError, "
+        "nothing sent.",
+        "method": "generate",
+        "model": "gemini-2.0-flash",
+        "requirements": ["G3", "G5"],
+        "features": ["function_tools"],
+        "request": {
+            "messages": [
+                {"role": "user", "content": "Add 2 and 1, 4 and 3, 6 and 5 with the sum tool."},
+                {
+                    "role": "assistant",
+                    "content": calls,
+                    "provider_metadata": {"google": {"parts": parts}},
+                    "origin": {"provider": "google", "api": "generate-content", "model": "gemini-2.0-flash"},
+                },
+                {"role": "tool", "content": results},
+            ],
+            "tools": [SUM_TOOL],
+        },
+        "response": None,
+        "source": _refused(
+            "the function responses of a turn answer its function calls one each, in order; the calls "
+            f"are the recorded ones of {PARALLEL}",
+            FUNCTION_DOCS,
+        ),
+    }
+
+
+def config_refused_cases() -> list[dict[str, Any]]:
+    return [
+        _swapped_results_case(),
+        {
+            "name": "refused-thinking-level-and-budget-generation-config",
+            "description": "A generation_config option whose thinkingConfig sets both a thinkingLevel "
+            "and a thinkingBudget, on Gemini 3: Google accepts one of them; a typed "
+            "InvalidRequestError, nothing sent.",
+            "method": "generate",
+            "model": "gemini-3-pro-preview",
+            "requirements": ["G4", "G9"],
+            "features": ["reasoning"],
+            "request": {
+                "prompt": "Hello",
+                "provider_options": {
+                    "google": {
+                        "generation_config": {
+                            "thinkingConfig": {"thinkingLevel": "high", "thinkingBudget": 1024}
+                        }
+                    }
+                },
+            },
+            "response": None,
+            "source": _refused("thinkingLevel and thinkingBudget cannot be set together", THINKING_DOCS),
+        },
+        {
+            "name": "refused-thinking-level-gemini25-generation-config",
+            "description": "A generation_config option whose thinkingConfig sets a thinkingLevel, sent "
+            "to gemini-2.5-flash (which takes a thinkingBudget): a typed InvalidRequestError, nothing sent.",
+            "method": "generate",
+            "model": "gemini-2.5-flash",
+            "requirements": ["G4", "G9"],
+            "features": ["reasoning"],
+            "request": {
+                "prompt": "Hello",
+                "provider_options": {
+                    "google": {"generation_config": {"thinkingConfig": {"thinkingLevel": "high"}}}
+                },
+            },
+            "response": None,
+            "source": _refused(
+                "thinkingLevel is for Gemini 3 models; Gemini 2.5 takes thinkingBudget", THINKING_DOCS
+            ),
+        },
+        {
+            "name": "refused-candidate-count-two",
+            "description": "A generation_config option asking for candidateCount 2: a result holds one "
+            "candidate, so the others would be dropped: a typed InvalidRequestError, nothing sent.",
+            "method": "generate",
+            "model": "gemini-2.5-flash",
+            "requirements": ["G9"],
+            "request": {
+                "prompt": "Hello",
+                "provider_options": {"google": {"generation_config": {"candidateCount": 2}}},
+            },
+            "response": None,
+            "source": _refused("candidateCount asks for several candidates", GENERATION_CONFIG_DOCS),
+        },
+        {
+            "name": "refused-tool-result-first",
+            "description": "A history that starts with a tool message (a function response no model "
+            "turn asked for): Gemini answers it with HTTP 400; a typed InvalidRequestError, nothing sent.",
+            "method": "generate",
+            "model": "gemini-2.5-flash",
+            "requirements": ["G3"],
+            "features": ["function_tools"],
+            "request": {
+                "messages": [
+                    {
+                        "role": "tool",
+                        "content": [
+                            {
+                                "type": "tool-result",
+                                "call_id": "call-0",
+                                "name": "get_city",
+                                "output": {"city": "Paris"},
+                            }
+                        ],
+                    },
+                    {"role": "user", "content": "And the weather there?"},
+                ]
+            },
+            "response": None,
+            "source": _refused(
+                "a function response turn must come immediately after a function call turn",
+                FUNCTION_CALLING_DOCS,
+            ),
+        },
+    ]
