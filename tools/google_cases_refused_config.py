@@ -12,9 +12,9 @@ import json
 from typing import Any
 
 from gemini_corpus import raw_json
-from google_case_data import F
+from google_case_data import SEARCH, F
 from google_cases_calls import FUNCTION_DOCS, PARALLEL, SUM_TOOL, THINKING_DOCS
-from google_cases_refused import GENERATION_CONFIG_DOCS, _refused
+from google_cases_refused import GENERATION_CONFIG_DOCS, SEARCH_DOCS, _refused
 
 FUNCTION_CALLING_DOCS = ["https://ai.google.dev/gemini-api/docs/function-calling"]
 
@@ -67,9 +67,42 @@ def _swapped_results_case() -> dict[str, Any]:
     }
 
 
+def _time_range_case(name: str, description: str, start: str, end: str, what: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "description": description,
+        "method": "generate",
+        "model": "gemini-2.5-flash",
+        "requirements": ["S1"],
+        "features": ["provider_tools"],
+        "request": {
+            "prompt": "What happened today?",
+            "tools": [{**SEARCH, "args": {"timeRangeFilter": {"startTime": start, "endTime": end}}}],
+        },
+        "response": None,
+        "source": _refused(what, SEARCH_DOCS),
+    }
+
+
 def config_refused_cases() -> list[dict[str, Any]]:
     return [
         _swapped_results_case(),
+        _time_range_case(
+            "refused-time-range-no-such-date",
+            "googleSearch timeRangeFilter starting on 30 February: not a date, a typed error, nothing sent.",
+            "2025-02-30T00:00:00Z",
+            "2025-03-02T00:00:00Z",
+            "a timeRangeFilter bound is an RFC 3339 timestamp (a real date)",
+        ),
+        _time_range_case(
+            "refused-time-range-leap-second-after-end",
+            "googleSearch timeRangeFilter starting on the leap second 2016-12-31T23:59:60Z and ending "
+            "half a second before it (23:59:59.5Z): the leap second is after its end; a typed error, "
+            "nothing sent.",
+            "2016-12-31T23:59:60Z",
+            "2016-12-31T23:59:59.5Z",
+            "timeRangeFilter is an Interval: its start must be before its end (RFC 3339 allows second 60)",
+        ),
         {
             "name": "refused-thinking-level-and-budget-generation-config",
             "description": "A generation_config option whose thinkingConfig sets both a thinkingLevel "
