@@ -84,9 +84,53 @@ def _time_range_case(name: str, description: str, start: str, end: str, what: st
     }
 
 
+MAPS_DOCS = [
+    "https://ai.google.dev/gemini-api/docs/maps-grounding",
+    "https://ai.google.dev/api/caching#LatLng",
+]
+
+
 def config_refused_cases() -> list[dict[str, Any]]:
     return [
         _swapped_results_case(),
+        {
+            "name": "refused-maps-latitude-over-90",
+            "description": "google.google_maps with a latLng whose latitude is 90.5 degrees (past the "
+            "pole): a typed ProviderToolError, nothing sent.",
+            "method": "generate",
+            "model": "gemini-2.5-flash",
+            "requirements": ["S1"],
+            "features": ["provider_tools"],
+            "request": {
+                "prompt": "Where can I get coffee near here?",
+                "tools": [
+                    {
+                        "type": "provider",
+                        "id": "google.google_maps",
+                        "name": "google_maps",
+                        "args": {"latLng": {"latitude": 90.5, "longitude": 0.0}},
+                    }
+                ],
+            },
+            "response": None,
+            "source": _refused("a LatLng latitude is in the range [-90.0, +90.0]", MAPS_DOCS),
+        },
+        {
+            "name": "refused-thinking-level-option-with-budget-gemini3",
+            "description": "On Gemini 3 a thinking_level provider option beside reasoning.budget_tokens "
+            "would send a level and a budget at once: refused, nothing sent.",
+            "method": "generate",
+            "model": "gemini-3-pro-preview",
+            "requirements": ["G4"],
+            "features": ["reasoning"],
+            "request": {
+                "prompt": "Hello",
+                "reasoning": {"budget_tokens": 1024},
+                "provider_options": {"google": {"thinking_level": "LOW"}},
+            },
+            "response": None,
+            "source": _refused("thinkingLevel and thinkingBudget cannot be set together", THINKING_DOCS),
+        },
         _time_range_case(
             "refused-time-range-no-such-date",
             "googleSearch timeRangeFilter starting on 30 February: not a date, a typed error, nothing sent.",
