@@ -15,6 +15,7 @@ from google_cases_grounding_shapes import grounding_shape_cases
 from google_cases_mock import COUNT_CASES, PARTIAL_ARGS_CASE, VERTEX_COUNT_CASES
 from google_cases_mock_grounding import ENTERPRISE_CASES, MAPS_CASES
 from google_cases_refused import refused_cases, setting_cases
+from google_cases_refused_config import config_refused_cases
 from google_cases_requests import request_cases
 from google_cases_streamed_args import STREAMED_ARGS_CASES
 from google_cases_tools import TOOL_CASES
@@ -30,6 +31,7 @@ CASES = (
     + COUNT_CASES
     + MAPS_CASES
     + refused_cases()
+    + config_refused_cases()
     + setting_cases()
     + grounding_shape_cases()
 )

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from gemini_corpus import JSON_TYPE, raw_json
-from google_case_data import RECONSTRUCTED, SEARCH, F
+from google_case_data import ADAPTED, RECONSTRUCTED, SEARCH, SEARCH_STREAM, F, P, _response
 
 GROUNDED = "googleai__unary-success-google-search-grounding.json"
 
@@ -18,6 +18,9 @@ def _grounded_with(edit: Any) -> tuple[int, str, str]:
     status, _, text = raw_json(F + GROUNDED)
     body = json.loads(text)
     edit(body["candidates"][0]["groundingMetadata"])
+    wrapped = body["candidates"][0]["groundingMetadata"].get("wrapped")
+    if wrapped is not None:
+        body["candidates"][0]["groundingMetadata"] = [wrapped]
     return status, JSON_TYPE, json.dumps(body, ensure_ascii=False)
 
 
@@ -31,6 +34,32 @@ def _score_one(metadata: dict[str, Any]) -> None:
 
 def _index_negative(metadata: dict[str, Any]) -> None:
     metadata["groundingSupports"][0]["groundingChunkIndices"][0] = -1
+
+
+def _domain_number(metadata: dict[str, Any]) -> None:
+    metadata["groundingChunks"][0]["web"]["domain"] = 7
+
+
+def _stream_end_past_text() -> tuple[int, str, str]:
+    """The recorded grounded stream, its last support ending one byte past the 932-byte text."""
+    status, kind, body = _response(SEARCH_STREAM)
+    frames = [block for block in body.split("\r\n\r\n") if block.strip()]
+    last = json.loads(frames[-1].removeprefix("data: "))
+    segment = last["candidates"][0]["groundingMetadata"]["groundingSupports"][-1]["segment"]
+    assert segment["endIndex"] == 932
+    segment["endIndex"] = 933
+    frames[-1] = "data: " + json.dumps(last, ensure_ascii=False)
+    return status, kind, "".join(frame + "\r\n\r\n" for frame in frames)
+
+
+def _end_past_text(metadata: dict[str, Any]) -> None:
+    metadata["groundingSupports"][2]["segment"]["endIndex"] = 187  # the text is 186 bytes
+
+
+def _wrapped_in_list(metadata: dict[str, Any]) -> None:
+    inner = dict(metadata)
+    metadata.clear()
+    metadata["wrapped"] = inner  # replaced by the list below (_grounded_with keeps the object)
 
 
 def _grounding_case(name: str, description: str, edit: Any, what: str) -> dict[str, Any]:
@@ -69,5 +98,46 @@ def grounding_shape_cases() -> list[dict[str, Any]]:
             "last chunk.",
             _index_negative,
             "groundingSupports[0].groundingChunkIndices[0] set to -1",
+        ),
+        _grounding_case(
+            "grounding-segment-end-past-text",
+            "The last groundingSupports segment ending at byte 187 of a 186-byte text (one byte past "
+            "the end): no citation past the text, a warning.",
+            _end_past_text,
+            "groundingSupports[2].segment.endIndex set from 185 to 187",
+        ),
+        _grounding_case(
+            "grounding-chunk-domain-not-string",
+            "A groundingChunks web domain that is a number, not a string: a typed ProviderMetadataError.",
+            _domain_number,
+            "groundingChunks[0].web.domain set to the number 7",
+        ),
+        {
+            "name": "grounding-stream-segment-end-past-text",
+            "description": "The recorded grounded stream, its last support ending at byte 933 of the "
+            "932-byte text: re-anchored on the segment text, with the warning on the finish event.",
+            "method": "stream",
+            "model": "gemini-2.5-pro",
+            "requirements": ["S7", "S8"],
+            "features": ["provider_tools"],
+            "request": {
+                "system": "You are a helpful chatbot.",
+                "prompt": "What is the weather in San Francisco today?",
+                "tools": [SEARCH],
+            },
+            "response": _stream_end_past_text(),
+            "source": P + SEARCH_STREAM,
+            "source_args": {
+                "interaction": 0,
+                "note": ADAPTED + "; MOCK edit of the recorded response: the last frame's last "
+                "groundingSupports segment.endIndex set from 932 to 933",
+            },
+        },
+        _grounding_case(
+            "grounding-metadata-not-an-object",
+            "groundingMetadata that is a list holding the recorded object, not the object: a typed "
+            "ProviderMetadataError, nothing of it read.",
+            _wrapped_in_list,
+            "groundingMetadata replaced by a one-item list holding it",
         ),
     ]

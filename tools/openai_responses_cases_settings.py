@@ -249,7 +249,7 @@ def settings_cases() -> list[dict[str, Any]]:
         },
             {
             "name": "generate-shell-call-unmapped",
-            "description": "gpt-5.1 with the shell tool (sent through extra_body): a shell_call item, not mapped in this version, kept raw under unmapped_items with a warning.",
+            "description": "gpt-5.1 with the shell tool (sent through extra_body): a shell_call item, not mapped in this version, kept raw under unmapped_items with a warning; the answer ends with tool-calls.",
             "method": "generate",
             "model": "gpt-5.1-2025-11-13",
             "request": {
@@ -262,7 +262,7 @@ def settings_cases() -> list[dict[str, Any]]:
         },
         {
             "name": "stream-local-shell-call-unmapped",
-            "description": "gpt-5-codex stream: a reasoning item without summary, then a local_shell_call item, not mapped in this version: a warning, the item kept raw.",
+            "description": "gpt-5-codex stream: a reasoning item without summary, then a local_shell_call item, not mapped in this version: a warning, the item kept raw, the answer ending with tool-calls.",
             "method": "stream",
             "model": "gpt-5-codex",
             "features": ["reasoning"],

@@ -226,6 +226,9 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
             "effort": _MAX.get(model[:17], "high") if reasoning["effort"] == "max" else reasoning["effort"],
             "summary": options.get("reasoning_summary", "auto"),
         }
+    for option, field in (("reasoning_effort", "effort"), ("reasoning_summary", "summary")):
+        if option in options:  # the options set the reasoning object's fields, given or not
+            body.setdefault("reasoning", {})[field] = options[option]
     if "user_id" in request:  # the end user, as the API's ``user`` field
         body["user"] = request["user_id"]
     previous = options.get("previous_response_id")

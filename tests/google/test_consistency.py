@@ -4,14 +4,17 @@ item replaces it instead of appending a copy."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from modelport import cite
-from modelport.errors import ProviderMetadataError
+from modelport.errors import ProviderError, ProviderMetadataError
 from modelport.types import Result, TextPart
+from modelport.wire import MAX_DEPTH
 from modelport_google.grounding import citations_from_grounding, grounding_metadata, merge_results
+from modelport_google.grounding.envelope import build_envelope, decode
 
 from . import corpus as c
 from .mock import SSE, model, response
@@ -161,3 +164,42 @@ def test_delta_frames_still_append() -> None:
     assert grounding_metadata(result) is not None
     assert len(grounding_metadata(result)["groundingSupports"]) == 2
     assert grounding_metadata(result)["groundingChunks"] == CHUNKS
+
+
+def nested_grounding(levels: int) -> dict[str, Any]:
+    """An answer whose ``groundingMetadata`` holds a field nested ``levels`` lists deep (MOCK: no
+    recording nests deeper than about 5; the depth bound is what is tested)."""
+    deep: Any = "x"
+    for _ in range(levels):
+        deep = [deep]
+    return {"candidates": [candidate([{"text": "hi"}], {"futureField": deep})]}
+
+
+# The response nests 4 levels above the field (response, candidates, candidate, groundingMetadata).
+@pytest.mark.parametrize("levels", [63, 64, 100, MAX_DEPTH - 4])
+def test_deep_grounding_within_the_wire_bound_is_kept_both_ways(levels: int) -> None:
+    data = nested_grounding(levels)
+    m, _ = model([response(200, data), response(200, c.sse_body([data]), SSE)])
+    unary, streamed = m.generate(prompt="x"), m.stream(prompt="x").result()
+    expected = data["candidates"][0]["groundingMetadata"]
+    assert grounding_metadata(unary) == expected
+    assert grounding_metadata(streamed) == expected
+
+
+def test_deep_grounding_past_the_wire_bound_is_the_same_typed_error_both_ways() -> None:
+    data = nested_grounding(MAX_DEPTH - 3)
+    m, _ = model([response(200, data), response(200, c.sse_body([data]), SSE)])
+    with pytest.raises(ProviderError, match=f"nested deeper than {MAX_DEPTH} levels") as unary:
+        m.generate(prompt="x")
+    with pytest.raises(ProviderError, match=f"nested deeper than {MAX_DEPTH} levels") as streamed:
+        m.stream(prompt="x").result()
+    assert type(unary.value) is type(streamed.value)
+
+
+def test_the_deepest_kept_answer_round_trips_through_the_envelope() -> None:
+    data = nested_grounding(MAX_DEPTH - 4)
+    m, _ = model([response(200, data)])
+    result = m.generate(prompt="x")
+    outcome, event_safe = decode(json.dumps(build_envelope(result, grounding_metadata(result))))
+    assert outcome.result == result
+    assert event_safe["metadata"] == data["candidates"][0]["groundingMetadata"]

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from modelport.errors import ModelportError, ProviderMetadataError
+from modelport.wire import MAX_DEPTH
 from modelport_google.grounding import MAX_METADATA_BYTES, GroundingAccumulator, validate_grounding_metadata
 
 METADATA: dict[str, Any] = {
@@ -127,7 +128,7 @@ def test_deep_nesting_is_rejected_without_recursion_errors() -> None:
     deep: Any = "x"
     for _ in range(100_000):
         deep = [deep]
-    with pytest.raises(ProviderMetadataError, match="nested deeper than 64 levels"):
+    with pytest.raises(ProviderMetadataError, match=f"nested deeper than {MAX_DEPTH} levels"):
         validate_grounding_metadata({"futureField": deep}, provider="google")
 
 

@@ -266,3 +266,35 @@ def test_stream_and_replay_share_tool_call_ids() -> None:
     events = [e for f in frames for e in decoder.feed(f)] + decoder.finish()
     ids = [e.call_id for e in events if e.type == "tool-call-start"]
     assert ids == [p.id for p in decode_response(data).tool_calls] == ["call-0", "call-1", "call-2"]
+
+
+RESULT = ToolResultPart(call_id="call-0", name="get_city", output={"city": "Paris"})
+CALL = Message(role="assistant", content=[ToolCallPart(id="call-0", name="get_city", args={})])
+USER = Message(role="user", content="q")
+
+#: Gemini answers a functionResponse turn that does not follow a functionCall turn with HTTP 400
+#: "Please ensure that function response turn comes immediately after a function call turn".
+MISPLACED_RESULTS = {
+    "first": [tool_message(RESULT), USER],
+    "after a user turn": [USER, tool_message(RESULT)],
+    "after an answer without calls": [USER, Message(role="assistant", content="hi"), tool_message(RESULT)],
+    "after a user turn that follows the calls": [USER, CALL, USER, tool_message(RESULT)],
+    "after only a system message": [Message(role="system", content="s"), tool_message(RESULT)],
+}
+
+
+@pytest.mark.parametrize("case", sorted(MISPLACED_RESULTS))
+def test_tool_results_not_after_calls_are_refused_before_any_request(case: str) -> None:
+    m, recorder = model([])
+    message = "a tool result must follow the assistant message whose tool calls it answers"
+    with pytest.raises(InvalidRequestError, match=message):
+        m.generate(messages=MISPLACED_RESULTS[case])
+    with pytest.raises(InvalidRequestError, match=message):
+        m.stream(messages=MISPLACED_RESULTS[case]).result()
+    assert recorder.requests == []
+
+
+def test_tool_results_right_after_their_calls_are_sent() -> None:
+    m, recorder = model([response(200, {"candidates": [{"content": {"parts": [{"text": "ok"}]}}]})])
+    m.generate(messages=[USER, CALL, tool_message(RESULT), tool_message(RESULT.model_copy())])
+    assert [c["role"] for c in recorder.body["contents"]] == ["user", "model", "user"]

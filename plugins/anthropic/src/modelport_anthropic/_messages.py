@@ -52,7 +52,11 @@ def wire_messages(messages: list[Message]) -> tuple[str | list[dict[str, Any]] |
                 {"role": "assistant", "content": [b for p in message.content for b in _assistant(p, where)]}
             )
         else:
-            out.append({"role": "user", "content": _user(message, where)})
+            content = _user(message, where)
+            results = isinstance(content, list) and any(b["type"] == "tool_result" for b in content)
+            if results and not _answers(out):
+                raise InvalidRequestError(MISPLACED_RESULTS.format(where=where))
+            out.append({"role": "user", "content": content})
     if not system:
         return None, out
     if len(system) == 1:
@@ -84,6 +88,26 @@ def _assistant(part: Part, where: str) -> list[dict[str, Any]]:
         kind = own.get("block_type") or f"{part.name}_tool_result"
         return [{"type": kind, "tool_use_id": part.call_id, "content": part.output}]
     raise InvalidRequestError(f"{where}: an assistant message cannot hold a {part.type} part")
+
+
+#: Anthropic refuses a ``tool_result`` block that does not answer a ``tool_use`` block of the
+#: assistant message right before it (HTTP 400), as Gemini and Chat Completions do: refused here.
+MISPLACED_RESULTS = (
+    "{where}: a tool result must follow the assistant message whose tool calls it answers "
+    "(or another tool result answering them)"
+)
+
+
+def _answers(out: list[dict[str, Any]]) -> bool:
+    """Whether tool results may come next: the last message is an assistant's with client tool
+    calls, or results answering them."""
+    for wire in reversed(out):
+        blocks = wire["content"] if isinstance(wire["content"], list) else []
+        if wire["role"] == "assistant":
+            return any(b.get("type") == "tool_use" for b in blocks)
+        if not any(b.get("type") == "tool_result" for b in blocks):
+            return False
+    return False
 
 
 def _user(message: Message, where: str) -> str | list[dict[str, Any]]:

@@ -260,6 +260,15 @@ def _fresh(part: Part, wire_id: str | None) -> dict[str, Any] | None:
     return raw
 
 
+#: Gemini refuses a functionResponse turn that does not come right after a functionCall turn
+#: (HTTP 400 "Please ensure that function response turn comes immediately after a function call
+#: turn"): refused here, before any request.
+_MISPLACED_RESULTS = (
+    "messages[{index}]: a tool result must follow the assistant message whose tool calls it "
+    "answers (or another tool result answering them)"
+)
+
+
 def _contents(
     messages: list[Message],
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[CallWarning]]:
@@ -268,6 +277,7 @@ def _contents(
     contents: list[dict[str, Any]] = []
     step = _Step([], strict=False)
     tool_content: dict[str, Any] | None = None
+    answering = False  # whether a tool message may come now: right after an assistant's calls
     for index, message in enumerate(messages):
         if message.role != "tool":
             tool_content = None
@@ -275,6 +285,10 @@ def _contents(
             case "system":
                 system.extend(_system_text(message))
             case "user":
+                results = [p for p in message.content if isinstance(p, ToolResultPart)]
+                if results and not answering:
+                    raise InvalidRequestError(_MISPLACED_RESULTS.format(index=index))
+                answering = len(results) == len(message.content) and answering
                 parts = [_user_part(p, step.wire_ids) for p in message.content]
                 contents.append({"role": "user", "parts": parts})
             case "assistant":
@@ -301,7 +315,10 @@ def _contents(
                     ]
                     step = _Step(calls, strict=False)
                 contents.append({"role": "model", "parts": list(raw_parts)})
+                answering = bool(calls)
             case "tool":
+                if not answering:
+                    raise InvalidRequestError(_MISPLACED_RESULTS.format(index=index))
                 parts = [_user_part(p, step.wire_ids) for p in message.content]
                 step.results.extend(p.call_id for p in message.content if isinstance(p, ToolResultPart))
                 # Responses to the parallel calls of one step go back in one Content.

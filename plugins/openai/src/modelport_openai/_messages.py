@@ -23,9 +23,23 @@ _AUDIO = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/
 def wire_messages(messages: list[Message], *, developer: bool) -> list[dict[str, Any]]:
     """Every message, in order."""
     out: list[dict[str, Any]] = []
+    answering = False  # whether a tool result may come now: right after an assistant's calls
     for index, message in enumerate(messages):
-        out.extend(_message(message, index, developer=developer))
+        for wire in _message(message, index, developer=developer):
+            if wire["role"] == "tool" and not answering:
+                raise InvalidRequestError(MISPLACED_RESULTS.format(where=f"messages[{index}]"))
+            answering = "tool_calls" in wire or (wire["role"] == "tool" and answering)
+            out.append(wire)
     return out
+
+
+#: Chat Completions refuses a ``tool`` message that does not answer the ``tool_calls`` of the
+#: assistant message right before it (HTTP 400 "messages with role 'tool' must be a response to a
+#: preceeding message with 'tool_calls'"), as Gemini and Anthropic do: refused before any request.
+MISPLACED_RESULTS = (
+    "{where}: a tool result must follow the assistant message whose tool calls it answers "
+    "(or another tool result answering them)"
+)
 
 
 def _message(message: Message, index: int, *, developer: bool) -> list[dict[str, Any]]:

@@ -46,13 +46,31 @@ def item_id(part: Any) -> str | None:
     return found if isinstance(found, str) and found else None
 
 
-def input_items(messages: list[Message], *, developer: bool, stored: bool) -> list[dict[str, Any]]:
-    """Every message as input items, in order (``stored``: the items are kept at OpenAI)."""
+#: Without a stored conversation to continue, the Responses API refuses a ``function_call_output``
+#: whose ``call_id`` no ``function_call`` before it carries (HTTP 400 "No tool call found for function
+#: call output with call_id ..."), as Gemini, Anthropic and Chat Completions refuse results that do
+#: not follow their calls: refused before any request.
+MISPLACED_RESULT = (
+    "{where}: a tool result must follow the assistant message whose tool calls it answers: no "
+    "earlier message calls {call_id!r} (and no previous_response_id or conversation continues one)"
+)
+
+
+def input_items(
+    messages: list[Message], *, developer: bool, stored: bool, stateful: bool = False
+) -> list[dict[str, Any]]:
+    """Every message as input items, in order (``stored``: the items are kept at OpenAI;
+    ``stateful``: they continue a conversation OpenAI keeps, whose calls the results may answer)."""
     out: list[dict[str, Any]] = []
     for index, message in enumerate(messages):
         where = f"messages[{index}]"
         results = [p for p in message.content if isinstance(p, ToolResultPart) and not p.provider_executed]
         rest = [p for p in message.content if not isinstance(p, ToolResultPart)]
+        if results and not stateful:
+            called = {item.get("call_id") for item in out if item.get("type") == "function_call"}
+            for part in results:
+                if part.call_id not in called:
+                    raise InvalidRequestError(MISPLACED_RESULT.format(where=where, call_id=part.call_id))
         out += [_tool_result(p) for p in results]
         if message.role == "system":
             for part in rest:

@@ -57,7 +57,12 @@ def build_body(
     stored = options.get("store") is True
     body: dict[str, Any] = {
         "model": model_name,
-        "input": input_items(request.messages, developer=reasoning_model, stored=stored),
+        "input": input_items(
+            request.messages,
+            developer=reasoning_model,
+            stored=stored,
+            stateful=bool(options.get("previous_response_id") or options.get("conversation")),
+        ),
     }
     warnings: list[CallWarning] = []
     if request.max_output_tokens is not None:

@@ -14,7 +14,8 @@ result's sources and citations); a ``function_call`` is a tool call (``call_id``
 built-in tool's item is a provider-executed call and result (and a file part for a generated
 image, :mod:`._responses_items`). Other item types (client-run ``local_shell_call`` /
 ``shell_call``, ...) are not mapped in this version: each gives a warning and is kept raw under
-``Result.provider_metadata["openai-responses"]["unmapped_items"]``.
+``Result.provider_metadata["openai-responses"]["unmapped_items"]``; one the model asks the client to
+run (:data:`CLIENT_RUN_ITEMS`) still ends the answer with ``tool-calls``, as a ``function_call`` does.
 
 ``response.incomplete`` ends with ``length`` (``max_output_tokens``), ``content-filter`` or, with
 no reason given, ``other`` (never ``stop``), the raw reason kept; ``response.failed`` (or a terminal
@@ -49,7 +50,13 @@ if TYPE_CHECKING:
 
     from ._responses_wire import Event, OutputItem, Progress, Response
 
-__all__ = ["ResponsesStream", "decode_response", "merge_frames", "usage"]
+__all__ = ["CLIENT_RUN_ITEMS", "ResponsesStream", "decode_response", "merge_frames", "usage"]
+
+#: Output items the model asks the client to run and answer with a ``*_output`` item, as it does a
+#: ``function_call``: not mapped in this version (kept raw), but the answer waits for them.
+CLIENT_RUN_ITEMS = frozenset(
+    {"local_shell_call", "shell_call", "computer_call", "apply_patch_call", "custom_tool_call"}
+)
 
 _TERMINAL = ("response.completed", "response.incomplete", "response.failed")
 #: Statuses of a response that is no answer: what each means, for the error.
@@ -268,7 +275,8 @@ class ResponsesStream:
         elif refused:
             reason = "content-filter"
         else:
-            reason = "tool-calls" if self.calls else "stop"
+            asks_client = self.calls or any(i.get("type") in CLIENT_RUN_ITEMS for i in self.unmapped)
+            reason = "tool-calls" if asks_client else "stop"
         found = {k: response[k] for k in ("service_tier",) if response.get(k)}
         if refused:
             found["refusal"] = "".join(self.refusal)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, TypeGuard
 
 from modelport.errors import ProviderMetadataError
+from modelport.wire import MAX_DEPTH as WIRE_MAX_DEPTH
 from modelport.wire import REENCODED_RATIO
 
 __all__ = [
@@ -29,8 +30,11 @@ __all__ = [
 #: Largest accepted size of the metadata, as compact UTF-8 JSON (S5, Q4).
 MAX_METADATA_BYTES = 262_144
 
-#: Deepest accepted nesting of objects and arrays (real metadata is about 5 deep).
-MAX_DEPTH = 64
+#: Deepest accepted nesting of objects and arrays (real metadata is about 5 deep): the wire
+#: parser's bound, so metadata a response body could carry is never refused here. A unary answer's
+#: metadata is only checked by that parser (``from_wire``) while every stream frame passes
+#: :func:`ensure_json`: a lower bound here refused a streamed answer the same answer unary kept.
+MAX_DEPTH = WIRE_MAX_DEPTH
 
 #: The stable list fields: accumulated across stream frames, renumbered when merging.
 LIST_FIELDS = ("groundingChunks", "groundingSupports", "webSearchQueries", "imageSearchQueries")
@@ -47,11 +51,14 @@ def _check_string(value: str, where: str, provider: str) -> None:
         raise _fail(provider, f"{where} is not valid UTF-8 (lone surrogate)") from None
 
 
-def ensure_json(value: object, *, provider: str, what: str = "groundingMetadata") -> None:
+def ensure_json(
+    value: object, *, provider: str, what: str = "groundingMetadata", limit: int = MAX_DEPTH
+) -> None:
     """Raise :class:`ProviderMetadataError` unless ``value`` is plain JSON data.
 
     Iterative (no recursion limit to hit), depth-bounded, and strict: ``dict`` with ``str`` keys,
-    ``list``, ``str`` (valid UTF-8), ``int``, finite ``float``, ``bool`` and ``None`` only.
+    ``list``, ``str`` (valid UTF-8), ``int``, finite ``float``, ``bool`` and ``None`` only, nested
+    at most ``limit`` levels.
     """
     stack: list[tuple[object, str, int]] = [(value, what, 0)]
     while stack:
@@ -64,16 +71,16 @@ def ensure_json(value: object, *, provider: str, what: str = "groundingMetadata"
             if not math.isfinite(item):
                 raise _fail(provider, f"{where} is {item!r}, which is not a JSON number")
         elif isinstance(item, dict):
-            if depth >= MAX_DEPTH:
-                raise _fail(provider, f"nested deeper than {MAX_DEPTH} levels")
+            if depth >= limit:
+                raise _fail(provider, f"nested deeper than {limit} levels")
             for key, child in item.items():
                 if not isinstance(key, str):
                     raise _fail(provider, f"{where} has a non-string key ({type(key).__name__})")
                 _check_string(key, f"a key of {where}", provider)
                 stack.append((child, f"{where}.{key}", depth + 1))
         elif isinstance(item, list):
-            if depth >= MAX_DEPTH:
-                raise _fail(provider, f"nested deeper than {MAX_DEPTH} levels")
+            if depth >= limit:
+                raise _fail(provider, f"nested deeper than {limit} levels")
             stack.extend((child, f"{where}[{i}]", depth + 1) for i, child in enumerate(item))
         else:
             raise _fail(provider, f"{where} is a {type(item).__name__}, which is not a JSON value")

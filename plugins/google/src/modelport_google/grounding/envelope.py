@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from modelport.errors import ProviderMetadataError, validation_message
 from modelport.types import Result
 
-from ._validate import ensure_json, validate_grounding_metadata
+from ._validate import MAX_DEPTH, ensure_json, validate_grounding_metadata
 
 __all__ = [
     "ENVELOPE_KEYS",
@@ -44,6 +44,10 @@ ENVELOPE_TYPE = "google_search_grounding"
 ENVELOPE_PROVIDER = "google"
 #: The keys of an envelope, all required, no others.
 ENVELOPE_KEYS = frozenset({"version", "provider", "type", "outcome", "metadata"})
+
+#: How far a stored result nests its metadata (``outcome.result.provider_metadata.google``): the
+#: outcome may nest that much deeper than the metadata, or a result kept whole is refused here.
+_OUTCOME_DEPTH = MAX_DEPTH + 4
 
 #: Largest accepted serialized envelope (outcome and metadata together): 16 MiB.
 MAX_ENVELOPE_BYTES = 16 * 1024 * 1024
@@ -94,7 +98,7 @@ def build_envelope(
         raise _fail(f"unsupported outcome {type(outcome).__name__}")
     checked = validate_grounding_metadata(metadata, provider=ENVELOPE_PROVIDER)
     stored = outcome.to_json()
-    ensure_json(stored, provider=ENVELOPE_PROVIDER, what="outcome")
+    ensure_json(stored, provider=ENVELOPE_PROVIDER, what="outcome", limit=_OUTCOME_DEPTH)
     return {
         "version": ENVELOPE_VERSION,
         "provider": ENVELOPE_PROVIDER,
@@ -162,7 +166,7 @@ def decode(envelope: object) -> tuple[GroundingOutcome, dict[str, Any]]:
         raise _fail(f"provider must be {ENVELOPE_PROVIDER!r}, got {data['provider']!r}")
     if data["type"] != ENVELOPE_TYPE:
         raise _fail(f"type must be {ENVELOPE_TYPE!r}, got {data['type']!r}")
-    ensure_json(data["outcome"], provider=ENVELOPE_PROVIDER, what="outcome")
+    ensure_json(data["outcome"], provider=ENVELOPE_PROVIDER, what="outcome", limit=_OUTCOME_DEPTH)
     outcome = _outcome(data["outcome"])
     metadata = copy.deepcopy(validate_grounding_metadata(data["metadata"], provider=ENVELOPE_PROVIDER))
     event_safe = {
