@@ -142,10 +142,11 @@ class Source(_Frozen):
     cited by position (Anthropic's ``document_index``), its 0-based index in ``documents=`` as a
     string; a file's id; a search result's id. ``None`` when the provider names none."""
     kind: SourceKind | None = None
-    """What the source is (contract 2.3): ``"document"`` (passed with the request, or retrieved
-    from a document store), ``"tool-result"`` (a tool's output the model cited), ``"web-page"``
-    (found by a web search or fetch), ``"file"`` (a file of the provider's file store).
-    ``None`` when the provider does not say."""
+    """What the source is (contract 2.3): ``"document"`` (one of the request's ``documents``),
+    ``"tool-result"`` (a tool's output the model cited), ``"web-page"`` (found by a web search or
+    fetched by URL), ``"file"`` (a file the provider searched or made: OpenAI ``file_citation`` and
+    ``container_file_citation``, a Gemini ``retrievedContext``). ``None`` when the provider does
+    not say."""
 
 
 class Citation(_Frozen):
