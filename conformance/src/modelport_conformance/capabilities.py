@@ -51,9 +51,10 @@ def capabilities(provider_id: str) -> Mapping[str, bool]:
 
 def exercised(case: Case) -> list[str]:
     """What ``case`` exercises: its method, its features, then what its request uses (see the
-    module); a refusal case (no interaction; an expected error, or no golden yet) uses nothing of
-    its request: it shows the request is refused, as ``documents`` are by a provider without them."""
-    refused = not case.cassette.interactions and (case.expected is None or "error" in case.expected)
+    module); a refusal case (no interaction, an expected error) uses nothing of its request: it
+    shows the request is refused, as ``documents`` are by a provider without them (a new one's
+    ``expected.json`` is the ``{"error": {"type", "message"}}`` the refusal raises)."""
+    refused = not case.cassette.interactions and "error" in (case.expected or {})
     used = [] if refused else [name for request in _requests(case) for name in _used(request)]
     return list(dict.fromkeys([case.method, *case.features, *used]))
 
