@@ -28,7 +28,7 @@ WIRE_REQUIREMENTS = {f"G{n}" for n in range(2, 19)} | {"S1", "S2", "S3", "S4", "
 def test_every_wire_requirement_has_a_case():
     covered = {r for case in GOOGLE + VERTEX for r in case.requirements}
     assert WIRE_REQUIREMENTS - covered == set()
-    assert (len(GOOGLE), len(VERTEX)) == (67, 7)
+    assert (len(GOOGLE), len(VERTEX)) == (68, 7)
 
 
 def test_every_case_carries_attribution_and_no_credentials():
@@ -65,6 +65,7 @@ def test_every_case_carries_attribution_and_no_credentials():
         "generate-thinking-budget-zero",
         "grounding-maps-generate",
         "grounding-maps-stream",
+        "refused-documents",
         "refused-max-output-tokens-over-int32",
         "refused-replay-parts-not-objects",
         "refused-seed-over-int32",
@@ -82,7 +83,7 @@ def test_refused_cases_record_no_exchange_and_a_typed_error():
     """A request refused before any I/O has a cassette with no interaction (so an adapter that sent
     it would fail the request check, not only expected.json) and a typed error as its answer."""
     refused = [case for case in GOOGLE if case.name.startswith("refused-")]
-    assert len(refused) == 6
+    assert len(refused) == 7
     for case in refused:
         assert case.cassette.interactions == [], case.name
         assert set(case.expected) == {"error"}, case.name
@@ -136,7 +137,7 @@ def test_stream_cassettes_store_one_event_per_entry():
 def test_google_suites_are_discovered_and_pass():
     suites, errors = discover_suites(["google", "google-vertex"])
     assert errors == {}
-    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [67, 7]
+    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [68, 7]
     assert suites["google"].merge_frames is not None
     report = run_conformance(["google", "google-vertex"], strict=True)
     failures = {c.case: c.message for p in report.providers for c in p.cases if c.status != "pass"}

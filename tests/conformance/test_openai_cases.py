@@ -14,7 +14,7 @@ CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
     "openai": 48,
     "openai-compatible": 5,
-    "openai-responses": 70,
+    "openai-responses": 71,
     "groq": 6,
     "deepseek": 4,
     "openrouter": 3,
