@@ -1,7 +1,8 @@
 """The one locator for the recorded provider traffic that the tests read.
 
 The recordings are vendored, byte for byte, in ``tests/corpus/<provider>/`` (``anthropic``, ``gemini``,
-``openai``, ``openai-responses``, and ``batch`` for the batch services);
+``openai``, ``openai-responses``, ``azure-openai`` (one Ruby VCR file the importer's tests read), and
+``batch`` for the batch services);
 each folder's ``MANIFEST.md`` names every file's source repository, commit and license. Nothing in the
 project reads recorded traffic from anywhere else, so a fresh clone has everything its tests need.
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 CORPUS = Path(__file__).resolve().parent / "corpus"
 """The root of the vendored recordings (one folder per provider)."""
 
-PROVIDERS = ("anthropic", "gemini", "openai", "openai-responses", "batch")
+PROVIDERS = ("anthropic", "gemini", "openai", "openai-responses", "azure-openai", "batch")
 
 
 def recording(provider: str, relative: str) -> Path:

@@ -14,14 +14,14 @@ request, written independently of the adapter, so each cassette pins the adapter
 
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import corpus_attribution
-import yaml
+
+from modelport_conformance.containers import read_recording
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "anthropic"  # vendored, see its MANIFEST
 
@@ -97,44 +97,19 @@ def _headers(raw: Any) -> dict[str, str]:
 
 
 def exchange(saved: str, index: int = 0) -> Exchange:
-    """Interaction ``index`` of a cassette (vcrpy, go-vcr or HAR)."""
-    path = CORPUS / saved
-    if saved.endswith(".har"):
-        entry = json.loads(path.read_text(encoding="utf-8"))["log"]["entries"][index]
-        response = entry["response"]
-        headers = _headers(response["headers"])
-        return Exchange(
-            _json(entry["request"]["postData"]["text"]),
-            int(response["status"]),
-            response["content"].get("mimeType") or JSON_TYPE,
-            response["content"]["text"],
-            {k: headers[k] for k in KEPT_HEADERS if k in headers},
-            entry["request"]["url"],
-        )
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    item = data["interactions"][index]
-    request, response = item["request"], item["response"]
-    body = request.get("parsed_body") or request.get("body")
-    if isinstance(body, dict) and "string" in body:
-        body = body["string"]
-    status = response.get("status")
-    code = int(status["code"]) if isinstance(status, dict) else int(response.get("code") or 200)
-    headers = _headers(response.get("headers"))
-    if "parsed_body" in response:
-        text = json.dumps(response["parsed_body"], ensure_ascii=False)
-    else:
-        raw = response.get("body")
-        text = raw["string"] if isinstance(raw, dict) else raw
-        if isinstance(text, bytes):  # a !!binary body: the gzip bytes as sent
-            text = (gzip.decompress(text) if text[:2] == b"\x1f\x8b" else text).decode("utf-8")
-    content_type = headers.get("content-type", JSON_TYPE).split(";")[0]
+    """Interaction ``index`` of a cassette (vcrpy, go-vcr or HAR), read by the importer's container
+    reader (:func:`modelport_conformance.containers.read_recording`, behind ``modelport conformance
+    import``)."""
+    recorded = read_recording(CORPUS / saved).exchanges[index]
+    headers = {k.lower(): v[0] for k, v in recorded.response_headers.items() if v}
+    content_type = headers.get("content-type", JSON_TYPE)
     return Exchange(
-        _json(body),
-        code,
-        content_type,
-        text,
+        _json(recorded.request_body),
+        recorded.status,
+        content_type if saved.endswith(".har") else content_type.split(";")[0],
+        recorded.response_body,
         {k: headers[k] for k in KEPT_HEADERS if k in headers},
-        request.get("uri") or request.get("url") or "",
+        recorded.uri,
     )
 
 

@@ -60,7 +60,8 @@ def main() -> None:
     keep = {spec["name"] for spec in specs}
     if TARGET.exists():
         for stale in TARGET.iterdir():
-            if stale.is_dir() and stale.name not in keep:
+            # batch-*: written by tools/batch_cases.py, from the batch corpus.
+            if stale.is_dir() and stale.name not in keep and not stale.name.startswith("batch-"):
                 shutil.rmtree(stale)
     for spec in specs:
         build(spec)

@@ -16,13 +16,14 @@ pages the shape follows, instead of a recording).
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 from typing import Any
 
 import corpus_attribution
 import yaml
+
+from modelport_conformance.containers import read_recording
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "gemini"  # vendored, see its MANIFEST
 
@@ -54,21 +55,12 @@ def _yaml(saved: str) -> dict[str, Any]:
 
 
 def vcr_interaction(saved: str, index: int) -> tuple[dict[str, Any], Recorded]:
-    """The original request body and the recorded response of a vcrpy cassette's interaction."""
-    item = _yaml(saved)["interactions"][index]
-    request, response = item["request"], item["response"]
-    body = request.get("parsed_body", request.get("body"))
-    if isinstance(body, str):
-        body = json.loads(body)
-    status = int(response["status"]["code"])
-    content_type = (response.get("headers", {}).get("content-type") or [JSON_TYPE])[0]
-    if "parsed_body" in response:
-        return body or {}, (status, content_type, json.dumps(response["parsed_body"], ensure_ascii=False))
-    raw = response["body"]["string"]
-    if isinstance(raw, bytes):
-        raw = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
-        raw = raw.decode("utf-8")
-    return body or {}, (status, content_type, raw)
+    """The original request body and the recorded response of a vcrpy cassette's interaction, read
+    by the importer's container reader (:func:`modelport_conformance.containers.read_recording`)."""
+    recorded = read_recording(CORPUS / saved, "vcrpy").exchanges[index]
+    body = json.loads(recorded.request_body) if recorded.request_body else None
+    content_type = (recorded.response_headers.get("content-type") or [JSON_TYPE])[0]
+    return body or {}, (recorded.status, content_type, recorded.response_body)
 
 
 def raw_json(saved: str, status: int | None = None) -> Recorded:

@@ -51,6 +51,48 @@ def embed_cases() -> list[dict[str, Any]]:
             "source": PE + "test_embeddings__TestOpenAI.test_instrumentation.yaml",
         },
         {
+            "name": "embed-batch-base64-kept",
+            "description": "embedding_type base64: encoding_format base64 sent, the recorded text kept.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {"values": ["hello", "world"], "embedding_type": "base64"},
+            "response": vcr(PE + "test_embeddings__TestOpenAI.test_documents.yaml"),
+            "source": PE + "test_embeddings__TestOpenAI.test_documents.yaml",
+        },
+        {
+            "name": "embed-dimensions-base64-kept",
+            "description": "embedding_type base64 with dimensions 128: 128 float32 values as base64 text.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {
+                "values": ["Hello, world!"],
+                "output_dimensionality": 128,
+                "embedding_type": "base64",
+            },
+            "response": vcr(PE + "test_embeddings__TestOpenAI.test_instrumentation.yaml"),
+            "source": PE + "test_embeddings__TestOpenAI.test_instrumentation.yaml",
+        },
+        {
+            "name": "embed-error-int8-refused",
+            "description": "embedding_type int8 (not in the API): InvalidRequestError, nothing sent.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {"values": ["hello"], "embedding_type": "int8"},
+            "responses": [],
+            "source_dict": {
+                "mock": True,
+                "docs": [
+                    "https://platform.openai.com/docs/api-reference/embeddings/create#embeddings-create-encoding_format"
+                ],
+                "note": "MOCK: no recording: modelport refuses this request before any I/O (the OpenAI "
+                "API is never called), so the cassette is empty and a mapping that sent it fails the "
+                "request check",
+            },
+        },
+        {
             "name": "embed-single-string-dimensions",
             "description": "A single string input (not a list) with dimensions 512, floats.",
             "method": "embed",

@@ -11,13 +11,13 @@ really pins the adapter's request mapping.
 from __future__ import annotations
 
 import base64
-import gzip
 import json
 from pathlib import Path
 from typing import Any
 
 import corpus_attribution
-import yaml
+
+from modelport_conformance.containers import read_recording
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "openai"  # vendored, see its MANIFEST
 
@@ -52,18 +52,12 @@ def attribution(
 
 
 def vcr(saved: str, index: int = 0) -> Recorded:
-    """The recorded response of a vcrpy cassette's interaction (gzip bodies decompressed)."""
-    data = yaml.safe_load((CORPUS / saved).read_text(encoding="utf-8"))
-    response = data["interactions"][index]["response"]
-    status = int(response["status"]["code"])
-    headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
+    """The recorded response of a vcrpy cassette's interaction (gzip bodies decompressed), read by
+    the importer's container reader (:func:`modelport_conformance.containers.read_recording`)."""
+    recorded = read_recording(CORPUS / saved, "vcrpy").exchanges[index]
+    headers = {k.lower(): v for k, v in recorded.response_headers.items()}
     content_type = (headers.get("content-type") or [JSON_TYPE])[0]
-    if "parsed_body" in response:
-        return status, content_type, json.dumps(response["parsed_body"], ensure_ascii=False)
-    raw = response["body"]["string"]
-    if isinstance(raw, bytes):
-        raw = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")
-    return status, content_type, raw
+    return recorded.status, content_type, recorded.response_body
 
 
 def raw_json(saved: str, status: int = 200, capture: int | None = None) -> Recorded:
@@ -246,10 +240,13 @@ def wire(
 
 
 def embed_wire(request: dict[str, Any], model: str, provider: str = "openai") -> dict[str, Any]:
-    """The embeddings body: one string, or a list of them; ``dimensions``; the provider options."""
+    """The embeddings body: one string, or a list of them; ``dimensions``; ``encoding_format`` for a
+    base64 ``embedding_type``; the provider options."""
     body: dict[str, Any] = {"model": model, "input": request["values"]}
     if "output_dimensionality" in request:
         body["dimensions"] = request["output_dimensionality"]
+    if request.get("embedding_type") == "base64":
+        body["encoding_format"] = "base64"
     body.update((request.get("provider_options") or {}).get(provider, {}))
     return body
 

@@ -7,13 +7,13 @@ request, independently of the adapter (the cassette holds it; the replay compare
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 from typing import Any
 
 import corpus_attribution
-import yaml
+
+from modelport_conformance.containers import read_recording
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "openai-responses"  # see its MANIFEST
 
@@ -41,19 +41,12 @@ def attribution(saved: str, *, interaction: int | None = None, note: str = "") -
 
 
 def vcr(saved: str, index: int = 0) -> Recorded:
-    """The recorded response of a vcrpy or go-vcr cassette's interaction."""
-    data = yaml.safe_load((CORPUS / saved).read_text(encoding="utf-8"))
-    response = data["interactions"][index]["response"]
-    status = int(response.get("code") or response["status"]["code"])
-    headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
+    """The recorded response of a vcrpy or go-vcr cassette's interaction, read by the importer's
+    container reader (:func:`modelport_conformance.containers.read_recording`)."""
+    recorded = read_recording(CORPUS / saved).exchanges[index]
+    headers = {k.lower(): v for k, v in recorded.response_headers.items()}
     content_type = (headers.get("content-type") or [JSON_TYPE])[0]
-    if "parsed_body" in response:
-        return status, content_type, json.dumps(response["parsed_body"], ensure_ascii=False)
-    body = response["body"]
-    text = body["string"] if isinstance(body, dict) else body
-    if isinstance(text, bytes):
-        text = (gzip.decompress(text) if text[:2] == b"\x1f\x8b" else text).decode("utf-8")
-    return status, content_type, text
+    return recorded.status, content_type, recorded.response_body
 
 
 def raw_json(saved: str, status: int = 200) -> Recorded:

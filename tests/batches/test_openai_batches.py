@@ -196,3 +196,18 @@ def test_a_provider_without_embeddings_refuses_an_embedding_batch_before_any_req
     with pytest.raises(InvalidRequestError, match="does not support embed"):
         model.submit_embed_batch(["x"])
     assert calls == []
+
+
+def test_an_embedding_type_the_api_lacks_is_refused_in_a_batch_before_any_request() -> None:
+    from modelport.errors import InvalidRequestError
+
+    calls: list[httpx.Request] = []
+    model = modelport.get_model(
+        "openai/text-embedding-3-small", api_key=KEY, transport=httpx.MockTransport(calls.append)
+    )
+    with pytest.raises(InvalidRequestError) as error:
+        model.submit_embed_batch(["x", {"values": "y", "embedding_type": "int8"}])
+    assert str(error.value) == (
+        "embedding_type='int8' is not supported by provider 'openai' (it offers float, base64)"
+    )
+    assert calls == []

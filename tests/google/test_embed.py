@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from modelport.errors import ProviderResponseError
+from modelport.errors import InvalidRequestError, ProviderResponseError
 
 from . import corpus as c
 from .mock import Recorder, model, response
@@ -111,3 +111,29 @@ def test_vertex_embeddings_use_predict() -> None:
         "parameters": {"outputDimensionality": 8},
     }
     assert result.embeddings == [[0.5]] and result.usage.input_tokens == 3
+
+
+@pytest.mark.parametrize("embedding_type", ["int8", "uint8", "binary", "ubinary", "base64"])
+@pytest.mark.parametrize(
+    ("model_id", "options", "name"),
+    [
+        ("google/gemini-embedding-001", {}, "google"),
+        (
+            "google-vertex/gemini-embedding-001",
+            {"api_key": None, "token": "tok", "project": "p"},
+            "google-vertex",
+        ),
+    ],
+)
+def test_types_other_than_float_are_refused_before_any_request(
+    embedding_type: str, model_id: str, options: dict[str, Any], name: str
+) -> None:
+    # embedContent, batchEmbedContents and Vertex :predict return floats only (the API references
+    # name no output type, only outputDimensionality, taskType, title and autoTruncate).
+    m, recorder = model([], model_id, **options)
+    with pytest.raises(InvalidRequestError) as error:
+        m.embed(["a", "b"], embedding_type=embedding_type)  # type: ignore[arg-type]
+    assert str(error.value) == (
+        f"embedding_type={embedding_type!r} is not supported by provider {name!r} (it offers float)"
+    )
+    assert recorder.requests == []

@@ -8,7 +8,8 @@ A case is a directory with three files::
 
 ``case.yaml`` keys: ``method`` (``generate``, ``stream``, ``embed``, ``count_tokens`` or ``batch``),
 ``model`` (the model name, without the provider prefix), ``request`` (keywords of
-:class:`modelport.Request`, or for ``embed`` ``values`` plus ``output_dimensionality``/``task_type``,
+:class:`modelport.Request`, or for ``embed`` those of ``Model.embed``: ``values`` plus
+``output_dimensionality``, ``task_type``, ``embedding_type`` and ``provider_options``,
 or for ``batch`` its ``kind``, ``requests`` and ``steps``: see
 :mod:`modelport_conformance.batch_replay`), optional ``description``, ``requirements`` (spec ids
 such as ``G3``), ``features`` (what the case needs: a feature the suite declares unsupported turns

@@ -23,6 +23,7 @@ from modelport.cli.terminal import safe
 from modelport.cli.transports import Replay
 
 from .bounds import DEFAULT_CASE_MEMORY, DEFAULT_CASE_TIMEOUT
+from .import_command import import_command
 from .mutation_command import mutate_options
 from .report import FORMATS
 
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["cassette_replay", "cassette_transport", "conformance_command", "main"]
 
 
-@click.command("conformance")
+@click.group("conformance", invoke_without_command=True)
 @click.option("--provider", "providers", multiple=True, help="Run only this provider (repeatable).")
 @click.option(
     "--model", "models", multiple=True, help="Run only cases of this model, skip the rest (repeatable)."
@@ -78,7 +79,9 @@ __all__ = ["cassette_replay", "cassette_transport", "conformance_command", "main
     help="MiB the process may grow by during one case before it is stopped (Linux; 0: no bound).",
 )
 @mutate_options
+@click.pass_context
 def conformance_command(
+    ctx: click.Context,
     providers: tuple[str, ...],
     models: tuple[str, ...],
     strict: bool,
@@ -97,7 +100,10 @@ def conformance_command(
     """Replay every registered provider's cassettes offline and print the matrix.
 
     On a terminal a progress bar on standard error; otherwise one line per case. `--format html`
-    writes one self-contained page (use it with --output)."""
+    writes one self-contained page (use it with --output). `conformance import` turns recorded
+    traffic into cases."""
+    if ctx.invoked_subcommand is not None:
+        return
     from . import goldens
     from .report import render, run_conformance
     from .runner import CaseOutcome
@@ -155,6 +161,9 @@ def conformance_command(
     if fmt != "table" and output is not None and not quiet:
         click.echo("conformance: OK" if report.ok else "conformance: FAILED", err=True)
     sys.exit(0 if report.ok else 1)
+
+
+conformance_command.add_command(import_command)
 
 
 def _write_ci_files(

@@ -50,10 +50,11 @@ def expansion_limit(text: str) -> int:
     return EXPANSION_FACTOR * len(text) + EXPANSION_ALLOWANCE
 
 
-def load_yaml(text: str, what: str = "the document") -> Any:
+def load_yaml(text: str, what: str = "the document", *, loader: Any = None) -> Any:
     """``yaml.safe_load(text)``, refusing a document whose aliases expand beyond
-    :func:`expansion_limit` (a :class:`YamlExpansionError` naming ``what``)."""
-    loader = LOADER(text)
+    :func:`expansion_limit` (a :class:`YamlExpansionError` naming ``what``); ``loader``: a subclass
+    of :data:`LOADER` with more tags (Ruby's ``!binary``) to read it with."""
+    loader = (loader or LOADER)(text)
     try:
         node = loader.get_single_node()
         if node is None:

@@ -24,7 +24,12 @@ request alone, as the HTTP kit does) and no longer runs ``check_request`` before
 request first): the flags ``checks_on_send`` and ``embed_retries_per_request`` are gone. A provider built on
 :class:`~modelport.http.HttpProvider` changes nothing.
 
-2.3 also added, with nothing for a 2.2 provider to change: the ``documents`` request keyword
+2.3 also adds ``embed(..., embedding_type=...)`` (:data:`~modelport.types.EmbeddingType`) and
+``EmbeddingResult.embedding_type`` (default ``"float"``, so stored results still load): a provider
+lists the types it maps in ``Provider.embedding_types`` (default ``{"float"}``) and the core refuses
+any other before any I/O, so an older plugin keeps working and refuses every type but float.
+
+It also adds, with nothing for a 2.2 provider to change: the ``documents`` request keyword
 (mapped only by a provider whose ``Capabilities.documents`` is true; the core refuses documents
 for any other before any I/O, so a 2.2 provider never drops them unseen), ``Source.id`` and
 ``Source.kind`` (``None`` by default), and the usage rule for a provider whose billed input leaves

@@ -98,7 +98,7 @@ def _embedding_result(call: _Call, result: EmbeddingResult) -> None:
     if result.model_version:
         attributes["gen_ai.response.model"] = result.model_version
     if result.embeddings and "gen_ai.embeddings.dimension.count" not in call.common:
-        attributes["gen_ai.embeddings.dimension.count"] = len(result.embeddings[0])
+        attributes["gen_ai.embeddings.dimension.count"] = result.dimensions()
     call.succeeded(attributes, result.usage, result.model_version)
 
 

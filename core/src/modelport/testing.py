@@ -31,7 +31,7 @@ from .events import (
 )
 from .hookspecs import ProviderRegistrar, hookimpl
 from .provider import Capabilities, EmbedRequest, Prepared, Provider
-from .types import EmbeddingResult, Request, Result, TextPart, Usage
+from .types import EMBEDDING_TYPES, EmbeddingResult, Request, Result, TextPart, Usage
 
 __all__ = ["Script", "ScriptedProvider", "install", "text_events", "text_result"]
 
@@ -76,6 +76,8 @@ class ScriptedProvider(Provider):
     capabilities: ClassVar[Capabilities] = Capabilities(
         embed=True, function_tools=True, reasoning=True, structured_output=True
     )
+    #: Every type: a script answers with whatever embeddings it holds.
+    embedding_types: ClassVar[frozenset[str]] = frozenset(EMBEDDING_TYPES)
 
     @property
     def script(self) -> Script:

@@ -12,7 +12,9 @@ __all__ = [
     "Citation",
     "Derived",
     "Document",
+    "EMBEDDING_TYPES",
     "EmbeddingResult",
+    "EmbeddingType",
     "FileDocument",
     "FilePart",
     "FinishReason",
@@ -46,11 +48,12 @@ __all__ = [
     "ToolSubsetChoice",
     "TopLogprob",
     "Usage",
+    "base64_floats",
 ]
 
 # Re-exported from the modules that define them, by concept: parts, messages and tools in
-# ``_contract.content``, what a generation produced in ``_contract.results``, a request in
-# ``_contract.request``.
+# ``_contract.content``, what a generation produced in ``_contract.results``, embeddings in
+# ``_contract.embeddings``, a request in ``_contract.request``.
 from ._contract.content import (
     MAX_SAFE_INTEGER,
     MAX_VALUE_DEPTH,
@@ -73,6 +76,7 @@ from ._contract.content import (
     ToolResultPart,
     ToolSubsetChoice,
 )
+from ._contract.embeddings import EMBEDDING_TYPES, EmbeddingResult, EmbeddingType, base64_floats
 from ._contract.request import (
     PromptCache,
     ReasoningConfig,
@@ -86,7 +90,6 @@ from ._contract.results import (
     CallWarning,
     Citation,
     Derived,
-    EmbeddingResult,
     FinishReason,
     Result,
     Source,

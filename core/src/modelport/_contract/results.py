@@ -1,5 +1,5 @@
-"""What a generation produced: results, usage, warnings, sources and citations, log probabilities
-and embeddings (public through :mod:`modelport.types`).
+"""What a generation produced: results, usage, warnings, sources and citations and log probabilities
+(public through :mod:`modelport.types`; embeddings are in :mod:`._contract.embeddings`).
 """
 
 from __future__ import annotations
@@ -415,12 +415,3 @@ def deprecated_grounding(owner: str, provider_metadata: ProviderMetadata) -> dic
     )
     found = (provider_metadata.get(GROUNDING_NAMESPACE) or {}).get(GROUNDING_KEY)
     return found if isinstance(found, dict) else None
-
-
-class EmbeddingResult(_Frozen):
-    """Embeddings in the order of the input values."""
-
-    embeddings: list[list[float]]
-    usage: Usage = Field(default_factory=Usage)
-    model_version: str | None = None
-    provider_metadata: ProviderMetadata = Field(default_factory=dict)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..loop import RunResult, RunStream, Step
     from ..loop.approval import ApproveHook
     from ..outputs import OutputType
-    from ..types import CallWarning, EmbeddingResult, Origin, Request, RequestKeywords, Result
+    from ..types import CallWarning, EmbeddingResult, EmbeddingType, Origin, Request, RequestKeywords, Result
     from .streams import AsyncResultStream, ResultStream
 
 # The request and result types (pydantic) load on first use, not on import: ``import modelport`` and
@@ -221,11 +221,16 @@ class Model(BatchCalls):
         output_dimensionality: int | None = None,
         task_type: str | None = None,
         provider_options: dict[str, dict[str, Any]] | None = None,
+        embedding_type: EmbeddingType = "float",
     ) -> EmbeddingResult:
-        """Embed one value or a batch; embeddings come back in input order."""
-        return self._embed(EmbedRequest.checked(values, output_dimensionality, task_type, provider_options))
+        """Embed one value or a batch; embeddings come back in input order, of ``embedding_type``
+        (:data:`~modelport.types.EmbeddingType`) when the provider offers it, else refused before I/O."""
+        return self._embed(
+            EmbedRequest.checked(values, output_dimensionality, task_type, provider_options, embedding_type)
+        )
 
     def _embed(self, request: EmbedRequest) -> EmbeddingResult:
+        self.provider.check_embed(self.name, request)
         # Not retried here: the provider retries each request (batch) alone, so none is resent.
         with Deadline.for_call(self.retry_policy.deadline).applied():  # all batches, one deadline
             return self.provider.embed(self.name, request)
@@ -293,13 +298,15 @@ class Model(BatchCalls):
         output_dimensionality: int | None = None,
         task_type: str | None = None,
         provider_options: dict[str, dict[str, Any]] | None = None,
+        embedding_type: EmbeddingType = "float",
     ) -> EmbeddingResult:
         """Async twin of :meth:`embed`."""
         return await self._aembed(
-            EmbedRequest.checked(values, output_dimensionality, task_type, provider_options)
+            EmbedRequest.checked(values, output_dimensionality, task_type, provider_options, embedding_type)
         )
 
     async def _aembed(self, request: EmbedRequest) -> EmbeddingResult:
+        self.provider.check_embed(self.name, request)
         with Deadline.for_call(self.retry_policy.deadline).applied():  # all batches, one deadline
             return await self.provider.aembed(self.name, request)
 

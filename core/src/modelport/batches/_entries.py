@@ -64,6 +64,7 @@ def _embed_entry(provider: HttpProvider, model_name: str, custom_id: str, entry:
             f"({', '.join(sorted(_EMBED_KEYS))})"
         )
     request = EmbedRequest.checked(**options)
+    provider.check_embed(model_name, request)
     specs = provider.embed_requests(model_name, request)
     if len(specs) != 1:
         raise InvalidRequestError(
@@ -72,4 +73,6 @@ def _embed_entry(provider: HttpProvider, model_name: str, custom_id: str, entry:
     return json.dumps(dataclasses.asdict(request)), specs[0]
 
 
-_EMBED_KEYS = frozenset({"values", "output_dimensionality", "task_type", "provider_options"})
+_EMBED_KEYS = frozenset(
+    {"values", "output_dimensionality", "task_type", "provider_options", "embedding_type"}
+)

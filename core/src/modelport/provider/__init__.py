@@ -8,7 +8,7 @@ bookkeeping are done by the core around it, identically for every provider.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, TypeVar
 
@@ -16,6 +16,7 @@ import httpx
 
 from ..errors import InvalidRequestError
 from ..lazy import lazy_attributes
+from ._embed_request import EmbedRequest
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -105,31 +106,6 @@ class Capabilities:
     def as_dict(self) -> dict[str, bool]:
         """Capabilities as a plain mapping."""
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
-
-
-@dataclass(frozen=True)
-class EmbedRequest:
-    """A validated embedding request: one or more values plus options."""
-
-    values: tuple[str, ...]
-    single: bool
-    output_dimensionality: int | None = None
-    task_type: str | None = None
-    provider_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-
-    @classmethod
-    def checked(
-        cls,
-        values: str | Sequence[str],
-        output_dimensionality: int | None = None,
-        task_type: str | None = None,
-        provider_options: Mapping[str, Mapping[str, Any]] | None = None,
-    ) -> EmbedRequest:
-        """The request of ``Model.embed``'s arguments, checked: a clear ``InvalidRequestError``
-        before any I/O for anything a provider could not send."""
-        from ._embed_checks import checked_fields
-
-        return cls(**checked_fields(values, output_dimensionality, task_type, provider_options))
 
 
 class Prepared(NamedTuple):
@@ -248,6 +224,7 @@ class Provider:
       ``"chat-completions"``), recorded in every result's :class:`~modelport.types.Origin`.
     - ``cross_model_replay``: the provider's rule for reasoning state another of its models produced
       (see :meth:`replay_from_model` and :mod:`modelport.reasoning`).
+    - ``embedding_types``: the ``embedding_type`` values :meth:`embed` maps (see :meth:`check_embed`).
     - ``telemetry_name``, ``credential_headers``, ``secret_patterns``, ``request_bounds``,
       ``wire_map``: what the core and the conformance suite need to know about the API, as data.
     """
@@ -257,6 +234,9 @@ class Provider:
     capabilities: ClassVar[Capabilities] = Capabilities()
     tool_namespace: ClassVar[str | None] = None
     backend: ClassVar[str] = "default"
+    #: The ``embedding_type`` values ``embed`` maps (:data:`~modelport.types.EmbeddingType`); any
+    #: other is refused before any I/O, naming the setting.
+    embedding_types: ClassVar[frozenset[str]] = frozenset({"float"})
     #: Where the provider's API lives by default (the conformance recorder stores URLs against it).
     default_base_url: ClassVar[str | None] = None
     #: The ``**provider_config`` keywords ``get_model`` accepts for this provider (``None``: any).
@@ -372,6 +352,19 @@ class Provider:
     def astream(self, model_name: str, request: Request) -> AsyncIterator[StreamEvent]:
         """Async twin of :meth:`stream`."""
         return self.asend_stream(model_name, self.prepare(model_name, request, stream=True))
+
+    def check_embed(self, model_name: str, request: EmbedRequest) -> None:
+        """Before any I/O of :meth:`embed` (the model calls it): an ``InvalidRequestError`` naming
+        the setting when ``request.embedding_type`` is not in ``embedding_types``."""
+        if request.embedding_type not in self.embedding_types:
+            from ..types import EMBEDDING_TYPES
+
+            offered = ", ".join(t for t in EMBEDDING_TYPES if t in self.embedding_types) or "none"
+            name = getattr(self, "name", None) or self.id
+            raise InvalidRequestError(
+                f"embedding_type={request.embedding_type!r} is not supported by provider {name!r} "
+                f"(it offers {offered})"
+            )
 
     def embed(self, model_name: str, request: EmbedRequest) -> EmbeddingResult:
         """Embeddings for the request's values, in order, under the call's deadline; not retried by the

@@ -66,6 +66,9 @@ class Quirks:
     prompt_cache: bool = False
     #: Most values one embeddings request may carry; ``0`` when the server has no embeddings.
     embed_batch: int = 2048
+    #: Integer and binary embeddings (``embedding_type`` ``int8``, ``uint8``, ``binary``, ``ubinary``)
+    #: are asked for as ``output_dtype`` (Mistral); OpenAI's own API has none.
+    embed_dtype: bool = False
     #: Reasoning models that still take ``temperature`` and ``top_p`` while they do not reason (no
     #: effort asked: their default effort is ``none``), by name; a dated snapshot of one
     #: (``gpt-5.4-nano-2026-03-17``) is that model. Data the recordings correct: a recorded answer

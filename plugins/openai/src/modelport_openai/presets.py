@@ -140,7 +140,17 @@ class MistralProvider(ChatCompletionsProvider):
         "frequency_penalty": (-2, 2),
     }
     quirks: ClassVar[Quirks] = Quirks(
-        effort=None, stream_usage=False, seed_field="random_seed", user=False, embed_batch=512
+        effort=None,
+        stream_usage=False,
+        seed_field="random_seed",
+        user=False,
+        embed_batch=512,
+        embed_dtype=True,
+    )
+    #: Mistral's ``output_dtype`` (``float``, ``int8``, ``uint8``, ``binary``, ``ubinary``) and
+    #: ``encoding_format`` (``float``, ``base64``).
+    embedding_types: ClassVar[frozenset[str]] = frozenset(
+        {"float", "int8", "uint8", "binary", "ubinary", "base64"}
     )
 
 

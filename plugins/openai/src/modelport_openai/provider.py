@@ -84,6 +84,8 @@ class ChatCompletionsProvider(HttpProvider):
     #: Chat Completions carries no opaque reasoning state, and no reasoning text goes back (the API has
     #: no field for it; DeepSeek refuses ``reasoning_content`` in input): nothing changes across models.
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "keep"
+    #: ``encoding_format`` ``"float"`` / ``"base64"``; no integer or binary embeddings (:mod:`._embed`).
+    embedding_types: ClassVar[frozenset[str]] = frozenset({"float", "base64"})
 
     def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
         """``POST /chat/completions`` (with ``stream: true`` for a stream)."""
@@ -119,7 +121,8 @@ class ChatCompletionsProvider(HttpProvider):
     ) -> EmbeddingResult:
         from ._embed import decode_embeddings
 
-        return decode_embeddings([spec.context for spec in specs], responses, provider=self.name)
+        counts = [spec.context for spec in specs]
+        return decode_embeddings(counts, responses, provider=self.name, embedding_type=request.embedding_type)
 
     def list_models_request(self, page: str | None) -> HttpRequest:
         """``GET /models`` (the whole list in one answer)."""

@@ -1,14 +1,59 @@
-"""The checks of ``Model.embed``'s arguments (:meth:`modelport.provider.EmbedRequest.checked`): a
-clear ``InvalidRequestError`` before any I/O for anything a provider could not send."""
+"""An embedding request (:class:`EmbedRequest`, public through :mod:`modelport.provider`) and the
+checks of ``Model.embed``'s arguments: a clear ``InvalidRequestError`` before any I/O for anything
+a provider could not send, an ``embedding_type`` it does not map included."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidRequestError
 
-__all__ = ["checked_fields"]
+if TYPE_CHECKING:
+    from ..types import EmbeddingType
+
+__all__ = ["EmbedRequest", "checked_fields"]
+
+
+@dataclass(frozen=True)
+class EmbedRequest:
+    """A validated embedding request: one or more values plus options.
+
+    ``embedding_type`` (contract 2.3) is the type the embeddings come back in
+    (:data:`~modelport.types.EmbeddingType`, default ``"float"``); a provider maps the ones in its
+    ``embedding_types`` and the core refuses the others before the provider sees the request.
+    """
+
+    values: tuple[str, ...]
+    single: bool
+    output_dimensionality: int | None = None
+    task_type: str | None = None
+    provider_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    embedding_type: EmbeddingType = "float"
+
+    @classmethod
+    def checked(
+        cls,
+        values: str | Sequence[str],
+        output_dimensionality: int | None = None,
+        task_type: str | None = None,
+        provider_options: Mapping[str, Mapping[str, Any]] | None = None,
+        embedding_type: str = "float",
+    ) -> EmbedRequest:
+        """The request of ``Model.embed``'s arguments, checked: a clear ``InvalidRequestError``
+        before any I/O for anything a provider could not send."""
+        fields = checked_fields(values, output_dimensionality, task_type, provider_options)
+        return cls(**fields, embedding_type=_checked_type(embedding_type))
+
+
+def _checked_type(embedding_type: object) -> EmbeddingType:
+    from ..types import EMBEDDING_TYPES
+
+    if embedding_type not in EMBEDDING_TYPES:
+        shown = repr(embedding_type) if isinstance(embedding_type, str) else type(embedding_type).__name__
+        raise InvalidRequestError(f"embedding_type must be one of {', '.join(EMBEDDING_TYPES)}, got {shown}")
+    return embedding_type  # type: ignore[return-value]
 
 
 def checked_fields(
