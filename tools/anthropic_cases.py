@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from anthropic_case_kit import PE, RECONSTRUCTED, L, M, P, R, V, body_only, recorded, user_turn
+from anthropic_cases_documents import document_cases
 from anthropic_cases_edges import edge_cases
 from anthropic_cases_tools import tool_cases
 from anthropic_corpus import chunks, raw_json, sse
@@ -322,4 +323,5 @@ def cases() -> list[dict[str, Any]]:
         ),
         *tool_cases(),
         *edge_cases(),
+        *document_cases(),
     ]

@@ -55,6 +55,25 @@ def _wire_part(part: dict[str, Any]) -> dict[str, Any] | None:
     return wire
 
 
+def _documents(out: list[dict[str, Any]], documents: list[dict[str, Any]]) -> None:
+    """Request documents as the citations guide writes them: ``document`` blocks with
+    ``citations: {enabled: true}`` before the question of the (first) user turn; a text document
+    as a ``text`` source, a PDF by URL as a ``url`` source."""
+    blocks = []
+    for document in documents:
+        if document["type"] == "text":
+            source = {"type": "text", "media_type": "text/plain", "data": document["text"]}
+        else:
+            source = {"type": "url", "url": document["uri"]}
+        block = {"type": "document", "source": source}
+        block.update({k: document[k] for k in ("title", "context") if k in document})
+        blocks.append({**block, "citations": {"enabled": True}})
+    turn = next(m for m in out if m["role"] == "user")
+    content = turn["content"]
+    question = [{"type": "text", "text": content}] if isinstance(content, str) else content
+    turn["content"] = [*blocks, *question]
+
+
 def _wire_tool(tool: dict[str, Any]) -> dict[str, Any]:
     if tool["type"] == "neutral":  # the server tool at its neutral version; options by their names
         return {"type": NEUTRAL_VERSIONS[tool["name"]], "name": tool["name"], **tool.get("options", {})}
@@ -87,6 +106,8 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
         blocks = [b for b in map(_wire_part, ordered) if b is not None]
         role = "assistant" if message["role"] == "assistant" else "user"
         out.append({"role": role, "content": blocks})
+    if request.get("documents"):
+        _documents(out, request["documents"])
     body: dict[str, Any] = {"model": model, "max_tokens": request.get("max_output_tokens"), "messages": out}
     if system:
         body["system"] = system[0] if len(system) == 1 else [{"type": "text", "text": s} for s in system]

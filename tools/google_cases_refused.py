@@ -59,6 +59,24 @@ def refused_cases() -> list[dict[str, Any]]:
             ),
         },
         {
+            "name": "refused-documents",
+            "description": "Request documents (contract 2.3): generateContent has no documents to cite "
+            "(Capabilities.documents is false), so the core refuses them with a typed "
+            "InvalidRequestError naming the setting, nothing sent.",
+            "method": "generate",
+            "model": "gemini-2.5-flash",
+            "requirements": ["C2", "C6"],
+            "request": {
+                "prompt": "What color is the sky?",
+                "documents": [{"type": "text", "text": "The sky is blue.", "title": "Sky"}],
+            },
+            "response": None,
+            "source": _refused(
+                "a GenerateContentRequest has contents, tools and config, no documents to cite",
+                ["https://ai.google.dev/api/generate-content#request-body"],
+            ),
+        },
+        {
             "name": "refused-seed-over-int32",
             "description": "seed 2**31 is over the int32 field seed: a typed InvalidRequestError, nothing sent.",
             "method": "generate",

@@ -168,6 +168,15 @@ def settings_cases() -> list[dict[str, Any]]:
             "note": REFUSED,
         },
         {
+            "name": "error-documents",
+            "description": "Request documents (contract 2.3): the Responses API cites files it searched, not documents passed with a request (Capabilities.documents is false): InvalidRequestError naming documents, before any request.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {"prompt": CAPITAL, "documents": [{"type": "text", "text": "Paris is the capital of France."}]},
+            "source": simple,
+            "note": "the recorded question with request documents, which the core refuses for this provider before any request: no interaction is recorded",
+        },
+        {
             "name": "error-logprobs-option",
             "description": "provider_options logprobs: the Responses API has no logprobs field, InvalidRequestError before any request.",
             "method": "generate",

@@ -80,14 +80,17 @@ def test_usage_parts_beyond_their_wholes_are_reported():
     )
     cache = Usage(input_tokens=100, cache_read_input_tokens=60, cache_write_input_tokens=50)
     assert check_usage(Result(usage=gemini_2_0), [FinishEvent(finish_reason="stop", usage=cache)]) == [
-        "result.usage: tool_use_prompt_tokens (160) exceeds input_tokens (21), which includes it",
+        "result.usage: tool_use_prompt_tokens (160) exceeds input_tokens (21), which includes it; "
+        "input_tokens is every input token, cached ones included (docs/usage.md)",
         "result.usage.total_tokens (363) is not input_tokens + output_tokens (21 + 96)",
         "events[0].usage: cache_read_input_tokens (60) + cache_write_input_tokens (50) exceeds "
-        "input_tokens (100), which includes it",
+        "input_tokens (100), which includes it; input_tokens is every input token, cached ones included "
+        "(docs/usage.md)",
     ]
     over = Usage(input_tokens=5, output_tokens=3, reasoning_tokens=4)
     assert check_usage(Result(usage=over)) == [
-        "result.usage: reasoning_tokens (4) exceeds output_tokens (3), which includes it"
+        "result.usage: reasoning_tokens (4) exceeds output_tokens (3), which includes it; output_tokens is "
+        "every output token, reasoning included (docs/usage.md)"
     ]
 
 

@@ -14,7 +14,7 @@ CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
     "openai": 51,
     "openai-compatible": 5,
-    "openai-responses": 71,
+    "openai-responses": 72,
     "groq": 6,
     "deepseek": 4,
     "openrouter": 3,

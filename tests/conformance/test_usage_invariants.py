@@ -39,14 +39,18 @@ def test_counts_outside_their_totals_fail_the_invariants(variants_installed, tmp
     # generate-basic's wire usage is {input: 9, output: 2}; stream-basic's {input: 4, output: 3}.
     assert generate["message"].splitlines() == [
         "[invariants] result.usage: cache_read_input_tokens (9) + cache_write_input_tokens (1) exceeds "
-        "input_tokens (9), which includes it",
-        "result.usage: reasoning_tokens (3) exceeds output_tokens (2), which includes it",
+        "input_tokens (9), which includes it; input_tokens is every input token, cached ones included "
+        "(docs/usage.md)",
+        "result.usage: reasoning_tokens (3) exceeds output_tokens (2), which includes it; output_tokens is "
+        "every output token, reasoning included (docs/usage.md)",
         "result.usage.total_tokens (12) is not input_tokens + output_tokens (9 + 2)",
     ]
     assert stream["message"].splitlines() == [
         "[invariants] events[6].usage: cache_read_input_tokens (4) + cache_write_input_tokens (1) exceeds "
-        "input_tokens (4), which includes it",
-        "events[6].usage: reasoning_tokens (4) exceeds output_tokens (3), which includes it",
+        "input_tokens (4), which includes it; input_tokens is every input token, cached ones included "
+        "(docs/usage.md)",
+        "events[6].usage: reasoning_tokens (4) exceeds output_tokens (3), which includes it; output_tokens is "
+        "every output token, reasoning included (docs/usage.md)",
         "events[6].usage.total_tokens (8) is not input_tokens + output_tokens (4 + 3)",
     ]
     for case in (generate, stream):

@@ -196,6 +196,7 @@ def test_capabilities_are_declared() -> None:
         "web_search": True,
         "web_fetch": True,
         "code_execution": True,
+        "documents": False,  # generateContent has no documents to cite
     }
 
 

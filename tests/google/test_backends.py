@@ -310,4 +310,5 @@ def test_capabilities_and_ids() -> None:
         "web_search": True,
         "web_fetch": True,
         "code_execution": True,
+        "documents": False,
     }

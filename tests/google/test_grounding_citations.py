@@ -67,11 +67,11 @@ def test_sources_are_chunks_numbered_from_one() -> None:
     metadata = {"groundingChunks": chunks}
     sources, citations, warnings = citations_from_grounding(metadata, ["x"], provider="google")
     assert sources == [
-        Source(number=1, title="a.example", uri="https://a.example/1", domain="a.example"),
+        Source(number=1, title="a.example", uri="https://a.example/1", domain="a.example", kind="web-page"),
         Source(number=2),
-        Source(number=3, title="doc", uri="gs://bucket/doc"),
-        Source(number=4, title="img", uri="https://img.example/page"),
-        Source(number=5),
+        Source(number=3, title="doc", uri="gs://bucket/doc", kind="file"),
+        Source(number=4, title="img", uri="https://img.example/page"),  # an image: kind not said
+        Source(number=5, kind="web-page"),
     ]
     assert citations == [] and warnings == []
 

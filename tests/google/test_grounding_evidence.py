@@ -125,7 +125,7 @@ def test_merge_results_renumbers_sources_and_shifts_spans() -> None:
     merged = merge_results([first, second], separator=" ")
     assert merged.text == "Zürich raised its rate. Geneva did not. 東京は晴れ。Paris pleut."
     assert [s.number for s in merged.sources] == [1, 2, 3]
-    assert merged.sources[2] == Source(number=3, title="c", uri="https://c.example")
+    assert merged.sources[2] == Source(number=3, title="c", uri="https://c.example", kind="web-page")
     assert merged.citations == [
         Citation(start=0, end=23, sources=[1]),
         Citation(start=40, end=46, sources=[3, 2]),

@@ -240,6 +240,7 @@ def test_the_first_recorded_citation_in_full() -> None:
         title="Why OpenAI declared a code red for ChatGPT | The Verge",
         uri="https://www.theverge.com/podcast/838932/openai-chatgpt-code-red-vergecast",
         domain="www.theverge.com",
+        kind="web-page",
     )
     assert result.citations[0] == Citation(start=426, end=517, sources=[1])
     assert result.citations[5] == Citation(start=1835, end=1926, sources=[1])  # cited again, same number
@@ -276,7 +277,15 @@ def test_the_first_recorded_citation_in_full() -> None:
 
 def test_a_file_citation_is_a_zero_width_span_at_its_index() -> None:
     result, _ = _replayed(V + "openai-file-search-tool.1.json")
-    assert result.sources == [Source(number=1, title="ai.pdf", file_id="file-Ebzhf8H4DPGPr9pUhr7n7v")]
+    assert result.sources == [
+        Source(
+            number=1,
+            title="ai.pdf",
+            file_id="file-Ebzhf8H4DPGPr9pUhr7n7v",
+            id="file-Ebzhf8H4DPGPr9pUhr7n7v",
+            kind="file",
+        )
+    ]
     assert result.citations == [Citation(start=438, end=438, sources=[1])]
     assert len(result.text) == 439
     (call,) = [p for p in result.content if isinstance(p, ToolCallPart)]
@@ -291,7 +300,13 @@ def test_a_file_citation_is_a_zero_width_span_at_its_index() -> None:
 def test_container_file_citation_and_code_interpreter_calls() -> None:
     result, _ = _replayed(V + "openai-code-interpreter-tool.1.json")
     assert result.sources == [
-        Source(number=1, title="two_dice_sums_10000.txt", file_id="cfile_6903bf45e3288191af3d56e6d23c3a4d")
+        Source(
+            number=1,
+            title="two_dice_sums_10000.txt",
+            file_id="cfile_6903bf45e3288191af3d56e6d23c3a4d",
+            id="cfile_6903bf45e3288191af3d56e6d23c3a4d",
+            kind="file",
+        )
     ]
     assert result.citations == [Citation(start=195, end=236, sources=[1])]
     assert result.text[195:236] == "sandbox:/mnt/data/two_dice_sums_10000.txt"

@@ -4,7 +4,8 @@ A provider declares :class:`modelport.provider.Capabilities`; a case exercises (
 its ``method`` (``generate``, ``stream``, ``embed``, ``count_tokens``, ``batch``), its ``features``,
 and what its request (a batch's: each entry) uses: ``response_format`` (other than ``"text"``) is
 ``structured_output``, a function tool ``function_tools``, a provider tool ``provider_tools``,
-``reasoning`` settings ``reasoning``, ``prompt_cache`` settings ``prompt_cache``.
+``reasoning`` settings ``reasoning``, ``prompt_cache`` settings ``prompt_cache``, request
+``documents`` ``documents``.
 Two rules, the same for ``modelport conformance`` and pytest:
 
 - **A case that needs an undeclared capability is refused**: a case whose method or one of whose
@@ -49,8 +50,12 @@ def capabilities(provider_id: str) -> Mapping[str, bool]:
 
 
 def exercised(case: Case) -> list[str]:
-    """What ``case`` exercises: its method, its features, then what its request uses (see the module)."""
-    used = [name for request in _requests(case) for name in _used(request)]
+    """What ``case`` exercises: its method, its features, then what its request uses (see the
+    module); a refusal case (no interaction, an expected error) uses nothing of its request: it
+    shows the request is refused, as ``documents`` are by a provider without them (a new one's
+    ``expected.json`` is the ``{"error": {"type", "message"}}`` the refusal raises)."""
+    refused = not case.cassette.interactions and "error" in (case.expected or {})
+    used = [] if refused else [name for request in _requests(case) for name in _used(request)]
     return list(dict.fromkeys([case.method, *case.features, *used]))
 
 
@@ -76,6 +81,7 @@ def _used(request: Mapping[str, object]) -> list[str]:
     )
     used += [f"{kind}_tools" for kind in ("function", "provider") if kind in kinds]
     used += [name for name in ("reasoning", "prompt_cache") if request.get(name) is not None]
+    used += ["documents"] if request.get("documents") else []
     return used
 
 

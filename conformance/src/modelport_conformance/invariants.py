@@ -105,6 +105,14 @@ USAGE_SUBSETS = (
 )
 
 
+#: What each whole counts, said where a part exceeds it (docs/usage.md: a provider whose billed
+#: input leaves the cache out adds the cached tokens to ``input_tokens``).
+_WHOLE = {
+    "input_tokens": "input_tokens is every input token, cached ones included (docs/usage.md)",
+    "output_tokens": "output_tokens is every output token, reasoning included (docs/usage.md)",
+}
+
+
 def _usage_problems(usage: Usage, where: str) -> list[str]:
     counts = usage.model_dump(exclude={"cached_input_tokens"})
     problems = [
@@ -116,7 +124,9 @@ def _usage_problems(usage: Usage, where: str) -> list[str]:
         reported = {name: counts[name] for name in parts if counts.get(name) is not None}
         if reported and counts.get(whole) is not None and sum(reported.values()) > counts[whole]:
             named = " + ".join(f"{name} ({value})" for name, value in reported.items())
-            problems.append(f"{where}: {named} exceeds {whole} ({counts[whole]}), which includes it")
+            problems.append(
+                f"{where}: {named} exceeds {whole} ({counts[whole]}), which includes it; {_WHOLE[whole]}"
+            )
     given, produced, total = usage.input_tokens, usage.output_tokens, usage.total_tokens
     if given is not None and produced is not None and total is not None and given + produced != total:
         problems.append(

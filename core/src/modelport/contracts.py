@@ -29,6 +29,12 @@ request first): the flags ``checks_on_send`` and ``embed_retries_per_request`` a
 lists the types it maps in ``Provider.embedding_types`` (default ``{"float"}``) and the core refuses
 any other before any I/O, so an older plugin keeps working and refuses every type but float.
 
+It also adds, with nothing for a 2.2 provider to change: the ``documents`` request keyword
+(mapped only by a provider whose ``Capabilities.documents`` is true; the core refuses documents
+for any other before any I/O, so a 2.2 provider never drops them unseen), ``Source.id`` and
+``Source.kind`` (``None`` by default), and the usage rule for a provider whose billed input leaves
+cached tokens out (docs/usage.md).
+
 What 2.2 added (nothing for a 2.1 provider to change): neutral server tools (the ``Capabilities``
 flags ``web_search``, ``web_fetch``, ``code_execution`` and :meth:`Provider.neutral_tool
 <modelport.provider.Provider.neutral_tool>`, both off by default), ``Usage.server_tool_calls``,

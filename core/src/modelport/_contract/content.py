@@ -223,6 +223,55 @@ Part = Annotated[
 ]
 
 
+# --------------------------------------------------------------------------- documents
+
+#: Bounds of a request document's names (contract 2.3): an id, a title, a context note.
+MAX_DOCUMENT_ID = 256
+MAX_DOCUMENT_TITLE = 1024
+MAX_DOCUMENT_CONTEXT = 65_536
+#: Most documents one request takes.
+MAX_DOCUMENTS = 100
+
+_MEDIA_TYPE = r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+\-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+\-]*$"
+
+
+class _Document(_Frozen):
+    id: str | None = Field(default=None, min_length=1, max_length=MAX_DOCUMENT_ID)
+    """The caller's name for the document, unique in the request (never sent where the API has no
+    place for it; a source names the document by what the provider returns, see ``Source.id``)."""
+    title: str | None = Field(default=None, min_length=1, max_length=MAX_DOCUMENT_TITLE)
+    """A title the provider may show and quote back in its sources."""
+    context: str | None = Field(default=None, min_length=1, max_length=MAX_DOCUMENT_CONTEXT)
+    """Text about the document the model reads but never cites (Anthropic's ``context``)."""
+
+
+class TextDocument(_Document):
+    """A plain-text document passed with the request (``documents=``), the basis of citations."""
+
+    type: Literal["text"] = "text"
+    text: str = Field(min_length=1)
+
+
+class FileDocument(_Document):
+    """A file document passed with the request: inline ``data`` or a reference (``uri``: a URL, or
+    a provider's file id such as Anthropic's ``file_…``), with its media type."""
+
+    type: Literal["file"] = "file"
+    media_type: str = Field(max_length=255, pattern=_MEDIA_TYPE)
+    data: Base64Bytes | None = None
+    uri: str | None = Field(default=None, min_length=1, max_length=8192)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> FileDocument:
+        if (self.data is None) == (self.uri is None):
+            raise ValueError("a file document needs exactly one of 'data' or 'uri'")
+        return self
+
+
+#: A document of a request's ``documents``, told apart by ``type`` (contract 2.3).
+Document = Annotated[Union[TextDocument, FileDocument], Field(discriminator="type")]
+
+
 class Origin(_Frozen):
     """Who produced an assistant turn: the provider id, its wire API and the model asked for.
 

@@ -27,8 +27,10 @@ __all__ = [
 ]
 
 from .content import (
+    MAX_DOCUMENTS,
     MAX_SAFE_INTEGER,
     MAX_VALUE_DEPTH,
+    Document,
     FunctionTool,
     Message,
     SpecificToolChoice,
@@ -109,6 +111,15 @@ def _coerce_shorthand(value: Any, key: str) -> Any:
     return {key: value} if isinstance(value, str) else value
 
 
+def _document_shorthand(value: Any) -> Any:
+    """A string is a text document; a mapping without ``type`` is one of text if it has ``text``."""
+    if isinstance(value, str):
+        return {"type": "text", "text": value}
+    if isinstance(value, Mapping) and "type" not in value:
+        return {"type": "text" if "text" in value else "file", **value}
+    return value
+
+
 class Request(_Frozen):
     """A canonical generation request. Build it with keywords; ``prompt`` becomes a user message."""
 
@@ -130,6 +141,9 @@ class Request(_Frozen):
     user_id: str | None = None
     request_labels: dict[str, str] | None = None
     provider_options: dict[str, dict[str, Any]] | None = None
+    documents: list[Document] | None = Field(default=None, max_length=MAX_DOCUMENTS)
+    """Documents passed with the request, the basis of the provider's citations (contract 2.3): a
+    provider whose ``Capabilities.documents`` is false refuses them before any I/O."""
 
     @model_validator(mode="before")
     @classmethod
@@ -156,12 +170,18 @@ class Request(_Frozen):
         data["messages"] = messages
         if "response_format" in data:
             data["response_format"] = _coerce_shorthand(data["response_format"], "type")
+        if isinstance(data.get("documents"), (list, tuple)):
+            data["documents"] = [_document_shorthand(d) for d in data["documents"]]
         return data
 
     @model_validator(mode="after")
     def _consistent(self) -> Request:
         if self.tools or self.tool_choice is not None:
             self._tools_consistent()
+        if self.documents:
+            ids = [d.id for d in self.documents if d.id is not None]
+            if duplicates := sorted({i for i in ids if ids.count(i) > 1}):
+                raise ValueError(f"duplicate document ids: {', '.join(duplicates)}")
         where = _too_deep_field(self)
         if where is not None:
             raise ValueError(f"{where} is nested deeper than {MAX_VALUE_DEPTH} levels")
@@ -235,6 +255,9 @@ class RequestKeywords(TypedDict, total=False):
     user_id: str | None
     request_labels: Mapping[str, str] | None
     provider_options: Mapping[str, Mapping[str, Any]] | None
+    #: Text and file documents the answer may cite (``{"text": ..., "title": ...}`` or a
+    #: :class:`~modelport.types.TextDocument` / :class:`~modelport.types.FileDocument`).
+    documents: Sequence[Document | Mapping[str, Any]] | None
 
 
 def _free_form_values(request: Request) -> Iterator[tuple[tuple[object, ...], Any]]:

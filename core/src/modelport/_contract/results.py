@@ -118,28 +118,51 @@ class CallWarning(_Frozen):
     details: str | None = None
 
 
+#: What a source is, as the provider says it (``Source.kind``, contract 2.3).
+SourceKind = Literal["document", "tool-result", "web-page", "file"]
+
+
 class Source(_Frozen):
-    """A numbered source (1-based) that citations point at."""
+    """A numbered source (1-based) that citations point at: what the answer rests on."""
 
     number: int = Field(ge=1)
+    """Its number, 1 for the first source of the result; :attr:`Citation.sources` lists numbers."""
     title: str | None = None
+    """Its title as the provider gives it (a page's, a file's name, a document's ``title``)."""
     uri: str | None = None
+    """Where it lives, as sent (a web page's URL, a ``gs://`` object): not always a link."""
     domain: str | None = None
+    """The host of :attr:`uri`, or the domain the provider names."""
     file_id: str | None = None
     """The provider's id of a searched file (OpenAI ``file_citation``, Gemini File Search)."""
     excerpt: str | None = None
     """The passage of the source that was retrieved, when the provider returns it (Gemini File Search)."""
+    id: str | None = None
+    """The provider's name of the source within the answer (contract 2.3): for a request document
+    cited by position (Anthropic's ``document_index``), its 0-based index in ``documents=`` as a
+    string; a file's id; a search result's id. ``None`` when the provider names none."""
+    kind: SourceKind | None = None
+    """What the source is (contract 2.3): ``"document"`` (one of the request's ``documents``),
+    ``"tool-result"`` (a tool's output the model cited), ``"web-page"`` (found by a web search or
+    fetched by URL), ``"file"`` (a file the provider searched or made: OpenAI ``file_citation`` and
+    ``container_file_citation``, a Gemini ``retrievedContext``). ``None`` when the provider does
+    not say."""
 
 
 class Citation(_Frozen):
     """A character span ``[start, end)`` of ``Result.text`` supported by the numbered sources
-    (:func:`modelport.citations.cited_spans` gives its UTF-8 byte offsets and cited words too)."""
+    (:func:`modelport.citations.cited_spans` gives its UTF-8 byte offsets and cited words too).
+    The table of docs/web-search.md shows each field on a real answer."""
 
     start: int = Field(ge=0)
+    """Where the supported span of the answer starts: a character offset into ``Result.text``."""
     end: int = Field(ge=0)
+    """Where it ends (exclusive); ``start == end`` marks a point (OpenAI's ``file_citation``)."""
     sources: list[int] = Field(min_length=1)
+    """The :attr:`Source.number` of each source supporting the span."""
     cited_text: str | None = None
-    """The source's own words the span rests on, when the provider quotes them (Anthropic)."""
+    """The source's own words the span rests on, when the provider quotes them (Anthropic): words
+    of the source, never of the answer (those are ``Result.text[start:end]``)."""
 
     @model_validator(mode="after")
     def _ordered(self) -> Citation:

@@ -41,8 +41,7 @@ __all__ = [
     "parse_provider_options",
 ]
 
-#: The version of the provider contract (this module, :mod:`modelport.http`, the events). A plugin
-#: built against another major version is refused at registration with a clear message.
+#: The provider contract's version (this module, :mod:`modelport.http`, the events; see contracts).
 CONTRACT_VERSION = "2.3"
 
 #: Default total deadline of one call, in seconds (every attempt and every byte of the answer).
@@ -101,6 +100,8 @@ class Capabilities:
     web_search: bool = False
     web_fetch: bool = False
     code_execution: bool = False
+    #: Maps ``documents`` (contract 2.3); else the core refuses them before any I/O.
+    documents: bool = False
 
     def as_dict(self) -> dict[str, bool]:
         """Capabilities as a plain mapping."""
@@ -215,8 +216,7 @@ class Provider:
     Class attributes:
 
     - ``id``: the provider id used in model ids (``"google"`` in ``"google/gemini-2.5-flash"``).
-    - ``display_name``: a human name for messages.
-    - ``capabilities``: a :class:`Capabilities`.
+    - ``display_name``: a human name for messages; ``capabilities``: a :class:`Capabilities`.
     - ``tool_namespace``: the namespace of provider tools this provider accepts (``"google"``
       accepts ``google.*`` tools), or ``None`` for none.
     - ``backend``: the backend name provider-tool argument rules are checked against.

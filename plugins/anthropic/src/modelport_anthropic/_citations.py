@@ -8,7 +8,9 @@ one block joined by a blank line). A citation names its source by
 kind: ``web_search_result_location`` and ``search_result_location`` by URL (``url`` / ``source``)
 and title, ``char_location``, ``page_location`` and ``content_block_location`` by the document
 (``document_index`` and ``document_title``). Sources are numbered from 1 in the order first cited;
-one source cited twice keeps its number.
+one source cited twice keeps its number. A document's source has ``kind="document"`` and its
+``document_index`` as ``id`` (the index in ``documents=``, whose blocks come first); a web search
+result's has ``kind="web-page"``.
 """
 
 from __future__ import annotations
@@ -41,7 +43,22 @@ def _source(number: int, citation: dict[str, Any]) -> Source:
     uri = uri if isinstance(uri, str) and uri else None
     title = citation.get("title") or citation.get("document_title")
     domain = urlsplit(uri).hostname if uri is not None else None
-    return Source(number=number, title=title if isinstance(title, str) else None, uri=uri, domain=domain)
+    kind = citation.get("type")
+    index = citation.get("document_index")
+    return Source(
+        number=number,
+        title=title if isinstance(title, str) else None,
+        uri=uri,
+        domain=domain,
+        id=str(index) if kind in _DOCUMENT_KINDS and type(index) is int else None,
+        kind=_KINDS.get(kind) if isinstance(kind, str) else None,
+    )
+
+
+_DOCUMENT_KINDS = ("char_location", "page_location", "content_block_location")
+#: A citation's type → what its source is (``search_result_location``: a search result block, the
+#: output of the caller's own tool or a document it passed: not said).
+_KINDS = {"web_search_result_location": "web-page", **dict.fromkeys(_DOCUMENT_KINDS, "document")}
 
 
 def sources_and_citations(spans: Iterable[Span]) -> tuple[list[Source], list[Citation]]:

@@ -22,6 +22,7 @@ from modelport.types import (
 )
 
 from ._caching import place_cache
+from ._documents import with_documents
 from ._messages import wire_messages
 from ._options import AnthropicOptions, parse_options
 from ._structured import answer_tool, native_format, place_answer_tool
@@ -61,7 +62,7 @@ def max_tokens(model_name: str, request: Request) -> int:
 
 def _messages(request: Request) -> dict[str, Any]:
     system, messages = wire_messages(request.messages)
-    body: dict[str, Any] = {"messages": messages}
+    body: dict[str, Any] = {"messages": with_documents(messages, request.documents)}
     if system is not None:
         body["system"] = system
     return body

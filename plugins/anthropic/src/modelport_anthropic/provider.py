@@ -79,6 +79,7 @@ class AnthropicProvider(HttpProvider):
         web_search=True,
         web_fetch=True,
         code_execution=True,
+        documents=True,
     )
     default_base_url: ClassVar[str | None] = ANTHROPIC_BASE_URL
     base_url_env: ClassVar[str | None] = "ANTHROPIC_BASE_URL"

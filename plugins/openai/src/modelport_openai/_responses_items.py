@@ -161,13 +161,20 @@ def _source(number: int, annotation: dict[str, Any]) -> Source:
     uri = annotation.get("url") if annotation.get("type") == "url_citation" else None
     title = annotation.get("title") or annotation.get("filename")
     file_id = annotation.get("file_id") if annotation.get("type") != "url_citation" else None
+    file_id = file_id if isinstance(file_id, str) and file_id else None
     return Source(
         number=number,
         title=title if isinstance(title, str) else None,
         uri=uri,
         domain=urlsplit(uri).hostname if uri else None,
-        file_id=file_id if isinstance(file_id, str) and file_id else None,
+        file_id=file_id,
+        id=file_id,
+        kind="web-page" if uri is not None else "file" if annotation.get("type") in _FILE_KINDS else None,
     )
+
+
+#: The annotations that cite a file: a file search's store file, a code interpreter's container file.
+_FILE_KINDS = ("file_citation", "container_file_citation")
 
 
 def _span(annotation: dict[str, Any]) -> tuple[Any, Any]:

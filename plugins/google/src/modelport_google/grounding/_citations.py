@@ -30,6 +30,10 @@ __all__ = ["citations_from_grounding", "sources_from_chunks"]
 _MAX_OCCURRENCES = 1_000
 
 _CHUNK_KINDS = ("web", "retrievedContext", "image", "maps")
+#: A chunk's kind → ``Source.kind``: a web result (or a fetched URL) is a page; a retrieved context
+#: is a file of a store searched (File Search, Vertex RAG), as OpenAI's ``file_citation`` is; an
+#: image or a place is neither, so not said.
+_SOURCE_KINDS = {"web": "web-page", "retrievedContext": "file"}
 
 
 def _string(value: object) -> str | None:
@@ -41,8 +45,10 @@ def sources_from_chunks(chunks: object) -> list[Source]:
     sources: list[Source] = []
     for i, chunk in enumerate(chunks if isinstance(chunks, list) else ()):
         info: dict[str, Any] = {}
+        kind = None
         if isinstance(chunk, dict):
-            info = next((chunk[k] for k in _CHUNK_KINDS if isinstance(chunk.get(k), dict)), {})
+            kind = next((k for k in _CHUNK_KINDS if isinstance(chunk.get(k), dict)), None)
+            info = chunk[kind] if kind is not None else {}
         sources.append(
             Source(
                 number=i + 1,
@@ -53,6 +59,7 @@ def sources_from_chunks(chunks: object) -> list[Source]:
                 # only (``documentName``): the Gemini API's File Search names its store, not a file.
                 file_id=_string(info.get("documentName")),
                 excerpt=_string(info.get("text")),
+                kind=_SOURCE_KINDS.get(kind or ""),
             )
         )
     return sources
