@@ -59,7 +59,7 @@ def _plant(package: Path) -> None:
     provider = package / "provider.py"
     source = provider.read_text(encoding="utf-8")
     rule = (
-        '    stream_end: ClassVar[StreamEnd | None] = StreamEnd(\n'
+        "    stream_end: ClassVar[StreamEnd | None] = StreamEnd(\n"
         '        kind="type", terminal=frozenset({"stop"}), required=frozenset({"start"})\n'
         "    )\n"
     )

@@ -21,7 +21,7 @@ OVERFLOWING = ["1e999", "-1e999", "1E400", "1e+309", "-1.8e308", "1" + "0" * 400
 
 
 @pytest.mark.parametrize("literal", OVERFLOWING)
-@pytest.mark.parametrize("where", ["{}", '{{"a": {}}}', '[1, "x", {{"b": [{}]}}]', ' {} '])
+@pytest.mark.parametrize("where", ["{}", '{{"a": {}}}', '[1, "x", {{"b": [{}]}}]', " {} "])
 def test_a_number_too_large_for_a_double_is_refused_anywhere(literal: str, where: str) -> None:
     text = where.format(literal)
     with pytest.raises(ValueError) as info:
