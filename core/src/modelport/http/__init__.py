@@ -32,7 +32,12 @@ flows let a token be fetched or refreshed without twin methods. A provider's oth
 through the same I/O: :meth:`HttpProvider.call` / :meth:`HttpProvider.call_json` for one request,
 and an :class:`Operation` (pure steps, run with ``.run()`` or awaited) for a flow of several, such as
 a resumable upload or polling until a file is ready; token counting is the optional
-``count_tokens_request``/``decode_token_count`` pair. A provider that does not speak HTTP
+``count_tokens_request``/``decode_token_count`` pair.
+
+What every stream decoder repeats is in the kit too, as data: :class:`StreamParts` keeps the parts'
+bookkeeping (ids, starting and ending text, reasoning and tool-call parts, the offset of the text,
+ending what is open at the end), and :func:`merge_items` folds an item-by-item stream into the whole
+answer for the conformance suite's ``merged`` check. A provider that does not speak HTTP
 subclasses :class:`~modelport.provider.Provider` and implements ``generate``/``stream`` directly.
 """
 
@@ -62,7 +67,9 @@ if TYPE_CHECKING:
     from ._file_body import FileBody
     from ._kit import HttpProvider
     from ._lines import BadLine
+    from ._merge import merge_items
     from ._operation import Operation
+    from ._parts import StreamParts
     from ._stream_end import StreamEnd
     from ._types import HttpRequest, HttpResponse, Limits, Steps, StreamDecoder, Wait
 
@@ -85,6 +92,8 @@ _LAZY = {
     "HttpProvider": "._kit",
     "BadLine": "._lines",
     "Operation": "._operation",
+    "StreamParts": "._parts",
+    "merge_items": "._merge",
     "StreamEnd": "._stream_end",
     "HttpRequest": "._types",
     "HttpResponse": "._types",
@@ -112,10 +121,12 @@ __all__ = [
     "Operation",
     "Steps",
     "StreamEnd",
+    "StreamParts",
     "Wait",
     "Limits",
     "StreamDecoder",
     "check_header_value",
+    "merge_items",
     "ERROR_TYPES",
     "TRANSIENT_STATUSES",
     "error_class",
