@@ -143,6 +143,18 @@ def test_a_fragment_of_no_open_call_is_a_key_error_for_the_decoder_guard() -> No
         parts.call_args("{}", key=7)
 
 
+@pytest.mark.parametrize("fragment", [None, 3, ["a"]])
+def test_a_fragment_that_is_not_a_string_is_a_type_error_and_changes_nothing(fragment: Any) -> None:
+    parts = StreamParts()
+    parts.text("a")
+    parts.call_start("c1", "f", key=1)
+    for add in (parts.text, parts.reasoning, lambda f: parts.call_args(f, 1)):
+        with pytest.raises(TypeError, match="fragment must be a string, not "):
+            add(fragment)
+    assert (parts.offset, parts.is_open(0), parts.is_open(1)) == (1, True, True)
+    assert _dump(parts.text("b")) == [{"type": "text-delta", "id": "text-0", "delta": "b"}]
+
+
 def test_whole_call_arguments_given_as_text_are_parsed_by_the_core_and_kept_raw_when_bad() -> None:
     parts = StreamParts(sequential=True)
     events = [*parts.call("c1", "f", '{"a": 1'), *parts.call("c2", "g", "")]

@@ -59,8 +59,10 @@ class StreamParts:
     ``sequential=True`` is for an API whose parts come one after another (text pieces in a row are
     one part, anything else ends it): a part that starts ends the open ones. :attr:`offset` is the
     length of the answer's text so far (``Result.text``, where citation offsets count) and
-    :meth:`started_at` where a text part began in it. Fragments are not validated (no more than the
-    event constructors' own checks): the tracker keeps a decoder's per-frame cost.
+    :meth:`started_at` where a text part began in it. A fragment that is not a string is a
+    ``TypeError`` (which the decoder guard types) before anything changes; nothing else is
+    validated beyond the event constructors' own checks, so the tracker keeps a decoder's per-frame
+    cost.
     """
 
     __slots__ = ("_count", "_open", "offset", "sequential")
@@ -75,8 +77,10 @@ class StreamParts:
         self, fragment: str, key: Hashable = 0, *, metadata: ProviderMetadata | None = None
     ) -> list[StreamEvent]:
         """More text of the part at ``key`` (``metadata`` goes on its start, when this starts it)."""
+        if type(fragment) is not str:
+            raise _not_text(fragment)
         part = self._open.get(key)
-        if part is not None and part.kind is _TEXT and type(fragment) is str:
+        if part is not None and part.kind is _TEXT:
             # The hot path, once a frame: more text of an open part, built as text_delta builds it.
             if not fragment:
                 return []
@@ -94,6 +98,8 @@ class StreamParts:
         self, fragment: str, key: Hashable = 0, *, metadata: ProviderMetadata | None = None
     ) -> list[StreamEvent]:
         """More reasoning text of the part at ``key`` (``metadata`` on its start)."""
+        if type(fragment) is not str:
+            raise _not_text(fragment)
         part = self._open.get(key)
         if part is None or part.kind != _REASONING:
             out = self._begin(_REASONING, key)
@@ -120,6 +126,8 @@ class StreamParts:
         part = self._open[key]
         if part.kind != _CALL:
             raise KeyError(f"part {part.id!r} at {key!r} is not a tool call")
+        if type(fragment) is not str:
+            raise _not_text(fragment)
         return [ToolCallDeltaEvent(id=part.id, delta=fragment)] if fragment else []
 
     def call(
@@ -177,3 +185,7 @@ class StreamParts:
         self._open[key] = _Part(kind, f"{kind}-{self._count}", self.offset)
         self._count += 1
         return out
+
+
+def _not_text(fragment: object) -> TypeError:
+    return TypeError(f"a text or arguments fragment must be a string, not {type(fragment).__name__}")
