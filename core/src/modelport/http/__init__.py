@@ -36,8 +36,9 @@ a resumable upload or polling until a file is ready; token counting is the optio
 
 What every stream decoder repeats is in the kit too, as data: :class:`StreamParts` keeps the parts'
 bookkeeping (ids, starting and ending text, reasoning and tool-call parts, the offset of the text,
-ending what is open at the end), and :func:`merge_items` folds an item-by-item stream into the whole
-answer for the conformance suite's ``merged`` check. A provider that does not speak HTTP
+ending what is open at the end), :func:`merge_items` folds an item-by-item stream into the whole
+answer for the conformance suite's ``merged`` check, and :func:`decode_frames` decodes a whole answer
+through the stream decoder. A provider that does not speak HTTP
 subclasses :class:`~modelport.provider.Provider` and implements ``generate``/``stream`` directly.
 """
 
@@ -67,11 +68,11 @@ if TYPE_CHECKING:
     from ._file_body import FileBody
     from ._kit import HttpProvider
     from ._lines import BadLine
-    from ._merge import merge_items
     from ._operation import Operation
     from ._parts import StreamParts
     from ._stream_end import StreamEnd
     from ._types import HttpRequest, HttpResponse, Limits, Steps, StreamDecoder, Wait
+    from ._whole import decode_frames, merge_items
 
 # Each name loads with its module on first read: a module of the kit (``modelport.http.urls``) can be
 # imported without the whole kit.
@@ -93,7 +94,8 @@ _LAZY = {
     "BadLine": "._lines",
     "Operation": "._operation",
     "StreamParts": "._parts",
-    "merge_items": "._merge",
+    "decode_frames": "._whole",
+    "merge_items": "._whole",
     "StreamEnd": "._stream_end",
     "HttpRequest": "._types",
     "HttpResponse": "._types",
@@ -126,6 +128,7 @@ __all__ = [
     "Limits",
     "StreamDecoder",
     "check_header_value",
+    "decode_frames",
     "merge_items",
     "ERROR_TYPES",
     "TRANSIENT_STATUSES",
