@@ -44,7 +44,14 @@ def test_items_in_order_text_in_a_row_joined_and_the_other_frames_fields_on_the_
 
 
 def test_without_join_every_frame_is_an_item_and_a_later_field_replaces_an_earlier() -> None:
-    frames = [{"kind": "a", "x": 1}, {"kind": "t", "v": "p"}, {"kind": "t", "v": "q"}, {"kind": "a", "x": 2}]
+    frames = [
+        {"kind": "a", "x": 1},
+        {"kind": "t", "v": "p"},
+        {"kind": {"t": 1}, "v": "unhashable"},
+        {"v": "no kind"},
+        {"kind": "t", "v": "q"},
+        {"kind": "a", "x": 2},
+    ]
     assert merge_items(frames, items={"t"}, fields={"a"}, kind="kind", into="items") == {
         "items": [{"kind": "t", "v": "p"}, {"kind": "t", "v": "q"}],
         "x": 2,

@@ -54,8 +54,8 @@ def merge_items(
     """The whole answer of ``frames``: the frames whose ``kind`` key is one of ``items`` in order
     under ``into`` (consecutive frames of a kind in ``join`` become one item, the text at
     ``join[kind]`` concatenated), and every key but ``kind`` of the frames of a kind in ``fields``
-    on the answer itself (a later frame's value replaces an earlier one's). Frames of any other kind
-    are left out, as a decoder skips kinds newer than it.
+    on the answer itself (a later frame's value replaces an earlier one's). Frames of any other kind,
+    or whose kind is not a string, are left out, as a decoder skips kinds newer than it.
 
     ``merge_items(frames, items={"text", "tool_call"}, fields={"start", "stop"}, join={"text": "text"})``
     folds ``start``, two ``text``, ``stop`` into ``{"id", "model", "output": [{"type": "text", "text"}],
@@ -66,6 +66,8 @@ def merge_items(
     output: list[dict[str, Any]] = answer[into]
     for frame in frames:
         what = frame.get(kind)
+        if not isinstance(what, str):
+            continue  # a frame without a kind (or with one no API names so) is no item
         if what in items:
             key = joined.get(what)
             if key is not None and output and output[-1].get(kind) == what:
