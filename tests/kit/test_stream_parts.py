@@ -1,7 +1,8 @@
 """The kit's stream bookkeeping (``modelport.http.StreamParts``): the exact events it gives for what a
 decoder says its frames mean, and a real recording decoded with it to what the first-party decoder
 gives. The hand-written fragments below are MOCK (they test the tracker's rules, not a provider's
-shapes); the recording is the Anthropic plugin's vendored ``stream-thinking-then-tool-call`` case.
+shapes); the recordings are the Anthropic plugin's vendored ``stream-thinking-then-tool-call`` case
+and the OpenAI plugin's ``stream-parallel-tool-calls``.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from modelport import events as ev
 from modelport.http import StreamParts
 from modelport.types import ReasoningPart, TextPart, ToolCallPart
 
+ROOT = Path(__file__).resolve().parents[2]
 RECORDING = (
-    Path(__file__).resolve().parents[2]
-    / "plugins/anthropic/src/modelport_anthropic/cassettes/anthropic/stream-thinking-then-tool-call"
+    ROOT / "plugins/anthropic/src/modelport_anthropic/cassettes/anthropic/stream-thinking-then-tool-call"
 )
+CHAT_RECORDING = ROOT / "plugins/openai/src/modelport_openai/cassettes/openai/stream-parallel-tool-calls"
 
 
 def _dump(events: list[ev.StreamEvent]) -> list[dict[str, Any]]:
@@ -173,9 +175,14 @@ def test_whole_call_arguments_given_as_text_are_parsed_by_the_core_and_kept_raw_
     assert [w.setting for w in result.warnings] == ["tool_calls"]
 
 
-def _frames() -> list[dict[str, Any]]:
-    cassette = yaml.safe_load((RECORDING / "cassette.yaml").read_text(encoding="utf-8"))
+def _frames(case: Path = RECORDING) -> list[Any]:
+    cassette = yaml.safe_load((case / "cassette.yaml").read_text(encoding="utf-8"))
     return [event["data"] for event in cassette["interactions"][0]["response"]["body"]["sse"]]
+
+
+def _golden(case: Path) -> Any:
+    recorded = json.loads((case / "expected.json").read_text(encoding="utf-8"))["events"]
+    return ev.accumulate(ev.parse_event(event) for event in recorded)
 
 
 def _decode_with_parts(frames: list[dict[str, Any]]) -> list[ev.StreamEvent]:
@@ -206,8 +213,7 @@ def _decode_with_parts(frames: list[dict[str, Any]]) -> list[ev.StreamEvent]:
 
 def test_a_real_recording_through_the_tracker_gives_the_first_party_decoders_parts() -> None:
     events = _decode_with_parts(_frames())
-    recorded = json.loads((RECORDING / "expected.json").read_text(encoding="utf-8"))["events"]
-    golden = ev.accumulate(ev.parse_event(event) for event in recorded)
+    golden = _golden(RECORDING)
     assert ev.accumulate(events).content == golden.content
     assert [type(part).__name__ for part in golden.content] == ["ReasoningPart", "ToolCallPart"]
     assert golden.content[1] == ToolCallPart(
@@ -215,3 +221,40 @@ def test_a_real_recording_through_the_tracker_gives_the_first_party_decoders_par
     )
     kinds = [event.type for event in events]  # the empty first fragment of the arguments sends no delta
     assert (kinds[0], kinds[-1], kinds.count("tool-call-delta")) == ("reasoning-start", "tool-call-end", 6)
+
+
+def _decode_chat_with_parts(chunks: list[Any]) -> list[ev.StreamEvent]:
+    """Chat Completions chunks through the tracker: text and reasoning at one key (a change of kind
+    ends the part), each call at its index, started once its name is known; every part ends at the
+    end. What the OpenAI decoder's ``_text``/``_close``/``_call`` bookkeeping becomes (its quirks,
+    a call id reused at an index, usage and logprobs, left out)."""
+    parts, out = StreamParts(), []
+    for chunk in chunks:
+        if chunk == "[DONE]":
+            continue
+        for choice in chunk["choices"]:
+            delta = choice["delta"]
+            if delta.get("content"):
+                out += parts.text(delta["content"], "content")
+            for call in delta.get("tool_calls") or []:
+                key = ("call", call["index"])
+                if not parts.is_open(key):
+                    out += parts.call_start(call["id"], call["function"]["name"], key)
+                out += parts.call_args(call["function"].get("arguments") or "", key)
+    return [*out, *parts.finish()]
+
+
+def test_a_real_chat_completions_stream_through_the_tracker_gives_the_first_party_parts() -> None:
+    events = _decode_chat_with_parts(_frames(CHAT_RECORDING))
+    golden = _golden(CHAT_RECORDING)
+    assert ev.accumulate(events).content == golden.content
+    assert [(call.name, call.args) for call in golden.tool_calls] == [
+        ("get_current_weather", {"location": "Seattle, WA"}),
+        ("get_current_weather", {"location": "San Francisco, CA"}),
+    ]
+    assert [(e.type, e.id) for e in events if e.type != "tool-call-delta"] == [
+        ("tool-call-start", "call-0"),
+        ("tool-call-start", "call-1"),
+        ("tool-call-end", "call-0"),
+        ("tool-call-end", "call-1"),
+    ]
