@@ -36,14 +36,17 @@ FILES = sorted(
         *(
             f"src/modelport_my_llm/cases/{case}/{file}"
             for case in (
+                "embed-texts",
                 "error-400",
                 "error-401",
                 "error-429",
                 "error-500",
+                "generate-cited",
                 "generate-text",
                 "generate-tool-call",
                 "generate-tool-result",
                 "generate-unsupported-setting",
+                "stream-cited",
                 "stream-cut-short",
                 "stream-text",
                 "stream-tool-call",

@@ -36,7 +36,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "my-llm"
-CASES = 11  # the template's recorded cases
+CASES = 14  # the template's recorded cases
 #: The API settings the project is generated with (the defaults are the name's: see test_new_provider).
 OPTIONS = [
     "--key-env",

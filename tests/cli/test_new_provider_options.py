@@ -219,9 +219,9 @@ def test_merged_catches_a_whole_answer_decoder_that_drops_usage_after_regenerate
 ) -> None:
     mapping = generated / "mapping.py"
     text = mapping.read_text(encoding="utf-8")
-    good = '"usage": answer.get("usage")}'
+    good = '("stop_reason", "usage", "sources", "citations")'
     assert text.count(good) == 1
-    mapping.write_text(text.replace(good, '"usage": None}'), encoding="utf-8")
+    mapping.write_text(text.replace(good, '("stop_reason", "sources", "citations")'), encoding="utf-8")
     _checks(tmp_path, "--regenerate")
     _checks(tmp_path, "--accept")
     _, checks = _checks(tmp_path)

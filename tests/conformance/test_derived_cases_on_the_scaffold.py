@@ -20,13 +20,15 @@ from .conftest import install_alone
 NAME = "planted-llm"
 PACKAGE = "modelport_planted_llm"
 #: The planted bug: at the end of the body, a stream that sent no ``stop`` frame is completed anyway.
-GOOD_FINISH = "    def finish(self) -> Iterator[ev.StreamEvent]:\n        yield from self._end_text()\n"
+GOOD_FINISH = "    def finish(self) -> list[ev.StreamEvent]:\n        return self.parts.finish()\n"
 PLANTED_FINISH = (
-    GOOD_FINISH + "        if not self.stopped:\n            yield ev.FinishEvent(finish_reason='stop')\n"
+    "    def finish(self) -> list[ev.StreamEvent]:\n"
+    "        done = [] if self.stopped else [ev.FinishEvent(finish_reason='stop')]\n"
+    "        return self.parts.finish() + done\n"
 )
-GOOD_STOP = '        elif kind == "stop":\n'
+GOOD_STOP = '        if kind == "stop":\n'
 PLANTED_STOP = GOOD_STOP + "            self.stopped = True\n"
-STREAMS = ("stream-cut-short", "stream-text", "stream-tool-call")
+STREAMS = ("stream-cited", "stream-cut-short", "stream-text", "stream-tool-call")
 
 
 @pytest.fixture
@@ -51,9 +53,9 @@ def _plant(package: Path) -> None:
     text = mapping.read_text(encoding="utf-8")
     assert text.count(GOOD_FINISH) == 1 and text.count(GOOD_STOP) == 1
     text = text.replace(GOOD_FINISH, PLANTED_FINISH).replace(GOOD_STOP, PLANTED_STOP)
-    text = text.replace(
-        "        self.parts = 0\n", "        self.parts = 0\n        self.stopped = False\n", 1
-    )
+    parts = "        self.parts = StreamParts(sequential=True)\n"
+    assert text.count(parts) == 1
+    text = text.replace(parts, parts + "        self.stopped = False\n")
     mapping.write_text(text, encoding="utf-8")
     # and the author dropped the kit's stream-end rule, which would stop the bug before any check
     provider = package / "provider.py"

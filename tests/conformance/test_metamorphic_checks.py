@@ -1,7 +1,6 @@
 """The metamorphic checks catch the mapping bugs a scaffold-built plugin shipped with, with no
 ``merge_frames`` and with goldens regenerated from the buggy plugin (so ``expected`` passes): each
-bug is planted in a plugin made by ``modelport new-provider`` (extended with citations, see
-``scaffold_plugin``), its cases are recorded again where the bug changes the request, every
+bug is planted in a plugin made by ``modelport new-provider`` (see ``scaffold_plugin``), its cases are recorded again where the bug changes the request, every
 ``expected.json`` is regenerated, and then exactly one check fails, with the message naming the
 edit and how the decoded value moved.
 """
@@ -106,7 +105,7 @@ def test_citation_offsets_shifted_fail_the_metamorphic_check(build_plugin, bug: 
         " not the wire's 5 from the start of a text part"
     }
     assert failures["stream-cited"] == {
-        "metamorphic": f"citation start 4 → 5 at frame 3 /citations/0/start: the decoded offset is {decoded},"
+        "metamorphic": f"citation start 4 → 5 at frame 7 /citations/0/start: the decoded offset is {decoded},"
         " not the wire's 5 from the start of a text part"
     }
 

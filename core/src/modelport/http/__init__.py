@@ -32,7 +32,13 @@ flows let a token be fetched or refreshed without twin methods. A provider's oth
 through the same I/O: :meth:`HttpProvider.call` / :meth:`HttpProvider.call_json` for one request,
 and an :class:`Operation` (pure steps, run with ``.run()`` or awaited) for a flow of several, such as
 a resumable upload or polling until a file is ready; token counting is the optional
-``count_tokens_request``/``decode_token_count`` pair. A provider that does not speak HTTP
+``count_tokens_request``/``decode_token_count`` pair.
+
+What every stream decoder repeats is in the kit too, as data: :class:`StreamParts` keeps the parts'
+bookkeeping (ids, starting and ending text, reasoning and tool-call parts, the offset of the text,
+ending what is open at the end), :func:`merge_items` folds an item-by-item stream into the whole
+answer for the conformance suite's ``merged`` check, and :func:`decode_frames` decodes a whole answer
+through the stream decoder. A provider that does not speak HTTP
 subclasses :class:`~modelport.provider.Provider` and implements ``generate``/``stream`` directly.
 """
 
@@ -63,8 +69,10 @@ if TYPE_CHECKING:
     from ._kit import HttpProvider
     from ._lines import BadLine
     from ._operation import Operation
+    from ._parts import StreamParts
     from ._stream_end import StreamEnd
     from ._types import HttpRequest, HttpResponse, Limits, Steps, StreamDecoder, Wait
+    from ._whole import decode_frames, merge_items
 
 # Each name loads with its module on first read: a module of the kit (``modelport.http.urls``) can be
 # imported without the whole kit.
@@ -85,6 +93,9 @@ _LAZY = {
     "HttpProvider": "._kit",
     "BadLine": "._lines",
     "Operation": "._operation",
+    "StreamParts": "._parts",
+    "decode_frames": "._whole",
+    "merge_items": "._whole",
     "StreamEnd": "._stream_end",
     "HttpRequest": "._types",
     "HttpResponse": "._types",
@@ -112,10 +123,13 @@ __all__ = [
     "Operation",
     "Steps",
     "StreamEnd",
+    "StreamParts",
     "Wait",
     "Limits",
     "StreamDecoder",
     "check_header_value",
+    "decode_frames",
+    "merge_items",
     "ERROR_TYPES",
     "TRANSIENT_STATUSES",
     "error_class",
