@@ -68,9 +68,9 @@ def input_items(
         rest = [p for p in message.content if not isinstance(p, ToolResultPart)]
         if results and not stateful:
             called = {item.get("call_id") for item in out if item.get("type") == "function_call"}
-            for part in results:
-                if part.call_id not in called:
-                    raise InvalidRequestError(MISPLACED_RESULT.format(where=where, call_id=part.call_id))
+            for result in results:
+                if result.call_id not in called:
+                    raise InvalidRequestError(MISPLACED_RESULT.format(where=where, call_id=result.call_id))
         out += [_tool_result(p) for p in results]
         if message.role == "system":
             for part in rest:
