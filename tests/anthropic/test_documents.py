@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from modelport.errors import InvalidRequestError
-from modelport.types import Citation, FileDocument, Source, TextDocument, ToolResultPart
+from modelport.types import Citation, FileDocument, Source, TextDocument, ToolCallPart, ToolResultPart
 
 from . import corpus
 from .fakes import message, model
@@ -74,26 +74,37 @@ def test_documents_open_the_first_user_turn_as_cited_document_blocks() -> None:
     ]
 
 
-def test_documents_go_after_the_tool_results_of_a_first_user_turn_and_into_the_count() -> None:
+def test_documents_go_into_the_first_user_turn_of_a_history_with_tool_turns_and_into_the_count() -> None:
+    # A tool result must follow the call it answers (refused before I/O otherwise), so the first
+    # user turn never holds one: the documents lead it, before its text.
     m, answers = model([httpx.Response(200, json={"input_tokens": 575})])
     messages = [
+        {"role": "user", "content": "Is the grass green?"},
+        {"role": "assistant", "content": [ToolCallPart(id="toolu_1", name="look", args={"at": "grass"})]},
         {"role": "tool", "content": [ToolResultPart(call_id="toolu_1", name="look", output="green")]},
         {"role": "user", "content": "And the sky?"},
     ]
     m.count_tokens(messages=messages, documents=["The sky is blue."])
-    first = answers.body()["messages"][0]
-    assert first == {
+    sent = answers.body()["messages"]
+    assert sent[0] == {
         "role": "user",
         "content": [
-            {"type": "tool_result", "tool_use_id": "toolu_1", "content": "green"},
             {
                 "type": "document",
                 "source": {"type": "text", "media_type": "text/plain", "data": "The sky is blue."},
                 "citations": CITED,
             },
+            {"type": "text", "text": "Is the grass green?"},
         ],
     }
-    assert answers.body()["messages"][1] == {"role": "user", "content": "And the sky?"}
+    assert sent[1] == {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "toolu_1", "name": "look", "input": {"at": "grass"}}],
+    }
+    assert sent[2:] == [
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "green"}]},
+        {"role": "user", "content": "And the sky?"},
+    ]
 
 
 @pytest.mark.parametrize(
