@@ -123,7 +123,7 @@ def test_the_generated_project_passes_its_own_workflow_offline_from_wheels(tmp_p
     )  # fmt: skip
     assert sorted(p.name.split("-")[0] for p in wheels.iterdir()) == ["modelport", "modelport_conformance"]
     venv.create(tmp_path / "venv", with_pip=True)
-    share_installed(tmp_path / "venv", tmp_path / "shared")
+    share_installed(tmp_path / "venv", tmp_path / "outer-packages")
     bin_dir = tmp_path / "venv" / "bin"
     env = _offline_env(bin_dir)
     env["MODELPORT_SPEC"] = f"--find-links {wheels} modelport modelport-conformance"
@@ -168,7 +168,7 @@ def test_a_spec_of_checkout_paths_installs_the_core_and_the_suite_offline(tmp_pa
     """The README's first form, ``MODELPORT_SPEC="/x/core /x/conformance"``: built from the
     checkout by the install itself, with no index."""
     venv.create(tmp_path / "venv", with_pip=True)
-    share_installed(tmp_path / "venv", tmp_path / "shared")
+    share_installed(tmp_path / "venv", tmp_path / "outer-packages")
     env = _offline_env(tmp_path / "venv" / "bin")
     env["MODELPORT_SPEC"] = f"{ROOT / 'core'} {ROOT / 'conformance'}"
     _run(["bash", "-e", "-c", "python -m pip install --quiet ${MODELPORT_SPEC:-modelport}"], tmp_path, env)
