@@ -123,7 +123,9 @@ def test_an_unknown_option_is_the_sdks_own_error(google: Callable[..., Any]) -> 
         ["generate", GOOGLE, "hi", "-o", "temprature=0.2"], lambda request: httpx.Response(200, json=ANSWER)
     )
     assert (result.exit_code, requests) == (1, [])
-    assert result.output == "error: invalid request: temprature: Extra inputs are not permitted\n"
+    assert result.output == (
+        "error: invalid request: temprature: Extra inputs are not permitted (did you mean temperature=?)\n"
+    )
 
 
 def test_options_and_system_replay_the_recorded_cassette(example_installed: Path) -> None:

@@ -199,7 +199,7 @@ def test_module_level_functions_share_a_model(
 
     monkeypatch.setattr(_api, "_DEFAULT_MODELS", {})
     shared = modelport.get_model("scripted/m", script=scripted)
-    _api._DEFAULT_MODELS["scripted/m"] = shared
+    _api._DEFAULT_MODELS[("scripted/m", None, None)] = shared
     scripted.results.append(testing.text_result("module"))
     assert modelport.generate("scripted/m", prompt="x").text == "module"
 

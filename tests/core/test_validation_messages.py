@@ -87,7 +87,10 @@ def test_the_formatter_is_public() -> None:
 def test_request_keywords() -> None:
     with pytest.raises(InvalidRequestError) as info:
         modelport.get_model("google/gemini-2.5-flash", api_key="k").generate(prompt="hi", temprature=1)
-    assert str(info.value) == "invalid request: temprature: Extra inputs are not permitted"
+    assert (
+        str(info.value)
+        == "invalid request: temprature: Extra inputs are not permitted (did you mean temperature=?)"
+    )
 
 
 def test_python_tool_arguments() -> None:

@@ -67,18 +67,18 @@ def test_a_shared_model_made_before_tracing_is_traced_once_tracing_is_on() -> No
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     model, recorder = mock.model([grounded(), grounded()])
     model_id = "google/shared-before-tracing"
-    _api._DEFAULT_MODELS[model_id] = model
+    _api._DEFAULT_MODELS[(model_id, None, None)] = model
     try:
         modelport.generate(model_id, prompt="What is the weather in London?")
         assert exporter.get_finished_spans() == ()
         telemetry.instrument(tracer_provider=provider)
         modelport.generate(model_id, prompt="What is the weather in London?")
         assert [s.name for s in exporter.get_finished_spans()] == ["chat gemini-2.5-flash"]
-        shared = _api._DEFAULT_MODELS[model_id]
+        shared = _api._DEFAULT_MODELS[(model_id, None, None)]
         assert type(shared) is telemetry.InstrumentedModel and shared.provider is model.provider
         assert len(recorder.requests) == 2
     finally:
-        _api._DEFAULT_MODELS.pop(model_id, None)
+        _api._DEFAULT_MODELS.pop((model_id, None, None), None)
         telemetry.uninstrument()
         provider.shutdown()
 

@@ -239,56 +239,111 @@ def _check_provider_options(provider_cls: type[Any], options: dict[str, Any]) ->
     )
 
 
-_DEFAULT_MODELS: dict[str, Model] = {}
+_DEFAULT_MODELS: dict[tuple[str, str | None, str | None], Model] = {}
 _DEFAULT_LOCK = threading.Lock()
+#: Shared models kept for the module-level calls; the oldest is let go past this many.
+_MAX_DEFAULT_MODELS = 64
 
 
-def _default_model(model_id: str) -> Model:
-    # Module-level calls share one Model (and so one pooled client) per id. A shared model made
+def _default_model(model_id: str, api_key: str | None = None, base_url: str | None = None) -> Model:
+    # Module-level calls share one Model (and so one pooled client) per id and connection settings.
+    # The key is never kept as given: a digest of it tells two keys apart. A shared model made
     # before tracing was turned on is traced from then on (the same provider and clients, wrapped):
     # the application never held it, so it cannot wrap it itself.
-    model = _DEFAULT_MODELS.get(model_id)
+    _check_client_options(api_key, base_url, None, None, None, None)
+    key = (model_id, base_url, _digest(api_key))
+    model = _DEFAULT_MODELS.get(key)
     if model is None or type(model) is not _model_class():
         with _DEFAULT_LOCK:
-            model = _DEFAULT_MODELS.get(model_id)
+            model = _DEFAULT_MODELS.get(key)
             if model is None:
-                model = get_model(model_id)
+                model = get_model(model_id, api_key=api_key, base_url=base_url)
+                while len(_DEFAULT_MODELS) >= _MAX_DEFAULT_MODELS:
+                    del _DEFAULT_MODELS[next(iter(_DEFAULT_MODELS))]
             elif type(model) is Model and _model_class() is not Model:
                 from .telemetry import instrument_model
 
                 model = instrument_model(model)
-            _DEFAULT_MODELS[model_id] = model
+            _DEFAULT_MODELS[key] = model
     return model
 
 
-def generate(model_id: str, **kwargs: Unpack[RequestKeywords]) -> Result:
-    """``get_model(model_id).generate(**kwargs)`` with a shared, default-configured model."""
-    return _default_model(model_id).generate(**kwargs)
+def _digest(api_key: str | Secret | None) -> str | None:
+    if api_key is None:
+        return None
+    import hashlib
+
+    value = api_key.reveal() if isinstance(api_key, Secret) else api_key
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def stream(model_id: str, **kwargs: Unpack[RequestKeywords]) -> ResultStream:
-    """``get_model(model_id).stream(**kwargs)`` with a shared, default-configured model."""
-    return _default_model(model_id).stream(**kwargs)
+def generate(
+    model_id: str,
+    *,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    **kwargs: Unpack[RequestKeywords],
+) -> Result:
+    """``get_model(model_id, api_key=..., base_url=...).generate(**kwargs)`` with a shared model
+    (one per model id and connection settings, so its pooled client is reused across calls)."""
+    return _default_model(model_id, api_key, base_url).generate(**kwargs)
 
 
-def embed(model_id: str, values: str | Sequence[str], **kwargs: Any) -> EmbeddingResult:
-    """``get_model(model_id).embed(values, **kwargs)`` with a shared, default-configured model."""
-    return _default_model(model_id).embed(values, **kwargs)
+def stream(
+    model_id: str,
+    *,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    **kwargs: Unpack[RequestKeywords],
+) -> ResultStream:
+    """``get_model(model_id, api_key=..., base_url=...).stream(**kwargs)`` with a shared model."""
+    return _default_model(model_id, api_key, base_url).stream(**kwargs)
 
 
-async def agenerate(model_id: str, **kwargs: Unpack[RequestKeywords]) -> Result:
+def embed(
+    model_id: str,
+    values: str | Sequence[str],
+    *,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    **kwargs: Any,
+) -> EmbeddingResult:
+    """``get_model(model_id, api_key=..., base_url=...).embed(values, **kwargs)`` with a shared model."""
+    return _default_model(model_id, api_key, base_url).embed(values, **kwargs)
+
+
+async def agenerate(
+    model_id: str,
+    *,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    **kwargs: Unpack[RequestKeywords],
+) -> Result:
     """Async twin of :func:`generate`."""
-    return await _default_model(model_id).agenerate(**kwargs)
+    return await _default_model(model_id, api_key, base_url).agenerate(**kwargs)
 
 
-def astream(model_id: str, **kwargs: Unpack[RequestKeywords]) -> AsyncResultStream:
+def astream(
+    model_id: str,
+    *,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    **kwargs: Unpack[RequestKeywords],
+) -> AsyncResultStream:
     """Async twin of :func:`stream`."""
-    return _default_model(model_id).astream(**kwargs)
+    return _default_model(model_id, api_key, base_url).astream(**kwargs)
 
 
-async def aembed(model_id: str, values: str | Sequence[str], **kwargs: Any) -> EmbeddingResult:
+async def aembed(
+    model_id: str,
+    values: str | Sequence[str],
+    *,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    **kwargs: Any,
+) -> EmbeddingResult:
     """Async twin of :func:`embed`."""
-    return await _default_model(model_id).aembed(values, **kwargs)
+    return await _default_model(model_id, api_key, base_url).aembed(values, **kwargs)
 
 
 def restore_batch(

@@ -49,7 +49,12 @@ def build_request(kwargs: Mapping[str, Any]) -> Request:
 
         if not isinstance(error, ValidationError):
             raise
-        raise InvalidRequestError("invalid request: " + validation_message(error, root="request")) from None
+        from .keywords import with_suggestions
+
+        problems = with_suggestions(error.errors(include_url=False, include_input=False))
+        raise InvalidRequestError(
+            "invalid request: " + validation_message(problems, root="request")
+        ) from None
 
 
 _Request: Any = None

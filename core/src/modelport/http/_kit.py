@@ -200,7 +200,14 @@ class HttpProvider(Provider):
         if from_env:
             return check_base_url(from_env, source=str(self.base_url_env))
         if not self.default_base_url:
-            raise ConfigurationError(f"provider {self.id!r} needs base_url=... (the server's URL)")
+            where = (
+                f"base_url=..., {self.base_url_env} in the environment"
+                if self.base_url_env
+                else "base_url=..."
+            )
+            raise ConfigurationError(
+                f"provider {self.id!r} needs the server's URL: {where}, or --base-url on the command line"
+            )
         return check_base_url(self.default_base_url, source=f"{type(self).__name__}.default_base_url")
 
     def url(self, spec: HttpRequest) -> str:

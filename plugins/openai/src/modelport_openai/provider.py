@@ -201,11 +201,14 @@ class OpenAIProvider(ChatCompletionsProvider):
 
 
 class OpenAICompatibleProvider(ChatCompletionsProvider):
-    """Any server that speaks Chat Completions: ``base_url=`` is required, a key optional."""
+    """Any server that speaks Chat Completions: ``base_url=`` (or ``OPENAI_COMPATIBLE_BASE_URL``)
+    is required, a key optional."""
 
     id: ClassVar[str] = "openai-compatible"
     display_name: ClassVar[str] = "OpenAI-compatible server"
     api_key_env: ClassVar[tuple[str, ...]] = ("OPENAI_COMPATIBLE_API_KEY",)
+    #: The server's URL when ``base_url=`` is not given (a local server set once in the shell).
+    base_url_env: ClassVar[str | None] = "OPENAI_COMPATIBLE_BASE_URL"
     api_key_required: ClassVar[bool] = False
     #: Anthropic's OpenAI SDK compatibility endpoint (``https://api.anthropic.com/v1/``) is one
     #: such server, with its own key shape.
