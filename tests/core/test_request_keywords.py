@@ -43,11 +43,29 @@ def test_the_keywords_are_the_fields_of_request() -> None:
     assert RequestKeywords.__total__ is False  # every keyword may be left out
 
 
+#: The calls whose result is generic in ``response_format`` take it as a keyword of its own.
+TYPED_BY_FORMAT = {"Model.generate", "Model.agenerate", "modelport.generate", "modelport.agenerate"}
+
+
 @pytest.mark.parametrize(("where", "call"), CALLS, ids=[where for where, _ in CALLS])
 def test_each_call_unpacks_the_keywords(where: str, call: Any) -> None:
-    kwargs = inspect.signature(call).parameters["kwargs"]
+    parameters = inspect.signature(call).parameters
+    kwargs = parameters["kwargs"]
     assert kwargs.kind is inspect.Parameter.VAR_KEYWORD
-    assert kwargs.annotation == "Unpack[RequestKeywords]"
+    if where in TYPED_BY_FORMAT:
+        assert kwargs.annotation == "Unpack[KeywordsBesidesFormat]"
+        assert parameters["response_format"].kind is inspect.Parameter.KEYWORD_ONLY
+        assert parameters["response_format"].default is None
+    else:
+        assert kwargs.annotation == "Unpack[RequestKeywords]"
+
+
+def test_the_keywords_besides_the_format_are_the_others() -> None:
+    from modelport._contract.request import KeywordsBesidesFormat
+
+    assert set(KeywordsBesidesFormat.__annotations__) == set(RequestKeywords.__annotations__) - {
+        "response_format"
+    }
 
 
 def test_mypy_strict_checks_the_keywords(tmp_path: Path) -> None:

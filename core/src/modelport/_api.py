@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
+from typing_extensions import TypeVar
 
 from ._model import Model
 from ._registry import registry
@@ -19,10 +20,15 @@ from .provider import DEFAULT_DEADLINE, ProviderConfig, Secret
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from ._contract.request import KeywordsBesidesFormat
     from ._model.streams import AsyncResultStream, ResultStream
     from .batches import BatchJob
     from .http import Limits
-    from .types import EmbeddingResult, RequestKeywords, Result
+    from .types import EmbeddingResult, RequestKeywords, ResponseFormat, Result
+
+#: The type ``parsed`` is, from ``response_format`` (``Any`` when it is not a Python type).
+_T = TypeVar("_T", default=Any)
+
 
 __all__ = [
     "aembed",
@@ -282,11 +288,13 @@ def generate(
     *,
     api_key: str | None = None,
     base_url: str | None = None,
-    **kwargs: Unpack[RequestKeywords],
-) -> Result:
+    response_format: type[_T] | ResponseFormat | Mapping[str, Any] | Literal["text", "json"] | None = None,
+    **kwargs: Unpack[KeywordsBesidesFormat],
+) -> Result[_T]:
     """``get_model(model_id, api_key=..., base_url=...).generate(**kwargs)`` with a shared model
     (one per model id and connection settings, so its pooled client is reused across calls)."""
-    return _default_model(model_id, api_key, base_url).generate(**kwargs)
+    model = _default_model(model_id, api_key, base_url)
+    return model.generate(response_format=response_format, **kwargs)
 
 
 def stream(
@@ -317,10 +325,12 @@ async def agenerate(
     *,
     api_key: str | None = None,
     base_url: str | None = None,
-    **kwargs: Unpack[RequestKeywords],
-) -> Result:
+    response_format: type[_T] | ResponseFormat | Mapping[str, Any] | Literal["text", "json"] | None = None,
+    **kwargs: Unpack[KeywordsBesidesFormat],
+) -> Result[_T]:
     """Async twin of :func:`generate`."""
-    return await _default_model(model_id, api_key, base_url).agenerate(**kwargs)
+    model = _default_model(model_id, api_key, base_url)
+    return await model.agenerate(response_format=response_format, **kwargs)
 
 
 def astream(

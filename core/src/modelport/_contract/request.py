@@ -223,13 +223,9 @@ class _NeutralTool(Protocol):
     def given(self) -> list[str]: ...
 
 
-class RequestKeywords(TypedDict, total=False):
-    """The keywords of a call (``generate``, ``stream``, ``count_tokens``, ``run``... and their async
-    twins): :class:`Request`'s fields, as a caller may give them, plus ``prompt`` and ``system``.
-
-    The call signatures read ``**kwargs: Unpack[RequestKeywords]``, so editors complete the
-    keywords and ``mypy --strict`` checks them; validation into a :class:`Request` stays the judge.
-    """
+class KeywordsBesidesFormat(TypedDict, total=False):
+    """:class:`RequestKeywords` less ``response_format``: what a call typed by its output type
+    (``generate(..., response_format=Person) -> Result[Person]``) takes beside it."""
 
     prompt: str
     system: str
@@ -242,8 +238,6 @@ class RequestKeywords(TypedDict, total=False):
     seed: int | None
     presence_penalty: float | None
     frequency_penalty: float | None
-    #: A spec, its shorthand (``"json"``), or a Python type the answer is parsed into.
-    response_format: ResponseFormat | Mapping[str, Any] | Literal["text", "json"] | type[Any] | None
     #: Function tools, provider tools, and neutral tools (:mod:`modelport.tools`, compiled to the
     #: provider's own before any I/O).
     tools: Sequence[Tool | _ToolFunction | _NeutralTool | Mapping[str, Any]] | None
@@ -258,6 +252,18 @@ class RequestKeywords(TypedDict, total=False):
     #: Text and file documents the answer may cite (``{"text": ..., "title": ...}`` or a
     #: :class:`~modelport.types.TextDocument` / :class:`~modelport.types.FileDocument`).
     documents: Sequence[Document | Mapping[str, Any]] | None
+
+
+class RequestKeywords(KeywordsBesidesFormat, total=False):
+    """The keywords of a call (``generate``, ``stream``, ``count_tokens``, ``run``... and their async
+    twins): :class:`Request`'s fields, as a caller may give them, plus ``prompt`` and ``system``.
+
+    The call signatures read ``**kwargs: Unpack[RequestKeywords]``, so editors complete the
+    keywords and ``mypy --strict`` checks them; validation into a :class:`Request` stays the judge.
+    """
+
+    #: A spec, its shorthand (``"json"``), or a Python type the answer is parsed into.
+    response_format: ResponseFormat | Mapping[str, Any] | Literal["text", "json"] | type[Any] | None
 
 
 def _free_form_values(request: Request) -> Iterator[tuple[tuple[object, ...], Any]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import warnings as _warnings
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Generic, Literal
 
 from pydantic import (
     Field,
@@ -16,6 +16,7 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
+from typing_extensions import TypeVar
 
 from .content import (
     MAX_SAFE_INTEGER,
@@ -189,8 +190,17 @@ Derived = tuple[list["Source"], list["Citation"], list["CallWarning"]]
 _DEFERRED_FIELDS = ("sources", "citations", "warnings")
 
 
-class Result(_Frozen):
-    """What a generation produced: ordered content parts plus finish reason, usage and metadata."""
+#: The Python type a result's answer is parsed into (``response_format=Person`` → ``Result[Person]``);
+#: a bare ``Result`` is ``Result[Any]``.
+OutputT = TypeVar("OutputT", default=Any)
+
+
+class Result(_Frozen, Generic[OutputT]):
+    """What a generation produced: ordered content parts plus finish reason, usage and metadata.
+
+    Generic in the type of :attr:`parsed` for type checkers only: ``model.generate(...,
+    response_format=Person)`` is a ``Result[Person]``, whose ``parsed`` is a ``Person``; at run time
+    every result is a plain ``Result``."""
 
     content: list[Part] = Field(default_factory=list)
     finish_reason: FinishReason = "other"
@@ -214,9 +224,9 @@ class Result(_Frozen):
     _deferred: tuple[Callable[[], Derived], list[CallWarning]] | None = PrivateAttr(default=None)
 
     @property
-    def parsed(self) -> Any:
+    def parsed(self) -> OutputT:
         """The answer validated into the Python type given as ``response_format`` (else ``None``)."""
-        return self._parsed
+        return self._parsed  # type: ignore[no-any-return]
 
     @classmethod
     def deferred(cls, derive: Callable[[], Derived], /, **fields: Any) -> Result:

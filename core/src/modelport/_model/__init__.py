@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+from typing_extensions import TypeVar
 
 from .._runtime import retry as _retry
 from ..deadlines import Deadline
@@ -19,11 +21,24 @@ if TYPE_CHECKING:
 
     from typing_extensions import Unpack
 
+    from .._contract.request import KeywordsBesidesFormat
     from ..loop import RunResult, RunStream, Step
     from ..loop.approval import ApproveHook
     from ..outputs import OutputType
-    from ..types import CallWarning, EmbeddingResult, EmbeddingType, Origin, Request, RequestKeywords, Result
+    from ..types import (
+        CallWarning,
+        EmbeddingResult,
+        EmbeddingType,
+        Origin,
+        Request,
+        RequestKeywords,
+        ResponseFormat,
+        Result,
+    )
     from .streams import AsyncResultStream, ResultStream
+
+#: The type ``parsed`` is, from ``response_format`` (``Any`` when it is not a Python type).
+_T = TypeVar("_T", default=Any)
 
 # The request and result types (pydantic) load on first use, not on import: ``import modelport`` and
 # ``get_model`` stay as cheap as importing httpx.
@@ -38,6 +53,12 @@ class ValidCall(NamedTuple):
     request: Request
     warnings: list[CallWarning]
     output: OutputType | None
+
+
+def with_format(kwargs: Mapping[str, Any], response_format: object) -> Mapping[str, Any]:
+    """The call's keywords with ``response_format`` back among them (a typed keyword of its own in
+    the signatures that make :class:`~modelport.types.Result` generic in it)."""
+    return kwargs if response_format is None else {**kwargs, "response_format": response_format}
 
 
 def build_request(kwargs: Mapping[str, Any]) -> Request:
@@ -191,9 +212,19 @@ class Model(BatchCalls):
 
     # Sync ------------------------------------------------------------------------------------
 
-    def generate(self, **kwargs: Unpack[RequestKeywords]) -> Result:
-        """Generate a complete result. Keywords are those of :class:`~modelport.types.Request`."""
-        return self._generate(self._validate(kwargs))
+    def generate(
+        self,
+        *,
+        response_format: type[_T]
+        | ResponseFormat
+        | Mapping[str, Any]
+        | Literal["text", "json"]
+        | None = None,
+        **kwargs: Unpack[KeywordsBesidesFormat],
+    ) -> Result[_T]:
+        """Generate a complete result. Keywords are those of :class:`~modelport.types.Request`;
+        with a Python type as ``response_format``, a ``Result`` of that type (its ``parsed``)."""
+        return self._generate(self._validate(with_format(kwargs, response_format)))
 
     def _generate(self, call: ValidCall) -> Result:
         """:meth:`generate` of a call already validated (the tool loop's steps come this way)."""
@@ -262,9 +293,18 @@ class Model(BatchCalls):
         request = self._counted(kwargs)
         return await _retry.acall(self.retry_policy, lambda: self.provider.acount_tokens(self.name, request))
 
-    async def agenerate(self, **kwargs: Unpack[RequestKeywords]) -> Result:
+    async def agenerate(
+        self,
+        *,
+        response_format: type[_T]
+        | ResponseFormat
+        | Mapping[str, Any]
+        | Literal["text", "json"]
+        | None = None,
+        **kwargs: Unpack[KeywordsBesidesFormat],
+    ) -> Result[_T]:
         """Async twin of :meth:`generate`."""
-        return await self._agenerate(self._validate(kwargs))
+        return await self._agenerate(self._validate(with_format(kwargs, response_format)))
 
     async def _agenerate(self, call: ValidCall) -> Result:
         """Async twin of :meth:`_generate`."""
