@@ -3,11 +3,14 @@ wraps within it instead of being cut (so do the failures under the table)."""
 
 from __future__ import annotations
 
+import io
+import os
+
 import pytest
 
 from modelport_conformance.report import ProviderReport, Report, render
 from modelport_conformance.runner import CaseOutcome
-from modelport_conformance.table import fit_table, terminal_width
+from modelport_conformance.table import UNWRAPPED, fit_table, terminal_width
 
 DETAIL = (
     "[expected] output differs from expected.json: $.result.usage.input_tokens: expected 9, got 2; "
@@ -62,3 +65,24 @@ def test_render_takes_the_terminal_width_from_columns(monkeypatch: pytest.Monkey
     assert failures[0] == "example / generate-basic:"
     assert " ".join(line.strip() for line in failures[1 : failures.index("")]) == DETAIL
     assert render(_report(), width=400).splitlines()[2].endswith(DETAIL)
+
+
+def test_a_table_written_to_a_pipe_is_not_wrapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no ``COLUMNS`` and stdout not a terminal (``| grep``, a CI log), a row stays one line."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    assert terminal_width() == UNWRAPPED
+    lines = render(_report()).splitlines()
+    assert lines[2].split()[:5] == ["example", "generate-basic", "generate", "FAIL", "EX1"]
+    assert lines[2].endswith(DETAIL)
+
+
+def test_a_terminal_without_columns_keeps_its_own_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr("sys.stdout", Terminal())
+    monkeypatch.setattr("shutil.get_terminal_size", lambda fallback=(80, 24): os.terminal_size((90, 30)))
+    assert terminal_width() == 89

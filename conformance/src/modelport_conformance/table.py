@@ -4,12 +4,14 @@ wrap onto more lines (a long word is split across lines): nothing is cut."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 import textwrap
 from collections.abc import Sequence
 from itertools import zip_longest
 
-__all__ = ["GAP", "MIN_COLUMN", "fit_table", "terminal_width", "wrap_lines"]
+__all__ = ["GAP", "MIN_COLUMN", "UNWRAPPED", "fit_table", "terminal_width", "wrap_lines"]
 
 #: Spaces between columns.
 GAP = 2
@@ -17,10 +19,24 @@ GAP = 2
 MIN_COLUMN = 8
 
 
+#: The width of a table written to a pipe or a file: no line is wrapped there (a log, ``grep``).
+UNWRAPPED = 1_000_000
+
+
 def terminal_width() -> int:
-    """The width a table may take: the terminal's (``COLUMNS`` when set; 80 without a terminal)
-    less one column, so that a full line never makes the terminal wrap it."""
+    """The width a table may take: ``COLUMNS`` when set, else the terminal's, less one column so
+    that a full line never makes the terminal wrap it; written to a pipe or a file, no limit
+    (:data:`UNWRAPPED`), so a case name stays whole for ``grep``."""
+    if not os.environ.get("COLUMNS") and not _is_terminal(sys.stdout):
+        return UNWRAPPED
     return max(shutil.get_terminal_size((80, 24)).columns - 1, MIN_COLUMN)
+
+
+def _is_terminal(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):  # no such method, or closed
+        return False
 
 
 def _widths(header: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> list[int]:
