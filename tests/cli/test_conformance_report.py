@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -153,9 +154,9 @@ class Page(HTMLParser):
 
 EXPECTED_MATRIX = [
     ["case", "example", "example-hostile"],
+    ["generate-wrong", "\u2013", "FAIL"],  # failing rows first
     [HOSTILE, "\u2013", "PASS"],
     ["generate-basic", "PASS", "\u2013"],
-    ["generate-wrong", "\u2013", "FAIL"],
     ["stream-basic", "PASS", "skip"],
     ["provider", "PASS", "FAIL"],
 ]
@@ -266,6 +267,71 @@ def test_chromium_renders_the_matrix_and_shows_the_hostile_name_as_text(
     # The failing case's details are open, with the diff; the others are closed.
     opened = [attrs.get("id") for tag, attrs in rendered.tags if tag == "details" and "open" in attrs]
     assert opened == ["case-1-1"]
+
+
+def _many_cases_one_failing(count: int = 239, failing: int = 163) -> Report:
+    """The shape issue 41 found: one failing case, the 164th of 239, in a long run."""
+    outcomes = [
+        CaseOutcome(
+            "acme", f"generate-case-{n:03d}", "generate", "pass", checks=[CheckOutcome("expected", "pass")]
+        )
+        for n in range(count)
+    ]
+    outcomes[failing] = CaseOutcome(
+        "acme",
+        f"generate-case-{failing:03d}",
+        "generate",
+        "fail",
+        checks=[CheckOutcome("request", "pass"), CheckOutcome("usage", "fail", "input and output swapped")],
+        message="[usage] input_tokens 9 > total_tokens 5",
+    )
+    return Report(
+        [ProviderReport("acme", outcomes, status="fail")], {}, strict=False, versions={"Python": "3"}
+    )
+
+
+#: Added to a copy of the page (its CSP dropped) to read the layout as Chromium drew it.
+_MEASURE = """<script>
+const upper = el => el.getBoundingClientRect().top, lower = el => el.getBoundingClientRect().bottom;
+const hint = document.querySelector('#failures pre.hint'), ref = document.querySelector('#failures .case-ref');
+const firstCase = [...document.querySelectorAll('.case-ref, #matrix tbody th, details.case .name')]
+  .sort((a, b) => upper(a) - upper(b))[0];
+document.body.dataset.measured = JSON.stringify({
+  viewport: window.innerHeight, first: firstCase.textContent, ref: ref.textContent,
+  hintTop: upper(hint), hintBottom: lower(hint), hint: hint.textContent,
+  firstRow: document.querySelector('#matrix tbody th').textContent,
+  firstDetails: document.querySelector('details.case').id,
+});
+</script>"""
+
+
+def test_chromium_shows_the_one_failing_case_first_with_its_hints(tmp_path: Path) -> None:
+    markup = render_html(_many_cases_one_failing())
+    # Failures first, in the page's own text: the section comes before the matrix and the case list.
+    assert markup.index('id="failures"') < markup.index('id="matrix"') < markup.index("<details")
+    page = tmp_path / "measured.html"
+    measured = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", markup)
+    page.write_text(measured.replace("</body>", _MEASURE + "</body>"), encoding="utf-8")
+    dom = _browse(tmp_path, page, "--window-size=1280,900", "--dump-dom").stdout
+    found = re.search(r'data-measured="([^"]*)"', dom)
+    assert found, dom[:2000]
+    seen = json.loads(html.unescape(found.group(1)))
+    assert seen["first"] == seen["ref"] == "acme / generate-case-163"  # the first case on the page
+    assert seen["firstRow"] == "generate-case-163"  # and the first row of the matrix
+    assert seen["firstDetails"] == "case-0-163"  # and the first of the provider's cases
+    assert 0 <= seen["hintTop"] < seen["hintBottom"] <= seen["viewport"]  # the hints are on screen
+    assert seen["hint"].splitlines() == [
+        "replay:      modelport conformance --provider acme",
+        "regenerate:  modelport conformance --provider acme --regenerate   # review, then --accept",
+        "re-record:   pytest --modelport-record-mode=all -k generate-case-163   # with the provider's key set",
+    ]
+
+
+def test_a_passing_report_has_no_failures_section() -> None:
+    report = _many_cases_one_failing(count=3, failing=0)
+    report.providers[0].cases[0] = CaseOutcome("acme", "generate-case-000", "generate", "pass")
+    markup = render_html(report)
+    assert 'id="failures"' not in markup and 'class="hint"' not in markup
 
 
 @pytest.mark.parametrize("fmt", ["table", "json", "markdown", "html"])

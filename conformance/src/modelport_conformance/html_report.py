@@ -1,9 +1,10 @@
 """The conformance report as one self-contained HTML page (``modelport conformance --format html``).
 
-A page a plugin author can publish from CI: the providers-by-cases matrix, each case's requirements,
-checks, skip reasons and failure diffs, and the versions that produced it. Inline CSS only: no
-script, no network asset (a Content-Security-Policy forbids both), and it works without JavaScript
-(details expand with ``<details>``, matrix cells link to them by fragment).
+A page a plugin author can publish from CI: failures first (each failing case with the commands
+that replay, regenerate and re-record it), the providers-by-cases matrix (failing rows first), each
+case's requirements, checks, skip reasons and failure diffs, and the versions that produced it.
+Inline CSS only: no script, no network asset (a Content-Security-Policy forbids both), and it works
+without JavaScript (details expand with ``<details>``, matrix cells link to them by fragment).
 
 Every string that comes from a plugin, a case or a cassette (provider ids, case names, methods,
 requirements, messages, plugin errors, versions) goes through :func:`text`: control characters
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import html
 import re
+import shlex
 from typing import TYPE_CHECKING
 
 from modelport.cli.terminal import visible
@@ -26,7 +28,7 @@ from .outcomes import CaseOutcome, counted
 if TYPE_CHECKING:
     from .outcomes import Report
 
-__all__ = ["render_html", "text"]
+__all__ = ["render_html", "repair_hints", "text"]
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _MARK = {"pass": "PASS", "fail": "FAIL", "skip": "skip"}
@@ -68,6 +70,9 @@ dt { font-weight: 600; } dd { margin: 0; }
 pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 4px; padding: .5rem;
       overflow-x: auto; white-space: pre-wrap; word-break: break-word; margin: .3rem 0; }
 pre.diff { background: #fff5f5; border-color: #ffcecb; }
+#failures { border: 2px solid var(--fail); border-radius: 6px; padding: .2rem 1rem .6rem; margin-top: 1rem; }
+#failures h2 { color: var(--fail); margin-top: .6rem; } #failures li { margin: .5rem 0; }
+pre.hint { background: #fff; margin: .3rem 0 0; }
 .muted { color: #656d76; }
 """
 
@@ -89,8 +94,52 @@ def _case_id(p: int, c: int) -> str:
     return f"case-{p}-{c}"
 
 
+def repair_hints(outcome: CaseOutcome) -> list[str]:
+    """The commands that replay, regenerate and re-record a failing case, one a line."""
+    provider, case = shlex.quote(outcome.provider_id), shlex.quote(outcome.case)
+    return [
+        f"replay:      modelport conformance --provider {provider}",
+        f"regenerate:  modelport conformance --provider {provider} --regenerate   # review, then --accept",
+        f"re-record:   pytest --modelport-record-mode=all -k {case}   # with the provider's key set",
+    ]
+
+
+def _failing(report: Report) -> list[tuple[int, int, CaseOutcome]]:
+    return [
+        (p, c, outcome)
+        for p, provider in enumerate(report.providers)
+        for c, outcome in enumerate(provider.cases)
+        if outcome.status == "fail"
+    ]
+
+
+def _failures(failing: list[tuple[int, int, CaseOutcome]]) -> list[str]:
+    """The section at the top of the page: every failing case, its failed checks and its hints."""
+    out = ['<section id="failures"><h2>Failures</h2><ul>']
+    for p, c, outcome in failing:
+        checks = ", ".join(check.name for check in outcome.checks if check.status == "fail")
+        out.append(
+            f'<li><span class="badge fail">FAIL</span> <a class="name case-ref" href="#{_case_id(p, c)}">'
+            f"{text(outcome.provider_id)} / {text(outcome.case)}</a>"
+            f'<span class="method">{text(outcome.method)}</span>'
+            f"{': ' + text(checks) if checks else ''}"
+            f'<pre class="hint">{text(chr(10).join(repair_hints(outcome)))}</pre></li>'
+        )
+    out.append("</ul></section>")
+    return out
+
+
+def _failing_first(cases: list[CaseOutcome]) -> list[tuple[int, CaseOutcome]]:
+    """The cases with their indexes (their ids), failing ones first, each group in run order."""
+    indexed = list(enumerate(cases))
+    return [item for item in indexed if item[1].status == "fail"] + [
+        item for item in indexed if item[1].status != "fail"
+    ]
+
+
 def _matrix(report: Report) -> list[str]:
-    names: list[str] = sorted({c.case for p in report.providers for c in p.cases})
+    failing = {c.case for p in report.providers for c in p.cases if c.status == "fail"}
+    names = sorted({c.case for p in report.providers for c in p.cases}, key=lambda n: (n not in failing, n))
     where: dict[tuple[int, str], list[tuple[int, CaseOutcome]]] = {}
     for p, provider in enumerate(report.providers):
         for c, outcome in enumerate(provider.cases):
@@ -137,6 +186,8 @@ def _case(p: int, c: int, outcome: CaseOutcome) -> list[str]:
     out.append("</dl>")
     if outcome.status == "fail" and outcome.message:
         out.append(f'<pre class="diff">{text(outcome.message)}</pre>')
+    if outcome.status == "fail":
+        out.append(f'<pre class="hint">{text(chr(10).join(repair_hints(outcome)))}</pre>')
     if outcome.checks:
         out.append(f'<table class="checks">{_CHECKS_HEAD}<tbody>')
         for check in outcome.checks:
@@ -171,8 +222,12 @@ def render_html(report: Report) -> str:
         f'<span id="summary">{totals["pass"]} passed, {totals["fail"]} failed, '
         f"{totals['skip']} skipped</span>"
         f"{' (strict)' if report.strict else ''}</p></header>",
-        "<main><section><h2>Providers &#215; cases</h2>",
+        "<main>",
     ]
+    failing = _failing(report)
+    if failing:
+        out += _failures(failing)
+    out.append("<section><h2>Providers &#215; cases</h2>")
     if any(p.cases for p in report.providers):
         out += _matrix(report)
     else:
@@ -202,7 +257,7 @@ def render_html(report: Report) -> str:
             out.append('<ul class="warnings">')
             out += [f"<li>{text(warning)}</li>" for warning in provider.warnings]
             out.append("</ul>")
-        for c, outcome in enumerate(provider.cases):
+        for c, outcome in _failing_first(provider.cases):
             out += _case(p, c, outcome)
     out.append("</section>")
     if report.plugin_errors:
