@@ -172,11 +172,19 @@ def _provider_rows() -> tuple[list[dict[str, Any]], dict[str, str]]:
 
 
 @main.command("providers")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default="table", show_default=True
+)
 def providers_command(fmt: str) -> None:
-    """Registered providers, their capabilities and provider tools, and plugin load errors."""
+    """Registered providers, their capabilities and provider tools, and plugin load errors
+    (``--format markdown``: the feature-by-provider matrix the README and docs/providers.md hold)."""
     rows, errors = _provider_rows()
     broken_commands = command_errors()
+    if fmt == "markdown":
+        from ._matrix import feature_matrix
+
+        click.echo(safe(feature_matrix()), nl=False)
+        return
     if fmt == "json":
         payload = {"providers": rows, "plugin_errors": errors, "command_errors": broken_commands}
         click.echo(json.dumps(payload, indent=2))
