@@ -179,6 +179,7 @@ def chat_command(
         model = model or earlier[-1].model
         base_url = base_url or earlier[-1].base_url
     chosen = model_id(model, settings)
+    base_url = base_url or settings.base_url(model)
     request_options = parse_options(options)
     if earlier:  # the conversation's instruction and options, unless given again (tools: generate's)
         system = earlier[-1].system if system is None else system

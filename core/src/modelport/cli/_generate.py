@@ -209,6 +209,7 @@ def generate_command(
     if conversation and base_url is None:
         base_url = conversation[-1].base_url
     model = model_id(model_arg, settings)
+    base_url = base_url or settings.base_url(model_arg)
     if cassette is not None:
         cassette = check_user_file(cassette, param_hint="'--cassette'")
     given = parse_options(options)
