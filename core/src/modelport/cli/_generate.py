@@ -137,7 +137,8 @@ def logged_conversation(continue_: bool, cid: str | None) -> list[Call]:
 @click.option(
     "--schema",
     metavar="FILE|MODULE:TYPE",
-    help="Answer in JSON following a JSON schema file or a type (e.g. myapp:Person); prints the parsed JSON.",
+    help="Answer in JSON following a JSON schema file, a type (myapp:Person) or fields "
+    "('name, age int'); prints the parsed JSON.",
 )
 @click.option("-c", "--continue", "continue_", is_flag=True, help="Continue the latest logged conversation.")
 @click.option("--cid", metavar="ID", help="Continue the logged conversation ID (`modelport logs` shows ids).")
