@@ -136,7 +136,7 @@ def logged_conversation(continue_: bool, cid: str | None) -> list[Call]:
 )
 @click.option(
     "--schema",
-    metavar="FILE|MODULE:TYPE",
+    metavar="FILE|MODULE:TYPE|FIELDS",
     help="Answer in JSON following a JSON schema file, a type (myapp:Person) or fields "
     "('name, age int'); prints the parsed JSON.",
 )
