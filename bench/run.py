@@ -20,7 +20,7 @@ from typing import Any
 if __package__ in (None, ""):  # ``python bench/run.py``
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import concurrent, fresh, sequential
+from bench import concurrent, decoding, fresh, sequential
 from bench.figures import Figure
 from bench.report import table
 from bench.server import MockServer
@@ -65,6 +65,7 @@ ALIASES = {
     "P2o": {"P2", "P2o"},
     "P4": {"P4", "P4g"},
     "P5": {"P5"},
+    "wire": {"wire", "W", "W-frame", "W-grounded", "W-embed"},
 }
 
 FULL = Plan(21, 500, 5, 10_000, 15, 200, 25, 2_000, 20_000, 900.0)
@@ -110,6 +111,7 @@ def run(plan: Plan, only: set[str] | None = None) -> dict[str, Any]:
                 else []
             ),
         ),
+        ("wire", lambda srv: decoding.decoding_figures(max(plan.rounds * 3, 5), plan.calls)),
         ("P4", lambda srv: concurrent.async_figures(srv.base_url, plan.concurrent, plan.async_rounds)),
         (
             "P5",

@@ -20,6 +20,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = {
+    "W-frame",
+    "W-grounded",
+    "W-embed",
     "P1",
     "P2",
     "P2t",
