@@ -52,7 +52,8 @@ class Plan:
         otel = 3 * self.otel_repeats * 2 * (self.calls * self.otel_rounds + 10)
         async_ = 5 * (self.async_rounds + 1) * self.concurrent  # up to five sides, with google-genai
         memory = 4 * 2
-        return int((sync + openai + otel + async_ + memory) * 1.2) + 100
+        first = 4 * 2 * 2 * (self.import_repeats // 2 + 2)  # A1: a sync and an async call a probe
+        return int((sync + openai + otel + async_ + memory + first) * 1.2) + 100
 
 
 #: Which ``--only`` choices select each group (a group runs when any of its choices was given).
@@ -65,6 +66,7 @@ ALIASES = {
     "P2o": {"P2", "P2o"},
     "P4": {"P4", "P4g"},
     "P5": {"P5"},
+    "A1": {"A1", *(f"A1-{p}" for p in fresh.FIRST_ANSWER_PROTOCOLS)},
     "wire": {"wire", "W", "W-frame", "W-grounded", "W-embed"},
 }
 
@@ -111,6 +113,7 @@ def run(plan: Plan, only: set[str] | None = None) -> dict[str, Any]:
                 else []
             ),
         ),
+        ("A1", lambda srv: fresh.first_answer_figures(srv.root_url, max(plan.import_repeats // 2, 2))),
         ("wire", lambda srv: decoding.decoding_figures(max(plan.rounds * 3, 5), plan.calls)),
         ("P4", lambda srv: concurrent.async_figures(srv.base_url, plan.concurrent, plan.async_rounds)),
         (
