@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import AsyncGenerator, Callable, Generator, Mapping
+from collections.abc import AsyncGenerator, Callable, Generator, Mapping, Sequence
 from typing import Any
 
 import httpx
@@ -73,6 +73,10 @@ def reveal_credential(value: Any, what: str = "credential") -> str | None:
     if not isinstance(value, str):
         raise ConfigurationError("credentials must be strings")
     return check_header_value(value, what) if value else None
+
+
+def _first_set(names: Sequence[str]) -> str | None:
+    return next((os.environ[name] for name in names if os.environ.get(name)), None)
 
 
 class TokenProviderAuth(httpx.Auth):
@@ -134,10 +138,22 @@ class GoogleCloudCredentials:
     or an awaitable of one) and ``credential`` (a ``google.auth`` credentials object, refreshed as
     needed). ``hint`` ends the :class:`~modelport.errors.MissingCredentialsError` raised when no
     project or no credentials can be found (say there which extra installs ``google-auth``).
+    ``project_env`` and ``location_env`` are the variables read, in order, when the options are
+    unset (``GOOGLE_CLOUD_PROJECT`` and ``GOOGLE_CLOUD_LOCATION`` by default).
     """
 
-    def __init__(self, options: Mapping[str, Any], provider_id: str, *, hint: str) -> None:
+    def __init__(
+        self,
+        options: Mapping[str, Any],
+        provider_id: str,
+        *,
+        hint: str,
+        project_env: Sequence[str] = VERTEX_ENV_VARS[:1],
+        location_env: Sequence[str] = VERTEX_ENV_VARS[1:],
+    ) -> None:
         self._options = options
+        self.project_env = tuple(project_env)
+        self.location_env = tuple(location_env)
         self._provider_id = provider_id
         self._hint = hint
         self._lock = threading.Lock()
@@ -150,8 +166,8 @@ class GoogleCloudCredentials:
     # Where ------------------------------------------------------------------------------------
 
     def explicit_location(self) -> str | None:
-        """The ``location`` option, else ``GOOGLE_CLOUD_LOCATION``, else ``None``."""
-        value = self._options.get("location") or os.environ.get("GOOGLE_CLOUD_LOCATION")
+        """The ``location`` option, else the first of ``location_env`` set, else ``None``."""
+        value = self._options.get("location") or _first_set(self.location_env)
         return str(value) if value else None
 
     def location(self) -> str:
@@ -159,8 +175,8 @@ class GoogleCloudCredentials:
         return self.explicit_location() or DEFAULT_LOCATION
 
     def project(self) -> str | None:
-        """``project`` option, else ``GOOGLE_CLOUD_PROJECT``, else the ADC project once known."""
-        value = self._options.get("project") or os.environ.get("GOOGLE_CLOUD_PROJECT")
+        """``project`` option, else the first of ``project_env`` set, else the ADC project once known."""
+        value = self._options.get("project") or _first_set(self.project_env)
         return str(value) if value else self._adc_project
 
     def require_project(self) -> str:
@@ -202,8 +218,9 @@ class GoogleCloudCredentials:
         return [token] if token else []
 
     def missing(self) -> MissingCredentialsError:
-        """The error of a missing project or credentials, naming :data:`VERTEX_ENV_VARS`."""
-        return MissingCredentialsError(self._provider_id, VERTEX_ENV_VARS, hint=self._hint)
+        """The error of a missing project or credentials, naming the project and location variables."""
+        names = (*self.project_env, *self.location_env)
+        return MissingCredentialsError(self._provider_id, names, hint=self._hint)
 
     def adc(self) -> Any:
         """The ``credential`` option, else application default credentials (looked up once)."""

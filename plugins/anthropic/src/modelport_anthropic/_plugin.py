@@ -10,10 +10,12 @@ from modelport.hookspecs import ProviderRegistrar, ToolRegistrar, hookimpl
 
 @hookimpl
 def modelport_register_providers(register: ProviderRegistrar) -> None:
-    """Register ``anthropic``."""
+    """Register ``anthropic`` and ``anthropic-vertex`` (Claude on Vertex AI)."""
     from .provider import AnthropicProvider
+    from .vertex import VertexAnthropicProvider
 
     register(AnthropicProvider)
+    register(VertexAnthropicProvider)
 
 
 @hookimpl
