@@ -289,3 +289,25 @@ def test_function_tools_keep_the_messages_shape() -> None:
     assert body["tools"] == [
         {"name": "weather", "description": "Get weather", "input_schema": {"type": "object"}}
     ]
+
+
+def test_every_vertex_cassette_is_a_vertex_call_in_the_vertex_shape() -> None:
+    """The cases' cassettes hold only Vertex AI calls (the Mirascope OAuth refresh is dropped), each
+    with ``anthropic_version`` and no ``model`` in its body, and the bearer token by name only."""
+    from importlib.resources import files
+
+    import yaml
+
+    folder = files("modelport_anthropic") / "cassettes" / "anthropic-vertex"
+    seen = 0
+    for case in folder.iterdir():
+        cassette = yaml.safe_load((case / "cassette.yaml").read_text(encoding="utf-8"))
+        for interaction in cassette["interactions"]:
+            request = interaction["request"]
+            assert request["uri"].startswith("https://us-east5-aiplatform.googleapis.com/v1/projects/")
+            assert request["uri"].endswith((":rawPredict", ":streamRawPredict"))
+            body = request["body"]["json"]
+            assert body["anthropic_version"] == VERTEX_ANTHROPIC_VERSION and "model" not in body
+            assert request["headers"]["authorization"] == ["<credential>"]
+            seen += 1
+    assert seen == 19  # 20 cases, one refused before any I/O
