@@ -311,3 +311,50 @@ def test_every_vertex_cassette_is_a_vertex_call_in_the_vertex_shape() -> None:
             assert request["headers"]["authorization"] == ["<credential>"]
             seen += 1
     assert seen == 19  # 20 cases, one refused before any I/O
+
+
+def test_application_default_credentials_give_the_token_and_the_project(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+    import types
+
+    class Credentials:
+        valid, token = False, None
+
+        def refresh(self, request: object) -> None:
+            self.token, self.valid = TOKEN, True
+
+    google = types.ModuleType("google")
+    auth = types.ModuleType("google.auth")
+    transport = types.ModuleType("google.auth.transport")
+    requests = types.ModuleType("google.auth.transport.requests")
+    exceptions = types.ModuleType("google.auth.exceptions")
+    exceptions.DefaultCredentialsError = type("DefaultCredentialsError", (Exception,), {})  # type: ignore[attr-defined]
+    exceptions.GoogleAuthError = type("GoogleAuthError", (Exception,), {})  # type: ignore[attr-defined]
+    auth.default = lambda scopes: (Credentials(), "adc-project")  # type: ignore[attr-defined]
+    auth.exceptions, auth.transport = exceptions, transport  # type: ignore[attr-defined]
+    transport.requests, requests.Request = requests, object  # type: ignore[attr-defined]
+    google.auth = auth  # type: ignore[attr-defined]
+    for name, module in {
+        "google": google,
+        "google.auth": auth,
+        "google.auth.transport": transport,
+        "google.auth.transport.requests": requests,
+        "google.auth.exceptions": exceptions,
+    }.items():
+        monkeypatch.setitem(sys.modules, name, module)
+    request = _sent(location="us-east5", token=None)
+    assert "/projects/adc-project/locations/us-east5/" in str(request.url)
+    assert request.headers["authorization"] == f"Bearer {TOKEN}"
+
+
+def test_a_saved_connection_keeps_project_and_location_never_the_token() -> None:
+    seen: list[httpx.Request] = []
+    kept = _model(seen, project="p", location="us-east5").provider.saved_connection()
+    assert kept == {
+        "base_url": "https://us-east5-aiplatform.googleapis.com/v1",
+        "project": "p",
+        "location": "us-east5",
+    }
+    assert TOKEN not in repr(kept)
