@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 CORPUS = Path(__file__).resolve().parent / "corpus"
 """The root of the vendored recordings (one folder per provider)."""
 
-PROVIDERS = ("anthropic", "gemini", "openai", "openai-responses", "azure-openai", "batch")
+PROVIDERS = ("anthropic", "gemini", "openai", "openai-responses", "azure-openai", "batch", "vertex-anthropic")
 
 
 def recording(provider: str, relative: str) -> Path:

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING
 from ..lazy import lazy_attributes
 
 if TYPE_CHECKING:
+    from . import google_cloud as google_cloud
     from . import sse as sse
     from . import urls as urls
     from ._auth import HeaderAuth, check_header_value
@@ -106,6 +107,7 @@ _LAZY = {
     "HttpClients": "._clients",
     "check_async_transport": "._clients",
     "DEFAULT_TIMEOUT": "._clients",
+    "google_cloud": ".google_cloud",
     "sse": ".sse",
     "urls": ".urls",
 }
