@@ -20,6 +20,7 @@ EXPECTED_CORE = {
     "FunctionTool",
     "InvalidRequestError",
     "Message",
+    "Middleware",
     "MissingCredentialsError",
     "Model",
     "ModelportError",
@@ -56,6 +57,7 @@ EXPECTED_CORE = {
     "UnknownModelError",
     "UnknownProviderError",
     "Usage",
+    "WrappedModel",
     "accumulate",
     "aembed",
     "agenerate",
@@ -71,6 +73,7 @@ EXPECTED_CORE = {
     "register_plugin",
     "stream",
     "tool",
+    "wrap",
 }
 
 

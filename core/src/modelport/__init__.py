@@ -90,6 +90,9 @@ _LAZY = {
     "ToolResultPart": ".types",
     "Usage": ".types",
     "CallWarning": ".types",
+    "Middleware": ".wrappers",
+    "WrappedModel": ".wrappers",
+    "wrap": ".wrappers",
 }
 # Old names still readable, with a DeprecationWarning, for one minor version (old → new).
 _RENAMED = {"Warning": "CallWarning"}
@@ -98,7 +101,7 @@ _RENAMED = {"Warning": "CallWarning"}
 _SUBMODULES = (
     "approval batches citations cli contracts events functions http loop outputs plugins"
     " provider_tools reasoning schemas secrets sse telemetry testing tool_args tools types wire"
-    " wire_map"
+    " wire_map wrappers"
 )
 
 if TYPE_CHECKING:
@@ -120,6 +123,7 @@ if TYPE_CHECKING:
     from . import types as types
     from . import wire as wire
     from . import wire_map as wire_map
+    from . import wrappers as wrappers
     from ._model.streams import AsyncResultStream, ResultStream
     from .citations import CitedText, check_markers, cite
     from .events import StreamAccumulator, StreamEvent, accumulate
@@ -150,6 +154,7 @@ if TYPE_CHECKING:
         ToolResultPart,
         Usage,
     )
+    from .wrappers import Middleware, WrappedModel, wrap
 
 
 __getattr__, __dir__ = lazy_attributes(
@@ -173,6 +178,7 @@ __all__ = [
     "FunctionTool",
     "InvalidRequestError",
     "Message",
+    "Middleware",
     "MissingCredentialsError",
     "Model",
     "ModelportError",
@@ -209,6 +215,7 @@ __all__ = [
     "UnknownModelError",
     "UnknownProviderError",
     "Usage",
+    "WrappedModel",
     "accumulate",
     "aembed",
     "agenerate",
@@ -224,4 +231,5 @@ __all__ = [
     "restore_batch",
     "stream",
     "tool",
+    "wrap",
 ]

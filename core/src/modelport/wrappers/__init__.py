@@ -1,0 +1,35 @@
+"""Models that wrap models: middleware (:func:`wrap`), fallback across models (:class:`FallbackModel`),
+the cost of a call (:func:`cost`) and a response cache (:class:`ResponseCache`).
+
+Each returns an object with the :class:`~modelport.Model` API (``generate``, ``agenerate``,
+``stream``, ``astream``, ``embed``, ``run`` ...), usable wherever a model is. Guide:
+``docs/middleware.md``.
+"""
+
+from __future__ import annotations
+
+from .middleware import (
+    HOOKS,
+    AsyncEmbed,
+    AsyncGenerate,
+    AsyncStream,
+    Embed,
+    Generate,
+    Middleware,
+    Stream,
+    WrappedModel,
+    wrap,
+)
+
+__all__ = [
+    "HOOKS",
+    "AsyncEmbed",
+    "AsyncGenerate",
+    "AsyncStream",
+    "Embed",
+    "Generate",
+    "Middleware",
+    "Stream",
+    "WrappedModel",
+    "wrap",
+]
