@@ -16,6 +16,7 @@ EXPECTED_CORE = {
     "ConfigurationError",
     "DeadlineExceededError",
     "EmbeddingResult",
+    "FallbackModel",
     "FilePart",
     "FunctionTool",
     "InvalidRequestError",

@@ -90,6 +90,7 @@ _LAZY = {
     "ToolResultPart": ".types",
     "Usage": ".types",
     "CallWarning": ".types",
+    "FallbackModel": ".wrappers",
     "Middleware": ".wrappers",
     "WrappedModel": ".wrappers",
     "wrap": ".wrappers",
@@ -154,7 +155,7 @@ if TYPE_CHECKING:
         ToolResultPart,
         Usage,
     )
-    from .wrappers import Middleware, WrappedModel, wrap
+    from .wrappers import FallbackModel, Middleware, WrappedModel, wrap
 
 
 __getattr__, __dir__ = lazy_attributes(
@@ -174,6 +175,7 @@ __all__ = [
     "ConfigurationError",
     "DeadlineExceededError",
     "EmbeddingResult",
+    "FallbackModel",
     "FilePart",
     "FunctionTool",
     "InvalidRequestError",

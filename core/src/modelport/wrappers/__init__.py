@@ -8,6 +8,7 @@ Each returns an object with the :class:`~modelport.Model` API (``generate``, ``a
 
 from __future__ import annotations
 
+from .fallback import FallbackCall, FallbackModel
 from .middleware import (
     HOOKS,
     AsyncEmbed,
@@ -27,6 +28,8 @@ __all__ = [
     "AsyncGenerate",
     "AsyncStream",
     "Embed",
+    "FallbackCall",
+    "FallbackModel",
     "Generate",
     "Middleware",
     "Stream",
