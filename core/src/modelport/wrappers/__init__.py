@@ -8,6 +8,7 @@ Each returns an object with the :class:`~modelport.Model` API (``generate``, ``a
 
 from __future__ import annotations
 
+from .pricing import CATALOG_PROVIDERS, Cost, CostTracker, cost, priced_quantities
 from .fallback import FallbackCall, FallbackModel
 from .middleware import (
     HOOKS,
@@ -23,10 +24,13 @@ from .middleware import (
 )
 
 __all__ = [
+    "CATALOG_PROVIDERS",
     "HOOKS",
     "AsyncEmbed",
     "AsyncGenerate",
     "AsyncStream",
+    "Cost",
+    "CostTracker",
     "Embed",
     "FallbackCall",
     "FallbackModel",
@@ -34,5 +38,7 @@ __all__ = [
     "Middleware",
     "Stream",
     "WrappedModel",
+    "cost",
+    "priced_quantities",
     "wrap",
 ]
