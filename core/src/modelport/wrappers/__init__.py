@@ -8,7 +8,7 @@ Each returns an object with the :class:`~modelport.Model` API (``generate``, ``a
 
 from __future__ import annotations
 
-from .pricing import CATALOG_PROVIDERS, Cost, CostTracker, cost, priced_quantities
+from .cache import ResponseCache
 from .fallback import FallbackCall, FallbackModel
 from .middleware import (
     HOOKS,
@@ -22,6 +22,7 @@ from .middleware import (
     WrappedModel,
     wrap,
 )
+from .pricing import CATALOG_PROVIDERS, Cost, CostTracker, cost, priced_quantities
 
 __all__ = [
     "CATALOG_PROVIDERS",
@@ -36,6 +37,7 @@ __all__ = [
     "FallbackModel",
     "Generate",
     "Middleware",
+    "ResponseCache",
     "Stream",
     "WrappedModel",
     "cost",
