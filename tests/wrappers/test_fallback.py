@@ -244,6 +244,29 @@ def test_each_model_gets_the_history_under_its_own_replay_policy(two: Any) -> No
     assert [p.type for p in second.requests[0].messages[1].content] == ["text"]  # another model's
 
 
+def test_a_wrapped_fallback_keeps_each_models_replay_policy(two: Any) -> None:
+    first, second = two
+    history = [
+        Message(role="user", content="think"),
+        Message(
+            role="assistant",
+            content=[ReasoningPart(text="hmm", signature="sig-a"), TextPart(text="done")],
+            origin=Origin(provider="scripted", model="a"),
+        ),
+        Message(role="user", content="again"),
+    ]
+
+    class Passes(modelport.Middleware):
+        def wrap_generate(self, request: Request, call_next: Any, model: modelport.Model) -> Result:
+            return call_next(request)
+
+    first.results.append(FALLS_BACK[0])
+    second.results.append(testing.text_result("b"))
+    assert modelport.wrap(models(two), Passes()).generate(messages=history).text == "b"
+    assert [p.type for p in first.requests[0].messages[1].content] == ["reasoning", "text"]
+    assert [p.type for p in second.requests[0].messages[1].content] == ["text"]
+
+
 def test_a_fallback_runs_the_tool_loop_and_can_be_wrapped(two: Any) -> None:
     first, second = two
     first.results.append(FALLS_BACK[0])

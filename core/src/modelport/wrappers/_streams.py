@@ -35,7 +35,7 @@ class WrappedStream(ResultStream):
         opened, open_inner = self._opened, inner._stream
 
         def innermost(request: Any) -> Iterator[StreamEvent]:
-            stream = open_inner(call._replace(request=request))
+            stream = open_inner(call if request is call.request else call._replace(request=request))
             opened.append(stream)
             return iter(stream)
 
@@ -73,7 +73,7 @@ class AsyncWrappedStream(AsyncResultStream):
         opened, open_inner = self._opened, inner._astream
 
         def innermost(request: Any) -> AsyncIterator[StreamEvent]:
-            stream = open_inner(call._replace(request=request))
+            stream = open_inner(call if request is call.request else call._replace(request=request))
             opened.append(stream)
             return stream.__aiter__()
 

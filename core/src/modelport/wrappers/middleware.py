@@ -167,7 +167,7 @@ class WrappedModel(Model):
         if not hooks:
             return self.model._generate(call)
         inner = self.model._generate
-        chain = _chain(hooks, lambda request: inner(ValidCall(request, call.warnings, None)), self)
+        chain = _chain(hooks, lambda request: inner(_passed(call, request)), self)
         return _parsed(chain(call.request), call.output)
 
     async def _agenerate(self, call: ValidCall) -> Result:
@@ -175,7 +175,7 @@ class WrappedModel(Model):
         if not hooks:
             return await self.model._agenerate(call)
         inner = self.model._agenerate
-        chain = _chain(hooks, lambda request: inner(ValidCall(request, call.warnings, None)), self)
+        chain = _chain(hooks, lambda request: inner(_passed(call, request)), self)
         return _parsed(await chain(call.request), call.output)
 
     def _stream(self, call: ValidCall) -> ResultStream:
@@ -205,6 +205,14 @@ class WrappedModel(Model):
         if not hooks:
             return await self.model._aembed(request)
         return await _chain(hooks, self.model._aembed, self)(request)  # type: ignore[no-any-return]
+
+
+def _passed(call: ValidCall, request: Request) -> ValidCall:
+    """``call`` as the chain passes it on: ``request`` (the same object unless a hook changed it;
+    unchanged, a call of several models keeps each model's own), without the output type."""
+    if request is call.request:
+        return call._replace(output=None)
+    return call._replace(request=request, output=None)
 
 
 def wrap(model: Model, *middleware: object) -> WrappedModel:
