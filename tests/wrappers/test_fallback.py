@@ -292,3 +292,19 @@ def test_bad_options_are_refused(scripted: testing.Script) -> None:
     assert chain.id == "fallback:scripted/a,scripted/b"
     with pytest.raises(InvalidRequestError, match="no batch service"):
         chain.submit_batch([{"prompt": "x"}])
+
+
+def test_weights_spread_the_first_try_in_proportion(scripted: testing.Script) -> None:
+    import random
+
+    chain = models((scripted, testing.Script(), testing.Script()), weights=[6, 3, 1], rng=random.Random(40))
+    firsts = [chain.order()[0] for _ in range(10_000)]
+    assert [firsts.count(i) for i in range(3)] == [6047, 2937, 1016]  # seeded; 6 : 3 : 1 within 1 %
+    assert sorted(chain.order()) == [0, 1, 2]  # every model is still in the order
+
+
+def test_weights_are_checked(scripted: testing.Script) -> None:
+    with pytest.raises(ConfigurationError, match="one positive number per model"):
+        models((scripted, testing.Script()), weights=[1])
+    with pytest.raises(ConfigurationError, match="one positive number per model"):
+        models((scripted, testing.Script()), weights=[1, 0])

@@ -19,6 +19,7 @@ replayed to it under the ``reasoning_replay`` policy (:mod:`modelport.reasoning`
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
@@ -80,6 +81,9 @@ class FallbackModel(Model):
     """Models tried in order on retryable errors; see the module's docstring.
 
     ``fall_back_on(error)`` decides which errors move on (default: ``error.retryable``).
+    ``weights`` (one per model) spread calls over the healthy models instead of always starting
+    with the first: each is tried first in proportion to its weight (``rng``: the
+    :class:`random.Random` that draws, for a reproducible order).
     ``provider``, ``name`` and the retry policy are the first model's (what a tool loop reads).
     """
 
@@ -90,6 +94,8 @@ class FallbackModel(Model):
         cooldown: float | None = None,
         deadline: float | None = None,
         fall_back_on: Callable[[ModelportError], bool] = _retryable,
+        weights: Sequence[float] | None = None,
+        rng: random.Random | None = None,
     ) -> None:
         models = list(models)
         if not models or not all(isinstance(m, Model) for m in models):
@@ -103,7 +109,11 @@ class FallbackModel(Model):
                 raise ConfigurationError(
                     f"FallbackModel {name} must be a positive number of seconds, got {value!r}"
                 )
+        if weights is not None and (len(weights) != len(models) or not all(_seconds(w) for w in weights)):
+            raise ConfigurationError("FallbackModel weights must be one positive number per model")
         self.models = models
+        self.weights = None if weights is None else [float(w) for w in weights]
+        self._random = rng or random.Random()
         self.cooldown = cooldown
         self.deadline = deadline
         self.fall_back_on = fall_back_on
@@ -124,15 +134,24 @@ class FallbackModel(Model):
     # Which model next --------------------------------------------------------------------------
 
     def order(self) -> list[int]:
-        """The models' indexes in the order a call tries them now: the healthy in their order, then
-        those still cooling down after a failure (in their order)."""
-        if self.cooldown is None:
-            return list(range(len(self.models)))
-        now = _now()
-        with self._lock:
-            cooling = {i for i, at in self._failed_at.items() if now - at < self.cooldown}
+        """The models' indexes in the order a call tries them now: the healthy in their order (with
+        ``weights``: in a weighted random order), then those cooling down after a failure."""
+        cooling: set[int] = set()
+        if self.cooldown is not None:
+            now = _now()
+            with self._lock:
+                cooling = {i for i, at in self._failed_at.items() if now - at < self.cooldown}
         healthy = [i for i in range(len(self.models)) if i not in cooling]
+        if self.weights is not None:
+            healthy = self._shuffled(healthy, self.weights)
         return healthy + sorted(cooling)
+
+    def _shuffled(self, indexes: list[int], weights: list[float]) -> list[int]:
+        """``indexes`` in a random order where each comes first in proportion to its weight
+        (weighted sampling without replacement: Efraimidis and Spirakis' ``u ** (1 / w)`` keys)."""
+        with self._lock:
+            keys = {i: self._random.random() ** (1 / weights[i]) for i in indexes}
+        return sorted(indexes, key=keys.__getitem__, reverse=True)
 
     def _failed(self, index: int, error: ModelportError) -> bool:
         """Whether to go on after ``error`` of model ``index`` (recording its failure if so)."""
