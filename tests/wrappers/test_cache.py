@@ -7,6 +7,7 @@ import asyncio
 import pickle
 import subprocess
 import sys
+from typing import Any
 
 import httpx
 import pytest
@@ -15,7 +16,7 @@ import modelport
 from modelport import testing
 from modelport.errors import ConfigurationError, ProviderOverloadedError
 from modelport.events import FinishEvent
-from modelport.types import Result, TextPart
+from modelport.types import Result, TextPart, Usage
 from modelport.wrappers import ResponseCache
 
 
@@ -169,7 +170,7 @@ def test_no_credential_reaches_a_key_or_the_store() -> None:
     assert wrapped.generate(prompt="hi").text == "ok"
     assert wrapped.generate(prompt="hi").text == "ok"
     assert cache.hits == 1
-    stored = pickle.dumps(dict(cache._store)) + repr(cache._store).encode()
+    stored = pickle.dumps(dict(cache._store._entries)) + repr(cache._store._entries).encode()  # type: ignore[union-attr]
     assert b"canary" not in stored
 
 
@@ -182,5 +183,61 @@ def test_the_finish_event_ends_what_is_stored(scripted: testing.Script) -> None:
     cache = ResponseCache()
     scripted.streams.append(testing.text_events("x"))
     list(cached(scripted, cache).stream(prompt="q"))
-    (events,) = cache._store.values()
+    (events,) = cache._store._entries.values()  # type: ignore[union-attr]
     assert isinstance(events[-1], FinishEvent)
+
+
+def test_a_sqlite_cache_outlives_the_cache_object(scripted: testing.Script, tmp_path: Any) -> None:
+    path = tmp_path / "responses.sqlite"
+    scripted.results.append(testing.text_result("stored", usage=Usage(input_tokens=4, output_tokens=1)))
+    scripted.streams.append(testing.text_events("on ", "disk"))
+    first = ResponseCache(path=path)
+    model = cached(scripted, first)
+    answer = model.generate(prompt="hi")
+    events = list(model.stream(prompt="hi"))
+    assert len(first) == 2
+
+    again = ResponseCache(path=path)  # a new cache on the same file: a new process would see the same
+    model = cached(scripted, again)
+    assert model.generate(prompt="hi") == answer  # read back from JSON, equal
+    replay = model.stream(prompt="hi")
+    assert list(replay) == events and replay.result().text == "on disk"
+    assert (again.hits, again.misses, len(scripted.requests)) == (2, 0, 2)
+    first.close()
+    again.close()
+
+
+def test_a_sqlite_cache_keeps_its_bound(scripted: testing.Script, tmp_path: Any) -> None:
+    cache = ResponseCache(path=tmp_path / "c.sqlite", max_entries=2)
+    scripted.results += [testing.text_result(t) for t in ("a", "b", "c", "b again")]
+    model = cached(scripted, cache)
+    for prompt in ("a", "b", "a", "c"):  # "a" used again: "b" is the least recently used
+        model.generate(prompt=prompt)
+    assert len(cache) == 2
+    assert model.generate(prompt="a").text == "a"
+    assert model.generate(prompt="b").text == "b again"
+    cache.close()
+
+
+def test_no_credential_reaches_the_cache_file(tmp_path: Any) -> None:
+    canary = "sk-ant-" + "canary" * 6
+    body = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [{"type": "text", "text": "ok"}],
+        "stop_reason": "end_turn",
+        "usage": {"input_tokens": 3, "output_tokens": 1},
+    }  # fmt: skip  (MOCK: a minimal Messages answer; the file is under test)
+    path = tmp_path / "c.sqlite"
+    cache = ResponseCache(path=path)
+    model = modelport.get_model(
+        "anthropic/claude-sonnet-4-5",
+        api_key=canary,
+        transport=httpx.MockTransport(lambda r: httpx.Response(200, json=body)),
+    )
+    assert modelport.wrap(model, cache).generate(prompt="hi").text == "ok"
+    cache.close()
+    data = b"".join(p.read_bytes() for p in tmp_path.iterdir())  # the database and any journal
+    assert b"msg_1" in data and b"canary" not in data

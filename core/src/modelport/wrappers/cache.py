@@ -10,6 +10,8 @@ Stored: a generate's :class:`~modelport.types.Result`, a stream's events once it
 ``finish`` event; a hit replays them (a stream event by event). Never stored: an error, a result
 whose ``finish_reason`` is ``"error"``, a stream that raised or was closed before its end.
 ``max_entries`` bounds the store (the least recently used entry goes first); ``None``: unbounded.
+``path=`` keeps the entries in a SQLite file (JSON, never pickles; shared by processes) instead of
+memory.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ConfigurationError
 from ..events import FinishEvent
+from ._stores import MemoryStore, SQLiteStore
 from .middleware import Middleware
 
 if TYPE_CHECKING:
@@ -43,7 +46,7 @@ class ResponseCache(Middleware):
     empties it. One cache may serve several models (the key names the model).
     """
 
-    def __init__(self, *, max_entries: int | None = None) -> None:
+    def __init__(self, *, max_entries: int | None = None, path: str | Path | None = None) -> None:
         if max_entries is not None and (
             isinstance(max_entries, bool) or not isinstance(max_entries, int) or max_entries < 1
         ):
@@ -51,7 +54,9 @@ class ResponseCache(Middleware):
         self.max_entries = max_entries
         self.hits = 0
         self.misses = 0
-        self._store: OrderedDict[str, Any] = OrderedDict()
+        self._store: MemoryStore | SQLiteStore = (
+            MemoryStore(max_entries) if path is None else SQLiteStore(path, max_entries)
+        )
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -61,8 +66,13 @@ class ResponseCache(Middleware):
         return f"ResponseCache({len(self)} entries, {self.hits} hits, {self.misses} misses)"
 
     def clear(self) -> None:
-        with self._lock:
-            self._store.clear()
+        """Remove every entry."""
+        self._store.clear()
+
+    def close(self) -> None:
+        """Close the SQLite file (``path=``); a memory cache has nothing to close."""
+        if isinstance(self._store, SQLiteStore):
+            self._store.close()
 
     @staticmethod
     def key(model: Model, request: Request, mode: Mode = "generate") -> str:
@@ -78,22 +88,16 @@ class ResponseCache(Middleware):
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def _get(self, key: str) -> Any:
+        found = self._store.get(key)
         with self._lock:
-            found = self._store.get(key)
             if found is None:
                 self.misses += 1
-                return None
-            self._store.move_to_end(key)
-            self.hits += 1
-            return found
+            else:
+                self.hits += 1
+        return found
 
     def _put(self, key: str, value: Any) -> None:
-        with self._lock:
-            self._store[key] = value
-            self._store.move_to_end(key)
-            if self.max_entries is not None:
-                while len(self._store) > self.max_entries:
-                    self._store.popitem(last=False)
+        self._store.put(key, value)
 
     # Hooks ---------------------------------------------------------------------------------------
 
