@@ -308,3 +308,33 @@ def test_weights_are_checked(scripted: testing.Script) -> None:
         models((scripted, testing.Script()), weights=[1])
     with pytest.raises(ConfigurationError, match="one positive number per model"):
         models((scripted, testing.Script()), weights=[1, 0])
+
+
+def test_embeddings_fall_back_too(two: Any) -> None:
+    from modelport.types import EmbeddingResult
+
+    first, second = two
+    first.embeddings.append(FALLS_BACK[3])
+    second.embeddings.append(EmbeddingResult(embeddings=[[0.5]]))
+    assert models(two).embed("x").embeddings == [[0.5]]
+    first.embeddings.append(SURFACES[1])
+    with pytest.raises(ProviderAuthError):
+        models(two).embed("x")
+
+
+def test_an_async_stream_does_not_fall_back_after_its_first_event(two: Any) -> None:
+    first, second = two
+    first.streams.append([*testing.text_events("partial")[:3], FALLS_BACK[1]])
+    second.streams.append(testing.text_events("never"))
+    chain = models(two)
+
+    async def consume() -> list[str]:
+        seen = []
+        async for event in chain.astream(prompt="x"):
+            seen.append(event.type)
+        return seen
+
+    with pytest.raises(ProviderOverloadedError) as raised:
+        asyncio.run(consume())
+    assert raised.value.partial is not None and raised.value.partial.text == "partial"
+    assert second.requests == []
