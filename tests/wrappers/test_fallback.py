@@ -84,13 +84,16 @@ def test_an_invalid_request_is_refused_before_any_model_is_called(two: Any) -> N
     assert two[0].requests == two[1].requests == []
 
 
-def test_when_every_model_fails_the_last_error_is_raised(two: Any) -> None:
+def test_when_every_model_fails_the_last_error_is_raised_linked_to_the_others(two: Any) -> None:
     first, second = two
-    first.results.append(FALLS_BACK[0])
-    second.results.append(FALLS_BACK[1])
+    limited = ProviderRateLimitError("slow down", provider="scripted", status_code=429)
+    busy = ProviderOverloadedError("busy", provider="scripted", status_code=503)
+    first.results.append(limited)
+    second.results.append(busy)
     with pytest.raises(ProviderOverloadedError) as raised:
         models(two).generate(prompt="x")
-    assert raised.value is FALLS_BACK[1]
+    assert raised.value is busy
+    assert busy.__context__ is limited  # a traceback shows every model's error
 
 
 def test_each_model_retries_first_then_the_chain_falls_back(

@@ -182,40 +182,30 @@ class FallbackModel(Model):
     # Calls ---------------------------------------------------------------------------------------
 
     def _chain(self, attempt: Callable[[int], _R]) -> _R:
-        last: ModelportError | None = None
         with Deadline.for_call(self.deadline).applied() as deadline:
-            for index in self.order():
-                if last is not None and deadline.expired():
-                    raise deadline.exceeded(self.models[index].provider.id) from last
+            tries = _Tries(self, deadline)
+            for index in tries:
                 try:
                     answer = attempt(index)
                 except ModelportError as error:
-                    if not self._failed(index, error):
-                        raise
-                    last = error
+                    tries.failed(index, error)
                     continue
                 self._answered(index)
                 return answer
-        assert last is not None
-        raise last
+        raise tries.exhausted()
 
     async def _achain(self, attempt: Callable[[int], Awaitable[_R]]) -> _R:
-        last: ModelportError | None = None
         with Deadline.for_call(self.deadline).applied() as deadline:
-            for index in self.order():
-                if last is not None and deadline.expired():
-                    raise deadline.exceeded(self.models[index].provider.id) from last
+            tries = _Tries(self, deadline)
+            for index in tries:
                 try:
                     answer = await attempt(index)
                 except ModelportError as error:
-                    if not self._failed(index, error):
-                        raise
-                    last = error
+                    tries.failed(index, error)
                     continue
                 self._answered(index)
                 return answer
-        assert last is not None
-        raise last
+        raise tries.exhausted()
 
     def _generate(self, call: ValidCall | FallbackCall) -> Result:  # type: ignore[override]
         calls, models = self._calls(call), self.models
@@ -263,6 +253,38 @@ class FallbackModel(Model):
             await model.aclose()
 
 
+class _Tries:
+    """One call's walk down the chain: the models in :meth:`FallbackModel.order`, the deadline
+    checked before each next one, each failure recorded (``__context__`` links it to the one before,
+    so a traceback shows every model's error)."""
+
+    __slots__ = ("deadline", "last", "model")
+
+    def __init__(self, model: FallbackModel, deadline: Deadline) -> None:
+        self.model = model
+        self.deadline = deadline
+        self.last: ModelportError | None = None
+
+    def __iter__(self) -> Iterator[int]:
+        for index in self.model.order():
+            if self.last is not None and self.deadline.expired():
+                raise self.deadline.exceeded(self.model.models[index].provider.id) from self.last
+            yield index
+
+    def failed(self, index: int, error: ModelportError) -> None:
+        """Go on after ``error`` of model ``index``, or raise it (an error no model may fix)."""
+        if not self.model._failed(index, error):
+            raise error
+        if error.__context__ is None and self.last is not None:
+            error.__context__ = self.last
+        self.last = error
+
+    def exhausted(self) -> ModelportError:
+        """The error to raise when every model failed: the last one's."""
+        assert self.last is not None
+        return self.last
+
+
 # Streams: the generators hold the model and a box for the answering stream's accumulator, never the
 # stream object (see ``modelport._model.streams`` on cycles).
 
@@ -303,11 +325,9 @@ class _FallbackStream(ResultStream):
 
 
 def _events(model: FallbackModel, calls: list[ValidCall], box: _Box) -> Iterator[StreamEvent]:
-    last: ModelportError | None = None
     deadline = Deadline.for_call(model.deadline)
-    for index in model.order():
-        if last is not None and deadline.expired():
-            raise deadline.exceeded(model.models[index].provider.id) from last
+    tries = _Tries(model, deadline)
+    for index in tries:
         stream = model.models[index]._stream(calls[index])
         box.opened.append(stream)
         events = iter(stream)
@@ -315,17 +335,14 @@ def _events(model: FallbackModel, calls: list[ValidCall], box: _Box) -> Iterator
             with deadline.applied():  # the stream reads it when it starts (its first event)
                 first = next(events)
         except ModelportError as error:
-            if not model._failed(index, error):
-                raise
-            last = error
+            tries.failed(index, error)
             continue
         model._answered(index)
         box.accumulator = stream.accumulator
         yield first
         yield from events  # an error now surfaces, with what arrived
         return
-    assert last is not None
-    raise last
+    raise tries.exhausted()
 
 
 class _AsyncFallbackStream(AsyncResultStream):
@@ -356,11 +373,9 @@ class _AsyncFallbackStream(AsyncResultStream):
 
 
 async def _aevents(model: FallbackModel, calls: list[ValidCall], box: _Box) -> AsyncIterator[StreamEvent]:
-    last: ModelportError | None = None
     deadline = Deadline.for_call(model.deadline)
-    for index in model.order():
-        if last is not None and deadline.expired():
-            raise deadline.exceeded(model.models[index].provider.id) from last
+    tries = _Tries(model, deadline)
+    for index in tries:
         stream = model.models[index]._astream(calls[index])
         box.opened.append(stream)
         events = stream.__aiter__()
@@ -368,9 +383,7 @@ async def _aevents(model: FallbackModel, calls: list[ValidCall], box: _Box) -> A
             with deadline.applied():
                 first = await events.__anext__()
         except ModelportError as error:
-            if not model._failed(index, error):
-                raise
-            last = error
+            tries.failed(index, error)
             continue
         model._answered(index)
         box.accumulator = stream.accumulator
@@ -378,5 +391,4 @@ async def _aevents(model: FallbackModel, calls: list[ValidCall], box: _Box) -> A
         async for event in events:
             yield event
         return
-    assert last is not None
-    raise last
+    raise tries.exhausted()
