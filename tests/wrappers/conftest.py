@@ -9,6 +9,7 @@ import pytest
 from modelport import testing
 from modelport._registry import reset_registry
 from modelport._runtime import retry as _retry
+from tests.telemetry.conftest import otel  # noqa: F401  (the in-memory OpenTelemetry fixture)
 
 
 @pytest.fixture(autouse=True)

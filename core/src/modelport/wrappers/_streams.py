@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 from .._model.streams import AsyncResultStream, ResultStream
 from ..events import StreamAccumulator
+from ..telemetry import _atraced, _traced
 from ._chain import chain as _chain
 
 if TYPE_CHECKING:
     from .._model import Model, ValidCall
     from ..events import StreamEvent
 
-__all__ = ["AsyncWrappedStream", "WrappedStream"]
+__all__ = ["AsyncWrappedStream", "TracedAsyncWrappedStream", "TracedWrappedStream", "WrappedStream"]
 
 
 class WrappedStream(ResultStream):
@@ -99,3 +100,28 @@ async def _aevents(
         aclose = getattr(events, "aclose", None)
         if aclose is not None:
             await aclose()
+
+
+class _NoAttempts:
+    """What a traced stream records retries on: the inner stream's own attempts are untraced."""
+
+    telemetry: Any = None
+
+
+class TracedWrappedStream(WrappedStream):
+    """A :class:`WrappedStream` inside a ``chat`` span (telemetry outermost: the span sees the events
+    and result as the middleware made them)."""
+
+    _attempts: Any = _NoAttempts()
+
+    def _run(self) -> Iterator[StreamEvent]:
+        return _traced(self, super()._run())
+
+
+class TracedAsyncWrappedStream(AsyncWrappedStream):
+    """Async twin of :class:`TracedWrappedStream`."""
+
+    _attempts: Any = _NoAttempts()
+
+    def _run(self) -> AsyncIterator[StreamEvent]:
+        return _atraced(self, super()._run())

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._model import Model, ValidCall, _parsed
 from ..errors import ConfigurationError
+from ..telemetry import InstrumentedModel
 from ._chain import chain as _chain
 
 if TYPE_CHECKING:
@@ -181,18 +182,26 @@ class WrappedModel(Model):
     def _stream(self, call: ValidCall) -> ResultStream:
         hooks = self._hooks["wrap_stream"]
         if not hooks:
-            return self.model._stream(call)
-        from ._streams import WrappedStream
+            return self._unhooked_stream(call)
+        from ._streams import TracedWrappedStream, WrappedStream
 
-        return WrappedStream(self, self.model, call, hooks)
+        kind = TracedWrappedStream if isinstance(self, InstrumentedModel) else WrappedStream
+        return kind(self, self.model, call, hooks)
 
     def _astream(self, call: ValidCall) -> AsyncResultStream:
         hooks = self._hooks["wrap_astream"]
         if not hooks:
-            return self.model._astream(call)
-        from ._streams import AsyncWrappedStream
+            return self._unhooked_astream(call)
+        from ._streams import AsyncWrappedStream, TracedAsyncWrappedStream
 
-        return AsyncWrappedStream(self, self.model, call, hooks)
+        kind = TracedAsyncWrappedStream if isinstance(self, InstrumentedModel) else AsyncWrappedStream
+        return kind(self, self.model, call, hooks)
+
+    def _unhooked_stream(self, call: ValidCall) -> ResultStream:
+        return self.model._stream(call)
+
+    def _unhooked_astream(self, call: ValidCall) -> AsyncResultStream:
+        return self.model._astream(call)
 
     def _embed(self, request: EmbedRequest) -> EmbeddingResult:
         hooks = self._hooks["wrap_embed"]
@@ -205,6 +214,18 @@ class WrappedModel(Model):
         if not hooks:
             return await self.model._aembed(request)
         return await _chain(hooks, self.model._aembed, self)(request)  # type: ignore[no-any-return]
+
+
+class TracedWrappedModel(InstrumentedModel, WrappedModel):
+    """What :func:`wrap` makes of a traced model (:class:`~modelport.telemetry.InstrumentedModel`):
+    the span stays the outermost layer. It wraps the middleware chain (it records the request as
+    the middleware changed it and the result as they returned it) around the plain model."""
+
+    def _unhooked_stream(self, call: ValidCall) -> ResultStream:
+        return Model._stream(self, call)  # this model's traced stream of the same provider
+
+    def _unhooked_astream(self, call: ValidCall) -> AsyncResultStream:
+        return Model._astream(self, call)
 
 
 def _passed(call: ValidCall, request: Request) -> ValidCall:
@@ -230,4 +251,6 @@ def wrap(model: Model, *middleware: object) -> WrappedModel:
             raise ConfigurationError(
                 f"{type(item).__name__} is not a middleware: it defines none of " + ", ".join(HOOKS)
             )
+    if type(model) is InstrumentedModel:  # the span outside the chain, the plain model inside it
+        return TracedWrappedModel(Model(model.provider, model.name), middleware)
     return WrappedModel(model, middleware)
