@@ -192,3 +192,32 @@ def test_the_cost_tracker_prices_a_catalogued_provider() -> None:
     wrapped.generate(prompt="Hi")
     wrapped.generate(prompt="Hi")
     assert (tracker.calls, tracker.unpriced, tracker.total) == (2, 0, Decimal("0.00157658"))
+
+
+def test_a_recorded_gemini_stream_with_thoughts_is_priced() -> None:
+    # Firebase's recorded stream: 38 prompt tokens, 6 candidates and 168 thoughts tokens (gemini-2.5-flash).
+    from tests.google import corpus as c
+    from tests.google import mock
+
+    name = "mock-responses__googleai__streaming-success-thinking-function-call-thought-summary-signature.txt"
+    sse = mock.response(200, c.raw(c.FIREBASE, name), headers={"content-type": "text/event-stream"})
+    plain, _ = mock.model([sse])
+    tracker = CostTracker()
+    result = modelport.wrap(plain, tracker).stream(prompt="Hi").result()
+    assert (result.usage.input_tokens, result.usage.output_tokens, result.usage.reasoning_tokens) == (
+        38,
+        174,
+        168,
+    )
+    # 38 × $0.30 = 11.4 µ$; 174 × $2.50 = 435 µ$ (the thoughts at the output rate, counted once).
+    expected = Cost(
+        input=Decimal("0.0000114"),
+        output=Decimal("0.000435"),
+        total=Decimal("0.0004464"),
+        currency="USD",
+        provider="google",
+        model="gemini-2.5-flash",
+        catalog=CATALOG,
+    )
+    assert tracker.costs == [expected]
+    assert cost(result) == expected  # a stream's result prices the same
