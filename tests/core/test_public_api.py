@@ -16,10 +16,12 @@ EXPECTED_CORE = {
     "ConfigurationError",
     "DeadlineExceededError",
     "EmbeddingResult",
+    "FallbackModel",
     "FilePart",
     "FunctionTool",
     "InvalidRequestError",
     "Message",
+    "Middleware",
     "MissingCredentialsError",
     "Model",
     "ModelportError",
@@ -56,6 +58,7 @@ EXPECTED_CORE = {
     "UnknownModelError",
     "UnknownProviderError",
     "Usage",
+    "WrappedModel",
     "accumulate",
     "aembed",
     "agenerate",
@@ -71,6 +74,7 @@ EXPECTED_CORE = {
     "register_plugin",
     "stream",
     "tool",
+    "wrap",
 }
 
 

@@ -91,6 +91,10 @@ _LAZY = {
     "ToolResultPart": ".types",
     "Usage": ".types",
     "CallWarning": ".types",
+    "FallbackModel": ".wrappers",
+    "Middleware": ".wrappers",
+    "WrappedModel": ".wrappers",
+    "wrap": ".wrappers",
 }
 # Old names still readable, with a DeprecationWarning, for one minor version (old → new).
 _RENAMED = {"Warning": "CallWarning"}
@@ -99,7 +103,7 @@ _RENAMED = {"Warning": "CallWarning"}
 _SUBMODULES = (
     "approval batches citations cli contracts events functions http loop outputs plugins"
     " provider_tools reasoning schemas secrets sse telemetry testing tool_args tools types wire"
-    " wire_map"
+    " wire_map wrappers"
 )
 
 if TYPE_CHECKING:
@@ -121,6 +125,7 @@ if TYPE_CHECKING:
     from . import types as types
     from . import wire as wire
     from . import wire_map as wire_map
+    from . import wrappers as wrappers
     from ._model.streams import AsyncResultStream, ResultStream
     from .citations import CitedText, check_markers, cite
     from .events import StreamAccumulator, StreamEvent, accumulate
@@ -151,6 +156,7 @@ if TYPE_CHECKING:
         ToolResultPart,
         Usage,
     )
+    from .wrappers import FallbackModel, Middleware, WrappedModel, wrap
 
 
 __getattr__, __dir__ = lazy_attributes(
@@ -170,10 +176,12 @@ __all__ = [
     "ConfigurationError",
     "DeadlineExceededError",
     "EmbeddingResult",
+    "FallbackModel",
     "FilePart",
     "FunctionTool",
     "InvalidRequestError",
     "Message",
+    "Middleware",
     "MissingCredentialsError",
     "Model",
     "ModelportError",
@@ -210,6 +218,7 @@ __all__ = [
     "UnknownModelError",
     "UnknownProviderError",
     "Usage",
+    "WrappedModel",
     "accumulate",
     "aembed",
     "agenerate",
@@ -225,4 +234,5 @@ __all__ = [
     "restore_batch",
     "stream",
     "tool",
+    "wrap",
 ]

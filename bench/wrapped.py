@@ -1,0 +1,73 @@
+"""What ``modelport.wrap`` costs per call, in process (no HTTP: the scripted provider answers).
+
+``python -m bench.wrapped`` interleaves, per round, the same calls on a plain model, on
+``wrap(model)`` with no middleware and on ``wrap(model, PassThrough())`` (a generate and a stream
+hook that only call on), and prints the median per-call microseconds of each and the median of the
+per-round differences to the plain model.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import modelport
+from modelport import testing
+
+CALLS = 2_000
+ROUNDS = 15
+
+
+class PassThrough(modelport.Middleware):
+    def wrap_generate(self, request: Any, call_next: Any, model: Any) -> Any:
+        return call_next(request)
+
+    def wrap_stream(self, request: Any, call_next: Any, model: Any) -> Iterator[Any]:
+        yield from call_next(request)
+
+
+class _Endless(testing.Script):
+    """A script that never runs out (each call answers the same)."""
+
+    def _next(self, queue: list[Any], what: str) -> Any:
+        return self.answer if what == "results" else self.events
+
+    answer = testing.text_result("hello")
+    events = testing.text_events("hel", "lo")
+
+
+def _per_call(call: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    for _ in range(CALLS):
+        call()
+    return (time.perf_counter() - start) / CALLS * 1e6
+
+
+def main() -> None:
+    testing.install()
+    script = _Endless()
+    plain = modelport.get_model("scripted/m", script=script)
+    sides = {
+        "plain": plain,
+        "wrap()": modelport.wrap(plain),
+        "wrap(PassThrough)": modelport.wrap(plain, PassThrough()),
+    }
+    for kind in ("generate", "stream"):
+        timings: dict[str, list[float]] = {name: [] for name in sides}
+        for _ in range(ROUNDS):
+            for name, model in sides.items():
+                if kind == "generate":
+                    timings[name].append(_per_call(lambda m=model: m.generate(prompt="hi")))
+                else:
+                    timings[name].append(_per_call(lambda m=model: m.stream(prompt="hi").result()))
+                script.requests.clear()
+        for name, values in timings.items():
+            diffs = [v - p for v, p in zip(values, timings["plain"])]
+            median, delta = statistics.median(values), statistics.median(diffs)
+            print(f"{kind:8} {name:18} {median:7.2f} µs/call  Δ plain {delta:+6.2f} µs")
+
+
+if __name__ == "__main__":
+    main()
