@@ -241,3 +241,48 @@ def test_no_credential_reaches_the_cache_file(tmp_path: Any) -> None:
     cache.close()
     data = b"".join(p.read_bytes() for p in tmp_path.iterdir())  # the database and any journal
     assert b"msg_1" in data and b"canary" not in data
+
+
+def test_two_servers_of_one_provider_never_share_an_entry() -> None:
+    """The endpoint is part of the key: a local server and a gateway of ``openai-compatible`` with
+    the same model name and request get their own answers."""
+    seen: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(str(request.url))
+        body = {
+            "id": "c1",
+            "object": "chat.completion",
+            "model": "x",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": request.url.host},
+                    "finish_reason": "stop",
+                }
+            ],
+        }  # MOCK: a minimal Chat Completions answer naming the host; the key is under test
+        return httpx.Response(200, json=body)
+
+    cache = ResponseCache()
+
+    def model(base_url: str) -> modelport.Model:
+        plain = modelport.get_model(
+            "openai-compatible/x", base_url=base_url, transport=httpx.MockTransport(answer)
+        )
+        return modelport.wrap(plain, cache)
+
+    assert model("http://127.0.0.1:8000/v1").generate(prompt="hi").text == "127.0.0.1"
+    assert model("http://gateway.example/v1").generate(prompt="hi").text == "gateway.example"
+    assert model("http://127.0.0.1:8000/v1/").generate(prompt="hi").text == "127.0.0.1"  # the same server
+    assert (cache.hits, len(seen)) == (1, 2)
+    a = modelport.get_model("openai-compatible/x", base_url="http://me:pw@127.0.0.1:8000/v1")
+    b = modelport.get_model("openai-compatible/x", base_url="http://127.0.0.1:8000/v1")
+    assert ResponseCache.key(a, a.prepare(prompt="hi")) == ResponseCache.key(b, b.prepare(prompt="hi"))
+
+
+def test_provider_options_are_part_of_the_key(scripted: testing.Script) -> None:
+    one = modelport.get_model("scripted/m", script=scripted, region="eu")
+    two = modelport.get_model("scripted/m", script=scripted, region="us")
+    request = one.prepare(prompt="hi")
+    assert ResponseCache.key(one, request) != ResponseCache.key(two, request)

@@ -1,9 +1,11 @@
 """``ResponseCache``: a middleware that answers a request it has seen from memory (tests, notebooks,
 evals).
 
-The key is the canonical request: the provider id, the model name, how it was called (``generate``
-or ``stream``) and the validated request as JSON with sorted keys, hashed (SHA-256). A
-request carries no credential, so none is part of a key or of what is stored. Equal requests in
+The key is the canonical request: the provider id, the server it goes to (the base URL, without
+user info or query), the provider options given to ``get_model`` (project, location...), the model
+name, how it was called (``generate`` or ``stream``) and the validated request as JSON with sorted
+keys, hashed (SHA-256): two models of one provider on different servers never share an entry. A
+request carries no credential, so none is part of what is stored. Equal requests in
 another process have the same key (:meth:`ResponseCache.key`).
 
 Stored: a generate's :class:`~modelport.types.Result`, a stream's events once it ended with its
@@ -77,9 +79,11 @@ class ResponseCache(Middleware):
     @staticmethod
     def key(model: Model, request: Request, mode: Mode = "generate") -> str:
         """The key of ``request`` sent to ``model`` by ``mode``: a SHA-256 hex digest of the canonical
-        JSON of the provider id, model name, mode and request."""
+        JSON of the provider id, endpoint, provider options, model name, mode and request."""
         canonical = {
             "provider": model.provider.id,
+            "endpoint": _endpoint(model.provider),
+            "options": json.loads(json.dumps(dict(model.provider.config.options), default=_type_name)),
             "model": model.name,
             "mode": mode,
             "request": request.model_dump(mode="json", by_alias=True, exclude_none=True),
@@ -154,3 +158,28 @@ class ResponseCache(Middleware):
 def _complete(events: list[StreamEvent]) -> bool:
     """Whether a stream ended with its ``finish`` event, not an error."""
     return bool(events) and isinstance(events[-1], FinishEvent) and events[-1].finish_reason != "error"
+
+
+def _endpoint(provider: Any) -> str | None:
+    """Where the provider sends requests: its resolved base URL (``base_url=``, its environment
+    variable, its default), else the configured one; user info, query and fragment left out."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    from ..errors import ModelportError
+
+    url: str | None
+    try:
+        url = provider.base_url() if callable(getattr(provider, "base_url", None)) else None
+    except ModelportError:
+        url = None
+    url = url or provider.config.base_url
+    if not url:
+        return None
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc.rpartition("@")[2], parts.path, "", ""))
+
+
+def _type_name(value: Any) -> str:
+    """A provider option JSON cannot carry (a token provider, a client) by its type: the same in
+    every process, unlike its repr."""
+    return f"<{type(value).__module__}.{type(value).__qualname__}>"
