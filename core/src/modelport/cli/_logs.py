@@ -51,7 +51,7 @@ def _print(calls: list[Call], as_json: bool, *, whole: bool = False) -> None:
             counts = ", ".join(
                 f"{k.removesuffix('_tokens')} {v}" for k, v in call.usage.items() if v is not None
             )
-            click.echo(f"  usage: {counts} (tokens)")
+            click.echo(f"  usage: {counts} (tokens)" + (f", cost ${call.cost}" if call.cost else ""))
         if call.error:
             click.echo(_field("error", call.error, whole))
 

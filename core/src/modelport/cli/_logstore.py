@@ -1,7 +1,7 @@
 """The log of the command's calls: a local SQLite database (``logs.db`` in the command's directory).
 
 Each call is one row of ``responses`` (prompt, system, options, attachments, response text, usage,
-model, base URL, duration, finish reason, error), in a conversation of ``conversations``. Keys are
+model, base URL, duration, finish reason, error, cost), in a conversation of ``conversations``. Keys are
 never stored: nothing here receives one, and a base URL is kept without its user info and query.
 
 The schema is versioned with ``PRAGMA user_version``: :data:`MIGRATIONS` are applied in order to a
@@ -99,6 +99,9 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     CREATE INDEX responses_conversation ON responses (conversation_id, id);
     """,
     _add_search_index,
+    """
+    ALTER TABLE responses ADD COLUMN cost TEXT;
+    """,
 )
 
 
@@ -131,6 +134,8 @@ class Call:
     base_url: str | None = None
     finish_reason: str | None = None
     error: str | None = None
+    #: The total in USD as a decimal string, when the genai-prices catalog priced the call.
+    cost: str | None = None
     id: int | None = None
     created: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
@@ -150,12 +155,13 @@ class Call:
             "base_url": self.base_url,
             "finish_reason": self.finish_reason,
             "error": self.error,
+            "cost": self.cost,
         }
 
 
 _COLUMNS = (
     "id, conversation_id, model, prompt, system, options, attachments, response, usage, duration_ms,"
-    " base_url, finish_reason, error, created"
+    " base_url, finish_reason, error, cost, created"
 )
 
 
@@ -209,6 +215,7 @@ def _call(row: sqlite3.Row) -> Call:
         base_url=_text(row, "base_url", optional=True),
         finish_reason=_text(row, "finish_reason", optional=True),
         error=_text(row, "error", optional=True),
+        cost=_text(row, "cost", optional=True),
         created=_text(row, "created"),
     )
 
@@ -252,8 +259,8 @@ class LogStore:
             )
             cursor = db.execute(
                 "INSERT INTO responses (conversation_id, model, prompt, system, options, attachments,"
-                " response, usage, duration_ms, base_url, finish_reason, error, created)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " response, usage, duration_ms, base_url, finish_reason, error, cost, created)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     call.conversation_id,
                     call.model,
@@ -267,6 +274,7 @@ class LogStore:
                     public_url(call.base_url),
                     call.finish_reason,
                     call.error,
+                    call.cost,
                     call.created,
                 ),
             )

@@ -17,6 +17,7 @@ import click
 
 from . import terminal
 from ._connect import timing
+from ._cost import catalog_installed, priced
 from ._home import Settings
 from ._logstore import Call
 from ._request import parsed_json
@@ -145,7 +146,9 @@ def _report(model_id: str, outcome: Outcome, printing: Printing) -> None:
     if printing.usage and result is not None and result.usage is not None:
         counts = result.usage.model_dump(exclude_none=True)
         shown = ", ".join(f"{name.removesuffix('_tokens')} {value}" for name, value in counts.items())
-        click.echo(f"usage: {shown or 'not reported'} (tokens)", err=True)
+        price = priced(result)
+        cost = f"; cost ${price}" if price else ("; cost unknown" if catalog_installed() else "")
+        click.echo(f"usage: {shown or 'not reported'} (tokens){cost}", err=True)
     reason = getattr(result, "finish_reason", None)
     if outcome.error is None and reason not in (None, "stop", "tool-calls"):
         click.echo(f"warning: the answer ended early (finish reason: {reason})", err=True)
@@ -188,6 +191,7 @@ def log_call(
         base_url=base_url,
         finish_reason=getattr(result, "finish_reason", None),
         error=scrub(str(outcome.error)) if outcome.error is not None else None,
+        cost=priced(result),
     )
     try:
         log_store().add(call)

@@ -38,7 +38,13 @@ if TYPE_CHECKING:
 __all__ = ["CATALOG_PROVIDERS", "Cost", "CostTracker", "cost", "priced_quantities"]
 
 #: modelport provider ids that the catalog names otherwise (any other id is looked up as it is).
-CATALOG_PROVIDERS = {"openai-responses": "openai", "xai": "x-ai", "azure-openai": "azure"}
+CATALOG_PROVIDERS = {
+    "openai-responses": "openai",
+    "xai": "x-ai",
+    "azure-openai": "azure",
+    "google-vertex": "google",
+    "bedrock": "aws",
+}
 
 _log = logging.getLogger("modelport.cost")
 
@@ -85,6 +91,7 @@ def priced_quantities(
 def _catalog() -> Any:
     try:
         import genai_prices
+        import genai_prices.data  # the provider list cost() checks ids against
     except ImportError:
         raise ConfigurationError(
             "pricing needs the genai-prices catalog: pip install 'modelport[cost]'"
@@ -112,6 +119,11 @@ def cost(
     if quantities is None or provider is None:
         return None
     provider = CATALOG_PROVIDERS.get(provider, provider)
+    if provider not in {known.id for known in catalog.data.providers}:
+        # The catalog would guess a provider from the model name: a local or compatible server
+        # (``openai-compatible``, ``ollama``) answering "gpt-4.1-nano" is not billed as OpenAI.
+        _log.debug("no price for provider %s: not in the catalog", provider)
+        return None
     names = [model] if model else [n for n in (result.model_version, origin.model if origin else None) if n]
     usage = catalog.Usage(**quantities)
     for name in dict.fromkeys(names):
