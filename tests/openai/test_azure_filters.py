@@ -297,3 +297,23 @@ def test_azure_error_shapes_are_typed(
     assert caught.value.partial is None
     if status == 429:
         assert caught.value.retry_after == 6
+
+
+def test_a_responses_stream_keeps_the_terminal_content_filters() -> None:
+    filters = [{"blocked": False, "source_type": "completion", "content_filter_results": {"hate": SAFE}}]
+    response = {"id": "resp_1", "object": "response", "model": "gpt-5-mini", "output": []}
+    frames = [
+        {
+            "type": "response.created",
+            "response": {**response, "status": "in_progress", "content_filters": None},
+        },
+        {
+            "type": "response.completed",
+            "response": {**response, "status": "completed", "content_filters": filters},
+        },
+    ]
+    body = "".join(f"event: {f['type']}\ndata: {json.dumps(f)}\n\n" for f in frames)
+    reply = httpx.Response(200, content=body.encode(), headers={"content-type": "text/event-stream"})
+    finish = list(_model(reply, "azure-openai-responses").stream(prompt="x"))[-1]
+    assert finish.type == "finish" and finish.finish_reason == "stop"
+    assert finish.provider_metadata["azure-openai-responses"] == {"content_filters": filters}
