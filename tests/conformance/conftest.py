@@ -14,6 +14,8 @@ from modelport._registry import reset_registry
 #: The entry points of the first-party plugins (modelport-google, -openai, -anthropic), blocked where a
 #: test wants only the example plugin.
 FIRST_PARTY_IDS = (
+    "azure-openai",
+    "azure-openai-responses",
     "google",
     "google-vertex",
     "openai",

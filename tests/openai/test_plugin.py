@@ -25,6 +25,8 @@ PROVIDERS = [
     "together",
     "mistral",
     "ollama",
+    "azure-openai",
+    "azure-openai-responses",
 ]
 SOURCE = Path(__file__).resolve().parents[2] / "plugins" / "openai" / "src" / "modelport_openai"
 
@@ -88,6 +90,6 @@ def test_public_names_are_pinned() -> None:
         "ResponsesOptions",
         "merge_frames",
     ]
-    assert [p.id for p in modelport_openai.PRESETS] == PROVIDERS[3:]
+    assert [p.id for p in modelport_openai.PRESETS] == PROVIDERS[3:10]
     assert modelport_openai.OpenAIOptions.model_fields["extra_body"].annotation is not None
     assert issubclass(modelport_openai.ResponsesOptions, modelport_openai.OpenAIOptions)

@@ -34,6 +34,8 @@ FIRST_PARTY: dict[str, FirstParty] = {
             ("together", "Together AI"),
             ("mistral", "Mistral"),
             ("ollama", "Ollama"),
+            ("azure-openai", "Azure OpenAI"),
+            ("azure-openai-responses", "Azure OpenAI Responses API"),
         )
     },
     "anthropic": FirstParty("Anthropic", "modelport-anthropic", "anthropic"),

@@ -17,6 +17,10 @@ def modelport_register_providers(register: ProviderRegistrar) -> None:
     register(OpenAIProvider)
     register(OpenAIResponsesProvider)
     register(OpenAICompatibleProvider)
+    from .azure import AzureOpenAIProvider, AzureOpenAIResponsesProvider
+
+    register(AzureOpenAIProvider, aliases=("azure",))
+    register(AzureOpenAIResponsesProvider, aliases=("azure-responses",))
     for preset in PRESETS:
         register(preset)
 
@@ -62,6 +66,7 @@ def modelport_conformance_suites(register: Any) -> None:  # SuiteRegistrar: conf
                 credential_env=provider.api_key_env,
                 mutation_exclude=(*_NOT_MAPPING, "tools.py", "_responses_*.py", *_RESPONSES_ONLY),
             )
+    _register_azure(register, cassettes, merge_events)
     responses = OpenAIResponsesProvider
     register(
         responses.id,
@@ -70,6 +75,27 @@ def modelport_conformance_suites(register: Any) -> None:  # SuiteRegistrar: conf
         credential_env=responses.api_key_env,
         mutation_exclude=(*_NOT_MAPPING, *_CHAT_ONLY, *_CHAT_TABLES),
     )
+
+
+def _register_azure(register: Any, cassettes: Any, merge_events: Any) -> None:
+    """The Azure OpenAI cases (``cassettes/azure-openai*``): the OpenAI mappings' exclusions, plus
+    the Azure modules each family does not read."""
+    from ._azure import API_KEY_ENV
+    from ._azure_filters import merge_chat_frames
+
+    for provider_id, merge, exclude in (
+        ("azure-openai", merge_chat_frames, (*_NOT_MAPPING, "tools.py", "_responses_*.py", *_RESPONSES_ONLY)),
+        ("azure-openai-responses", merge_events, (*_NOT_MAPPING, *_CHAT_ONLY, *_CHAT_TABLES)),
+    ):
+        folder = cassettes / provider_id
+        if folder.is_dir():
+            register(
+                provider_id,
+                folder,
+                merge_frames=merge,
+                credential_env=(API_KEY_ENV,),
+                mutation_exclude=exclude,
+            )
 
 
 #: Modules ``modelport conformance --mutate`` leaves alone: registration, the model list and the
