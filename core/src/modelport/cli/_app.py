@@ -214,6 +214,7 @@ def _register_builtins() -> None:
     from ._logs import logs_group
     from ._models import aliases_group, default_model_command, models_command
     from ._new_provider import new_provider_command
+    from ._templates import templates_group
 
     for command in (
         aliases_group,
@@ -225,6 +226,7 @@ def _register_builtins() -> None:
         logs_group,
         models_command,
         new_provider_command,
+        templates_group,
     ):
         main.add_command(command)
 
