@@ -209,6 +209,7 @@ def providers_command(fmt: str) -> None:
 def _register_builtins() -> None:
     from ._batch import batch_group
     from ._chat import chat_command
+    from ._fragments import fragments_group
     from ._generate import generate_command
     from ._keys import keys_group
     from ._logs import logs_group
@@ -221,6 +222,7 @@ def _register_builtins() -> None:
         batch_group,
         chat_command,
         default_model_command,
+        fragments_group,
         generate_command,
         keys_group,
         logs_group,

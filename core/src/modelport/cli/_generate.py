@@ -18,6 +18,8 @@ import click
 from . import terminal
 from ._connect import connect_options, error_text, model_id, open_model, verbose_logging
 from ._files import check_user_file, stdin_text
+from ._fragments import fragment_option
+from ._fragments import resolve as resolve_fragment
 from ._home import Settings
 from ._logstore import Call, new_conversation_id
 from ._options import parse_options
@@ -89,6 +91,7 @@ def logged_conversation(continue_: bool, cid: str | None) -> list[Call]:
 )
 @connect_options
 @template_option
+@fragment_option
 @click.option("-s", "--system", help="A system instruction.")
 @click.option(
     "-a",
@@ -144,6 +147,7 @@ def generate_command(
     base_url: str | None,
     key: str | None,
     template_name: str | None,
+    fragments: tuple[str, ...],
     system: str | None,
     attachments: tuple[str, ...],
     schema: str | None,
@@ -198,7 +202,8 @@ def generate_command(
     request: dict[str, Any] = dict(logged)
     read = _read_prompt(prompt, template is None or template.needs_input)
     text = template.prompt_for(read) if template is not None else str(read)
-    parts = [attachment(value) for value in attachments]
+    context = [resolve_fragment(v) for v in (*(template.fragments if template else ()), *fragments)]
+    parts = [*(f.part() for f in context), *(attachment(value) for value in attachments)]
     if conversation or parts:
         request["messages"] = [*history(conversation), user_message(text, parts)]
     else:
@@ -212,6 +217,8 @@ def generate_command(
         logged["schema"] = schema_spec
     if template is not None:
         logged["template"] = template.name
+    if context:
+        logged["fragments"] = [f.logged() for f in context]
     if tools:
         logged["tools"] = list(tools)
     if stream is None:
