@@ -20,6 +20,7 @@ from ._connect import connect_options, error_text, model_id, open_model, verbose
 from ._files import check_user_file, stdin_text
 from ._fragments import fragment_option
 from ._fragments import resolve as resolve_fragment
+from ._functions import FunctionRun, function_options
 from ._home import Settings
 from ._logstore import Call, new_conversation_id
 from ._options import parse_options
@@ -126,6 +127,7 @@ def logged_conversation(continue_: bool, cid: str | None) -> list[Call]:
     help="A request option, e.g. -o temperature=0.2 -o max_output_tokens=100 (repeatable); "
     "the value is parsed as JSON when it parses, else taken as a string.",
 )
+@function_options
 @click.option("--max-output-tokens", type=int, help="Limit the answer's length.")
 @click.option(
     "--stream/--no-stream",
@@ -155,6 +157,10 @@ def generate_command(
     cid: str | None,
     tools: tuple[str, ...],
     options: tuple[str, ...],
+    function_specs: tuple[str, ...],
+    function_files: tuple[str, ...],
+    yes: bool,
+    max_steps: int,
     max_output_tokens: int | None,
     stream: bool | None,
     as_json: bool,
@@ -189,6 +195,7 @@ def generate_command(
     base_url = base_url or settings.base_url(model_arg)
     if cassette is not None:
         cassette = check_user_file(cassette, param_hint="'--cassette'")
+    functions = FunctionRun.checked(function_specs, function_files, yes, max_steps, verbose)
     given = {**(template.options if template else {}), **parse_options(options)}
     if conversation:  # the conversation's instruction and options, unless given again
         system = conversation[-1].system if system is None else system
@@ -221,14 +228,16 @@ def generate_command(
         logged["fragments"] = [f.logged() for f in context]
     if tools:
         logged["tools"] = list(tools)
+    if functions is not None:
+        logged["functions"] = [t.name for t in functions.tools]
     if stream is None:
-        stream = terminal.is_terminal(sys.stdout) and not (as_json or schema_spec)
+        stream = terminal.is_terminal(sys.stdout) and not (as_json or schema_spec or functions)
     printing = Printing(
         stream=stream, as_json=as_json, schema=bool(schema_spec), usage=usage, verbose=verbose
     )
     try:
         with verbose_logging(verbose):
-            outcome = _generate(model, request, tools, printing, cassette, base_url, key)
+            outcome = _generate(model, request, tools, printing, cassette, base_url, key, functions)
     except modelport.ModelportError as error:
         click.echo(f"error: {error_text(error)}", err=True)
         sys.exit(1)
@@ -267,6 +276,7 @@ def _generate(
     cassette_path: Path | None,
     base_url: str | None,
     key: str | None,
+    functions: FunctionRun | None = None,
 ) -> Any:
     from modelport import plugins
 
@@ -279,6 +289,8 @@ def _generate(
     else:
         model = open_model(model_id, base_url=base_url, key=key)
     try:
+        if functions is not None:
+            return functions.run(model, request, printing)
         return run_turn(model, request, printing, problems)
     finally:
         model.close()
