@@ -34,17 +34,21 @@ def sha(text: str) -> str:
 
 
 def pages(received: Received) -> Reply:
+    """The web the fragments come from; each answer closes its connection (a client that stops
+    reading a refused answer then leaves no reset for the server to report)."""
+    close = {"connection": "close"}
     if received.path == "/notes.txt":
-        return Reply(headers={"content-type": "text/plain; charset=utf-8"}, body="Notes: café.\n".encode())
-    if received.path == "/latin1":
         return Reply(
-            headers={"content-type": "text/plain; charset=iso-8859-1"}, body="caf\xe9".encode("latin-1")
+            headers={**close, "content-type": "text/plain; charset=utf-8"}, body="Notes: café.\n".encode()
         )
+    if received.path == "/latin1":
+        latin = "caf\xe9".encode("latin-1")
+        return Reply(headers={**close, "content-type": "text/plain; charset=iso-8859-1"}, body=latin)
     if received.path == "/moved":
-        return Reply(status=302, headers={"location": "/notes.txt"})
+        return Reply(status=302, headers={**close, "location": "/notes.txt"})
     if received.path == "/huge":
         return Reply(body=(b"x" * 1024**2 for _ in range(9)))
-    return Reply(status=404, body=b"not here")
+    return Reply(status=404, headers=close, body=b"not here")
 
 
 def test_files_urls_and_stored_fragments_go_before_the_prompt(_command_home: Path, tmp_path: Path) -> None:
