@@ -1,8 +1,9 @@
 """The ``modelport`` command (``pip install "modelport[cli]"``).
 
 The core provides ``providers``, ``models`` (a provider's own model list), ``generate``, ``chat``,
-``keys``, ``logs``, ``aliases``, ``default-model`` (docs/cli.md) and ``new-provider`` (a plugin
-scaffold); installed packages add subcommands through the entry-point group ``modelport.commands``
+``keys``, ``logs``, ``aliases``, ``default-model``, ``templates``, ``fragments`` (docs/cli.md) and
+``new-provider`` (a plugin scaffold); installed packages add subcommands through the entry-point
+group ``modelport.commands``
 (entry-point name = command name, value = a :class:`click.Command`), e.g.
 ``modelport-conformance`` adds ``conformance``, and transports for ``generate`` through
 ``modelport.transports`` (:mod:`modelport.cli.transports`; ``--cassette`` comes from

@@ -209,22 +209,26 @@ def providers_command(fmt: str) -> None:
 def _register_builtins() -> None:
     from ._batch import batch_group
     from ._chat import chat_command
+    from ._fragments import fragments_group
     from ._generate import generate_command
     from ._keys import keys_group
     from ._logs import logs_group
     from ._models import aliases_group, default_model_command, models_command
     from ._new_provider import new_provider_command
+    from ._templates import templates_group
 
     for command in (
         aliases_group,
         batch_group,
         chat_command,
         default_model_command,
+        fragments_group,
         generate_command,
         keys_group,
         logs_group,
         models_command,
         new_provider_command,
+        templates_group,
     ):
         main.add_command(command)
 

@@ -26,6 +26,7 @@ from ._generate import logged_conversation, parse_options
 from ._home import Settings
 from ._logstore import new_conversation_id
 from ._request import history, resent_options, user_message
+from ._templates import Refused, Template, load_template, template_option
 from ._turn import Printing, log_call, run_turn
 
 __all__ = ["chat_command"]
@@ -118,6 +119,7 @@ class _Chat:
     system: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     base_url: str | None = None
+    template: Template | None = None
 
     def run(self) -> None:
         """Turns until the end of input: each sent with the conversation so far, printed, logged;
@@ -137,6 +139,8 @@ class _Chat:
                 self.turn(text)
 
     def turn(self, text: str) -> None:
+        if self.template is not None and self.template.prompt is not None:
+            text = self.template.prompt_for(text)
         message = user_message(text, [])
         request: dict[str, Any] = {**self.options, "messages": [*self.turns, message]}
         if self.system:
@@ -161,6 +165,7 @@ class _Chat:
 @click.command("chat")
 @click.argument("model", required=False)
 @connect_options
+@template_option
 @click.option("-s", "--system", help="A system instruction for the whole chat.")
 @click.option(
     "-o", "--option", "options", multiple=True, metavar="KEY=VALUE", help="A request option (repeatable)."
@@ -173,6 +178,7 @@ def chat_command(
     model: str | None,
     base_url: str | None,
     key: str | None,
+    template_name: str | None,
     system: str | None,
     options: tuple[str, ...],
     cid: str | None,
@@ -189,13 +195,19 @@ def chat_command(
     except ImportError:
         pass
     settings = Settings.load()
+    template = load_template(template_name) if template_name is not None else None
+    if template is not None:  # what the command line gives wins
+        if template.schema is not None or template.fragments:
+            raise Refused(f"template {template.name!r} has a schema or fragments: use generate -t")
+        model = model or template.model
+        system = template.system if system is None else system
     earlier = logged_conversation(continue_, cid)
     if earlier:
         model = model or earlier[-1].model
         base_url = base_url or earlier[-1].base_url
     chosen = model_id(model, settings)
     base_url = base_url or settings.base_url(model)
-    request_options = parse_options(options)
+    request_options = {**(template.options if template else {}), **parse_options(options)}
     if earlier:  # the conversation's instruction and options, unless given again (tools: generate's)
         system = earlier[-1].system if system is None else system
         carried = {k: v for k, v in resent_options(earlier[-1]).items() if k != "tools"}
@@ -217,6 +229,7 @@ def chat_command(
         system=system,
         options=request_options,
         base_url=base_url,
+        template=template,
     )
     click.echo(f"Chatting with {chosen}: !multi for several lines, Ctrl-D or exit to leave.", err=True)
     try:

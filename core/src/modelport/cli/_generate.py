@@ -8,7 +8,6 @@ which contributes the replay transport: :mod:`modelport.cli.transports`).
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -19,73 +18,38 @@ import click
 from . import terminal
 from ._connect import connect_options, error_text, model_id, open_model, verbose_logging
 from ._files import check_user_file, stdin_text
+from ._fragments import fragment_option
+from ._fragments import resolve as resolve_fragment
+from ._functions import FunctionRun, function_options
 from ._home import Settings
 from ._logstore import Call, new_conversation_id
-from ._request import attachment, history, load_schema, resent_options, user_message
+from ._options import parse_options
+from ._request import attachment, history, resent_options, user_message
+from ._templates import load_template, response_format, template_option
 from ._turn import Printing, log_call, run_turn
 from .terminal import safe
 
 __all__ = ["generate_command", "logged_conversation", "parse_options"]
 
-#: Request keywords that have their own option or argument.
-_OWN_OPTIONS = {
-    "prompt": "the PROMPT argument",
-    "messages": "the PROMPT argument",
-    "system": "--system",
-    "tools": "--tool",
-}
 
-
-def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
-    """``key=value`` pairs as request keywords: a value that parses as JSON is that JSON value
-    (``0.2``, ``100``, ``true``, ``["a"]``, ``{"google": {...}}``), anything else is the string."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise click.BadParameter(f"expected key=value, got {pair!r}", param_hint="'-o' / '--option'")
-        if key in _OWN_OPTIONS:
-            raise click.BadParameter(f"use {_OWN_OPTIONS[key]} for {key!r}", param_hint="'-o' / '--option'")
-        if key in options:
-            raise click.BadParameter(f"{key!r} is given twice", param_hint="'-o' / '--option'")
-        options[key] = _option_value(key, raw)
-    return options
-
-
-def _option_value(key: str, raw: str) -> Any:
-    """The JSON value of ``raw``, else ``raw``; JSON nested deeper than the core accepts (or than
-    Python's parser can read) is a usage error, not a ``RecursionError``."""
-    from modelport.wire import MAX_DEPTH, _too_deep
-
-    try:
-        value = json.loads(raw)
-    except RecursionError:
-        value = too_deep = True
-    except ValueError:
-        return raw
-    else:
-        too_deep = raw.count("[") + raw.count("{") > MAX_DEPTH and _too_deep(value, MAX_DEPTH)
-    if too_deep:
-        raise click.BadParameter(
-            f"the value of {key!r} is JSON nested deeper than {MAX_DEPTH} levels",
-            param_hint="'-o' / '--option'",
-        )
-    return value
-
-
-def _read_prompt(prompt: str) -> str:
+def _read_prompt(prompt: str | None, required: bool = True) -> str | None:
+    """The prompt given (``-``: standard input); ``None`` when none is, and none is ``required``."""
     if prompt != "-":
         return prompt
     text = stdin_text(sys.stdin, param_hint="'PROMPT'").rstrip("\r\n")
     if not text.strip():
+        if not required:
+            return None
         raise click.BadParameter("standard input is empty", param_hint="'PROMPT'")
     return text
 
 
-def _model_and_prompt(words: tuple[str, ...], model_option: str | None) -> tuple[str | None, str]:
+def _model_and_prompt(
+    words: tuple[str, ...], model_option: str | None, required: bool = True
+) -> tuple[str | None, str | None]:
     """``[MODEL] PROMPT``: two words are the model and the prompt, one is the prompt (the model
-    comes from ``-m``, the conversation or the default); none reads the prompt from piped input."""
+    comes from ``-m``, the conversation or the default); none reads the prompt from piped input
+    (or is no prompt, when a template needs none)."""
     if len(words) > 2:
         raise click.UsageError("expected [MODEL] PROMPT (quote a prompt of several words)")
     if len(words) == 2:
@@ -95,6 +59,8 @@ def _model_and_prompt(words: tuple[str, ...], model_option: str | None) -> tuple
     if len(words) == 1:
         return model_option, words[0]
     if sys.stdin.isatty():
+        if not required:
+            return model_option, None
         raise click.UsageError("no prompt: give one, or pipe it in")
     return model_option, "-"
 
@@ -125,6 +91,8 @@ def logged_conversation(continue_: bool, cid: str | None) -> list[Call]:
     help="The model (provider/name, or an alias); else the default model.",
 )
 @connect_options
+@template_option
+@fragment_option
 @click.option("-s", "--system", help="A system instruction.")
 @click.option(
     "-a",
@@ -159,6 +127,7 @@ def logged_conversation(continue_: bool, cid: str | None) -> list[Call]:
     help="A request option, e.g. -o temperature=0.2 -o max_output_tokens=100 (repeatable); "
     "the value is parsed as JSON when it parses, else taken as a string.",
 )
+@function_options
 @click.option("--max-output-tokens", type=int, help="Limit the answer's length.")
 @click.option(
     "--stream/--no-stream",
@@ -179,6 +148,8 @@ def generate_command(
     model_option: str | None,
     base_url: str | None,
     key: str | None,
+    template_name: str | None,
+    fragments: tuple[str, ...],
     system: str | None,
     attachments: tuple[str, ...],
     schema: str | None,
@@ -186,6 +157,10 @@ def generate_command(
     cid: str | None,
     tools: tuple[str, ...],
     options: tuple[str, ...],
+    function_specs: tuple[str, ...],
+    function_files: tuple[str, ...],
+    yes: bool,
+    max_steps: int,
     max_output_tokens: int | None,
     stream: bool | None,
     as_json: bool,
@@ -203,7 +178,14 @@ def generate_command(
     import modelport
 
     settings = Settings.load()
-    model_arg, prompt = _model_and_prompt(words, model_option)
+    template = load_template(template_name) if template_name is not None else None
+    model_arg, prompt = _model_and_prompt(words, model_option, template is None or template.needs_input)
+    if template is not None:  # what the command line gives wins
+        model_arg = model_arg or template.model
+        system = template.system if system is None else system
+        schema_spec: dict[str, Any] | str | None = template.schema if schema is None else schema
+    else:
+        schema_spec = schema
     conversation = logged_conversation(continue_, cid)
     if conversation and model_arg is None:
         model_arg = conversation[-1].model
@@ -213,7 +195,8 @@ def generate_command(
     base_url = base_url or settings.base_url(model_arg)
     if cassette is not None:
         cassette = check_user_file(cassette, param_hint="'--cassette'")
-    given = parse_options(options)
+    functions = FunctionRun.checked(function_specs, function_files, yes, max_steps, verbose)
+    given = {**(template.options if template else {}), **parse_options(options)}
     if conversation:  # the conversation's instruction and options, unless given again
         system = conversation[-1].system if system is None else system
         given = {**resent_options(conversation[-1]), **given}
@@ -224,8 +207,10 @@ def generate_command(
             tools = tuple(str(name) for name in previous_tools)
     logged: dict[str, Any] = dict(given)
     request: dict[str, Any] = dict(logged)
-    text = _read_prompt(prompt)
-    parts = [attachment(value) for value in attachments]
+    read = _read_prompt(prompt, template is None or template.needs_input)
+    text = template.prompt_for(read) if template is not None else str(read)
+    context = [resolve_fragment(v) for v in (*(template.fragments if template else ()), *fragments)]
+    parts = [*(f.part() for f in context), *(attachment(value) for value in attachments)]
     if conversation or parts:
         request["messages"] = [*history(conversation), user_message(text, parts)]
     else:
@@ -234,17 +219,25 @@ def generate_command(
         request["system"] = system
     if max_output_tokens is not None:
         request["max_output_tokens"] = logged["max_output_tokens"] = max_output_tokens
-    if schema:
-        request["response_format"] = load_schema(schema)
-        logged["schema"] = schema
+    if schema_spec:
+        request["response_format"] = response_format(schema_spec)
+        logged["schema"] = schema_spec
+    if template is not None:
+        logged["template"] = template.name
+    if context:
+        logged["fragments"] = [f.logged() for f in context]
     if tools:
         logged["tools"] = list(tools)
+    if functions is not None:
+        logged["functions"] = [t.name for t in functions.tools]
     if stream is None:
-        stream = terminal.is_terminal(sys.stdout) and not (as_json or schema)
-    printing = Printing(stream=stream, as_json=as_json, schema=bool(schema), usage=usage, verbose=verbose)
+        stream = terminal.is_terminal(sys.stdout) and not (as_json or schema_spec or functions)
+    printing = Printing(
+        stream=stream, as_json=as_json, schema=bool(schema_spec), usage=usage, verbose=verbose
+    )
     try:
         with verbose_logging(verbose):
-            outcome = _generate(model, request, tools, printing, cassette, base_url, key)
+            outcome = _generate(model, request, tools, printing, cassette, base_url, key, functions)
     except modelport.ModelportError as error:
         click.echo(f"error: {error_text(error)}", err=True)
         sys.exit(1)
@@ -283,6 +276,7 @@ def _generate(
     cassette_path: Path | None,
     base_url: str | None,
     key: str | None,
+    functions: FunctionRun | None = None,
 ) -> Any:
     from modelport import plugins
 
@@ -295,6 +289,8 @@ def _generate(
     else:
         model = open_model(model_id, base_url=base_url, key=key)
     try:
+        if functions is not None:
+            return functions.run(model, request, printing)
         return run_turn(model, request, printing, problems)
     finally:
         model.close()
