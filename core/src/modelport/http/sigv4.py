@@ -69,7 +69,12 @@ def aws_region(session: Any, explicit: object = None) -> str:
     import os
     import re
 
-    region = explicit or os.environ.get("AWS_REGION") or session.get_config_variable("region")
+    region = (
+        explicit
+        or os.environ.get("AWS_REGION")
+        or os.environ.get("AWS_DEFAULT_REGION")
+        or session.get_config_variable("region")
+    )
     if not region:
         raise ConfigurationError("no AWS region: pass region=..., or set AWS_REGION (or a profile's region)")
     if not isinstance(region, str) or not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)+", region):
