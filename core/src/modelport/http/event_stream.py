@@ -99,9 +99,10 @@ class EventStreamParser:
                 provider=self._provider,
             )
 
-    def _frames(self, chunk: bytes) -> list[Any]:
-        """:meth:`feed` as a list, for the kit's stream readers."""
-        return list(self.feed(chunk))
+    def _frames(self, chunk: bytes) -> Iterator[Any]:
+        """:meth:`feed`, for the kit's stream readers (a generator: the frames before a bad one
+        still come out)."""
+        return self.feed(chunk)
 
     def close(self) -> list[Any]:
         """Nothing is held but a frame begun: a body that ends inside one was cut short."""

@@ -123,10 +123,8 @@ def _block(part: Any) -> dict[str, Any]:
     if isinstance(part, ToolResultPart):
         output = part.output
         content = [{"text": output}] if isinstance(output, str) else [{"json": output}]
-        result: dict[str, Any] = {"toolUseId": part.call_id, "content": content}
-        if part.is_error:
-            result["status"] = "error"
-        return {"toolResult": result}
+        status = "error" if part.is_error else "success"
+        return {"toolResult": {"toolUseId": part.call_id, "content": content, "status": status}}
     raise InvalidRequestError(f"bedrock: a {part.type} part is not supported by this provider yet")
 
 
