@@ -12,6 +12,8 @@ from typing import Any
 import httpx
 import pytest
 import yaml
+from modelport_aws._request import build_request
+from modelport_aws._stream import merge_frames
 
 import modelport
 from modelport.errors import (
@@ -21,8 +23,6 @@ from modelport.errors import (
     ProviderRateLimitError,
     StreamInterruptedError,
 )
-from modelport_aws._request import build_request
-from modelport_aws._stream import merge_frames
 from modelport.types import Request
 from tests import recordings
 
