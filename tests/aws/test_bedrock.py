@@ -269,3 +269,26 @@ def test_a_stream_cut_before_its_metadata_keeps_the_partial() -> None:
             pass
     partial = info.value.partial
     assert partial is not None and partial.text.endswith('or "The City of Love."')
+
+
+def test_async_calls_are_signed_and_stream_alike() -> None:
+    import asyncio
+
+    _, whole = recorded("test_bedrock_model.yaml")
+    _, streamed_body = recorded("test_bedrock_model_stream.yaml")
+    seen: list[httpx.Request] = []
+
+    async def run() -> tuple[str, str]:
+        one = modelport.get_model(MODEL, transport=answering(whole, seen=seen), **keys())
+        two = modelport.get_model(MODEL, transport=answering(streamed_body, seen=seen), **keys())
+        result = await one.agenerate(prompt="Hello!")
+        stream = two.astream(prompt="Hi")
+        async for _ in stream:
+            pass
+        return result.text, (await stream.result()).text
+
+    text, streamed = asyncio.run(run())
+    assert text.startswith("Hello! How can I assist you today?")
+    assert streamed.startswith("The capital of France is Paris.")
+    assert [r.url.path.rsplit("/", 1)[-1] for r in seen] == ["converse", "converse-stream"]
+    assert all(r.headers["authorization"].startswith("AWS4-HMAC-SHA256 ") for r in seen)
