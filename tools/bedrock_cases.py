@@ -210,6 +210,29 @@ def main() -> None:
         0,
     )
     write(
+        "generate-multi-turn",
+        {
+            "description": "Converse, claude-sonnet-4-5: a system block, a replayed assistant turn, a "
+            "second user turn; plain text answer.",
+            "method": "generate",
+            "model": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+            "request": {
+                "messages": [
+                    system("Generate a short greeting."),
+                    user("."),
+                    {
+                        "role": "assistant",
+                        "content": [{"type": "text", "text": "Hello! How can I help you today?"}],
+                    },
+                    user("Now say goodbye."),
+                ],
+                "provider_options": {"bedrock": {"inferenceConfig": {}}},
+            },
+        },
+        P + "test_bedrock_model_instructions_only_then_message_history[claude-sonnet-4-5].yaml",
+        1,
+    )
+    write(
         "stream-system-text",
         {
             "description": "ConverseStream, nova-micro, a system block: 33 frames, end_turn, usage.",

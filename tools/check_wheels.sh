@@ -16,7 +16,7 @@ cd "$work"
 grep -q "^acme: 8 cases: 8 passed, 0 failed, 0 skipped$" "$work/conformance.txt"
 # The OpenAI and Anthropic plugins' cases ship as package data, one suite per provider.
 for suite in "openai 51" "openai-compatible 5" "openai-responses 72" "groq 6" "deepseek 4" "openrouter 3" "xai 2" \
-  "together 2" "mistral 2" "ollama 1" "anthropic 93" "google 81" "google-vertex 7" "bedrock 12"; do
+  "together 2" "mistral 2" "ollama 1" "anthropic 93" "google 81" "google-vertex 7" "bedrock 13"; do
   set -- $suite
   grep -q "^$1: $2 cases\?: $2 passed, 0 failed, 0 skipped$" "$work/conformance.txt"
 done

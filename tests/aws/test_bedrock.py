@@ -292,3 +292,20 @@ def test_async_calls_are_signed_and_stream_alike() -> None:
     assert streamed.startswith("The capital of France is Paris.")
     assert [r.url.path.rsplit("/", 1)[-1] for r in seen] == ["converse", "converse-stream"]
     assert all(r.headers["authorization"].startswith("AWS4-HMAC-SHA256 ") for r in seen)
+
+
+def test_reported_zero_cache_counts_stay_zero() -> None:
+    body = json.loads(
+        recordings.bedrock(
+            "vercel__ai/packages__amazon-bedrock__src____fixtures____amazon-bedrock-text.json"
+        ).read_text()
+    )
+    result = modelport.get_model(MODEL, transport=answering(body), **keys()).generate(prompt="Count the r's.")
+    assert result.text.endswith('There are **3** "r"s in "strawberry."')
+    assert result.usage.model_dump(exclude_none=True, exclude={"cached_input_tokens"}) == {
+        "input_tokens": 22,
+        "output_tokens": 57,
+        "total_tokens": 79,
+        "cache_read_input_tokens": 0,
+        "cache_write_input_tokens": 0,
+    }

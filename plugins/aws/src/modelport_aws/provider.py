@@ -15,6 +15,9 @@ from modelport.errors import ConfigurationError
 from modelport.http import HeaderAuth, HttpProvider, HttpRequest, StreamEnd, check_header_value, decode_frames
 from modelport.http.urls import check_base_url
 from modelport.provider import Capabilities, Secret
+from modelport.wire_map import WireMap
+
+from ._wire_map import BEDROCK_WIRE_MAP
 
 if TYPE_CHECKING:
     import httpx
@@ -70,6 +73,8 @@ class BedrockProvider(HttpProvider):
         kind="event", terminal=frozenset({"metadata"}), required=frozenset({"messageStop"})
     )
     saved_options: ClassVar[frozenset[str]] = frozenset({"region", "profile"})
+    #: Where the Converse wire carries what is decoded, for the conformance suite's edits.
+    wire_map: ClassVar[WireMap | None] = BEDROCK_WIRE_MAP
 
     _session: Any = None
     _credentials: Any = None
