@@ -156,6 +156,7 @@ def expected(case: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
         f"bedrock/{case['model']}",
         transport=transport,
         max_retries=0,
+        api_key="ABSK" + "r" * 40,
         **replay_options(),
         **case.get("config", {}),
     )

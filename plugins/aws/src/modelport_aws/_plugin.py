@@ -17,14 +17,11 @@ def modelport_register_providers(register: ProviderRegistrar) -> None:
 
 
 def replay_options() -> dict[str, Any]:
-    """What a replay signs with: a region and keys of the right shape that no account holds (built
-    here at run time: no credential-looking literal in the source). Requests are signed with SigV4
-    as for real, so the replays run the signing path."""
-    return {
-        "region": "us-east-1",
-        "aws_access_key_id": "AKIA" + "REPLAY" + "0" * 10,
-        "aws_secret_access_key": "replay/" + "x" * 33,
-    }
+    """What a replay (and a recording) adds to ``get_model``: the region the cassettes were
+    recorded in. The replay's key arrives as ``api_key=`` and is sent as a Bedrock API key
+    (``Authorization: Bearer``); a recording reads ``AWS_BEARER_TOKEN_BEDROCK``, else signs with
+    SigV4 from the standard chain. The SigV4 path is tested on the same recordings in tests/aws."""
+    return {"region": "us-east-1"}
 
 
 @hookimpl
@@ -41,6 +38,6 @@ def modelport_conformance_suites(register: Any) -> None:  # SuiteRegistrar: conf
         folder,
         merge_frames=merge_frames,
         options=replay_options(),
-        credential_env=("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"),
+        credential_env=("AWS_BEARER_TOKEN_BEDROCK",),
         mutation_exclude=("__init__.py", "_plugin.py"),
     )
