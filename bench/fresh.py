@@ -181,3 +181,47 @@ def otel_figure(base_url: str, calls: int, rounds: int, repeats: int) -> Figure:
         on_us=us["on"],
         no_io_us=no_io,
     )
+
+
+# --------------------------------------------------------------------------- A1 (first answer)
+
+FIRST_ANSWER_PROTOCOLS = ("google", "openai", "anthropic", "openai-responses")
+
+
+def first_answer_figures(root_url: str, repeats: int) -> list[Figure]:
+    """A1 on each protocol: fresh interpreters, the sides alternating (:mod:`bench.first_answer`);
+    the ratio of medians, with the ratio of minimums and the peak RSS after a sync and an async call."""
+    figures = []
+    for protocol in FIRST_ANSWER_PROTOCOLS:
+        runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "modelport": []}
+        for side in runs:  # unmeasured: writes the bytecode caches a later probe reads
+            probe("first", side, root_url, protocol)
+        for i in range(repeats):
+            for side in ("baseline", "modelport") if i % 2 == 0 else ("modelport", "baseline"):
+                runs[side].append(probe("first", side, root_url, protocol))
+
+        def median(side: str, key: str) -> float:
+            return statistics.median(run[key] for run in runs[side])
+
+        base_min = min(run["seconds"] for run in runs["baseline"])
+        mp_min = min(run["seconds"] for run in runs["modelport"])
+        figures.append(
+            figure(
+                f"A1-{protocol}",
+                f"first answer of a fresh process ({protocol}): import, get_model, one generate",
+                "ms",
+                median("baseline", "seconds") * 1e3,
+                median("modelport", "seconds") * 1e3,
+                [],
+                1.4,
+                repeats=repeats,
+                min_ratio=mp_min / base_min,
+                baseline_min_ms=base_min * 1e3,
+                modelport_min_ms=mp_min * 1e3,
+                baseline_peak_sync_mib=median("baseline", "peak_sync_mib"),
+                modelport_peak_sync_mib=median("modelport", "peak_sync_mib"),
+                baseline_peak_async_mib=median("baseline", "peak_async_mib"),
+                modelport_peak_async_mib=median("modelport", "peak_async_mib"),
+            )
+        )
+    return figures

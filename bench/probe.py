@@ -1,7 +1,8 @@
 """Measurements that need a fresh interpreter (P1 import time, P5 resident memory, P2o telemetry).
 
 ``python -m bench.probe import <side> <base_url>``, ``python -m bench.probe stream <side> <base_url>
-<frames>`` and ``python -m bench.probe otel <absent|off|on> <base_url> <calls> <rounds>`` print one JSON
+<frames>`` and ``python -m bench.probe otel <absent|off|on> <base_url> <calls> <rounds>`` and ``python -m
+bench.probe first <side> <root_url> <protocol>`` (:mod:`bench.first_answer`) print one JSON
 object. Only the standard library is imported before the measured section.
 """
 
@@ -170,6 +171,12 @@ def main(argv: list[str]) -> None:
     what, side, base_url = argv[0], argv[1], argv[2]
     if what == "otel":
         print(json.dumps(_otel(side, base_url, int(argv[3]), int(argv[4]))))
+        return
+    if what == "first":
+        sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        from bench.first_answer import first_answer
+
+        print(json.dumps(first_answer(side, base_url, argv[3], peak_rss_bytes, reset_peak_rss)))
         return
     if side not in ("baseline", "modelport"):
         raise SystemExit(f"unknown side {side!r}")

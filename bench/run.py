@@ -20,7 +20,7 @@ from typing import Any
 if __package__ in (None, ""):  # ``python bench/run.py``
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import concurrent, fresh, sequential
+from bench import concurrent, decoding, fresh, sequential
 from bench.figures import Figure
 from bench.report import table
 from bench.server import MockServer
@@ -52,7 +52,8 @@ class Plan:
         otel = 3 * self.otel_repeats * 2 * (self.calls * self.otel_rounds + 10)
         async_ = 5 * (self.async_rounds + 1) * self.concurrent  # up to five sides, with google-genai
         memory = 4 * 2
-        return int((sync + openai + otel + async_ + memory) * 1.2) + 100
+        first = 4 * 2 * 2 * (self.import_repeats // 2 + 2)  # A1: a sync and an async call a probe
+        return int((sync + openai + otel + async_ + memory + first) * 1.2) + 100
 
 
 #: Which ``--only`` choices select each group (a group runs when any of its choices was given).
@@ -65,6 +66,8 @@ ALIASES = {
     "P2o": {"P2", "P2o"},
     "P4": {"P4", "P4g"},
     "P5": {"P5"},
+    "A1": {"A1", *(f"A1-{p}" for p in fresh.FIRST_ANSWER_PROTOCOLS)},
+    "wire": {"wire", "W", "W-frame", "W-grounded", "W-embed"},
 }
 
 FULL = Plan(21, 500, 5, 10_000, 15, 200, 25, 2_000, 20_000, 900.0)
@@ -110,6 +113,8 @@ def run(plan: Plan, only: set[str] | None = None) -> dict[str, Any]:
                 else []
             ),
         ),
+        ("A1", lambda srv: fresh.first_answer_figures(srv.root_url, max(plan.import_repeats // 2, 2))),
+        ("wire", lambda srv: decoding.decoding_figures(max(plan.rounds * 3, 5), plan.calls)),
         ("P4", lambda srv: concurrent.async_figures(srv.base_url, plan.concurrent, plan.async_rounds)),
         (
             "P5",

@@ -24,7 +24,16 @@ if TYPE_CHECKING:
 CORPUS = Path(__file__).resolve().parent / "corpus"
 """The root of the vendored recordings (one folder per provider)."""
 
-PROVIDERS = ("anthropic", "gemini", "openai", "openai-responses", "azure-openai", "batch", "bedrock")
+PROVIDERS = (
+    "anthropic",
+    "gemini",
+    "openai",
+    "openai-responses",
+    "azure-openai",
+    "batch",
+    "vertex-anthropic",
+    "bedrock",
+)
 
 
 def recording(provider: str, relative: str) -> Path:

@@ -145,3 +145,16 @@ def test_the_site_build_warns_for_a_name_without_an_anchor(
     assert [record.getMessage() for record in caplog.records] == [
         "API reference: modelport.embed: no rendered entry in docs/api"
     ]
+
+
+def test_a_bases_line_names_public_bases_only() -> None:
+    """As mkdocstrings renders ``Bases:``: a private base is a bare ``<span>`` with no page."""
+    hooks = _tool("mkdocs_hooks")
+    private = '<code><span title="modelport._contract.content._Frozen">_Frozen</span></code>'
+    public = '<code><a class="autorefs" href="../errors/#x">ProviderError</a></code>'
+    line = '<p class="doc doc-class-bases">\n              Bases: {}</p>\n<p>Docstring.</p>'
+    assert hooks.public_bases(line.format(private)) == "\n<p>Docstring.</p>"
+    assert hooks.public_bases(line.format(f"{private}, {public}")) == line.format(public)
+    assert hooks.public_bases(line.format(public)) == line.format(public)
+    # The whole page goes through it: a site page had 22 lines of "Bases: _Frozen" before.
+    assert hooks.on_page_content(line.format(private), None, {}, None) == "\n<p>Docstring.</p>"

@@ -8,6 +8,8 @@
 - Docstrings use Sphinx roles (``:class:`Result```); Markdown renders them as ``:class:`` followed by
   a code span, so the role prefix is dropped and ``~a.b.Name`` is shortened to ``Name``. A
   reStructuredText ``::`` before a literal block is shown as one colon.
+- A class's ``Bases:`` line names its public bases only: a private base (``_Frozen``, ``_Event``)
+  has no page to link to and says nothing to a reader; a line left with none is dropped.
 - Every public name of the distributions must have an entry in the API reference: the anchors the
   pages were rendered with are checked by ``tools/api_reference.py`` after the build, and each
   public name without one is a warning (an error under ``--strict``).
@@ -28,6 +30,9 @@ _LINK = re.compile(r"(?<!!)\[(?P<text>[^\]\n]+)\]\((?P<target>[^)\s]+)\)")
 _ROLE = re.compile(r":(?:class|func|data|meth|attr|mod|exc|obj):<code>(~?)([^<]*)</code>")
 _LITERAL_BLOCK = re.compile(r"::</p>(\s*<div class=\"highlight\">)")
 _ANCHOR = re.compile(r'\bid="([A-Za-z_][\w.]*)"')
+_BASES = re.compile(r'(?P<open><p class="doc doc-class-bases">\s*Bases: )(?P<items>.*?)</p>', re.S)
+_BASE = re.compile(r"<code>.*?</code>", re.S)
+_TAG = re.compile(r"<[^>]+>")
 
 log = logging.getLogger("mkdocs.hooks.api_reference")
 _anchors: set[str] = set()
@@ -90,13 +95,27 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     return "".join(out)
 
 
+def public_bases(html: str) -> str:
+    """``html`` with private classes left out of every ``Bases:`` line (see the module doc)."""
+
+    def keep(match: re.Match[str]) -> str:
+        bases = [
+            base
+            for base in _BASE.findall(match["items"])
+            if not _TAG.sub("", base).strip().rsplit(".", 1)[-1].startswith("_")
+        ]
+        return f"{match['open']}{', '.join(bases)}</p>" if bases else ""
+
+    return _BASES.sub(keep, html)
+
+
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     def code(match: re.Match[str]) -> str:
         name = match[2].rsplit(".", 1)[-1] if match[1] else match[2]
         return f"<code>{name}</code>"
 
     _anchors.update(_ANCHOR.findall(html))
-    return _LITERAL_BLOCK.sub(r":</p>\1", _ROLE.sub(code, html))
+    return public_bases(_LITERAL_BLOCK.sub(r":</p>\1", _ROLE.sub(code, html)))
 
 
 def on_pre_build(config: Any) -> None:

@@ -20,6 +20,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = {
+    "A1-google",
+    "A1-openai",
+    "A1-anthropic",
+    "A1-openai-responses",
+    "W-frame",
+    "W-grounded",
+    "W-embed",
     "P1",
     "P2",
     "P2t",

@@ -208,7 +208,10 @@ def test_a_keys_file_that_is_a_fifo_is_one_line(_command_home: Path, monkeypatch
     ("text", "why"),
     [
         ("[1", "cannot be read: not JSON: Expecting ',' delimiter: line 1 column 3 (char 2)"),
-        ('{"aliases": ["flash"]}', ": 'aliases' must be an object and 'default_model' a string"),
+        (
+            '{"aliases": ["flash"]}',
+            ": 'aliases' must be an object, 'default_model' and 'default_base_url' strings",
+        ),
     ],
     ids=["not-json", "aliases-a-list"],
 )

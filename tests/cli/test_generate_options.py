@@ -143,7 +143,8 @@ def test_a_schema_answer_that_is_not_json_is_printed_and_an_error(tmp_path: Path
 def test_a_bad_schema_is_a_usage_error() -> None:
     result = run("generate", MODEL, "--base-url", "http://127.0.0.1:9/v1", "--schema", "nothing-here", "q")
     assert result.exit_code == 2
-    assert "is neither a file nor module:Type" in result.output
+    assert "'nothing-here' is not NAME [TYPE][: DESCRIPTION]" in result.output
+    assert "a JSON schema file, module:Type or fields" in result.output
 
 
 def test_verbose_shows_retries_and_timings_and_usage_the_tokens() -> None:

@@ -92,12 +92,12 @@ import json, sys
 sys.modules["modelport_conformance"] = None  # as if not installed
 from modelport import plugins
 from modelport._registry import registry
-providers = sorted(plugins.providers())
+providers = [p for p in ("anthropic", "deepseek", "google") if p in plugins.providers()]
 caller = registry().manager().hook.modelport_conformance_suites
-print(json.dumps([providers[:3], plugins.load_errors(), caller.has_spec(), len(caller.get_hookimpls())]))
+print(json.dumps([providers, plugins.load_errors(), caller.has_spec(), len(caller.get_hookimpls())]))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert json.loads(out.stdout) == [["anthropic", "deepseek", "google"], {}, False, 3]
+    assert json.loads(out.stdout) == [["anthropic", "deepseek", "google"], {}, False, 4]
 
 
 def test_without_modelport_conformance_an_old_name_says_what_to_install(monkeypatch):

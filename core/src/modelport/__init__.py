@@ -1,10 +1,11 @@
 """modelport: one typed contract for calling LLM providers.
 
->>> import modelport
->>> model = modelport.get_model("google/gemini-2.5-flash")   # doctest: +SKIP
->>> result = model.generate(prompt="Hello")                   # doctest: +SKIP
-
 Importing this package loads no provider plugin; ``get_model`` loads the one it needs.
+
+Examples:
+    >>> import modelport
+    >>> model = modelport.get_model("google/gemini-2.5-flash")   # doctest: +SKIP
+    >>> result = model.generate(prompt="Hello")                   # doctest: +SKIP
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """``modelport chat``: an interactive conversation with a model, logged as one conversation.
 
 Each line is a turn (line editing and history through ``readline`` where Python has it); ``!multi``
-starts a block of several lines, ended by ``!end``; ``exit``, ``quit`` or Ctrl-D ends the chat.
+starts a block of several lines, ended by ``!end``; ``!edit`` writes the turn in ``$VISUAL`` /
+``$EDITOR`` (an empty file sends nothing); ``exit``, ``quit`` or Ctrl-D ends the chat.
 Answers stream on a terminal. A failed turn is reported and left out of the conversation.
 
 A turn is bounded like a file the command reads (:data:`MAX_TURN_CHARS`, 32 MiB): piped input is
@@ -29,7 +30,7 @@ from ._turn import Printing, log_call, run_turn
 
 __all__ = ["chat_command"]
 
-MULTI, END = "!multi", "!end"
+MULTI, END, EDIT = "!multi", "!end", "!edit"
 
 #: The longest turn, in characters: a line, or a ``!multi`` block with its line ends.
 MAX_TURN_CHARS = MAX_FILE_BYTES
@@ -59,9 +60,23 @@ def _read_turn(prompt: str) -> str | None:
         return None
     if line.strip() == MULTI:
         return _read_block()
+    if line.strip() == EDIT:
+        return _edited()
     if line.strip() in ("exit", "quit"):
         return None
     return line
+
+
+def _edited() -> str:
+    """A turn written in the user's editor (click finds ``$VISUAL``, ``$EDITOR``, else a default);
+    ``""`` (nothing sent) when the file is left empty or the editor is quit without saving."""
+    try:
+        text = click.edit("", extension=".md", require_save=True)
+    except click.ClickException as error:  # no editor could be started
+        raise LineRefused(f"!edit: {error.format_message()}") from None
+    if text is not None and len(text) > MAX_TURN_CHARS:
+        raise LineRefused(f"the text is larger than the limit of {_size(MAX_TURN_CHARS)}; it is not sent")
+    return (text or "").rstrip("\n")
 
 
 def _read_block() -> str:
@@ -179,6 +194,7 @@ def chat_command(
         model = model or earlier[-1].model
         base_url = base_url or earlier[-1].base_url
     chosen = model_id(model, settings)
+    base_url = base_url or settings.base_url(model)
     request_options = parse_options(options)
     if earlier:  # the conversation's instruction and options, unless given again (tools: generate's)
         system = earlier[-1].system if system is None else system

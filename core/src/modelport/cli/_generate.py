@@ -136,8 +136,9 @@ def logged_conversation(continue_: bool, cid: str | None) -> list[Call]:
 )
 @click.option(
     "--schema",
-    metavar="FILE|MODULE:TYPE",
-    help="Answer in JSON following a JSON schema file or a type (e.g. myapp:Person); prints the parsed JSON.",
+    metavar="FILE|MODULE:TYPE|FIELDS",
+    help="Answer in JSON following a JSON schema file, a type (myapp:Person) or fields "
+    "('name, age int'); prints the parsed JSON.",
 )
 @click.option("-c", "--continue", "continue_", is_flag=True, help="Continue the latest logged conversation.")
 @click.option("--cid", metavar="ID", help="Continue the logged conversation ID (`modelport logs` shows ids).")
@@ -209,6 +210,7 @@ def generate_command(
     if conversation and base_url is None:
         base_url = conversation[-1].base_url
     model = model_id(model_arg, settings)
+    base_url = base_url or settings.base_url(model_arg)
     if cassette is not None:
         cassette = check_user_file(cassette, param_hint="'--cassette'")
     given = parse_options(options)

@@ -3,7 +3,8 @@
 The directory is ``MODELPORT_HOME`` when set, else ``$XDG_CONFIG_HOME/modelport`` when
 ``XDG_CONFIG_HOME`` is set, else the platform's user config directory (platformdirs:
 ``~/.config/modelport``, ``~/Library/Application Support/modelport``, ``%APPDATA%\\modelport``).
-It holds ``settings.json`` (default model, aliases, logging on or off), ``keys.json`` (stored keys,
+It holds ``settings.json`` (default model, aliases, each with an optional server URL, logging on
+or off), ``keys.json`` (stored keys,
 mode 0600), ``logs.db`` and ``cache/``. It is created mode 0700 on first write.
 """
 
@@ -75,19 +76,45 @@ def read_json(path: Path) -> dict[str, Any]:
 
 
 class Settings:
-    """``settings.json``: the default model, model aliases, and whether calls are logged."""
+    """``settings.json``: the default model, model aliases, and whether calls are logged.
+
+    An alias or the default model may carry the URL of the server it lives on (a local
+    ``openai-compatible`` server, a gateway): an alias is stored as ``"provider/model"`` or as
+    ``{"model": "provider/model", "base_url": "http://..."}``, the default's URL as
+    ``default_base_url``. ``--base-url`` on the command line wins over either.
+    """
 
     def __init__(self, data: dict[str, Any]) -> None:
         from ..errors import ConfigurationError
 
         default = data.get("default_model") or None
+        default_url = data.get("default_base_url") or None
         aliases = data.get("aliases") or {}
-        if not isinstance(aliases, dict) or not isinstance(default, (str, type(None))):
+        if (
+            not isinstance(aliases, dict)
+            or not isinstance(default, (str, type(None)))
+            or not isinstance(default_url, (str, type(None)))
+        ):
             raise ConfigurationError(
-                f"{home() / SETTINGS_FILE}: 'aliases' must be an object and 'default_model' a string"
+                f"{home() / SETTINGS_FILE}: 'aliases' must be an object, 'default_model' and "
+                "'default_base_url' strings"
             )
         self.default_model: str | None = default
-        self.aliases: dict[str, str] = {str(k): str(v) for k, v in aliases.items()}
+        self.default_base_url: str | None = default_url
+        self.aliases: dict[str, str] = {}
+        self.alias_base_urls: dict[str, str] = {}
+        for name, target in aliases.items():
+            if isinstance(target, dict):
+                model, url = target.get("model"), target.get("base_url")
+                if not isinstance(model, str) or not isinstance(url, (str, type(None))):
+                    raise ConfigurationError(
+                        f"{home() / SETTINGS_FILE}: alias {str(name)!r} needs a string 'model' "
+                        "(and 'base_url', when given, a string)"
+                    )
+                target = model
+                if url:
+                    self.alias_base_urls[str(name)] = url
+            self.aliases[str(name)] = str(target)
         self.logging: bool = data.get("logging", True) is not False
 
     @classmethod
@@ -95,7 +122,16 @@ class Settings:
         return cls(read_json(home() / SETTINGS_FILE))
 
     def save(self) -> None:
-        data = {"default_model": self.default_model, "aliases": self.aliases, "logging": self.logging}
+        aliases: dict[str, Any] = {
+            name: {"model": model, "base_url": self.alias_base_urls[name]}
+            if name in self.alias_base_urls
+            else model
+            for name, model in self.aliases.items()
+        }
+        data: dict[str, Any] = {"default_model": self.default_model, "aliases": aliases}
+        data["logging"] = self.logging
+        if self.default_base_url:
+            data["default_base_url"] = self.default_base_url
         write_private(ensure_home() / SETTINGS_FILE, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
     def resolve(self, model: str | None) -> str | None:
@@ -106,3 +142,16 @@ class Settings:
         if model is None:
             return None
         return self.aliases.get(model, model)
+
+    def base_url(self, model: str | None) -> str | None:
+        """The server URL kept with the alias ``model`` names, or with the default model when
+        ``model`` is ``None`` (``MODELPORT_MODEL``, when set, is the default and carries none
+        unless it names an alias); ``None`` when nothing was kept."""
+        if model is None:
+            chosen = os.environ.get("MODELPORT_MODEL")
+            if chosen:
+                return self.alias_base_urls.get(chosen)
+            if self.default_model is None:
+                return None
+            return self.default_base_url or self.alias_base_urls.get(self.default_model)
+        return self.alias_base_urls.get(model)

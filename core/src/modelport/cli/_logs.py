@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ._home import Settings, home
@@ -60,30 +62,68 @@ _count_option = click.option(
 )
 
 
+_cid_option = click.option("--cid", help="Only the calls of this conversation.")
+_model_option = click.option(
+    "-m", "--model", metavar="MODEL", help="Only the calls of this model (an id or an alias)."
+)
+_response_option = click.option(
+    "-r", "--response", "response_only", is_flag=True, help="Print the latest answer's text only."
+)
+
+
+def _model(model: str | None) -> str | None:
+    """``-m``: an alias stands for its model."""
+    return Settings.load().resolve(model) if model else None
+
+
 @click.group("logs", invoke_without_command=True)
+@_count_option
+@_cid_option
+@_model_option
+@_response_option
+@_json_option
 @click.pass_context
-def logs_group(ctx: click.Context) -> None:
-    """The calls `generate` and `chat` made (keys are never logged); without a subcommand: list."""
+def logs_group(ctx: click.Context, /, **filters: Any) -> None:
+    """The calls `generate` and `chat` made (keys are never logged); without a subcommand: list
+    (`modelport logs -m MODEL`, `modelport logs -r`)."""
     if ctx.invoked_subcommand is None:
-        ctx.invoke(logs_list)
+        ctx.invoke(logs_list, **filters)
 
 
 @logs_group.command("list")
 @_count_option
-@click.option("--cid", help="Only the calls of this conversation.")
+@_cid_option
+@_model_option
+@_response_option
 @_json_option
-def logs_list(count: int = 10, cid: str | None = None, as_json: bool = False) -> None:
+def logs_list(
+    count: int = 10,
+    cid: str | None = None,
+    model: str | None = None,
+    response_only: bool = False,
+    as_json: bool = False,
+) -> None:
     """The latest calls, latest first."""
-    _print(log_store().recent(count or None, conversation_id=cid), as_json)
+    store = log_store()
+    if response_only:
+        latest = store.recent(1, conversation_id=cid, model=_model(model))
+        if not latest:
+            click.echo("error: no call is logged" + (" for these filters" if cid or model else ""), err=True)
+            raise SystemExit(1)
+        click.echo(safe(latest[0].response))
+        return
+    _print(store.recent(count or None, conversation_id=cid, model=_model(model)), as_json)
 
 
 @logs_group.command("search")
 @click.argument("text")
 @_count_option
+@_model_option
 @_json_option
-def logs_search(text: str, count: int, as_json: bool) -> None:
-    """Calls whose prompt, system instruction or response contains TEXT (any case)."""
-    _print(log_store().search(text, count or None), as_json)
+def logs_search(text: str, count: int, model: str | None, as_json: bool) -> None:
+    """Calls whose prompt, system instruction or response contains TEXT (any case), latest first:
+    through the log's full-text index (SQLite FTS5, trigram) for three characters or more."""
+    _print(log_store().search(text, count or None, model=_model(model)), as_json)
 
 
 @logs_group.command("show")

@@ -6,6 +6,11 @@ never stored: nothing here receives one, and a base URL is kept without its user
 
 The schema is versioned with ``PRAGMA user_version``: :data:`MIGRATIONS` are applied in order to a
 database older than the code (each in its own transaction), and a newer one is refused.
+
+Search (``logs search``) goes through an FTS5 index of prompt, system and response with the trigram
+tokenizer, so it finds any text of three characters or more anywhere in a word, in any case, without
+reading every row. An SQLite built without FTS5 (or without the trigram tokenizer, before 3.34)
+gets no index and searches with ``LIKE``, as do queries shorter than three characters.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import os
 import sqlite3
 import stat
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -30,8 +35,43 @@ __all__ = ["MIGRATIONS", "Call", "LogStore", "public_url"]
 
 LOGS_FILE = "logs.db"
 
-#: The schema, one step per version (version = index + 1).
-MIGRATIONS: tuple[str, ...] = (
+_SEARCH_INDEX = "responses_search"
+
+#: The search index and the triggers that keep it in step with ``responses`` (external content:
+#: the text is stored once, in ``responses``).
+_SEARCH_STATEMENTS = (
+    f"CREATE VIRTUAL TABLE {_SEARCH_INDEX} USING fts5(prompt, system, response,"
+    " content='responses', content_rowid='id', tokenize='trigram')",
+    f"CREATE TRIGGER responses_search_insert AFTER INSERT ON responses BEGIN"
+    f" INSERT INTO {_SEARCH_INDEX} (rowid, prompt, system, response)"
+    " VALUES (new.id, new.prompt, new.system, new.response); END",
+    f"CREATE TRIGGER responses_search_delete AFTER DELETE ON responses BEGIN"
+    f" INSERT INTO {_SEARCH_INDEX} ({_SEARCH_INDEX}, rowid, prompt, system, response)"
+    " VALUES ('delete', old.id, old.prompt, old.system, old.response); END",
+    f"CREATE TRIGGER responses_search_update AFTER UPDATE ON responses BEGIN"
+    f" INSERT INTO {_SEARCH_INDEX} ({_SEARCH_INDEX}, rowid, prompt, system, response)"
+    " VALUES ('delete', old.id, old.prompt, old.system, old.response);"
+    f" INSERT INTO {_SEARCH_INDEX} (rowid, prompt, system, response)"
+    " VALUES (new.id, new.prompt, new.system, new.response); END",
+    f"INSERT INTO {_SEARCH_INDEX} ({_SEARCH_INDEX}) VALUES ('rebuild')",  # the rows logged before
+)
+
+
+def _add_search_index(connection: sqlite3.Connection) -> None:
+    """Schema step 3: the FTS5 search index, when this SQLite has FTS5 and its trigram tokenizer."""
+    try:
+        connection.execute(_SEARCH_STATEMENTS[0])
+    except sqlite3.OperationalError as error:
+        if "fts5" in str(error) or "tokenizer" in str(error):
+            return  # searched with LIKE (see the module doc)
+        raise
+    for statement in _SEARCH_STATEMENTS[1:]:
+        connection.execute(statement)
+
+
+#: The schema, one step per version (version = index + 1): SQL statements separated by ``;``, or a
+#: function of the connection (run inside the step's transaction).
+MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     """
     CREATE TABLE conversations (
         id TEXT PRIMARY KEY,
@@ -58,6 +98,7 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE responses ADD COLUMN error TEXT;
     CREATE INDEX responses_conversation ON responses (conversation_id, id);
     """,
+    _add_search_index,
 )
 
 
@@ -250,17 +291,31 @@ class LogStore:
                 ) from None
         return calls
 
-    def recent(self, limit: int | None = 20, *, conversation_id: str | None = None) -> list[Call]:
-        """The latest calls first (of one conversation when given)."""
-        if conversation_id is None:
-            return self._select(limit=limit)
-        return self._select("WHERE conversation_id = ?", (conversation_id,), limit=limit)
+    def recent(
+        self, limit: int | None = 20, *, conversation_id: str | None = None, model: str | None = None
+    ) -> list[Call]:
+        """The latest calls first (of one conversation, of one model, when given)."""
+        where, args = _filters(conversation_id=conversation_id, model=model)
+        return self._select(where, args, limit=limit)
 
-    def search(self, text: str, limit: int | None = 20) -> list[Call]:
-        """Calls whose prompt, system or response contains ``text`` (case-insensitive), latest first."""
-        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        where = "WHERE prompt LIKE ? ESCAPE '\\' OR system LIKE ? ESCAPE '\\' OR response LIKE ? ESCAPE '\\'"
-        return self._select(where, (pattern,) * 3, limit=limit)
+    def indexed(self) -> bool:
+        """Whether the database has its FTS5 search index (see the module doc)."""
+        with self._connect() as db:
+            found = db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (_SEARCH_INDEX,)).fetchone()
+        return found is not None
+
+    def search(self, text: str, limit: int | None = 20, *, model: str | None = None) -> list[Call]:
+        """Calls whose prompt, system or response contains ``text`` (case-insensitive), latest first
+        (of one model when given)."""
+        if len(text) >= 3 and self.indexed():
+            phrase = '"' + text.replace('"', '""') + '"'  # the text as it is: no FTS5 query syntax
+            match = f"id IN (SELECT rowid FROM {_SEARCH_INDEX} WHERE {_SEARCH_INDEX} MATCH ?)"
+            where, args = _filters(model=model, extra=(match, [phrase]))
+        else:
+            pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            like = "(prompt LIKE ? ESCAPE '\\' OR system LIKE ? ESCAPE '\\' OR response LIKE ? ESCAPE '\\')"
+            where, args = _filters(model=model, extra=(like, [pattern] * 3))
+        return self._select(where, args, limit=limit)
 
     def get(self, call_id: int) -> Call | None:
         found = self._select("WHERE id = ?", (call_id,))
@@ -276,6 +331,27 @@ class LogStore:
         return list(reversed(self.recent(None, conversation_id=conversation_id)))
 
 
+def _filters(
+    *,
+    conversation_id: str | None = None,
+    model: str | None = None,
+    extra: tuple[str, list[Any]] | None = None,
+) -> tuple[str, list[Any]]:
+    """A ``WHERE`` clause and its arguments: every given condition must hold."""
+    conditions: list[str] = []
+    args: list[Any] = []
+    if conversation_id is not None:
+        conditions.append("conversation_id = ?")
+        args.append(conversation_id)
+    if model is not None:
+        conditions.append("model = ?")
+        args.append(model)
+    if extra is not None:
+        conditions.append(extra[0])
+        args.extend(extra[1])
+    return ("WHERE " + " AND ".join(conditions) if conditions else ""), args
+
+
 def schema_version(connection: sqlite3.Connection) -> int:
     return int(connection.execute("PRAGMA user_version").fetchone()[0])
 
@@ -287,12 +363,15 @@ def migrate(connection: sqlite3.Connection, path: Path | str = "the log database
         raise ConfigurationError(
             f"{path} has schema version {version}, newer than this modelport reads ({len(MIGRATIONS)})"
         )
-    for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-        statements = [s.strip() for s in script.split(";") if s.strip()]
+    for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
         connection.execute("BEGIN")
         try:
-            for statement in statements:
-                connection.execute(statement)
+            if callable(step):
+                step(connection)
+            else:
+                for statement in (s.strip() for s in step.split(";")):
+                    if statement:
+                        connection.execute(statement)
             connection.execute(f"PRAGMA user_version = {number}")
         except BaseException:
             connection.execute("ROLLBACK")

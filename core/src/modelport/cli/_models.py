@@ -119,20 +119,52 @@ def models_command(
         click.echo(safe(f"{provider_id}/{info['id']}" + (f"  ({shown})" if shown else "")))
 
 
+def _checked_url(url: str | None) -> str | None:
+    """``--base-url`` as it will be kept: checked now (one line of error, exit 2), not at the call."""
+    if not url:
+        return None
+    import modelport
+    from modelport.http.urls import check_base_url
+
+    try:
+        return check_base_url(url, source="--base-url")
+    except modelport.ModelportError as error:
+        raise click.BadParameter(str(error), param_hint="'--base-url'") from None
+
+
+def _shown(model: str, url: str | None) -> str:
+    """``model``, with the server it is kept with; a user and password in the URL are masked."""
+    if not url:
+        return model
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if "@" in parts.netloc:
+        parts = parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2])
+    return f"{model} at {parts.geturl()}"
+
+
+_BASE_URL_HELP = "The server the model lives on (e.g. a local openai-compatible server); --base-url wins."
+
+
 @click.command("default-model")
 @click.argument("model", required=False)
+@click.option("--base-url", metavar="URL", help=_BASE_URL_HELP)
 @click.option("--clear", is_flag=True, help="Forget the default model.")
-def default_model_command(model: str | None, clear: bool) -> None:
+def default_model_command(model: str | None, base_url: str | None, clear: bool) -> None:
     """Show or set the model `generate` and `chat` use when none is given (MODELPORT_MODEL wins)."""
     settings = Settings.load()
     if clear or model:
         settings.default_model = None if clear else model
+        settings.default_base_url = None if clear else _checked_url(base_url)
         settings.save()
         return
+    if base_url:
+        raise click.UsageError("--base-url goes with a MODEL: modelport default-model MODEL --base-url URL")
     if settings.default_model is None:
         click.echo("No default model (set one: modelport default-model provider/model).", err=True)
         raise SystemExit(1)
-    click.echo(safe(settings.default_model))
+    click.echo(safe(_shown(settings.default_model, settings.default_base_url)))
 
 
 @click.group("aliases", invoke_without_command=True)
@@ -140,15 +172,17 @@ def default_model_command(model: str | None, clear: bool) -> None:
 def aliases_group(ctx: click.Context) -> None:
     """Short names for models (`modelport aliases set flash google/gemini-2.5-flash`); lists them."""
     if ctx.invoked_subcommand is None:
-        for name, target in sorted(Settings.load().aliases.items()):
-            click.echo(safe(f"{name}: {target}"))
+        settings = Settings.load()
+        for name, target in sorted(settings.aliases.items()):
+            click.echo(safe(f"{name}: {_shown(target, settings.alias_base_urls.get(name))}"))
 
 
 @aliases_group.command("set")
 @click.argument("name")
 @click.argument("model")
-def aliases_set(name: str, model: str) -> None:
-    """Make NAME stand for MODEL (provider/model)."""
+@click.option("--base-url", metavar="URL", help=_BASE_URL_HELP)
+def aliases_set(name: str, model: str, base_url: str | None) -> None:
+    """Make NAME stand for MODEL (provider/model), on the server at --base-url when given."""
     import modelport
     from modelport import plugins
 
@@ -156,8 +190,13 @@ def aliases_set(name: str, model: str) -> None:
         plugins.split_model_id(model)  # a model id, checked before it is kept
     except modelport.ModelportError as error:
         raise click.BadParameter(str(error), param_hint="'MODEL'") from None
+    url = _checked_url(base_url)
     settings = Settings.load()
     settings.aliases[name] = model
+    if url:
+        settings.alias_base_urls[name] = url
+    else:
+        settings.alias_base_urls.pop(name, None)
     settings.save()
 
 
@@ -169,4 +208,5 @@ def aliases_remove(name: str) -> None:
     if settings.aliases.pop(name, None) is None:
         click.echo(f"error: no alias {name!r}", err=True)
         raise SystemExit(1)
+    settings.alias_base_urls.pop(name, None)
     settings.save()

@@ -100,18 +100,25 @@ def resent_options(call: Call) -> dict[str, Any]:
 
 
 def load_schema(spec: str) -> Any:
-    """``--schema``: a JSON schema file (→ a ``json_schema`` response format) or ``module:Type`` (the
-    type itself, e.g. a pydantic model; the module is imported from the current directory too)."""
+    """``--schema``: a JSON schema file (→ a ``json_schema`` response format), ``module:Type`` (the
+    type itself, e.g. a pydantic model; the module is imported from the current directory too), or
+    a field list such as ``'name, age int'`` (:mod:`._concise_schema`)."""
     if os.path.lexists(Path(spec).expanduser()):  # a FIFO or a device too: refused, never read
         schema = user_json(spec, param_hint="'--schema'")
         if not isinstance(schema, dict):
             raise click.BadParameter(f"{safe(spec)}: a JSON schema is an object", param_hint="'--schema'")
         return {"type": "json_schema", "schema": schema}
-    module_name, sep, attribute = spec.partition(":")
-    if not sep or not module_name or not attribute:
-        raise click.BadParameter(
-            f"{spec!r} is neither a file nor module:Type (e.g. myapp.models:Person)", param_hint="'--schema'"
-        )
+    from ._concise_schema import concise_schema, looks_concise
+
+    if looks_concise(spec):
+        try:
+            return {"type": "json_schema", "schema": concise_schema(spec)}
+        except ValueError as error:
+            raise click.BadParameter(
+                safe(f"{error}; --schema takes a JSON schema file, module:Type or fields ('name, age int')"),
+                param_hint="'--schema'",
+            ) from None
+    module_name, _, attribute = spec.partition(":")
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:

@@ -52,6 +52,7 @@ from ..lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from . import event_stream as event_stream
+    from . import google_cloud as google_cloud
     from . import sigv4 as sigv4
     from . import sse as sse
     from . import urls as urls
@@ -110,6 +111,7 @@ _LAZY = {
     "HttpClients": "._clients",
     "check_async_transport": "._clients",
     "DEFAULT_TIMEOUT": "._clients",
+    "google_cloud": ".google_cloud",
     "sse": ".sse",
     "event_stream": ".event_stream",
     "sigv4": ".sigv4",

@@ -1,7 +1,9 @@
 """modelport-anthropic: the Anthropic Messages API (Claude) for modelport.
 
-Provider ``anthropic``. Use it through ``modelport.get_model("anthropic/claude-sonnet-4-5")``; the
-names here are for typing and configuration.
+Providers ``anthropic`` and ``anthropic-vertex`` (Claude on Vertex AI). Use them through
+``modelport.get_model("anthropic/claude-sonnet-4-5")`` or
+``get_model("anthropic-vertex/claude-sonnet-4-5@20250929", project=..., location=...)``; the names
+here are for typing and configuration.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ _LAZY = {
     "EFFORT_ONLY": "._thinking",
     "NATIVE_OUTPUT": "._structured",
     "merge_frames": "._stream",
+    "VERTEX_ANTHROPIC_VERSION": ".vertex",
+    "VertexAnthropicProvider": ".vertex",
 }
 
 if TYPE_CHECKING:
@@ -30,6 +34,7 @@ if TYPE_CHECKING:
     from ._stream import merge_frames
     from ._structured import NATIVE_OUTPUT
     from ._thinking import ADAPTIVE, ADAPTIVE_ONLY, EFFORT_BUDGETS, EFFORT_ONLY
+    from .vertex import VERTEX_ANTHROPIC_VERSION, VertexAnthropicProvider
 
 
 __getattr__, __dir__ = lazy_attributes(__name__, _LAZY)
@@ -44,7 +49,9 @@ __all__ = [
     "EFFORT_ONLY",
     "MAX_TOKENS",
     "NATIVE_OUTPUT",
+    "VERTEX_ANTHROPIC_VERSION",
     "AnthropicOptions",
     "AnthropicProvider",
+    "VertexAnthropicProvider",
     "merge_frames",
 ]

@@ -8,18 +8,24 @@ or ``repr``.
 
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import AsyncGenerator, Callable, Generator
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
-import httpx
-
-from modelport.errors import ConfigurationError, MissingCredentialsError, ProviderAuthError
-from modelport.http import HeaderAuth, check_header_value
+from modelport.errors import ConfigurationError
+from modelport.http import HeaderAuth
+from modelport.http.google_cloud import (
+    MULTI_REGION_HOSTS,
+    VERTEX_ENV_VARS,
+    GoogleCloudCredentials,
+    reveal_credential,
+    vertex_host,
+)
 from modelport.http.urls import check_base_url
 from modelport.provider import ProviderConfig, Secret
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "API_KEY_ENV_VARS",
@@ -39,33 +45,17 @@ GEMINI_BASE_URL = "https://generativelanguage.googleapis.com/v1beta"
 API_KEY_ENV_VARS = ("GOOGLE_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY")
 #: The environment variable that overrides the Gemini API's base URL.
 BASE_URL_ENV_VAR = "GOOGLE_GEMINI_BASE_URL"
-#: The environment variables of the Vertex AI project and location, read when the ``project`` and
-#: ``location`` options are not given.
-VERTEX_ENV_VARS = ("GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION")
-_CLOUD_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
+#: Where Vertex AI hosts, the project and location, and OAuth credentials come from: the kit's
+#: :mod:`modelport.http.google_cloud` (``VERTEX_ENV_VARS``, ``MULTI_REGION_HOSTS`` and ``vertex_host``
+#: are re-exported here, as before).
+_HINT = (
+    "Pass token=... or token_provider=..., or install modelport-google[vertex] "
+    "(google-auth) for application default credentials."
+)
 
 
-def _reveal(value: Any, what: str = "credential") -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, Secret):
-        value = value.reveal()
-    if not isinstance(value, str):
-        raise ConfigurationError("credentials must be strings")
-    return check_header_value(value, what) if value else None
-
-
-#: Vertex multi-region locations and their hosts (``eu-aiplatform...`` does not exist).
-MULTI_REGION_HOSTS = {"eu": "aiplatform.eu.rep.googleapis.com", "us": "aiplatform.us.rep.googleapis.com"}
-
-
-def vertex_host(location: str) -> str:
-    """The Vertex AI host of ``location``: regional, multi-regional (``eu``, ``us``) or global."""
-    if location == "global":
-        return "aiplatform.googleapis.com"
-    if location in MULTI_REGION_HOSTS:
-        return MULTI_REGION_HOSTS[location]
-    return f"{location}-aiplatform.googleapis.com"
+def _reveal(value: object, what: str = "credential") -> str | None:
+    return reveal_credential(value, what)
 
 
 def _resource_location(name: str) -> str | None:
@@ -122,56 +112,13 @@ def with_credential(config: ProviderConfig) -> ProviderConfig:
     return replace(config, api_key=Secret(credential)) if credential else config
 
 
-class _TokenProviderAuth(httpx.Auth):
-    """A bearer token from a user callable: awaited in async calls, called in sync ones."""
-
-    def __init__(self, token_provider: Any) -> None:
-        self._token_provider = token_provider
-
-    def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
-        import inspect
-
-        value = self._token_provider()
-        if inspect.iscoroutine(value):
-            value.close()
-            raise ConfigurationError("an async token_provider can only serve async calls")
-        request.headers["authorization"] = f"Bearer {_reveal(value, 'token')}"
-        yield request
-
-    async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
-        import asyncio
-
-        value = self._token_provider()
-        if asyncio.iscoroutine(value) or isinstance(value, asyncio.Future):
-            value = await value
-        request.headers["authorization"] = f"Bearer {_reveal(value, 'token')}"
-        yield request
-
-
-class _AdcAuth(httpx.Auth):
-    """Application default credentials (``google-auth``): refreshed in a thread in async calls."""
-
-    def __init__(self, backend: VertexBackend) -> None:
-        self._backend = backend
-
-    def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
-        request.headers["authorization"] = f"Bearer {self._backend.adc_token()}"
-        yield request
-
-    async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
-        import asyncio
-
-        token = await asyncio.to_thread(self._backend.adc_token)
-        request.headers["authorization"] = f"Bearer {token}"
-        yield request
-
-
 class VertexBackend:
     """Vertex AI: bearer token against ``{location}-aiplatform.googleapis.com/v1``.
 
     The token comes from the ``token`` option, a ``token_provider`` callable (sync or async), or
-    application default credentials via the optional ``google-auth`` extra. An ``api_key`` without a
-    project uses Vertex express mode (``x-goog-api-key``, no project in the path).
+    application default credentials via the optional ``google-auth`` extra (all through the kit's
+    :class:`~modelport.http.google_cloud.GoogleCloudCredentials`). An ``api_key`` without a project
+    uses Vertex express mode (``x-goog-api-key``, no project in the path).
     """
 
     name = "vertex"
@@ -179,19 +126,15 @@ class VertexBackend:
 
     def __init__(self, config: ProviderConfig) -> None:
         self._config = config
-        self._lock = threading.Lock()
-        self._credentials: Any = None
-        self._adc_project: str | None = None
+        self.cloud = GoogleCloudCredentials(config.options, config.provider_id, hint=_HINT)
 
     def project(self) -> str | None:
         """``project`` option, else ``GOOGLE_CLOUD_PROJECT``, else the ADC project once known."""
-        value = self._config.options.get("project") or os.environ.get("GOOGLE_CLOUD_PROJECT")
-        return str(value) if value else self._adc_project
+        return self.cloud.project()
 
     def location(self) -> str:
         """``location`` option, else ``GOOGLE_CLOUD_LOCATION``, else ``us-central1``."""
-        value = self._config.options.get("location") or os.environ.get("GOOGLE_CLOUD_LOCATION")
-        return str(value) if value else "us-central1"
+        return self.cloud.location()
 
     def base_url(self, location: str | None = None) -> str:
         """``https://{location}-aiplatform.googleapis.com/v1``; ``global`` and express mode (unless a
@@ -200,36 +143,19 @@ class VertexBackend:
         if self._config.base_url:
             return check_base_url(self._config.base_url)
         if location is None:
-            explicit = self._config.options.get("location") or os.environ.get("GOOGLE_CLOUD_LOCATION")
+            explicit = self.cloud.explicit_location()
             location = "global" if self._express() and not explicit else self.location()
         return f"https://{vertex_host(location)}/v1"
 
     def _api_key(self) -> str | None:
         return _reveal(self._config.api_key, "API key")
 
-    def _token(self) -> str | None:
-        return _reveal(self._config.options.get("token"), "token")
-
     def express(self) -> bool:
         """Vertex express mode: an API key and no project (nor token) configured."""
         return self._express()
 
     def _express(self) -> bool:
-        options = self._config.options
-        return (
-            self._token() is None
-            and options.get("token_provider") is None
-            and bool(self._api_key())
-            and self.project() is None
-        )
-
-    def _missing(self) -> MissingCredentialsError:
-        return MissingCredentialsError(
-            self._config.provider_id,
-            VERTEX_ENV_VARS,
-            hint="Pass token=... or token_provider=..., or install modelport-google[vertex] "
-            "(google-auth) for application default credentials.",
-        )
+        return not self.cloud.has_token() and bool(self._api_key()) and self.project() is None
 
     def model_url(self, model_name: str) -> str:
         """The model's URL: with the project and location, or without them in express mode.
@@ -246,13 +172,7 @@ class VertexBackend:
 
     def parent(self) -> str:
         """``projects/{project}/locations/{location}``; the project is looked up (ADC) when needed."""
-        project = self.project()
-        if project is None and self._token() is None and self._config.options.get("token_provider") is None:
-            self._adc()  # application default credentials may name the project
-            project = self.project()
-        if project is None:
-            raise self._missing()
-        return f"projects/{project}/locations/{self.location()}"
+        return f"projects/{self.cloud.require_project()}/locations/{self.location()}"
 
     def resource_name(self, name: str, collection: str) -> str:
         """A short resource name (``cachedContents/123`` or ``123``) expanded to
@@ -269,59 +189,14 @@ class VertexBackend:
 
     def auth(self) -> httpx.Auth:
         """A fixed token, a token provider, the express-mode key, or application default credentials."""
-        token = self._token()
-        if token is not None:
-            return HeaderAuth("authorization", f"Bearer {token}")
-        provider = self._config.options.get("token_provider")
-        if provider is not None:
-            return _TokenProviderAuth(provider)
-        if self._express():
+        if not self.cloud.has_token() and self._express():
             return HeaderAuth("x-goog-api-key", self._api_key() or "")
-        return _AdcAuth(self)
+        return self.cloud.auth()
 
     def secrets(self) -> list[str]:
         """Configured credentials, to scrub from messages (tokens from a provider are learned when sent)."""
-        return [s for s in (self._token(), self._api_key()) if s]
-
-    def _adc(self) -> Any:
-        credentials = self._config.options.get("credential")
-        try:
-            import google.auth  # type: ignore[import-not-found,unused-ignore]  # optional extra
-        except ImportError:
-            if credentials is None:
-                raise self._missing() from None
-            raise ConfigurationError("google-auth is needed to refresh the given credential") from None
-        with self._lock:
-            if credentials is None:
-                if self._credentials is None:
-                    try:
-                        self._credentials, self._adc_project = google.auth.default(scopes=[_CLOUD_SCOPE])
-                    except google.auth.exceptions.DefaultCredentialsError:
-                        raise self._missing() from None
-                credentials = self._credentials
-        return credentials
+        return [s for s in (*self.cloud.secrets(), self._api_key()) if s]
 
     def adc_token(self) -> str:
         """A fresh access token from application default credentials (refreshed when expired)."""
-        credentials = self._adc()
-        try:
-            import google.auth.transport.requests  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:
-            raise ConfigurationError(
-                "application default credentials need google-auth's HTTP transport (the 'requests' "
-                'package): reinstall with pip install --upgrade "modelport-google[vertex]", or pass '
-                "token= / token_provider="
-            ) from None
-
-        with self._lock:
-            if not credentials.valid:
-                try:
-                    credentials.refresh(google.auth.transport.requests.Request())
-                except google.auth.exceptions.GoogleAuthError as error:
-                    # Only the kind of failure: google-auth's own text may quote the token exchange.
-                    raise ProviderAuthError(
-                        f"application default credentials could not be refreshed ({type(error).__name__}); "
-                        "check GOOGLE_APPLICATION_CREDENTIALS or run `gcloud auth application-default login`",
-                        provider=self._config.provider_id,
-                    ) from None
-            return check_header_value(str(credentials.token), "access token")
+        return self.cloud.adc_token()

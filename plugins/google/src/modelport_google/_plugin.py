@@ -87,9 +87,9 @@ _NOT_MAPPING = (
     "caches.py",
 )
 #: What only Vertex AI runs, left out of the ``google`` (Gemini API) mutants: its provider class,
-#: backend (host, project and location, OAuth) and batch jobs, and the streamed function-call
-#: arguments (``streamFunctionCallArguments`` is a Vertex AI setting). ``google-vertex``'s cases
-#: replay them.
+#: backend (host, project and location; OAuth is the kit's modelport.http.google_cloud) and batch
+#: jobs, and the streamed function-call arguments (``streamFunctionCallArguments`` is a Vertex AI
+#: setting). ``google-vertex``'s cases replay them.
 _VERTEX_ONLY = (
     "_vertex_batches.py",
     "_partial_args.py",
@@ -103,17 +103,7 @@ _VERTEX_ONLY = (
     "tools.py::EnterpriseWebSearchArgs",
     *(
         f"_backends.py::{name}"
-        for name in (
-            "VERTEX_ENV_VARS",
-            "_CLOUD_SCOPE",
-            "MULTI_REGION_HOSTS",
-            "vertex_host",
-            "_resource_location",
-            "publisher_model",
-            "_TokenProviderAuth",
-            "_AdcAuth",
-            "VertexBackend",
-        )
+        for name in ("_HINT", "_resource_location", "publisher_model", "VertexBackend")
     ),
 )
 #: What only the Gemini API runs, left out of the ``google-vertex`` mutants: its provider class

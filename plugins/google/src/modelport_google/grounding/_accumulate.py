@@ -57,12 +57,13 @@ def _cumulative(key: str, value: list[Any], current: list[Any]) -> bool:
 class GroundingAccumulator:
     """Fold the ``groundingMetadata`` of successive frames into one value.
 
-    >>> acc = GroundingAccumulator(provider="google")
-    >>> acc.add({})
-    >>> acc.add({"webSearchQueries": ["a"]})
-    >>> acc.add({"webSearchQueries": ["b"], "searchEntryPoint": {"renderedContent": "<b>"}})
-    >>> acc.result()
-    {'webSearchQueries': ['a', 'b'], 'searchEntryPoint': {'renderedContent': '<b>'}}
+    Examples:
+        >>> acc = GroundingAccumulator(provider="google")
+        >>> acc.add({})
+        >>> acc.add({"webSearchQueries": ["a"]})
+        >>> acc.add({"webSearchQueries": ["b"], "searchEntryPoint": {"renderedContent": "<b>"}})
+        >>> acc.result()
+        {'webSearchQueries': ['a', 'b'], 'searchEntryPoint': {'renderedContent': '<b>'}}
     """
 
     def __init__(self, *, provider: str = "google") -> None:
