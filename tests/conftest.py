@@ -56,7 +56,31 @@ def _no_real_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         "MODELPORT_KEYRING",
     ):
         monkeypatch.delenv(name, raising=False)
+    _no_aws_credentials(monkeypatch)
     yield
+
+
+def _no_aws_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    """botocore's credential chain reads nothing of the machine's: no key in the environment, no
+    shared files, no instance or container role (which would reach the network)."""
+    for name in (
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+        "AWS_PROFILE",
+        "AWS_DEFAULT_PROFILE",
+        "AWS_REGION",
+        "AWS_DEFAULT_REGION",
+        "AWS_BEARER_TOKEN_BEDROCK",
+        "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+        "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+        "AWS_ROLE_ARN",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_CONFIG_FILE", "/nonexistent/modelport-tests/aws-config")
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/modelport-tests/aws-credentials")
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
 
 
 @pytest.fixture(autouse=True)

@@ -24,7 +24,16 @@ if TYPE_CHECKING:
 CORPUS = Path(__file__).resolve().parent / "corpus"
 """The root of the vendored recordings (one folder per provider)."""
 
-PROVIDERS = ("anthropic", "gemini", "openai", "openai-responses", "azure-openai", "batch", "vertex-anthropic")
+PROVIDERS = (
+    "anthropic",
+    "gemini",
+    "openai",
+    "openai-responses",
+    "azure-openai",
+    "batch",
+    "vertex-anthropic",
+    "bedrock",
+)
 
 
 def recording(provider: str, relative: str) -> Path:
@@ -52,6 +61,11 @@ def openai(relative: str) -> Path:
 def openai_responses(relative: str) -> Path:
     """A recording of the OpenAI Responses API corpus."""
     return recording("openai-responses", relative)
+
+
+def bedrock(relative: str) -> Path:
+    """A recording of the AWS Bedrock corpus (Converse, ConverseStream event streams)."""
+    return recording("bedrock", relative)
 
 
 def anthropic(relative: str) -> Path:

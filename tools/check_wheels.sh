@@ -6,7 +6,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-python3 -m pip wheel --quiet --no-deps -w "$work/wheels" "$root/core" "$root/plugins/google" "$root/plugins/openai" "$root/plugins/anthropic" "$root/conformance" \
+python3 -m pip wheel --quiet --no-deps -w "$work/wheels" "$root/core" "$root/plugins/google" "$root/plugins/openai" "$root/plugins/anthropic" "$root/plugins/aws" "$root/conformance" \
   "$root/docs/examples/modelport-acme"
 python3 -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet "$work"/wheels/*.whl
@@ -16,7 +16,7 @@ cd "$work"
 grep -q "^acme: 8 cases: 8 passed, 0 failed, 0 skipped$" "$work/conformance.txt"
 # The OpenAI and Anthropic plugins' cases ship as package data, one suite per provider.
 for suite in "openai 51" "openai-compatible 5" "openai-responses 72" "groq 6" "deepseek 4" "openrouter 3" "xai 2" \
-  "together 2" "mistral 2" "ollama 1" "anthropic 93" "google 81" "google-vertex 7"; do
+  "together 2" "mistral 2" "ollama 1" "anthropic 93" "google 81" "google-vertex 7" "bedrock 13"; do
   set -- $suite
   grep -q "^$1: $2 cases\?: $2 passed, 0 failed, 0 skipped$" "$work/conformance.txt"
 done

@@ -29,7 +29,10 @@ FIRST_PARTY_IDS = (
     "mistral",
     "ollama",
     "anthropic",
+    "bedrock",
 )
+#: The first-party entry points named otherwise than a provider they register (modelport-aws: "aws").
+FIRST_PARTY_ENTRY_POINTS = (*FIRST_PARTY_IDS, "aws")
 
 EXAMPLE_ROOT = Path(__file__).parent / "example_plugin"
 EXAMPLE_CASES = EXAMPLE_ROOT / "modelport_example" / "cases"
@@ -58,7 +61,7 @@ def install_alone(
     write_distribution(site, name, entry_points)
     monkeypatch.syspath_prepend(str(root))
     monkeypatch.syspath_prepend(str(site))
-    monkeypatch.setenv("MODELPORT_BLOCK_PLUGINS", ",".join(FIRST_PARTY_IDS))
+    monkeypatch.setenv("MODELPORT_BLOCK_PLUGINS", ",".join(FIRST_PARTY_ENTRY_POINTS))
     return site
 
 

@@ -97,7 +97,7 @@ caller = registry().manager().hook.modelport_conformance_suites
 print(json.dumps([providers, plugins.load_errors(), caller.has_spec(), len(caller.get_hookimpls())]))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert json.loads(out.stdout) == [["anthropic", "azure-openai", "azure-openai-responses"], {}, False, 3]
+    assert json.loads(out.stdout) == [["anthropic", "deepseek", "google"], {}, False, 4]
 
 
 def test_without_modelport_conformance_an_old_name_says_what_to_install(monkeypatch):

@@ -48,7 +48,7 @@ def test_http_plugins_and_telemetry_work_after_a_plain_import() -> None:
         print(json.dumps([
             limits.max_error_body_bytes,
             type(modelport.http.Limits()).__name__,
-            sorted(modelport.plugins.providers())[:2],
+            [p for p in ("anthropic", "deepseek") if p in modelport.plugins.providers()],
             modelport.plugins.split_model_id("google/gemini-2.5-flash"),
             modelport.telemetry.capturing_content(),
             modelport.telemetry.__name__,

@@ -166,12 +166,20 @@ def _media_type(headers: Mapping[str, Any]) -> str:
     return ""
 
 
+#: Media types whose bodies are binary, stored as ``{"base64": ...}`` (AWS event streams).
+BINARY_MEDIA_TYPES = frozenset({"application/vnd.amazon.eventstream"})
+
+
 def store_body(raw: bytes | str | None, headers: Mapping[str, Any]) -> dict[str, Any] | None:
     """The stored (readable) form of a body given its headers."""
     if raw is None or raw == b"" or raw == "":
         return None
-    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     media = _media_type(headers)
+    if media in BINARY_MEDIA_TYPES and isinstance(raw, bytes):
+        import base64
+
+        return {"base64": base64.b64encode(raw).decode("ascii")}
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     if media == "text/event-stream":
         entries, newline = parse_sse(text)
         if entries and not all(set(e) == {"raw"} for e in entries):
@@ -197,6 +205,10 @@ def body_bytes(stored: Any) -> bytes:
         return json.dumps(stored["json"], ensure_ascii=False).encode("utf-8")
     if "sse" in stored:
         return _sse_text(stored["sse"], stored.get("newline", "\n")).encode("utf-8")
+    if "base64" in stored:
+        import base64
+
+        return base64.b64decode(stored["base64"], validate=True)
     value = stored.get("string", "")
     return value.encode("utf-8") if isinstance(value, str) else bytes(value or b"")
 

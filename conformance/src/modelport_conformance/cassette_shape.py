@@ -64,13 +64,14 @@ def _headers_ok(value: Any) -> bool:
 def _body_ok(value: Any) -> bool:
     if value is None or isinstance(value, str):
         return True
-    if not isinstance(value, dict) or not set(value) <= {"json", "sse", "string", "newline"}:
+    if not isinstance(value, dict) or not set(value) <= {"json", "sse", "string", "newline", "base64"}:
         return False
-    kinds = [k for k in ("json", "sse", "string") if k in value]
+    kinds = [k for k in ("json", "sse", "string", "base64") if k in value]
     sse = value.get("sse", [])
     return (
         len(kinds) == 1
         and isinstance(value.get("string", ""), str)
+        and isinstance(value.get("base64", ""), str)
         and isinstance(value.get("newline", ""), str)
         and isinstance(sse, list)
         and all(isinstance(entry, dict) for entry in sse)

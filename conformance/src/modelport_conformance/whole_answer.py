@@ -59,11 +59,36 @@ def sse_entries(case: Case) -> list[dict[str, Any]] | None:
 
 
 def stream_frames(case: Case) -> list[Any] | None:
-    """The JSON frames of the case's one SSE body (``None`` when it has none, or several)."""
+    """The JSON frames of the case's one SSE body, or of its one AWS event-stream body (the kit's
+    ``{"event", "data"}`` frames); ``None`` when it has neither, or several."""
     entries = sse_entries(case)
     if entries is None:
-        return None
+        return _event_stream_frames(case)
     return [e["data"] for e in entries if isinstance(e.get("data"), (dict, list))]
+
+
+def _event_stream_frames(case: Case) -> list[Any] | None:
+    """The frames of the case's one binary (base64) event-stream body, read by the kit's parser;
+    ``None`` when there is not exactly one, or it does not read to the end (an exception frame)."""
+    from modelport.errors import ModelportError, ProviderError
+    from modelport.http.event_stream import EventStreamParser
+
+    from .cassette import body_bytes
+
+    bodies = [
+        i.response["body"] for i in case.cassette.interactions if "base64" in (i.response.get("body") or {})
+    ]
+    if len(bodies) != 1:
+        return None
+
+    def failed(status: int | None, text: str) -> ProviderError:
+        return ProviderError(text, provider="conformance")
+
+    parser = EventStreamParser(provider="conformance", on_error=failed)
+    try:
+        return [*parser.feed(body_bytes(bodies[0])), *parser.close()]
+    except ModelportError:
+        return None
 
 
 def expected_answer(expected: dict[str, Any] | None) -> Result | None:

@@ -23,9 +23,11 @@ async, generate and stream::
 What the core owns, for every provider alike: pooled clients (one async client per event loop,
 closed with its loop), credentials (looked up, checked to be sendable, never in a message), strict
 JSON both ways, SSE framing (:mod:`modelport.http.sse`: ``[DONE]``, comments, ``event: error``, in-stream
-error objects, BOM, CRLF), size bounds (:class:`Limits`), a total deadline, redirects (none unless
-asked, never across origins), retries, typed errors from transport failures, warnings on both the
-result and the ``stream-start`` event, and scrubbing of every credential from every error.
+error objects, BOM, CRLF) or AWS event-stream framing (:mod:`modelport.http.event_stream`, chosen
+with ``stream_framing``; SigV4 signing in :mod:`modelport.http.sigv4`), size bounds
+(:class:`Limits`), a total deadline, redirects (none unless asked, never across origins), retries,
+typed errors from transport failures, warnings on both the result and the ``stream-start`` event,
+and scrubbing of every credential from every error.
 
 Authentication plugs in as an :class:`httpx.Auth` (:meth:`HttpProvider.auth`), whose sync and async
 flows let a token be fetched or refreshed without twin methods. A provider's other endpoints go
@@ -49,7 +51,9 @@ from typing import TYPE_CHECKING
 from ..lazy import lazy_attributes
 
 if TYPE_CHECKING:
+    from . import event_stream as event_stream
     from . import google_cloud as google_cloud
+    from . import sigv4 as sigv4
     from . import sse as sse
     from . import urls as urls
     from ._auth import HeaderAuth, check_header_value
@@ -109,6 +113,8 @@ _LAZY = {
     "DEFAULT_TIMEOUT": "._clients",
     "google_cloud": ".google_cloud",
     "sse": ".sse",
+    "event_stream": ".event_stream",
+    "sigv4": ".sigv4",
     "urls": ".urls",
 }
 __getattr__, __dir__ = lazy_attributes(__name__, _LAZY)

@@ -60,6 +60,9 @@ class Endpoint:
     #: Origins besides the base URL's that requests (and so credentials) may go to: the plugin's
     #: :attr:`~modelport.http.HttpProvider.credential_origins`.
     credential_origins: tuple[str, ...] = ()
+    #: How a stream's body is framed: ``"sse"`` (:mod:`modelport.http.sse`) or ``"aws-event-stream"``
+    #: (:mod:`modelport.http.event_stream`); the plugin's :attr:`~modelport.http.HttpProvider.stream_framing`.
+    framing: str = "sse"
 
     def url(self, url: str) -> str:
         """The absolute URL of a request's ``url``: a path joined to the base URL, no ``.`` or

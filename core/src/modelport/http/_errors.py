@@ -101,6 +101,37 @@ ERROR_TYPES: Mapping[str, type[ProviderError]] = MappingProxyType(
             ("rate_limit_exceeded", "rate_limit_error", "RESOURCE_EXHAUSTED"), ProviderRateLimitError
         ),
         "insufficient_quota": ProviderQuotaError,
+        # AWS exception types (an event stream's ``:exception-type``, in either case), docs/bedrock.md
+        **dict.fromkeys(("ThrottlingException", "throttlingException"), ProviderRateLimitError),
+        **dict.fromkeys(
+            (
+                "InternalServerException",
+                "internalServerException",
+                "ServiceUnavailableException",
+                "serviceUnavailableException",
+                "ModelNotReadyException",
+                "modelNotReadyException",
+                "ModelStreamErrorException",
+                "modelStreamErrorException",
+            ),
+            ProviderOverloadedError,
+        ),
+        **dict.fromkeys(
+            ("AccessDeniedException", "accessDeniedException", "UnrecognizedClientException"),
+            ProviderAuthError,
+        ),
+        **dict.fromkeys(
+            (
+                "ValidationException",
+                "validationException",
+                "ResourceNotFoundException",
+                "resourceNotFoundException",
+                "ModelErrorException",
+                "modelErrorException",
+                "ModelTimeoutException",
+            ),
+            ProviderRequestError,
+        ),
         **dict.fromkeys(
             (
                 "authentication_error",

@@ -38,6 +38,7 @@ from .sse import SseParser
 if TYPE_CHECKING:
     from ._endpoint import Endpoint
     from ._types import HttpRequest
+    from .event_stream import EventStreamParser
 
 __all__ = ["Body", "Exchange", "Head", "StreamSize", "log"]
 
@@ -365,7 +366,17 @@ class Exchange:
             },
         )
 
-    def parser(self) -> SseParser:
+    def parser(self) -> SseParser | EventStreamParser:
+        """The parser of a stream's body, by the endpoint's framing."""
+        if self.endpoint.framing == "aws-event-stream":
+            from .event_stream import EventStreamParser
+
+            return EventStreamParser(
+                provider=self.name,
+                on_error=self.stream_error,
+                scrub=self.scrub,
+                max_frame_bytes=self.limits.max_frame_bytes,
+            )
         return SseParser(
             provider=self.name,
             on_error=self.stream_error,

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 __all__ = ["HttpProvider"]
 
 _T = TypeVar("_T")
+#: The framings of a stream's body the kit reads (:attr:`HttpProvider.stream_framing`).
+_FRAMINGS = frozenset({"sse", "aws-event-stream"})
 
 
 class HttpProvider(Provider):
@@ -66,6 +68,8 @@ class HttpProvider(Provider):
     - ``saved_options``: the options of ``get_model`` a saved batch job keeps, besides the base URL,
       to reach the same server again (a project, a location; never a credential):
       :meth:`saved_connection`.
+    - ``stream_framing``: how a stream's body is framed: ``"sse"`` (server-sent events, the default)
+      or ``"aws-event-stream"`` (AWS's binary event stream, :mod:`modelport.http.event_stream`).
     - ``stream_end``: when a stream is complete (:class:`StreamEnd`); the kit lets no ``finish``
       event through before, so a cut stream is a ``StreamInterruptedError``. ``None`` leaves it to
       the decoder alone (declare it: the scaffold does).
@@ -92,6 +96,7 @@ class HttpProvider(Provider):
     credential_origins: ClassVar[tuple[str, ...]] = ()
     saved_options: ClassVar[frozenset[str]] = frozenset()
     stream_end: ClassVar[StreamEnd | None] = None
+    stream_framing: ClassVar[str] = "sse"
     _endpoint: Endpoint | None = None
 
     # What a plugin supplies (pure) -----------------------------------------------------------
@@ -297,10 +302,19 @@ class HttpProvider(Provider):
             clients=self.http,
             base_url_problem=problem,
             credential_origins=self.credential_origins,
+            framing=self._framing(),
         )
         # The HTTP libraries' loggers (httpcore logs response headers) are scrubbed of its credentials.
         watch(endpoint, (*endpoint.secrets, *(credential[1:] if credential else ())))
         return endpoint
+
+    def _framing(self) -> str:
+        framing = self.stream_framing
+        if framing not in _FRAMINGS:
+            raise ConfigurationError(
+                f"{type(self).__name__}.stream_framing must be one of {sorted(_FRAMINGS)}, got {framing!r}"
+            )
+        return framing
 
     # What the core does (:mod:`._calls`) ----------------------------------------------------------
 

@@ -1,0 +1,140 @@
+"""AWS Signature Version 4 for the kit's requests, by botocore (the ``aws`` extra:
+``pip install modelport[aws]``): never hand-written signing.
+
+:class:`SigV4Auth` is an :class:`httpx.Auth` a plugin returns from
+:meth:`~modelport.http.HttpProvider.auth`: each request is signed with botocore's own
+:class:`botocore.auth.SigV4Auth` at the time it is sent, with credentials frozen at that moment (so
+refreshed ones, from an SSO or instance role, are used as they rotate). It signs only requests to
+the one origin it was made for: any other is refused before it is sent, so the credentials reach no
+other host. Its ``repr`` and every error it raises name the service, region and origin, never a
+credential; :func:`credential_values` gives the values the kit must scrub from every message.
+
+:func:`aws_session` and :func:`aws_region` read the standard places: the credential chain of
+botocore (the ``AWS_ACCESS_KEY_ID``/``AWS_SECRET_ACCESS_KEY``/``AWS_SESSION_TOKEN`` variables, the
+shared ``~/.aws`` files and ``AWS_PROFILE``, SSO, web identity, container and instance roles), and
+the region from ``region=``, ``AWS_REGION``, ``AWS_DEFAULT_REGION`` or the profile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+import httpx
+
+from ..errors import ConfigurationError, InvalidRequestError, MissingCredentialsError
+
+__all__ = ["SigV4Auth", "aws_credentials", "aws_region", "aws_session", "credential_values"]
+
+#: The request headers that are signed (with ``host``): what a proxy may not change. Other headers
+#: httpx adds (``accept-encoding``, ``connection``, ``user-agent``) stay unsigned.
+SIGNED_HEADERS = ("content-type", "accept")
+
+_ENV = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_PROFILE")
+
+
+def _botocore() -> Any:
+    try:
+        import botocore.session
+    except ImportError:  # pragma: no cover - the extra is installed wherever the tests run
+        raise ConfigurationError("AWS signing needs botocore: pip install 'modelport[aws]'") from None
+    return botocore.session
+
+
+def aws_session(profile: str | None = None) -> Any:
+    """A botocore session (``profile`` when given, else ``AWS_PROFILE`` or the default one)."""
+    session_module = _botocore()
+    try:
+        return session_module.Session(profile=profile) if profile else session_module.Session()
+    except Exception as error:  # botocore's ProfileNotFound and the like
+        raise ConfigurationError(f"AWS configuration: {type(error).__name__}: {error}") from None
+
+
+def aws_credentials(session: Any, provider: str) -> Any:
+    """The session's credentials by the standard chain, or ``MissingCredentialsError``."""
+    try:
+        credentials = session.get_credentials()
+    except Exception as error:  # a broken profile or SSO cache: said without any value in it
+        raise ConfigurationError(
+            f"{provider}: the AWS credentials cannot be read: {type(error).__name__}"
+        ) from None
+    if credentials is None:
+        raise MissingCredentialsError(provider, _ENV)
+    return credentials
+
+
+def aws_region(session: Any, explicit: object = None) -> str:
+    """``explicit`` (a ``region=`` option), else the session's region (``AWS_REGION``,
+    ``AWS_DEFAULT_REGION``, the profile's ``region``), else a ``ConfigurationError``."""
+    import os
+    import re
+
+    region = (
+        explicit
+        or os.environ.get("AWS_REGION")
+        or os.environ.get("AWS_DEFAULT_REGION")
+        or session.get_config_variable("region")
+    )
+    if not region:
+        raise ConfigurationError("no AWS region: pass region=..., or set AWS_REGION (or a profile's region)")
+    if not isinstance(region, str) or not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)+", region):
+        raise ConfigurationError(f"not an AWS region: {region!r}")
+    return region
+
+
+def credential_values(credentials: Any) -> list[str]:
+    """The access key id, secret key and session token now in ``credentials`` (to scrub)."""
+    frozen = credentials.get_frozen_credentials()
+    return [value for value in (frozen.access_key, frozen.secret_key, frozen.token) if value]
+
+
+class SigV4Auth(httpx.Auth):
+    """Signs each request to ``origin`` (``https://bedrock-runtime.us-east-1.amazonaws.com``) for
+    ``service`` in ``region`` with botocore's SigV4 signer; a request to any other origin is an
+    ``InvalidRequestError`` before it is sent."""
+
+    requires_request_body = True
+
+    def __init__(self, credentials: Any, *, service: str, region: str, origin: str) -> None:
+        self._credentials = credentials
+        self.service = service
+        self.region = region
+        self.origin = httpx.URL(origin)
+
+    def _same_origin(self, url: httpx.URL) -> bool:
+        own = self.origin
+        return (url.scheme, url.host, url.port) == (own.scheme, own.host, own.port)
+
+    def sign(self, request: httpx.Request) -> None:
+        """Put ``authorization``, ``x-amz-date`` (and ``x-amz-security-token``) on ``request``."""
+        if not self._same_origin(request.url):
+            raise InvalidRequestError(
+                f"AWS credentials are sent only to {self.origin.scheme}://{self.origin.host}; "
+                f"refused a request to {request.url.scheme}://{request.url.host}"
+            )
+        from botocore.auth import SigV4Auth as BotocoreSigV4
+        from botocore.awsrequest import AWSRequest
+
+        headers = {"host": request.headers["host"]}
+        for name in SIGNED_HEADERS:
+            if name in request.headers:
+                headers[name] = request.headers[name]
+        for name, value in request.headers.items():
+            if name.lower().startswith("x-amz-"):
+                headers[name.lower()] = value
+        signed = AWSRequest(
+            method=request.method, url=str(request.url), data=request.content, headers=headers
+        )
+        frozen = self._credentials.get_frozen_credentials()
+        BotocoreSigV4(frozen, self.service, self.region).add_auth(signed)
+        for name in ("Authorization", "X-Amz-Date", "X-Amz-Security-Token"):
+            value = signed.headers.get(name)
+            if value is not None:
+                request.headers[name.lower()] = value
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        self.sign(request)
+        yield request
+
+    def __repr__(self) -> str:
+        return f"SigV4Auth(service={self.service!r}, region={self.region!r}, origin='{self.origin}')"

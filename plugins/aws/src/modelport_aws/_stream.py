@@ -1,0 +1,159 @@
+"""Bedrock ConverseStream events → modelport events, and a whole Converse answer through the same
+decoder: :func:`answer_frames` turns a Converse response into the frames its stream would have sent
+(``messageStart``, each block's start, delta and stop, ``messageStop``, ``metadata``), so generate
+and stream are mapped by one path and cannot disagree.
+
+A frame is the kit's AWS event-stream frame (:mod:`modelport.http.event_stream`):
+``{"event": <event type>, "data": <payload>}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from modelport import events as ev
+from modelport.types import Usage
+from modelport.wire import dumps
+
+__all__ = ["FINISH", "ConverseStream", "answer_frames", "merge_frames", "usage"]
+
+#: Converse ``stopReason`` → the neutral finish reason.
+FINISH: dict[str, Any] = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "tool_use": "tool-calls",
+    "content_filtered": "content-filter",
+    "guardrail_intervened": "content-filter",
+}
+
+
+def usage(raw: dict[str, Any] | None) -> Usage:
+    """Converse ``usage`` → :class:`Usage`. Bedrock's ``inputTokens`` leaves out the cache reads
+    and writes (its ``totalTokens`` adds them): ``input_tokens`` is the whole bill, so they are
+    added back, and kept as its parts."""
+    get = (raw or {}).get
+    read, write, uncached = get("cacheReadInputTokens"), get("cacheWriteInputTokens"), get("inputTokens")
+    total_input = None if uncached is None else uncached + (read or 0) + (write or 0)
+    return Usage(
+        input_tokens=total_input,
+        output_tokens=get("outputTokens"),
+        total_tokens=get("totalTokens"),
+        cache_read_input_tokens=read,
+        cache_write_input_tokens=write,
+    )
+
+
+class ConverseStream:
+    """One stream's decoder: text and tool-use blocks by their ``contentBlockIndex``."""
+
+    def __init__(self) -> None:
+        self.open: dict[int, str] = {}  # block index → "text" | "tool"
+        self.reason: str | None = None
+        self.usage: dict[str, Any] | None = None
+        self.metrics: dict[str, Any] | None = None
+
+    def feed(self, frame: dict[str, Any]) -> Iterator[ev.StreamEvent]:
+        kind, data = frame["event"], frame["data"]
+        if kind == "contentBlockStart":
+            tool = (data.get("start") or {}).get("toolUse")
+            if tool is not None:
+                index = data["contentBlockIndex"]
+                self.open[index] = "tool"
+                yield ev.ToolCallStartEvent(id=f"b{index}", call_id=tool["toolUseId"], name=tool["name"])
+        elif kind == "contentBlockDelta":
+            yield from self._delta(data["contentBlockIndex"], data["delta"])
+        elif kind == "contentBlockStop":
+            yield from self._stop(data["contentBlockIndex"])
+        elif kind == "messageStop":
+            self.reason = data["stopReason"]
+        elif kind == "metadata":
+            self.usage = data.get("usage")
+            self.metrics = data.get("metrics")
+        # messageStart carries only the role; an event kind newer than this decoder is skipped.
+
+    def _delta(self, index: int, delta: dict[str, Any]) -> Iterator[ev.StreamEvent]:
+        if "text" in delta:
+            if index not in self.open:
+                self.open[index] = "text"
+                yield ev.TextStartEvent(id=f"b{index}")
+            if delta["text"]:
+                yield ev.TextDeltaEvent(id=f"b{index}", delta=delta["text"])
+        elif "toolUse" in delta:
+            if self.open.get(index) != "tool":
+                raise ValueError(f"a toolUse delta for block {index}, which no toolUse started")
+            fragment = delta["toolUse"].get("input") or ""
+            if fragment:
+                yield ev.ToolCallDeltaEvent(id=f"b{index}", delta=fragment)
+
+    def _stop(self, index: int) -> Iterator[ev.StreamEvent]:
+        kind = self.open.pop(index, None)
+        if kind == "text":
+            yield ev.TextEndEvent(id=f"b{index}")
+        elif kind == "tool":
+            yield ev.ToolCallEndEvent(id=f"b{index}")
+
+    def finish(self) -> Iterator[ev.StreamEvent]:
+        for index in sorted(self.open):
+            yield from self._stop(index)
+        if self.reason is not None:
+            yield ev.FinishEvent(
+                finish_reason=FINISH.get(self.reason, "other"),
+                raw_finish_reason=self.reason,
+                usage=usage(self.usage),
+                provider_metadata={"bedrock": {"metrics": self.metrics}} if self.metrics else {},
+            )
+
+
+def answer_frames(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The frames a stream of the Converse answer ``data`` would have sent."""
+    message = data["output"]["message"]
+    yield {"event": "messageStart", "data": {"role": message["role"]}}
+    for index, block in enumerate(message["content"]):
+        if "toolUse" in block:
+            tool = block["toolUse"]
+            start = {"toolUse": {"toolUseId": tool["toolUseId"], "name": tool["name"]}}
+            yield {"event": "contentBlockStart", "data": {"contentBlockIndex": index, "start": start}}
+            delta: dict[str, Any] = {"toolUse": {"input": dumps(tool.get("input", {})).decode("utf-8")}}
+        elif "text" in block:
+            delta = {"text": block["text"]}
+        else:
+            continue  # a block kind this decoder does not map yet (reasoningContent, citations...)
+        yield {"event": "contentBlockDelta", "data": {"contentBlockIndex": index, "delta": delta}}
+        yield {"event": "contentBlockStop", "data": {"contentBlockIndex": index}}
+    yield {"event": "messageStop", "data": {"stopReason": data["stopReason"]}}
+    metadata = {key: data[key] for key in ("usage", "metrics") if key in data}
+    yield {"event": "metadata", "data": metadata}
+
+
+def merge_frames(frames: list[dict[str, Any]]) -> dict[str, Any]:
+    """A stream's frames → the Converse body the same call returns unstreamed (for the conformance
+    suite's ``merged`` check): each block's deltas joined, the stop reason, usage and metrics."""
+    blocks: dict[int, dict[str, Any]] = {}
+    answer: dict[str, Any] = {"output": {"message": {"role": "assistant", "content": []}}}
+    for frame in frames:
+        kind, data = frame.get("event"), frame.get("data") or {}
+        if kind == "contentBlockStart" and "toolUse" in (data.get("start") or {}):
+            tool = data["start"]["toolUse"]
+            blocks[data["contentBlockIndex"]] = {"toolUse": {**tool, "input": ""}}
+        elif kind == "contentBlockDelta":
+            index, delta = data["contentBlockIndex"], data["delta"]
+            if "text" in delta:
+                block = blocks.setdefault(index, {"text": ""})
+                block["text"] += delta["text"]
+            elif "toolUse" in delta:
+                blocks[index]["toolUse"]["input"] += delta["toolUse"].get("input") or ""
+        elif kind == "messageStop":
+            answer["stopReason"] = data["stopReason"]
+        elif kind == "metadata":
+            answer.update({key: data[key] for key in ("usage", "metrics") if key in data})
+    import json
+
+    for index in sorted(blocks):
+        block = blocks[index]
+        if "toolUse" in block:
+            block["toolUse"]["input"] = json.loads(block["toolUse"]["input"] or "{}")
+        answer["output"]["message"]["content"].append(block)
+    return answer

@@ -1,0 +1,175 @@
+"""The ``bedrock`` provider: Amazon Bedrock's Converse and ConverseStream APIs on the core's HTTP
+kit, signed with SigV4 (:mod:`modelport.http.sigv4`), streams read as AWS event streams
+(:mod:`modelport.http.event_stream`).
+
+Pure mapping: bodies from :mod:`._request`, answers (whole and streamed, one path) from
+:mod:`._stream`, errors from :mod:`._errors`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from modelport.errors import ConfigurationError
+from modelport.http import HeaderAuth, HttpProvider, HttpRequest, StreamEnd, check_header_value, decode_frames
+from modelport.http.urls import check_base_url
+from modelport.provider import Capabilities, Secret
+from modelport.wire_map import WireMap
+
+from ._wire_map import BEDROCK_WIRE_MAP
+
+if TYPE_CHECKING:
+    import httpx
+
+    from modelport.errors import ProviderError
+    from modelport.types import Request, Result
+
+    from ._stream import ConverseStream
+
+__all__ = ["BEDROCK_SERVICE", "BedrockProvider", "runtime_url"]
+
+#: The SigV4 service name of the Bedrock runtime.
+BEDROCK_SERVICE = "bedrock"
+#: A Bedrock API key (``Authorization: Bearer``), when no AWS credentials are given explicitly.
+BEARER_ENV = "AWS_BEARER_TOKEN_BEDROCK"
+
+
+def runtime_url(region: str) -> str:
+    """``https://bedrock-runtime.{region}.amazonaws.com``."""
+    return f"https://bedrock-runtime.{region}.amazonaws.com"
+
+
+def _text(value: object, what: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, Secret):
+        value = value.reveal()
+    if not isinstance(value, str):
+        raise ConfigurationError(f"bedrock: {what} must be a string")
+    return check_header_value(value, what) if value else None
+
+
+class BedrockProvider(HttpProvider):
+    """Amazon Bedrock runtime, ``https://bedrock-runtime.{region}.amazonaws.com``.
+
+    Options: ``region=`` (else ``AWS_REGION``, ``AWS_DEFAULT_REGION``, the profile's), ``profile=``
+    (else ``AWS_PROFILE``), explicit ``aws_access_key_id=``/``aws_secret_access_key=``/
+    ``aws_session_token=``; without them botocore's standard credential chain (environment, shared
+    files, SSO, container and instance roles). A Bedrock API key (``api_key=`` or
+    ``AWS_BEARER_TOKEN_BEDROCK``) is sent as ``Authorization: Bearer`` when no AWS key is given.
+    """
+
+    id: ClassVar[str] = "bedrock"
+    display_name: ClassVar[str] = "Amazon Bedrock"
+    telemetry_name: ClassVar[str | None] = "aws.bedrock"
+    api_key_env: ClassVar[tuple[str, ...]] = (BEARER_ENV,)
+    api_key_required: ClassVar[bool] = False
+    credential_headers: ClassVar[frozenset[str]] = frozenset({"x-amz-security-token"})
+    capabilities: ClassVar[Capabilities] = Capabilities(generate=True, stream=True, function_tools=True)
+    stream_framing: ClassVar[str] = "aws-event-stream"
+    #: A ConverseStream is complete once ``metadata`` (usage) came after ``messageStop``.
+    stream_end: ClassVar[StreamEnd | None] = StreamEnd(
+        kind="event", terminal=frozenset({"metadata"}), required=frozenset({"messageStop"})
+    )
+    saved_options: ClassVar[frozenset[str]] = frozenset({"region", "profile"})
+    #: Where the Converse wire carries what is decoded, for the conformance suite's edits.
+    wire_map: ClassVar[WireMap | None] = BEDROCK_WIRE_MAP
+
+    _session: Any = None
+    _credentials: Any = None
+
+    # Where and how ---------------------------------------------------------------------------
+
+    def _aws_session(self) -> Any:
+        if self._session is None:
+            from modelport.http.sigv4 import aws_session
+
+            self._session = aws_session(_text(self.config.options.get("profile"), "profile"))
+        return self._session
+
+    def region(self) -> str:
+        """The region requests are signed for and sent to."""
+        from modelport.http.sigv4 import aws_region
+
+        return aws_region(self._aws_session(), self.config.options.get("region"))
+
+    def base_url(self) -> str:
+        if self.config.base_url:
+            return check_base_url(self.config.base_url)
+        return runtime_url(self.region())
+
+    def _explicit_keys(self) -> tuple[str, str, str | None] | None:
+        options = self.config.options
+        access = _text(options.get("aws_access_key_id"), "aws_access_key_id")
+        secret = _text(options.get("aws_secret_access_key"), "aws_secret_access_key")
+        token = _text(options.get("aws_session_token"), "aws_session_token")
+        if access is None and secret is None:
+            return None
+        if access is None or secret is None:
+            raise ConfigurationError("bedrock: give both aws_access_key_id and aws_secret_access_key")
+        return access, secret, token
+
+    def aws_credentials(self) -> Any:
+        """botocore credentials: the explicit keys, else the standard chain (read once)."""
+        if self._credentials is None:
+            keys = self._explicit_keys()
+            if keys is not None:
+                from botocore.credentials import Credentials
+
+                self._credentials = Credentials(*keys)
+            else:
+                from modelport.http.sigv4 import aws_credentials
+
+                self._credentials = aws_credentials(self._aws_session(), self.id)
+        return self._credentials
+
+    def _bearer(self) -> str | None:
+        if self._explicit_keys() is not None:
+            return None
+        return HttpProvider.api_key(self)
+
+    def auth(self) -> httpx.Auth:
+        bearer = self._bearer()
+        if bearer is not None:
+            return HeaderAuth("authorization", f"Bearer {bearer}")
+        from modelport.http.sigv4 import SigV4Auth
+
+        return SigV4Auth(
+            self.aws_credentials(), service=BEDROCK_SERVICE, region=self.region(), origin=self.base_url()
+        )
+
+    def secrets(self) -> list[str]:
+        found: list[str] = []
+        try:
+            bearer = self._bearer()
+            if bearer:
+                return [bearer]
+            from modelport.http.sigv4 import credential_values
+
+            found = credential_values(self.aws_credentials())
+        except ConfigurationError:
+            return []
+        return found
+
+    # Mapping ---------------------------------------------------------------------------------
+
+    def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
+        from ._request import build_request
+
+        return build_request(model_name, request, stream=stream)
+
+    def decode_response(self, data: Any, spec: HttpRequest) -> Result:
+        from ._stream import answer_frames
+
+        return decode_frames(self.stream_decoder(spec), answer_frames(data))
+
+    def stream_decoder(self, spec: HttpRequest) -> ConverseStream:
+        from ._stream import ConverseStream
+
+        return ConverseStream()
+
+    def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
+        from ._errors import error_from_response
+
+        return error_from_response(status, headers, body, provider=self.name)
