@@ -20,7 +20,7 @@ from typing import Any
 if __package__ in (None, ""):  # ``python bench/run.py``
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import concurrent, decoding, fresh, sequential
+from bench import concurrent, decoding, fresh, sequential, wrapped
 from bench.figures import Figure
 from bench.report import table
 from bench.server import MockServer
@@ -66,6 +66,7 @@ ALIASES = {
     "P2o": {"P2", "P2o"},
     "P4": {"P4", "P4g"},
     "P5": {"P5"},
+    "M0": {"M0", "M0-generate", "M0-stream", "wrap"},
     "A1": {"A1", *(f"A1-{p}" for p in fresh.FIRST_ANSWER_PROTOCOLS)},
     "wire": {"wire", "W", "W-frame", "W-grounded", "W-embed"},
 }
@@ -113,6 +114,7 @@ def run(plan: Plan, only: set[str] | None = None) -> dict[str, Any]:
                 else []
             ),
         ),
+        ("M0", lambda srv: wrapped.wrapped_figures(max(plan.calls * 2, 100), max(plan.rounds * 2, 4))),
         ("A1", lambda srv: fresh.first_answer_figures(srv.root_url, max(plan.import_repeats // 2, 2))),
         ("wire", lambda srv: decoding.decoding_figures(max(plan.rounds * 3, 5), plan.calls)),
         ("P4", lambda srv: concurrent.async_figures(srv.base_url, plan.concurrent, plan.async_rounds)),

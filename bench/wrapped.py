@@ -45,6 +45,58 @@ def _per_call(call: Callable[[], object]) -> float:
     return (time.perf_counter() - start) / CALLS * 1e6
 
 
+def _timings(calls: int, rounds: int) -> dict[str, dict[str, list[float]]]:
+    """Per kind (generate, stream), per side, the per-call microseconds of each round."""
+    global CALLS
+    CALLS = calls
+    testing.install()
+    script = _Endless()
+    plain = modelport.get_model("scripted/m", script=script)
+    sides = {
+        "plain": plain,
+        "wrap()": modelport.wrap(plain),
+        "wrap(PassThrough)": modelport.wrap(plain, PassThrough()),
+    }
+    out: dict[str, dict[str, list[float]]] = {}
+    for kind in ("generate", "stream"):
+        timings: dict[str, list[float]] = {name: [] for name in sides}
+        for round_ in range(rounds):
+            order = list(sides.items()) if round_ % 2 == 0 else list(reversed(sides.items()))
+            for name, model in order:
+                if kind == "generate":
+                    timings[name].append(_per_call(lambda m=model: m.generate(prompt="hi")))
+                else:
+                    timings[name].append(_per_call(lambda m=model: m.stream(prompt="hi").result()))
+                script.requests.clear()
+        out[kind] = timings
+    return out
+
+
+def wrapped_figures(calls: int, rounds: int) -> list[Any]:
+    """M0-generate, M0-stream: ``wrap(model)`` with no middleware against the plain model, per call
+    (median of the per-round ratios; target: nothing measurable, within 5 %), the pass-through
+    middleware's figure beside it."""
+    from bench.figures import figure
+
+    figures = []
+    for kind, timings in _timings(calls, rounds).items():
+        ratios = [w / p for w, p in zip(timings["wrap()"], timings["plain"])]
+        through = [w / p for w, p in zip(timings["wrap(PassThrough)"], timings["plain"])]
+        figures.append(
+            figure(
+                f"M0-{kind}",
+                f"{kind} through wrap(model) with no middleware vs the plain model (in process)",
+                "µs",
+                statistics.median(timings["plain"]),
+                statistics.median(timings["wrap()"]),
+                ratios,
+                1.05,
+                pass_through_ratio=round(statistics.median(through), 3),
+            )
+        )
+    return figures
+
+
 def main() -> None:
     testing.install()
     script = _Endless()

@@ -20,6 +20,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = {
+    "M0-generate",
+    "M0-stream",
     "A1-google",
     "A1-openai",
     "A1-anthropic",
