@@ -49,6 +49,13 @@ __all__ = ["McpConnectionError", "McpServer", "McpTimeoutError", "UnknownMcpTool
 #: every request after it.
 DEFAULT_TIMEOUT = 30.0
 
+
+def _hangup_errors() -> tuple[type[BaseException], ...]:
+    import anyio
+
+    return (anyio.BrokenResourceError, anyio.ClosedResourceError)
+
+
 Transport = Callable[[], AbstractAsyncContextManager[Any]]
 
 
@@ -77,14 +84,40 @@ def _describe(error: BaseException) -> str:
     return f"{type(leaf).__name__}: {text}" if text else type(leaf).__name__
 
 
+async def _close(stack: AsyncExitStack) -> None:
+    """Close the session and its transport. A server still writing while it is hung up on (the
+    answer to a call given up on) breaks the SDK's reader: that is the close working, not an error."""
+    try:
+        await stack.aclose()
+    except Exception as error:
+        if not all(isinstance(leaf, _hangup_errors()) for leaf in _leaves(error)):
+            raise
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    inner = getattr(error, "exceptions", None)
+    if isinstance(inner, tuple) and inner:
+        return [leaf for item in inner for leaf in _leaves(item)]
+    return [error]
+
+
 class McpServer:
     """A connection to one MCP server; made by :func:`stdio` or :func:`http` (see the module)."""
 
-    def __init__(self, transport: Transport, *, name: str, timeout: float | None = DEFAULT_TIMEOUT) -> None:
-        if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
-            raise InvalidRequestError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        name: str,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        connect_timeout: float | None = DEFAULT_TIMEOUT,
+    ) -> None:
+        for label, value in (("timeout", timeout), ("connect_timeout", connect_timeout)):
+            if value is not None and (isinstance(value, bool) or not value > 0):
+                raise InvalidRequestError(f"{label} must be a positive number of seconds, got {value!r}")
         self.name = name
         self.timeout = timeout
+        self.connect_timeout = connect_timeout
         self._transport = transport
         self._session: ClientSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -105,23 +138,26 @@ class McpServer:
 
         if self._session is not None:
             raise McpError(f"MCP server {self.name} is already open")
-        async with AsyncExitStack() as stack:
-            try:
-                streams = await stack.enter_async_context(self._transport())
-                session = ClientSession(streams[0], streams[1], message_handler=self._on_message)
-                await stack.enter_async_context(session)
-                await self._bounded(session.initialize(), "initialize", self.timeout, McpConnectionError)
-            except McpError:
+        stack = AsyncExitStack()
+        try:
+            streams = await stack.enter_async_context(self._transport())
+            session = ClientSession(streams[0], streams[1], message_handler=self._on_message)
+            await stack.enter_async_context(session)
+            request = session.initialize()
+            await self._bounded(request, "initialize", self.connect_timeout, McpConnectionError)
+        except BaseException as error:
+            await _close(stack)
+            if isinstance(error, McpConnectionError) or not isinstance(error, Exception):
                 raise
-            except Exception as error:
-                raise McpConnectionError(
-                    f"could not connect to MCP server {self.name}: {_describe(error)}"
-                ) from _leaf(error)
-            self._session, self._loop, self._listed = session, asyncio.get_running_loop(), None
-            try:
-                yield self
-            finally:
-                self._session = self._loop = None
+            raise McpConnectionError(
+                f"could not connect to MCP server {self.name}: {_describe(error)}"
+            ) from _leaf(error)
+        self._session, self._loop, self._listed = session, asyncio.get_running_loop(), None
+        try:
+            yield self
+        finally:
+            self._session = self._loop = None
+            await _close(stack)
 
     async def __aenter__(self) -> McpServer:
         scope = self._opened()
@@ -312,9 +348,11 @@ def stdio(
     cwd: str | None = None,
     name: str | None = None,
     timeout: float | None = DEFAULT_TIMEOUT,
+    connect_timeout: float | None = DEFAULT_TIMEOUT,
 ) -> McpServer:
     """An MCP server run as a subprocess, spoken to over its stdin and stdout (nothing starts until
-    the server is opened). ``env`` replaces the SDK's default environment for the process."""
+    the server is opened). ``connect_timeout`` bounds the start and the handshake, ``timeout`` every
+    request after it. ``env`` replaces the SDK's default environment for the process."""
     _sdk()
     from mcp import StdioServerParameters
     from mcp.client.stdio import stdio_client
@@ -327,7 +365,9 @@ def stdio(
         command=command, args=list(args), env=dict(env) if env is not None else None, cwd=cwd
     )
     shown = name or " ".join([os.path.basename(command), *args])
-    return McpServer(lambda: stdio_client(parameters), name=shown, timeout=timeout)
+    return McpServer(
+        lambda: stdio_client(parameters), name=shown, timeout=timeout, connect_timeout=connect_timeout
+    )
 
 
 def http(
@@ -337,6 +377,7 @@ def http(
     auth: httpx.Auth | None = None,
     name: str | None = None,
     timeout: float | None = DEFAULT_TIMEOUT,
+    connect_timeout: float | None = DEFAULT_TIMEOUT,
 ) -> McpServer:
     """An MCP server over streamable HTTP at ``url``, with extra ``headers`` (an API key) or an
     ``httpx.Auth`` (the SDK's OAuth provider is one). Header values are never shown in errors."""
@@ -355,7 +396,8 @@ def http(
         return streamable_http.streamablehttp_client(url, headers=given, auth=auth)  # older SDKs
 
     host = httpx.URL(url)
-    return McpServer(transport, name=name or f"{host.host}{host.path}", timeout=timeout)
+    shown = name or f"{host.host}{host.path}"
+    return McpServer(transport, name=shown, timeout=timeout, connect_timeout=connect_timeout)
 
 
 @asynccontextmanager
