@@ -25,6 +25,8 @@ from ..openai.fakes import Recorder  # noqa: E402
 SERVER = str(Path(__file__).with_name("server.py"))
 #: simonw/llm's recorded gpt-4o-mini run: lookup_population("Crumpet"), can_have_dragons(123124), "YES".
 CHAIN = "simonw__llm/tests__cassettes__test_tools__test_tool_use_chain_of_two_calls.yaml"
+#: Its streamed run: one ``multiply`` call (1231, 2331) over 12 argument deltas, then streamed text.
+STREAMED = "simonw__llm/tests__cassettes__test_tools__test_tool_use_basic.yaml"
 KEY = "sk-" + "mcp-test-" + "0" * 20
 
 
@@ -33,10 +35,11 @@ def stdio_server(**options: Any) -> mcp.McpServer:
     return mcp.stdio(sys.executable, [SERVER], env={"FASTMCP_LOG_LEVEL": "WARNING"}, **options)
 
 
-def recorded(name: str = CHAIN) -> tuple[modelport.Model, Recorder]:
+def recorded(name: str = CHAIN, **options: Any) -> tuple[modelport.Model, Recorder]:
     replies = [httpx.Response(i.status, headers=i.headers, content=i.body) for i in cassette(name)]
     recorder = Recorder(replies)
-    model = modelport.get_model("openai/gpt-4o-mini", api_key=KEY, transport=httpx.MockTransport(recorder))
+    transport = httpx.MockTransport(recorder)
+    model = modelport.get_model("openai/gpt-4o-mini", api_key=KEY, transport=transport, **options)
     return model, recorder
 
 

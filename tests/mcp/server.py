@@ -3,7 +3,8 @@
 
 Its first two tools are the tools of the recorded OpenAI run the tool-loop tests replay
 (simonw/llm's ``test_tool_use_chain_of_two_calls``, see tests/corpus/openai/MANIFEST.md): the model
-asks ``lookup_population`` for Crumpet, then ``can_have_dragons`` for 123124. The rest exercise the
+asks ``lookup_population`` for Crumpet, then ``can_have_dragons`` for 123124; the third is the tool of
+its streamed run (``test_tool_use_basic``: ``multiply`` 1231 by 2331). The rest exercise the
 result conversion and the failure paths: an image, an embedded resource and a resource link, a
 structured answer, a tool that raises, one that never answers and one that kills the server.
 """
@@ -38,6 +39,12 @@ def can_have_dragons(population: int) -> bool:
     return population > 10000
 
 
+@app.tool()
+def multiply(a: int, b: int) -> int:
+    """Multiply two numbers."""
+    return a * b
+
+
 @app.tool(structured_output=False)
 def picture(caption: str) -> list[TextContent | ImageContent]:
     """A captioned picture of a dragon."""
@@ -69,6 +76,12 @@ def divide(a: float, b: float) -> float:
     if b == 0:
         raise ValueError("cannot divide by zero")
     return a / b
+
+
+@app.tool()
+def secret_population(country: str) -> int:
+    """Like lookup_population, but the census is secret."""
+    raise PermissionError(f"the census of {country} is secret")
 
 
 @app.tool()

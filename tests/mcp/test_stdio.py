@@ -19,7 +19,18 @@ from modelport.types import FilePart, FunctionTool, TextPart
 from .conftest import SERVER, stdio_server
 from .server import PIXEL
 
-NAMES = ["lookup_population", "can_have_dragons", "picture", "document", "census", "divide", "hang", "die"]
+NAMES = [
+    "lookup_population",
+    "can_have_dragons",
+    "multiply",
+    "picture",
+    "document",
+    "census",
+    "divide",
+    "secret_population",
+    "hang",
+    "die",
+]
 
 
 def test_the_tools_are_listed_with_the_servers_schemas_as_function_tools() -> None:
