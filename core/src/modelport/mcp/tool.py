@@ -10,7 +10,8 @@ called; calling the tool calls the server and gives :func:`~modelport.mcp.result
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import validation_message
 from ..tools.functions import PythonTool, ToolArgumentsError
@@ -19,9 +20,21 @@ from .results import McpError, tool_output
 if TYPE_CHECKING:
     from mcp import types
 
-    from .server import McpServer
+__all__ = ["McpTool", "ToolServer"]
 
-__all__ = ["McpTool"]
+
+class ToolServer(Protocol):
+    """What a tool reads of its server (an :class:`~modelport.mcp.McpServer` is one)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def call_tool(self, name: str, arguments: Mapping[str, Any] | None = None) -> types.CallToolResult: ...
+
+    async def acall_tool(
+        self, name: str, arguments: Mapping[str, Any] | None = None
+    ) -> types.CallToolResult: ...
+
 
 #: Schema keywords that only annotate: left out of what the provider is sent.
 _ANNOTATIONS = ("$schema", "title")
@@ -31,7 +44,7 @@ class McpTool(PythonTool):
     """One tool of an open :class:`~modelport.mcp.McpServer`; ``mcp_name`` is its name on the server,
     :attr:`name` the one the model sees (with the prefix, if any)."""
 
-    def __init__(self, server: McpServer, tool: types.Tool, *, prefix: str = "") -> None:
+    def __init__(self, server: ToolServer, tool: types.Tool, *, prefix: str = "") -> None:
         from jsonschema import SchemaError  # type: ignore[import-untyped]
         from jsonschema.validators import validator_for  # type: ignore[import-untyped]
         from pydantic import ValidationError
