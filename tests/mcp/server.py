@@ -16,7 +16,7 @@ import os
 import sys
 
 import anyio
-from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp import Context, FastMCP
 from mcp.types import BlobResourceContents, EmbeddedResource, ImageContent, ResourceLink, TextContent
 
 app = FastMCP("dragons")
@@ -96,6 +96,19 @@ def die() -> str:
     """Kills the server in the middle of the call."""
     sys.stdout.flush()
     os._exit(3)
+
+
+@app.tool()
+async def grow(ctx: Context) -> str:  # type: ignore[type-arg]
+    """Adds a tool, and tells the client its tool list changed."""
+
+    def hatch(name: str) -> str:
+        """Hatches a dragon."""
+        return f"{name} hatched"
+
+    app.add_tool(hatch)
+    await ctx.session.send_tool_list_changed()
+    return "grown"
 
 
 if __name__ == "__main__":

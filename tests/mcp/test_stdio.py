@@ -30,6 +30,7 @@ NAMES = [
     "secret_population",
     "hang",
     "die",
+    "grow",
 ]
 
 
@@ -180,3 +181,23 @@ def test_bad_configuration_is_refused_before_anything_starts() -> None:
         mcp.stdio("python", connect_timeout=0)
     with pytest.raises(InvalidRequestError, match="http needs an http:// or https:// URL"):
         mcp.http("ftp://example.com/mcp")
+
+
+def test_a_tool_list_change_is_picked_up_by_the_next_listing() -> None:
+    with stdio_server() as server:
+        (grow,) = server.tools(["grow"])
+        assert "hatch" not in [t.name for t in server.tools()]
+        assert grow.call() == "grown"
+        (hatch,) = server.tools(["hatch"])
+        assert hatch.call(name="Smaug") == "Smaug hatched"
+
+
+def test_an_http_server_that_is_not_there_is_a_connection_error() -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # bound, never listening: the connection is refused
+        with pytest.raises(mcp.McpConnectionError, match=r"could not connect to MCP server 127.0.0.1/mcp"):
+            with mcp.http(f"http://127.0.0.1:{port}/mcp", timeout=5, connect_timeout=5):
+                pass

@@ -84,14 +84,19 @@ def _describe(error: BaseException) -> str:
     return f"{type(leaf).__name__}: {text}" if text else type(leaf).__name__
 
 
-async def _close(stack: AsyncExitStack) -> None:
+async def _close(stack: AsyncExitStack, *, quiet: bool = False) -> Exception | None:
     """Close the session and its transport. A server still writing while it is hung up on (the
-    answer to a call given up on) breaks the SDK's reader: that is the close working, not an error."""
+    answer to a call given up on) breaks the SDK's reader: that is the close working, not an error.
+    Any other error is raised, or, ``quiet`` (closing after a failure), returned."""
     try:
         await stack.aclose()
     except Exception as error:
-        if not all(isinstance(leaf, _hangup_errors()) for leaf in _leaves(error)):
-            raise
+        if all(isinstance(leaf, _hangup_errors()) for leaf in _leaves(error)):
+            return None
+        if quiet:
+            return error
+        raise
+    return None
 
 
 def _leaves(error: BaseException) -> list[BaseException]:
@@ -146,12 +151,15 @@ class McpServer:
             request = session.initialize()
             await self._bounded(request, "initialize", self.connect_timeout, McpConnectionError)
         except BaseException as error:
-            await _close(stack)
-            if isinstance(error, McpConnectionError) or not isinstance(error, Exception):
+            # The transport's own error, if it failed: its task group then cancelled this one, so a
+            # cancellation with a broken transport is the transport's failure, not the caller's.
+            broken = await _close(stack, quiet=True)
+            if broken is None and (isinstance(error, McpConnectionError) or not isinstance(error, Exception)):
                 raise
+            cause = broken or error
             raise McpConnectionError(
-                f"could not connect to MCP server {self.name}: {_describe(error)}"
-            ) from _leaf(error)
+                f"could not connect to MCP server {self.name}: {_describe(cause)}"
+            ) from _leaf(cause)
         self._session, self._loop, self._listed = session, asyncio.get_running_loop(), None
         try:
             yield self
