@@ -383,12 +383,14 @@ def http(
     *,
     headers: Mapping[str, str] | None = None,
     auth: httpx.Auth | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
     name: str | None = None,
     timeout: float | None = DEFAULT_TIMEOUT,
     connect_timeout: float | None = DEFAULT_TIMEOUT,
 ) -> McpServer:
     """An MCP server over streamable HTTP at ``url``, with extra ``headers`` (an API key) or an
-    ``httpx.Auth`` (the SDK's OAuth provider is one). Header values are never shown in errors."""
+    ``httpx.Auth`` (the SDK's OAuth provider is one), through an httpx ``transport`` of your own
+    (a proxy, a test's ``httpx.MockTransport``). Header values are never shown in errors."""
     _sdk()
     import httpx
 
@@ -396,27 +398,31 @@ def http(
         raise InvalidRequestError(f"http needs an http:// or https:// URL, got {url!r}")
     given = dict(headers or {})
 
-    def transport() -> AbstractAsyncContextManager[Any]:
+    def opened() -> AbstractAsyncContextManager[Any]:
         from mcp.client import streamable_http
 
         if hasattr(streamable_http, "streamable_http_client"):
-            return _with_client(url, given, auth)
+            return _with_client(url, given, auth, transport)
+        if transport is not None:
+            raise McpError("transport= needs an mcp SDK with streamable_http_client")
         return streamable_http.streamablehttp_client(url, headers=given, auth=auth)  # older SDKs
 
     host = httpx.URL(url)
     shown = name or f"{host.host}{host.path}"
-    return McpServer(transport, name=shown, timeout=timeout, connect_timeout=connect_timeout)
+    return McpServer(opened, name=shown, timeout=timeout, connect_timeout=connect_timeout)
 
 
 @asynccontextmanager
-async def _with_client(url: str, headers: dict[str, str], auth: httpx.Auth | None) -> AsyncIterator[Any]:
+async def _with_client(
+    url: str, headers: dict[str, str], auth: httpx.Auth | None, transport: httpx.AsyncBaseTransport | None
+) -> AsyncIterator[Any]:
     import httpx
     from mcp.client.streamable_http import streamable_http_client
 
     # The SDK's recommended timeouts: the read is long, the server streams its answers.
     timeout = httpx.Timeout(30.0, read=300.0)
     async with (
-        httpx.AsyncClient(headers=headers, auth=auth, timeout=timeout) as client,
+        httpx.AsyncClient(headers=headers, auth=auth, timeout=timeout, transport=transport) as client,
         streamable_http_client(url, http_client=client) as streams,
     ):
         yield streams
