@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import yaml
 
 import modelport
@@ -93,3 +94,25 @@ def test_the_recorded_session_runs_the_streamed_tool_loop() -> None:
     assert replay.sent[-1][0] == "DELETE"  # closed on the way out
     (output,) = [i for i in replay.sent if i[0] == "model"][1][1]["input"][-1:]
     assert (output["type"], output["output"]) == ("function_call_output", "2024-01-01")
+
+
+def test_a_refused_connection_names_no_credential() -> None:
+    key, token = "sk-" + "q" * 24, "t" * 32
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        assert request.headers["authorization"] == f"Bearer {token}"  # the header was sent
+        return httpx.Response(401, json={"error": "invalid_token"})
+
+    server = mcp.http(
+        f"http://localhost:8081/mcp?api_key={key}",
+        headers={"Authorization": f"Bearer {token}"},
+        transport=httpx.MockTransport(refuse),
+    )
+    with pytest.raises(
+        mcp.McpConnectionError, match="^could not connect to MCP server localhost/mcp: "
+    ) as caught:
+        with server:
+            pass
+    shown = str(caught.value) + repr(server)
+    assert key not in shown and token not in shown
+    assert caught.value.__cause__ is None or key not in str(caught.value.__cause__)

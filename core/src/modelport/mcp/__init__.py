@@ -22,8 +22,9 @@ handshake or a broken connection), :class:`McpTimeoutError`, :class:`UnknownMcpT
 from __future__ import annotations
 
 from .results import McpError, McpToolError, content_parts, tool_output
-from .server import McpConnectionError, McpServer, McpTimeoutError, UnknownMcpToolError, http, stdio
+from .server import McpConnectionError, McpServer, McpTimeoutError, UnknownMcpToolError
 from .tool import McpTool
+from .transports import http, stdio
 
 __all__ = [
     "McpConnectionError",

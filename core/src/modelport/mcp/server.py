@@ -26,7 +26,6 @@ makes the next :meth:`McpServer.tools` list the tools again.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from datetime import timedelta
@@ -37,13 +36,12 @@ from ..errors import InvalidRequestError
 from .results import McpError
 
 if TYPE_CHECKING:
-    import httpx
     from anyio.from_thread import BlockingPortal
     from mcp import ClientSession, types
 
     from .tool import McpTool
 
-__all__ = ["McpConnectionError", "McpServer", "McpTimeoutError", "UnknownMcpToolError", "http", "stdio"]
+__all__ = ["McpConnectionError", "McpServer", "McpTimeoutError", "UnknownMcpToolError"]
 
 #: Seconds a server has to start and finish the ``initialize`` handshake, and the default bound of
 #: every request after it.
@@ -116,6 +114,7 @@ class McpServer:
         name: str,
         timeout: float | None = DEFAULT_TIMEOUT,
         connect_timeout: float | None = DEFAULT_TIMEOUT,
+        secrets: Sequence[str] = (),
     ) -> None:
         for label, value in (("timeout", timeout), ("connect_timeout", connect_timeout)):
             if value is not None and (isinstance(value, bool) or not value > 0):
@@ -123,6 +122,7 @@ class McpServer:
         self.name = name
         self.timeout = timeout
         self.connect_timeout = connect_timeout
+        self._secrets = tuple(secret for secret in secrets if secret)
         self._transport = transport
         self._session: ClientSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -156,10 +156,8 @@ class McpServer:
             broken = await _close(stack, quiet=True)
             if broken is None and (isinstance(error, McpConnectionError) or not isinstance(error, Exception)):
                 raise
-            cause = broken or error
-            raise McpConnectionError(
-                f"could not connect to MCP server {self.name}: {_describe(cause)}"
-            ) from _leaf(cause)
+            text, cause = self._told(broken or error)
+            raise McpConnectionError(f"could not connect to MCP server {self.name}: {text}") from cause
         self._session, self._loop, self._listed = session, asyncio.get_running_loop(), None
         try:
             yield self
@@ -212,6 +210,15 @@ class McpServer:
 
     # ------------------------------------------------------------------ requests
 
+    def _told(self, error: BaseException) -> tuple[str, BaseException | None]:
+        """What an error says, credentials (the header values, anything shaped like a key)
+        replaced; and the error to chain, unless its own text held one."""
+        from ..errors import scrub
+
+        raw = _describe(error)
+        text = scrub(raw, self._secrets)
+        return text, (_leaf(error) if text == raw else None)
+
     def _open(self) -> ClientSession:
         if self._session is None:
             raise McpError(f"MCP server {self.name} is not open (use it inside its with block)")
@@ -238,7 +245,8 @@ class McpServer:
         except McpError:
             raise
         except Exception as failure:
-            raise error(f"MCP server {self.name} failed on {what}: {_describe(failure)}") from _leaf(failure)
+            text, cause = self._told(failure)
+            raise error(f"MCP server {self.name} failed on {what}: {text}") from cause
 
     async def _list(self, seconds: float | None) -> list[types.Tool]:
         session = self._open()
@@ -336,93 +344,3 @@ class McpServer:
     async def acall_tool(self, name: str, arguments: Mapping[str, Any] | None = None) -> types.CallToolResult:
         """Async twin of :meth:`call_tool`."""
         return await self._run(self._call, name, dict(arguments or {}), self._time())  # type: ignore[no-any-return]
-
-
-def _sdk() -> None:
-    """Check that the ``mcp`` SDK is installed (the ``modelport[mcp]`` extra)."""
-    import importlib.util
-
-    if importlib.util.find_spec("mcp") is None:
-        from ..errors import ConfigurationError
-
-        raise ConfigurationError("MCP servers need the mcp SDK: pip install 'modelport[mcp]'")
-
-
-def stdio(
-    command: str,
-    args: Sequence[str] = (),
-    *,
-    env: Mapping[str, str] | None = None,
-    cwd: str | None = None,
-    name: str | None = None,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    connect_timeout: float | None = DEFAULT_TIMEOUT,
-) -> McpServer:
-    """An MCP server run as a subprocess, spoken to over its stdin and stdout (nothing starts until
-    the server is opened). ``connect_timeout`` bounds the start and the handshake, ``timeout`` every
-    request after it. ``env`` replaces the SDK's default environment for the process."""
-    _sdk()
-    from mcp import StdioServerParameters
-    from mcp.client.stdio import stdio_client
-
-    if not isinstance(command, str) or not command:
-        raise InvalidRequestError("stdio needs the command that starts the server")
-    if isinstance(args, str):
-        raise InvalidRequestError("args must be a list of arguments, not a string")
-    parameters = StdioServerParameters(
-        command=command, args=list(args), env=dict(env) if env is not None else None, cwd=cwd
-    )
-    shown = name or " ".join([os.path.basename(command), *args])
-    return McpServer(
-        lambda: stdio_client(parameters), name=shown, timeout=timeout, connect_timeout=connect_timeout
-    )
-
-
-def http(
-    url: str,
-    *,
-    headers: Mapping[str, str] | None = None,
-    auth: httpx.Auth | None = None,
-    transport: httpx.AsyncBaseTransport | None = None,
-    name: str | None = None,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    connect_timeout: float | None = DEFAULT_TIMEOUT,
-) -> McpServer:
-    """An MCP server over streamable HTTP at ``url``, with extra ``headers`` (an API key) or an
-    ``httpx.Auth`` (the SDK's OAuth provider is one), through an httpx ``transport`` of your own
-    (a proxy, a test's ``httpx.MockTransport``). Header values are never shown in errors."""
-    _sdk()
-    import httpx
-
-    if not isinstance(url, str) or httpx.URL(url).scheme not in ("http", "https"):
-        raise InvalidRequestError(f"http needs an http:// or https:// URL, got {url!r}")
-    given = dict(headers or {})
-
-    def opened() -> AbstractAsyncContextManager[Any]:
-        from mcp.client import streamable_http
-
-        if hasattr(streamable_http, "streamable_http_client"):
-            return _with_client(url, given, auth, transport)
-        if transport is not None:
-            raise McpError("transport= needs an mcp SDK with streamable_http_client")
-        return streamable_http.streamablehttp_client(url, headers=given, auth=auth)  # older SDKs
-
-    host = httpx.URL(url)
-    shown = name or f"{host.host}{host.path}"
-    return McpServer(opened, name=shown, timeout=timeout, connect_timeout=connect_timeout)
-
-
-@asynccontextmanager
-async def _with_client(
-    url: str, headers: dict[str, str], auth: httpx.Auth | None, transport: httpx.AsyncBaseTransport | None
-) -> AsyncIterator[Any]:
-    import httpx
-    from mcp.client.streamable_http import streamable_http_client
-
-    # The SDK's recommended timeouts: the read is long, the server streams its answers.
-    timeout = httpx.Timeout(30.0, read=300.0)
-    async with (
-        httpx.AsyncClient(headers=headers, auth=auth, timeout=timeout, transport=transport) as client,
-        streamable_http_client(url, http_client=client) as streams,
-    ):
-        yield streams
