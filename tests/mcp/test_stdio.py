@@ -201,3 +201,18 @@ def test_an_http_server_that_is_not_there_is_a_connection_error() -> None:
         with pytest.raises(mcp.McpConnectionError, match=r"could not connect to MCP server 127.0.0.1/mcp"):
             with mcp.http(f"http://127.0.0.1:{port}/mcp", timeout=5, connect_timeout=5):
                 pass
+
+
+def test_without_the_sdk_opening_a_server_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from modelport.errors import ConfigurationError
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "mcp" else real(name, *a)
+    )
+    with pytest.raises(ConfigurationError, match=r"pip install 'modelport\[mcp\]'"):
+        mcp.stdio("python", ["server.py"])
+    with pytest.raises(ConfigurationError, match=r"pip install 'modelport\[mcp\]'"):
+        mcp.http("http://127.0.0.1:1/mcp")
