@@ -431,8 +431,8 @@ def test_another_providers_search_in_the_history_is_left_out() -> None:
 
 
 def test_a_remote_mcp_server_is_sent_as_the_recorded_mcp_tool() -> None:
-    # pydantic-ai's deepwiki request (tests/corpus/mcp of ../shared), its tool entry without the
-    # "headers" that openai.mcp does not take; the answer is vercel's recorded mcp_call body.
+    # pydantic-ai's recorded deepwiki request (test_openai_responses_model_mcp_server_tool): its
+    # tool entry, without the "headers" openai.mcp does not take; the answer is vercel's mcp_call body.
     server = tools.mcp(
         server_label="deepwiki",
         server_url="https://mcp.deepwiki.com/mcp",
