@@ -428,3 +428,50 @@ def test_another_providers_search_in_the_history_is_left_out() -> None:
             },
             {"role": "user", "content": "How high?"},
         ]
+
+
+def test_a_remote_mcp_server_is_sent_as_the_recorded_mcp_tool() -> None:
+    # pydantic-ai's recorded deepwiki request (test_openai_responses_model_mcp_server_tool): its
+    # tool entry, without the "headers" openai.mcp does not take; the answer is vercel's mcp_call body.
+    server = tools.mcp(
+        server_label="deepwiki",
+        server_url="https://mcp.deepwiki.com/mcp",
+        server_description="DeepWiki MCP server",
+        allowed_tools=["ask_question"],
+        require_approval="never",
+    )
+    result, sent = _replayed(V + "openai-mcp-tool.1.json", tools=[server])
+    assert sent["tools"] == [
+        {
+            "type": "mcp",
+            "server_label": "deepwiki",
+            "server_url": "https://mcp.deepwiki.com/mcp",
+            "server_description": "DeepWiki MCP server",
+            "allowed_tools": ["ask_question"],
+            "require_approval": "never",
+        }
+    ]
+    assert [p.name for p in result.content if isinstance(p, ToolCallPart)] == [
+        "mcp_list_tools",
+        "web_search_exa",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        ({"server_label": "x", "server_url": "https://h/mcp", "headers": {"a": "b"}}, "headers"),
+        ({"server_label": "x", "server_url": "https://h/mcp", "authorization": "t"}, "authorization"),
+        ({"server_label": "x", "server_url": "ftp://h/mcp"}, "server_url"),
+        ({"server_label": "1x", "server_url": "https://h/mcp"}, "server_label"),
+    ],
+)
+def test_mcp_arguments_it_cannot_take_are_refused_before_io(args: dict[str, Any], problem: str) -> None:
+    def no_io(request: httpx.Request) -> httpx.Response:
+        raise AssertionError(f"a request was sent: {request.url}")
+
+    model = modelport.get_model(
+        "openai-responses/gpt-5", api_key="k" * 24, transport=httpx.MockTransport(no_io)
+    )
+    with pytest.raises(ProviderToolError, match=problem):
+        model.prepare(prompt="Hi", tools=[tools.mcp(**args)])

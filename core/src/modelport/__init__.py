@@ -101,7 +101,7 @@ _RENAMED = {"Warning": "CallWarning"}
 # The public modules the guides call through the package (``modelport.http.Limits(...)``), each
 # imported when first read: ``import modelport`` imports none of them.
 _SUBMODULES = (
-    "approval batches citations cli contracts events functions http loop outputs plugins"
+    "approval batches citations cli contracts events functions http loop mcp outputs plugins"
     " provider_tools reasoning schemas secrets sse telemetry testing tool_args tools types wire"
     " wire_map wrappers"
 )

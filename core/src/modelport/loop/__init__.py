@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from .._contract.steps import Step
+from ..deadlines import Deadline
 from ..errors import DeadlineExceededError, InvalidRequestError, ModelportError
 from ..tools.functions import PythonTool
 from ._tool_calls import Round, aask, arun_round, ask, asks, plan, run_round
@@ -210,7 +211,9 @@ def _tools(conversation: _Conversation, result: Result) -> Round:
     timeout = conversation.remaining()  # taken before the hook: a person's time to decide is not counted
     decisions = [ask(conversation.approve, c) if asks(functions, c) else ALLOW for c in calls]
     round_ = plan(functions, calls, decisions)
-    if not run_round(round_, timeout):
+    with Deadline.for_call(timeout).applied():  # what the tools call (MCP servers) keeps to it
+        finished = run_round(round_, timeout)
+    if not finished:
         raise conversation.timed_out(result, round_)
     return round_
 
@@ -221,7 +224,9 @@ async def _atools(conversation: _Conversation, result: Result) -> Round:
     timeout = conversation.remaining()
     decisions = [await aask(conversation.approve, c) if asks(functions, c) else ALLOW for c in calls]
     round_ = plan(functions, calls, decisions)
-    if not await arun_round(round_, timeout):
+    with Deadline.for_call(timeout).applied():
+        finished = await arun_round(round_, timeout)
+    if not finished:
         raise conversation.timed_out(result, round_)
     return round_
 

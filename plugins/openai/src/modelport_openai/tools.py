@@ -1,13 +1,14 @@
 """OpenAI's built-in Responses API tools as modelport provider tools, validated strictly before any
 request.
 
-``openai.web_search``, ``openai.file_search``, ``openai.code_interpreter`` and
-``openai.image_generation`` run on OpenAI's side, on the ``openai-responses`` provider only (Chat
-Completions has no built-in tools). A request names them as ``{"type": "provider", "id":
-"openai.web_search", "args": {...}}`` (or the builders here); each is sent as the Responses tool of
-its ``type`` with its arguments (``{"type": "web_search", "search_context_size": "low"}``). Their
-calls come back as provider-executed tool call and result parts, generated images as file parts,
-and ``url_citation`` / ``file_citation`` annotations as the result's sources and citations
+``openai.web_search``, ``openai.file_search``, ``openai.code_interpreter``,
+``openai.image_generation`` and ``openai.mcp`` (a remote MCP server OpenAI calls) run on OpenAI's
+side, on the ``openai-responses`` provider only (Chat Completions has no built-in tools). A request
+names them as ``{"type": "provider", "id": "openai.web_search", "args": {...}}`` (or the builders
+here); each is sent as the Responses tool of its ``type`` with its arguments (``{"type":
+"web_search", "search_context_size": "low"}``). Their calls come back as provider-executed tool call
+and result parts, generated images as file parts, and ``url_citation`` / ``file_citation``
+annotations as the result's sources and citations
 (:mod:`modelport_openai._responses_items`).
 
 Reference: https://platform.openai.com/docs/api-reference/responses/create#responses_create-tools
@@ -32,6 +33,7 @@ __all__ = [
     "CompoundFilter",
     "FileSearchArgs",
     "ImageGenerationArgs",
+    "McpArgs",
     "RankingOptions",
     "UserLocation",
     "WebSearchArgs",
@@ -39,6 +41,7 @@ __all__ = [
     "code_interpreter",
     "file_search",
     "image_generation",
+    "mcp",
     "tool_to_wire",
     "web_search",
 ]
@@ -121,6 +124,20 @@ class ImageGenerationArgs(ToolArgs):
     partial_images: int | None = Field(default=None, ge=0, le=3)
 
 
+class McpArgs(ToolArgs):
+    """Arguments of ``openai.mcp``: a public remote MCP server OpenAI lists and calls itself (its
+    calls and tool lists come back as provider-executed parts). ``headers`` and ``authorization``
+    are not taken yet: a request's tools are plain data that reprs and logs show, and a credential
+    must never be."""
+
+    server_label: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")
+    server_url: str = Field(pattern=r"^https?://[^\s]+$")
+    server_description: str | None = Field(default=None, min_length=1)
+    allowed_tools: list[str] | None = Field(default=None, min_length=1)
+    require_approval: Literal["always", "never"] | None = None
+    """``"always"`` answers with approval requests this API's tool loop cannot answer yet."""
+
+
 PROVIDER_TOOL_SPECS: tuple[ProviderToolSpec, ...] = (
     ProviderToolSpec(
         "openai.web_search", "web_search", "openai", WebSearchArgs, "Web search, run by OpenAI."
@@ -138,6 +155,7 @@ PROVIDER_TOOL_SPECS: tuple[ProviderToolSpec, ...] = (
     ProviderToolSpec(
         "openai.image_generation", "image_generation", "openai", ImageGenerationArgs, "Generates images."
     ),
+    ProviderToolSpec("openai.mcp", "mcp", "openai", McpArgs, "A remote MCP server's tools, run by OpenAI."),
 )
 """Every OpenAI provider-tool spec, registered by the plugin."""
 
@@ -171,3 +189,8 @@ def code_interpreter(**args: Any) -> ProviderTool:
 def image_generation(**args: Any) -> ProviderTool:
     """``openai.image_generation`` with ``args`` (see :class:`ImageGenerationArgs`)."""
     return ProviderTool(id="openai.image_generation", name="image_generation", args=args)
+
+
+def mcp(**args: Any) -> ProviderTool:
+    """``openai.mcp`` with ``args`` (see :class:`McpArgs`)."""
+    return ProviderTool(id="openai.mcp", name="mcp", args=args)
