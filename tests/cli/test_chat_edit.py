@@ -67,3 +67,29 @@ def test_a_failing_editor_is_one_line_and_the_chat_goes_on(
         "error: !edit: {}: Editing failed".format(_editor(tmp_path, "exit 3\n"))
     ]
     assert [body["messages"][-1]["content"] for body in server.bodies()] == ["hello"]
+
+
+def test_fragment_sends_its_text_with_the_next_turn_and_logs_it_once(tmp_path: Path) -> None:
+    """``!fragment X`` (as ``generate -f``): the text goes with the next turn only, before it; a
+    bad one is one line and the chat goes on; the log keeps the text by its sha256."""
+    import hashlib
+
+    from modelport.cli._logs import log_store
+
+    notes = tmp_path / "notes.md"
+    notes.write_text("Notes: the sky.\n", encoding="utf-8")
+    with OpenAIServer() as server:
+        result = chat(server, f"!fragment {notes} {tmp_path / 'missing.md'}\nSummarise.\nAgain.\n")
+    assert result.exit_code == 0, result.output
+    bodies = server.bodies()
+    assert bodies[0]["messages"][-1]["content"] == [
+        {"type": "text", "text": "Notes: the sky.\n"},
+        {"type": "text", "text": "Summarise."},
+    ]
+    assert bodies[1]["messages"][-1]["content"] == "Again."  # the next turn only
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "missing.md" in errors[0]
+    digest = hashlib.sha256(b"Notes: the sky.\n").hexdigest()
+    assert log_store().fragment(digest) == "Notes: the sky.\n"
+    first = log_store().recent(2)[-1]
+    assert first.options["fragments"] == [{"source": str(notes), "sha256": digest}]

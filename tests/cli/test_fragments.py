@@ -168,3 +168,24 @@ def test_a_url_that_times_out_or_fails_is_one_line(monkeypatch: pytest.MonkeyPat
         with pytest.raises(_fragments.Refused) as caught:
             _fragments.fetch("http://example.invalid/x", transport=httpx.MockTransport(handler))
         assert caught.value.message == f"fragment http://example.invalid/x: {expected}"
+
+
+def test_the_log_keeps_each_fragment_text_once(_command_home: Path, tmp_path: Path) -> None:
+    """Two calls sending the same fragment (and one sending another) store two texts, not three,
+    and ``logs show`` prints the text a call sent beside its source."""
+    from modelport.cli._logs import log_store
+
+    style, notes = tmp_path / "style.md", tmp_path / "notes.md"
+    style.write_text("Be terse.\n", encoding="utf-8")
+    notes.write_text("Notes: the sky.\n", encoding="utf-8")
+    with OpenAIServer() as server:
+        assert ask(server, "-f", str(style), "--no-stream", "one").exit_code == 0
+        assert ask(server, "-f", str(style), "-f", str(notes), "--no-stream", "two").exit_code == 0
+    store = log_store()
+    assert store.fragment_count() == 2
+    assert store.fragment(sha("Be terse.\n")) == "Be terse.\n"
+    assert store.fragment(sha("Notes: the sky.\n")) == "Notes: the sky.\n"
+    latest = store.recent(1)[0]
+    shown = run("logs", "show", str(latest.id)).output
+    assert f"  fragment {style} (sha256 {sha('Be terse.' + chr(10))[:12]}): Be terse." in shown
+    assert f"  fragment {notes} (sha256 {sha('Notes: the sky.' + chr(10))[:12]}): Notes: the sky." in shown

@@ -33,7 +33,7 @@ def test_a_first_schema_database_is_migrated_and_keeps_its_rows(tmp_path: Path) 
         "old prompt", "old answer", [], None, None
     )  # fmt: skip
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 4
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 5
         assert "responses_conversation" in {row[1] for row in db.execute("PRAGMA index_list(responses)")}
     store.add(Call(conversation_id="c1", model="google/gemini-2.5-flash", prompt="new", response="answer"))
     assert [c.prompt for c in store.conversation("c1")] == ["old prompt", "new"]

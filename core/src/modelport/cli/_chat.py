@@ -2,7 +2,9 @@
 
 Each line is a turn (line editing and history through ``readline`` where Python has it); ``!multi``
 starts a block of several lines, ended by ``!end``; ``!edit`` writes the turn in ``$VISUAL`` /
-``$EDITOR`` (an empty file sends nothing); ``exit``, ``quit`` or Ctrl-D ends the chat.
+``$EDITOR`` (an empty file sends nothing); ``!fragment X [Y ...]`` sends those fragments (files,
+URLs, stored names, as ``generate -f``) with the next turn; ``exit``, ``quit`` or Ctrl-D ends the
+chat.
 Answers stream on a terminal. A failed turn is reported and left out of the conversation.
 
 A turn is bounded like a file the command reads (:data:`MAX_TURN_CHARS`, 32 MiB): piped input is
@@ -31,7 +33,7 @@ from ._turn import Printing, log_call, run_turn
 
 __all__ = ["chat_command"]
 
-MULTI, END, EDIT = "!multi", "!end", "!edit"
+MULTI, END, EDIT, FRAGMENT = "!multi", "!end", "!edit", "!fragment"
 
 #: The longest turn, in characters: a line, or a ``!multi`` block with its line ends.
 MAX_TURN_CHARS = MAX_FILE_BYTES
@@ -120,6 +122,8 @@ class _Chat:
     options: dict[str, Any] = field(default_factory=dict)
     base_url: str | None = None
     template: Template | None = None
+    #: ``!fragment``: sent with the next turn (and kept until one is answered).
+    pending: list[Any] = field(default_factory=list)
 
     def run(self) -> None:
         """Turns until the end of input: each sent with the conversation so far, printed, logged;
@@ -135,13 +139,33 @@ class _Chat:
                 continue
             if text is None:
                 return
-            if text.strip():
+            if text.strip().split(maxsplit=1)[:1] == [FRAGMENT]:
+                self.add_fragments(text.split()[1:])
+            elif text.strip():
                 self.turn(text)
+
+    def add_fragments(self, values: list[str]) -> None:
+        """``!fragment X [Y ...]``: each resolved now (a bad one is one line, the others kept)."""
+        from ._fragments import resolve
+
+        if not values:
+            click.echo("error: !fragment takes a file, a URL or a stored fragment name", err=True)
+        for value in values:
+            try:
+                fragment = resolve(value)
+            except click.ClickException as error:
+                click.echo(f"error: {terminal.safe(error.format_message())}", err=True)
+                continue
+            self.pending.append(fragment)
+            click.echo(
+                terminal.safe(f"fragment {value}: {len(fragment.text)} characters, sent with the next turn"),
+                err=True,
+            )
 
     def turn(self, text: str) -> None:
         if self.template is not None and self.template.prompt is not None:
             text = self.template.prompt_for(text)
-        message = user_message(text, [])
+        message = user_message(text, [f.part() for f in self.pending])
         request: dict[str, Any] = {**self.options, "messages": [*self.turns, message]}
         if self.system:
             request["system"] = self.system
@@ -150,6 +174,11 @@ class _Chat:
             click.echo(f"error: {error_text(outcome.error)}", err=True)
         else:
             self.turns += [message, {"role": "assistant", "content": outcome.text}]
+        sent, options = self.pending, dict(self.options)
+        if sent:
+            options["fragments"] = [f.logged() for f in sent]
+            if outcome.error is None:
+                self.pending = []
         log_call(
             self.settings,
             conversation_id=self.conversation_id,
@@ -157,8 +186,9 @@ class _Chat:
             prompt=text,
             outcome=outcome,
             system=self.system,
-            options=self.options,
+            options=options,
             base_url=self.base_url,
+            fragments={f.sha256: f.text for f in sent},
         )
 
 

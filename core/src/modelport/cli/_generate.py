@@ -252,6 +252,7 @@ def generate_command(
             options=logged,
             attachments=list(attachments),
             base_url=base_url,
+            fragments={f.sha256: f.text for f in context},
         )
     if outcome.problems:
         _report_mismatch(outcome.problems)

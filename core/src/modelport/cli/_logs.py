@@ -43,6 +43,11 @@ def _print(calls: list[Call], as_json: bool, *, whole: bool = False) -> None:
         )
         if call.system:
             click.echo(_field("system", call.system, whole))
+        for logged in call.options.get("fragments") or () if whole else ():
+            if isinstance(logged, dict):
+                text = log_store().fragment(str(logged.get("sha256")))
+                shown = f"fragment {logged.get('source')} (sha256 {str(logged.get('sha256'))[:12]})"
+                click.echo(_field(shown, text if text is not None else "(not in the log)", whole))
         click.echo(_field("prompt", call.prompt, whole))
         if call.attachments:
             click.echo(safe(f"  attachments: {', '.join(call.attachments)}"))

@@ -1,7 +1,9 @@
 """The log of the command's calls: a local SQLite database (``logs.db`` in the command's directory).
 
 Each call is one row of ``responses`` (prompt, system, options, attachments, response text, usage,
-model, base URL, duration, finish reason, error, cost), in a conversation of ``conversations``. Keys are
+model, base URL, duration, finish reason, error, cost), in a conversation of ``conversations``; the
+text of each fragment a call sent (``-f``) is one row of ``fragments``, by its sha256, however many
+calls sent it. Keys are
 never stored: nothing here receives one, and a base URL is kept without its user info and query.
 
 The schema is versioned with ``PRAGMA user_version``: :data:`MIGRATIONS` are applied in order to a
@@ -20,7 +22,7 @@ import os
 import sqlite3
 import stat
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -101,6 +103,9 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     _add_search_index,
     """
     ALTER TABLE responses ADD COLUMN cost TEXT;
+    """,
+    """
+    CREATE TABLE fragments (sha256 TEXT PRIMARY KEY, text TEXT NOT NULL);
     """,
 )
 
@@ -249,10 +254,13 @@ class LogStore:
                     f"the log database {self.path} cannot be read: {error} (move it away to start a new one)"
                 ) from None
 
-    def add(self, call: Call) -> int:
-        """Record ``call`` (its conversation too, the first time); its row id."""
+    def add(self, call: Call, *, fragments: Mapping[str, str] | None = None) -> int:
+        """Record ``call`` (its conversation too, the first time), and the text of each fragment it
+        sent, by sha256, once: a fragment already logged is not stored again. Its row id."""
         with self._connect() as db:
             db.execute("BEGIN")
+            for digest, text in (fragments or {}).items():
+                db.execute("INSERT OR IGNORE INTO fragments (sha256, text) VALUES (?, ?)", (digest, text))
             db.execute(
                 "INSERT OR IGNORE INTO conversations (id, model, started) VALUES (?, ?, ?)",
                 (call.conversation_id, call.model, call.created),
@@ -324,6 +332,16 @@ class LogStore:
             like = "(prompt LIKE ? ESCAPE '\\' OR system LIKE ? ESCAPE '\\' OR response LIKE ? ESCAPE '\\')"
             where, args = _filters(model=model, extra=(like, [pattern] * 3))
         return self._select(where, args, limit=limit)
+
+    def fragment(self, sha256: str) -> str | None:
+        """The text of a logged fragment, by the sha256 a call's ``options["fragments"]`` names."""
+        with self._connect() as db:
+            row = db.execute("SELECT text FROM fragments WHERE sha256 = ?", (sha256,)).fetchone()
+        return row["text"] if row is not None and isinstance(row["text"], str) else None
+
+    def fragment_count(self) -> int:
+        with self._connect() as db:
+            return int(db.execute("SELECT COUNT(*) FROM fragments").fetchone()[0])
 
     def get(self, call_id: int) -> Call | None:
         found = self._select("WHERE id = ?", (call_id,))

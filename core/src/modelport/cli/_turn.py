@@ -165,8 +165,10 @@ def log_call(
     options: dict[str, Any] | None = None,
     attachments: list[str] | None = None,
     base_url: str | None = None,
+    fragments: dict[str, str] | None = None,
 ) -> None:
-    """Record the call in the log (unless logging is off); a log that cannot be written is a
+    """Record the call in the log (unless logging is off), with the text of each fragment it sent
+    (by sha256: a text is kept once however many calls send it); a log that cannot be written is a
     warning, never the call's failure."""
     if not settings.logging:
         return
@@ -194,6 +196,6 @@ def log_call(
         cost=priced(result),
     )
     try:
-        log_store().add(call)
+        log_store().add(call, fragments=fragments)
     except (ModelportError, OSError, ValueError, sqlite3.Error) as error:
         click.echo(f"warning: the call was not logged: {safe(str(error))}", err=True)
