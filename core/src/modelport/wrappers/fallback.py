@@ -297,8 +297,9 @@ class _Box:
         self.opened: list[Any] = []
 
 
-class _FallbackStream(ResultStream):
-    """The stream of the first model that sent an event; its accumulator is this one's."""
+class _Chained:
+    """What both fallback streams hold: the calls, one per model, and the box whose accumulator is
+    that of the first model that sent an event."""
 
     def __init__(self, model: FallbackModel, calls: list[ValidCall]) -> None:
         from ..events import StreamAccumulator
@@ -309,9 +310,13 @@ class _FallbackStream(ResultStream):
         self._calls = calls
         self._box = _Box(StreamAccumulator(origin=None, warnings=calls[0].warnings))
 
-    @property  # type: ignore[override]
-    def accumulator(self) -> StreamAccumulator:  # type: ignore[override]
+    @property
+    def accumulator(self) -> StreamAccumulator:
         return self._box.accumulator
+
+
+class _FallbackStream(_Chained, ResultStream):  # type: ignore[misc,override]
+    """The stream of the first model that sent an event; its accumulator is this one's."""
 
     def _run(self) -> Iterator[StreamEvent]:
         model = self._model
@@ -345,21 +350,8 @@ def _events(model: FallbackModel, calls: list[ValidCall], box: _Box) -> Iterator
     raise tries.exhausted()
 
 
-class _AsyncFallbackStream(AsyncResultStream):
+class _AsyncFallbackStream(_Chained, AsyncResultStream):  # type: ignore[misc,override]
     """Async twin of :class:`_FallbackStream`."""
-
-    def __init__(self, model: FallbackModel, calls: list[ValidCall]) -> None:
-        from ..events import StreamAccumulator
-
-        self._model = model
-        self._request = calls[0].request
-        self._output = calls[0].output
-        self._calls = calls
-        self._box = _Box(StreamAccumulator(origin=None, warnings=calls[0].warnings))
-
-    @property  # type: ignore[override]
-    def accumulator(self) -> StreamAccumulator:  # type: ignore[override]
-        return self._box.accumulator
 
     def _run(self) -> AsyncIterator[StreamEvent]:
         model = self._model
