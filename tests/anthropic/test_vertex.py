@@ -17,6 +17,7 @@ import modelport
 from modelport.errors import ConfigurationError, InvalidRequestError, MissingCredentialsError
 from modelport.http import HttpRequest
 from modelport.types import FunctionTool, ProviderTool, ResponseFormat
+from tests.google_auth import fake_google_auth
 
 #: A planted OAuth access token, built at run time.
 TOKEN = "ya29." + "vertex-canary-" + "7" * 16
@@ -316,34 +317,7 @@ def test_every_vertex_cassette_is_a_vertex_call_in_the_vertex_shape() -> None:
 def test_application_default_credentials_give_the_token_and_the_project(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import sys
-    import types
-
-    class Credentials:
-        valid, token = False, None
-
-        def refresh(self, request: object) -> None:
-            self.token, self.valid = TOKEN, True
-
-    google = types.ModuleType("google")
-    auth = types.ModuleType("google.auth")
-    transport = types.ModuleType("google.auth.transport")
-    requests = types.ModuleType("google.auth.transport.requests")
-    exceptions = types.ModuleType("google.auth.exceptions")
-    exceptions.DefaultCredentialsError = type("DefaultCredentialsError", (Exception,), {})  # type: ignore[attr-defined]
-    exceptions.GoogleAuthError = type("GoogleAuthError", (Exception,), {})  # type: ignore[attr-defined]
-    auth.default = lambda scopes: (Credentials(), "adc-project")  # type: ignore[attr-defined]
-    auth.exceptions, auth.transport = exceptions, transport  # type: ignore[attr-defined]
-    transport.requests, requests.Request = requests, object  # type: ignore[attr-defined]
-    google.auth = auth  # type: ignore[attr-defined]
-    for name, module in {
-        "google": google,
-        "google.auth": auth,
-        "google.auth.transport": transport,
-        "google.auth.transport.requests": requests,
-        "google.auth.exceptions": exceptions,
-    }.items():
-        monkeypatch.setitem(sys.modules, name, module)
+    fake_google_auth(monkeypatch, TOKEN)
     request = _sent(location="us-east5", token=None)
     assert "/projects/adc-project/locations/us-east5/" in str(request.url)
     assert request.headers["authorization"] == f"Bearer {TOKEN}"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-import types
 from typing import Any
 
 import pytest
@@ -12,6 +10,7 @@ import modelport
 import modelport.errors
 import modelport_google
 from modelport.errors import ConfigurationError, MissingCredentialsError
+from tests.google_auth import fake_google_auth
 
 from .mock import model, response
 
@@ -203,37 +202,7 @@ def test_vertex_express_mode_api_key() -> None:
 
 
 def _fake_google_auth(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    refreshed: list[str] = []
-
-    class Credentials:
-        valid = False
-        token: str | None = None
-
-        def refresh(self, request: object) -> None:
-            refreshed.append("refresh")
-            self.token, self.valid = "ya29.adc", True
-
-    google = types.ModuleType("google")
-    auth = types.ModuleType("google.auth")
-    transport = types.ModuleType("google.auth.transport")
-    requests = types.ModuleType("google.auth.transport.requests")
-    exceptions = types.ModuleType("google.auth.exceptions")
-    exceptions.DefaultCredentialsError = type("DefaultCredentialsError", (Exception,), {})  # type: ignore[attr-defined]
-    auth.default = lambda scopes: (Credentials(), "adc-project")  # type: ignore[attr-defined]
-    auth.exceptions = exceptions  # type: ignore[attr-defined]
-    auth.transport = transport  # type: ignore[attr-defined]
-    transport.requests = requests  # type: ignore[attr-defined]
-    requests.Request = object  # type: ignore[attr-defined]
-    google.auth = auth  # type: ignore[attr-defined]
-    for name, module in {
-        "google": google,
-        "google.auth": auth,
-        "google.auth.transport": transport,
-        "google.auth.transport.requests": requests,
-        "google.auth.exceptions": exceptions,
-    }.items():
-        monkeypatch.setitem(sys.modules, name, module)
-    return refreshed
+    return fake_google_auth(monkeypatch, "ya29.adc")
 
 
 def test_vertex_application_default_credentials(monkeypatch: pytest.MonkeyPatch) -> None:

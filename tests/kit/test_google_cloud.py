@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import types
 
 import httpx
 import pytest
@@ -21,6 +20,7 @@ from modelport.http.google_cloud import (
     vertex_host,
 )
 from modelport.provider import Secret
+from tests.google_auth import fake_google_auth
 
 #: A planted token, built at run time.
 TOKEN = "ya29." + "c" * 24
@@ -114,38 +114,7 @@ def test_a_token_provider_sync_and_async() -> None:
 
 
 def _fake_google_auth(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    refreshed: list[str] = []
-
-    class Credentials:
-        valid = False
-        token: str | None = None
-
-        def refresh(self, request: object) -> None:
-            refreshed.append("refresh")
-            self.token, self.valid = TOKEN, True
-
-    google = types.ModuleType("google")
-    auth = types.ModuleType("google.auth")
-    transport = types.ModuleType("google.auth.transport")
-    requests = types.ModuleType("google.auth.transport.requests")
-    exceptions = types.ModuleType("google.auth.exceptions")
-    exceptions.DefaultCredentialsError = type("DefaultCredentialsError", (Exception,), {})  # type: ignore[attr-defined]
-    exceptions.GoogleAuthError = type("GoogleAuthError", (Exception,), {})  # type: ignore[attr-defined]
-    auth.default = lambda scopes: (Credentials(), "adc-project")  # type: ignore[attr-defined]
-    auth.exceptions = exceptions  # type: ignore[attr-defined]
-    auth.transport = transport  # type: ignore[attr-defined]
-    transport.requests = requests  # type: ignore[attr-defined]
-    requests.Request = object  # type: ignore[attr-defined]
-    google.auth = auth  # type: ignore[attr-defined]
-    for name, module in {
-        "google": google,
-        "google.auth": auth,
-        "google.auth.transport": transport,
-        "google.auth.transport.requests": requests,
-        "google.auth.exceptions": exceptions,
-    }.items():
-        monkeypatch.setitem(sys.modules, name, module)
-    return refreshed
+    return fake_google_auth(monkeypatch, TOKEN)
 
 
 def test_application_default_credentials_name_the_project_and_refresh_once(
