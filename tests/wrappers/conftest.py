@@ -1,4 +1,5 @@
-"""Fixtures for the wrappers' tests: the scripted provider, retry sleeps recorded."""
+"""Fixtures for the wrappers' tests: the core tests' scripted provider and recorded retry sleeps,
+and a fresh registry around every test."""
 
 from __future__ import annotations
 
@@ -6,9 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from modelport import testing
 from modelport._registry import reset_registry
-from modelport._runtime import retry as _retry
+from tests.core.conftest import scripted, sleeps  # noqa: F401  (the core tests' fixtures)
 from tests.telemetry.conftest import otel  # noqa: F401  (the in-memory OpenTelemetry fixture)
 
 
@@ -17,23 +17,3 @@ def fresh_registry() -> Iterator[None]:
     reset_registry()
     yield
     reset_registry()
-
-
-@pytest.fixture
-def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """Record retry sleeps instead of sleeping."""
-    recorded: list[float] = []
-    monkeypatch.setattr(_retry, "sleep", recorded.append)
-
-    async def fake_async_sleep(delay: float) -> None:
-        recorded.append(delay)
-
-    monkeypatch.setattr(_retry, "async_sleep", fake_async_sleep)
-    return recorded
-
-
-@pytest.fixture
-def scripted() -> testing.Script:
-    """An empty script with the scripted provider installed."""
-    testing.install()
-    return testing.Script()
