@@ -38,17 +38,15 @@ class _Endless(testing.Script):
     events = testing.text_events("hel", "lo")
 
 
-def _per_call(call: Callable[[], object]) -> float:
+def _per_call(call: Callable[[], object], count: int) -> float:
     start = time.perf_counter()
-    for _ in range(CALLS):
+    for _ in range(count):
         call()
-    return (time.perf_counter() - start) / CALLS * 1e6
+    return (time.perf_counter() - start) / count * 1e6
 
 
 def _timings(calls: int, rounds: int) -> dict[str, dict[str, list[float]]]:
     """Per kind (generate, stream), per side, the per-call microseconds of each round."""
-    global CALLS
-    CALLS = calls
     testing.install()
     script = _Endless()
     plain = modelport.get_model("scripted/m", script=script)
@@ -64,9 +62,9 @@ def _timings(calls: int, rounds: int) -> dict[str, dict[str, list[float]]]:
             order = list(sides.items()) if round_ % 2 == 0 else list(reversed(sides.items()))
             for name, model in order:
                 if kind == "generate":
-                    timings[name].append(_per_call(lambda m=model: m.generate(prompt="hi")))
+                    timings[name].append(_per_call(lambda m=model: m.generate(prompt="hi"), calls))
                 else:
-                    timings[name].append(_per_call(lambda m=model: m.stream(prompt="hi").result()))
+                    timings[name].append(_per_call(lambda m=model: m.stream(prompt="hi").result(), calls))
                 script.requests.clear()
         out[kind] = timings
     return out
@@ -98,23 +96,7 @@ def wrapped_figures(calls: int, rounds: int) -> list[Any]:
 
 
 def main() -> None:
-    testing.install()
-    script = _Endless()
-    plain = modelport.get_model("scripted/m", script=script)
-    sides = {
-        "plain": plain,
-        "wrap()": modelport.wrap(plain),
-        "wrap(PassThrough)": modelport.wrap(plain, PassThrough()),
-    }
-    for kind in ("generate", "stream"):
-        timings: dict[str, list[float]] = {name: [] for name in sides}
-        for _ in range(ROUNDS):
-            for name, model in sides.items():
-                if kind == "generate":
-                    timings[name].append(_per_call(lambda m=model: m.generate(prompt="hi")))
-                else:
-                    timings[name].append(_per_call(lambda m=model: m.stream(prompt="hi").result()))
-                script.requests.clear()
+    for kind, timings in _timings(CALLS, ROUNDS).items():
         for name, values in timings.items():
             diffs = [v - p for v, p in zip(values, timings["plain"])]
             median, delta = statistics.median(values), statistics.median(diffs)
