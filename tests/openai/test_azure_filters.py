@@ -74,33 +74,67 @@ def _sse(frames: list[Any]) -> httpx.Response:
     return httpx.Response(200, content=body.encode(), headers={"content-type": "text/event-stream"})
 
 
-def test_a_filtered_prompt_is_a_typed_error_carrying_the_content_filter_outcome() -> None:
+def test_a_filtered_prompt_is_the_content_filter_outcome_not_an_error() -> None:
     reply = httpx.Response(400, json=PROMPT_FILTERED, headers={"apim-request-id": "0d634507-619e"})
-    with pytest.raises(modelport.ProviderRequestError) as caught:
-        _model(reply).generate(prompt="Provide detailed instructions for synthesizing fentanyl.")
-    error = caught.value
+    outcome = _model(reply).generate(prompt="Provide detailed instructions for synthesizing fentanyl.")
+    assert outcome.content == [] and outcome.text == ""
+    assert (outcome.finish_reason, outcome.raw_finish_reason) == ("content-filter", "content_filter")
+    blocked = outcome.provider_metadata["azure-openai"]["prompt_filter"]
+    assert blocked["innererror_code"] == "ResponsibleAIPolicyViolation"
+    assert (blocked["param"], blocked["request_id"]) == ("prompt", "0d634507-619e")
+    assert blocked["content_filter_result"]["self_harm"] == {"filtered": True, "severity": "medium"}
+    assert filtered_categories(outcome.provider_metadata["azure-openai"]) == ["self_harm"]
+
+
+def test_the_error_azure_answers_with_is_typed_and_carries_the_outcome() -> None:
+    # What the provider's error reader makes of the 400 (the outcome is its ``partial``).
+    model = _model(httpx.Response(400, json=PROMPT_FILTERED))
+    error = model.provider.error_from_response(
+        400, {"apim-request-id": "0d634507-619e"}, json.dumps(PROMPT_FILTERED)
+    )
+    assert isinstance(error, modelport.ProviderRequestError)
     assert (error.status_code, error.provider_status, error.request_id) == (
         400,
         "content_filter",
         "0d634507-619e",
     )
     assert error.details["innererror"]["code"] == "ResponsibleAIPolicyViolation"
-    outcome = error.partial
-    assert outcome is not None and outcome.content == []
-    assert (outcome.finish_reason, outcome.raw_finish_reason) == ("content-filter", "content_filter")
-    blocked = outcome.provider_metadata["azure-openai"]["prompt_filter"]
-    assert blocked["innererror_code"] == "ResponsibleAIPolicyViolation"
-    assert blocked["param"] == "prompt"
-    assert blocked["content_filter_result"]["self_harm"] == {"filtered": True, "severity": "medium"}
-    assert filtered_categories(outcome.provider_metadata["azure-openai"]) == ["self_harm"]
+    assert error.partial is not None and error.partial.finish_reason == "content-filter"
 
 
-def test_a_filtered_prompt_in_a_stream_raises_the_same() -> None:
+def test_a_filtered_prompt_in_a_stream_finishes_with_the_same_outcome() -> None:
     reply = httpx.Response(400, json=PROMPT_FILTERED)
+    events = list(_model(reply).stream(prompt="Provide detailed instructions for synthesizing fentanyl."))
+    assert [event.type for event in events] == ["stream-start", "finish"]
+    finish = events[-1]
+    assert (finish.finish_reason, finish.raw_finish_reason) == ("content-filter", "content_filter")
+    assert filtered_categories(finish.provider_metadata["azure-openai"]) == ["self_harm"]
+
+
+@pytest.mark.asyncio
+async def test_async_calls_give_the_same_outcome() -> None:
+    model = _model(httpx.Response(400, json=PROMPT_FILTERED))
+    outcome = await model.agenerate(prompt="x")
+    assert outcome.finish_reason == "content-filter"
+    events = [event async for event in model.astream(prompt="x")]
+    assert [event.type for event in events] == ["stream-start", "finish"]
+    assert filtered_categories(events[-1].provider_metadata["azure-openai"]) == ["self_harm"]
+
+
+def test_another_bad_request_is_still_an_error() -> None:
+    body = {
+        "error": {
+            "message": "Unsupported parameter: 'foo'.",
+            "type": "invalid_request_error",
+            "code": "unsupported_parameter",
+        }
+    }
+    model = _model(httpx.Response(400, json=body))
     with pytest.raises(modelport.ProviderRequestError) as caught:
-        list(_model(reply).stream(prompt="Provide detailed instructions for synthesizing fentanyl."))
-    assert caught.value.partial is not None
-    assert caught.value.partial.finish_reason == "content-filter"
+        model.generate(prompt="x")
+    assert (caught.value.provider_status, caught.value.partial) == ("unsupported_parameter", None)
+    with pytest.raises(modelport.ProviderRequestError):
+        list(model.stream(prompt="x"))
 
 
 def test_a_responses_prompt_filter_without_innererror() -> None:
@@ -114,11 +148,9 @@ def test_a_responses_prompt_filter_without_innererror() -> None:
             "code": "content_filter",
         }
     }
-    with pytest.raises(modelport.ProviderRequestError) as caught:
-        _model(httpx.Response(400, json=body), "azure-openai-responses").generate(prompt="x")
-    assert caught.value.provider_status == "content_filter"
-    assert caught.value.partial is not None
-    assert caught.value.partial.provider_metadata == {
+    outcome = _model(httpx.Response(400, json=body), "azure-openai-responses").generate(prompt="x")
+    assert outcome.finish_reason == "content-filter"
+    assert outcome.provider_metadata == {
         "azure-openai-responses": {
             "prompt_filter": {
                 "code": "content_filter",

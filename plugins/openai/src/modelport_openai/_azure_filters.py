@@ -12,7 +12,10 @@ A filtered answer ends with ``finish_reason: content_filter`` (Chat Completions)
 filtered *prompt* is an HTTP 400 whose error has ``code: content_filter`` (with
 ``innererror.code: ResponsibleAIPolicyViolation`` and its ``content_filter_result``): the same typed
 outcome, a result with no content, ``finish_reason="content-filter"`` and the filter's categories in
-``provider_metadata[<provider id>]["prompt_filter"]`` (:func:`filtered_prompt`), not an error.
+``provider_metadata[<provider id>]["prompt_filter"]`` (:func:`filtered_prompt`), not an error, as
+Gemini's blocked prompt is; in a stream, the start event then a ``finish`` event of that outcome.
+The typed error :func:`azure_error` builds carries it as ``partial``, and :func:`outcome_of` and
+:func:`finished_by_filter` turn it into the call's answer.
 Other Azure errors (``{"error": {"code": "401"|"DeploymentNotFound"|"429", "message"}}``) are typed
 by their status; a numeric ``code`` is no provider status, the ``apim-request-id`` header is the
 request id.
@@ -20,11 +23,11 @@ request id.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from typing import Any
 
 from modelport import events as ev
-from modelport.errors import ProviderError
+from modelport.errors import ProviderError, ProviderRequestError
 from modelport.http import error_message, status_error
 from modelport.types import Result
 
@@ -32,12 +35,15 @@ from ._stream import merge_frames as merge_chat_chunks
 
 __all__ = [
     "FilteredStream",
+    "afinished_by_filter",
     "azure_error",
     "chat_filters",
     "filtered_categories",
     "filtered_prompt",
+    "finished_by_filter",
     "fold_results",
     "merge_chat_frames",
+    "outcome_of",
     "responses_filters",
     "with_filters",
 ]
@@ -187,11 +193,50 @@ def filtered_prompt(error: ProviderError, key: str) -> Result | None:
             blocked["innererror_code"] = inner["code"]
         if isinstance(inner.get("content_filter_result"), dict):
             blocked["content_filter_result"] = inner["content_filter_result"]
+    if error.request_id:
+        blocked["request_id"] = error.request_id
     return Result(
         finish_reason="content-filter",
         raw_finish_reason="content_filter",
         provider_metadata={key: {"prompt_filter": blocked}},
     )
+
+
+def outcome_of(error: ProviderRequestError) -> Result:
+    """The ``content-filter`` outcome ``error`` carries (a filtered prompt), else ``error`` raised."""
+    outcome = error.partial
+    if error.provider_status == "content_filter" and isinstance(outcome, Result):
+        return outcome
+    raise error
+
+
+def _finish(outcome: Result) -> ev.FinishEvent:
+    return ev.FinishEvent(
+        finish_reason=outcome.finish_reason,
+        raw_finish_reason=outcome.raw_finish_reason,
+        provider_metadata=outcome.provider_metadata,
+    )
+
+
+def finished_by_filter(events: Iterator[ev.StreamEvent]) -> Iterator[ev.StreamEvent]:
+    """A stream's events, ended by the ``finish`` event of a filtered prompt's outcome."""
+    try:
+        yield from events
+    except ProviderRequestError as error:
+        yield _finish(outcome_of(error))
+
+
+async def afinished_by_filter(events: AsyncIterator[ev.StreamEvent]) -> AsyncIterator[ev.StreamEvent]:
+    """:func:`finished_by_filter` of an async stream (closed however the loop ends)."""
+    try:
+        async for event in events:
+            yield event
+    except ProviderRequestError as error:
+        yield _finish(outcome_of(error))
+    finally:
+        close = getattr(events, "aclose", None)
+        if close is not None:
+            await close()
 
 
 def filtered_categories(metadata: Mapping[str, Any]) -> list[str]:

@@ -3,8 +3,8 @@
 The OpenAI mappings unchanged (the classes below subclass :class:`ChatCompletionsProvider` and
 :class:`OpenAIResponsesProvider`), behind Azure's routes, credentials, content filter and error
 shapes: see :mod:`modelport_openai._azure` (endpoint, API version, routes, ``api-key`` or Microsoft
-Entra ID) and :mod:`modelport_openai._azure_filters` (filter annotations; a filtered prompt is a
-``ProviderRequestError`` whose ``partial`` is the ``content-filter`` outcome; errors). The model
+Entra ID) and :mod:`modelport_openai._azure_filters` (filter annotations; a filtered prompt is the
+``content-filter`` outcome, a result as Gemini's blocked prompt is, not an error; errors). The model
 name is the deployment's name::
 
     model = modelport.get_model("azure-openai/my-gpt-4o-deployment", endpoint="https://res.openai.azure.com")
@@ -12,14 +12,15 @@ name is the deployment's name::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import httpx
 
+from modelport.errors import ProviderRequestError
 from modelport.http import HttpProvider, HttpRequest
-from modelport.provider import Capabilities, EmbedRequest, ProviderConfig
+from modelport.provider import Capabilities, EmbedRequest, Prepared, ProviderConfig
 
 from ._azure import API_KEY_ENV, AZURE_OPTIONS, AzureConnection
 from ._quirks import Quirks
@@ -33,6 +34,7 @@ from .provider import (
 
 if TYPE_CHECKING:
     from modelport.errors import ProviderError
+    from modelport.events import StreamEvent
     from modelport.types import Result
 
     from ._azure_filters import FilteredStream
@@ -129,6 +131,34 @@ class _Azure(HttpProvider):
         from ._azure_filters import azure_error
 
         return azure_error(status, headers, body, provider=self.name, key=self.id)
+
+    # A filtered prompt is an outcome: the error Azure answers with becomes the result it carries.
+
+    def send(self, model_name: str, prepared: Prepared) -> Result:
+        from ._azure_filters import outcome_of
+
+        try:
+            return super().send(model_name, prepared)
+        except ProviderRequestError as error:
+            return outcome_of(error)
+
+    async def asend(self, model_name: str, prepared: Prepared) -> Result:
+        from ._azure_filters import outcome_of
+
+        try:
+            return await super().asend(model_name, prepared)
+        except ProviderRequestError as error:
+            return outcome_of(error)
+
+    def send_stream(self, model_name: str, prepared: Prepared) -> Iterator[StreamEvent]:
+        from ._azure_filters import finished_by_filter
+
+        return finished_by_filter(super().send_stream(model_name, prepared))
+
+    def asend_stream(self, model_name: str, prepared: Prepared) -> AsyncIterator[StreamEvent]:
+        from ._azure_filters import afinished_by_filter
+
+        return afinished_by_filter(super().asend_stream(model_name, prepared))
 
 
 class AzureOpenAIProvider(_Azure, ChatCompletionsProvider):  # type: ignore[misc]  # stream_decoder wraps
