@@ -20,6 +20,9 @@ async, generate and stream::
         def error_from_response(self, status, headers, body):      # optional: the default reads
             ...                                                     # {"error": {"message", ...}}
 
+        def outcome_of_error(self, error):                         # optional: an error status that
+            ...                                                     # is an outcome → its Result
+
 What the core owns, for every provider alike: pooled clients (one async client per event loop,
 closed with its loop), credentials (looked up, checked to be sendable, never in a message), strict
 JSON both ways, SSE framing (:mod:`modelport.http.sse`: ``[DONE]``, comments, ``event: error``, in-stream

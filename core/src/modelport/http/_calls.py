@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from .._runtime import retry as _retry
 from .._runtime.decode_guard import DECODE_ERRORS, decode_error
 from ..deadlines import current as current_deadline
-from ..errors import ModelportError, ProviderResponseError
+from ..errors import ModelportError, ProviderError, ProviderResponseError
 from ..wire import decoding, dumps
 from ._async import abody_of, asend, asend_json, astream_frames
 from ._exchange import StreamSize
@@ -70,6 +70,7 @@ class Codec(Protocol):
     def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount: ...
     def list_models_request(self, page: str | None) -> HttpRequest: ...
     def decode_model_page(self, data: Any, spec: HttpRequest) -> ModelPage: ...
+    def outcome_of_error(self, error: ProviderError) -> Result | None: ...
 
 
 _IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS"})
@@ -84,12 +85,24 @@ MAX_MODEL_PAGES = 100
 
 
 def generate(codec: Codec, model_name: str, spec: HttpRequest) -> Result:
-    return _result(codec, *receive_json(codec.endpoint(), spec, model=model_name), spec)
+    try:
+        return _result(codec, *receive_json(codec.endpoint(), spec, model=model_name), spec)
+    except ProviderError as error:
+        outcome = codec.outcome_of_error(error)
+        if outcome is None:
+            raise
+        return outcome
 
 
 async def agenerate(codec: Codec, model_name: str, spec: HttpRequest) -> Result:
-    exchange, reply, body = await abody_of(codec.endpoint(), spec, model_name)  # receive_json, inline
-    return _result(codec, exchange.answer(reply, body), len(body), spec)
+    try:
+        exchange, reply, body = await abody_of(codec.endpoint(), spec, model_name)  # receive_json
+        return _result(codec, exchange.answer(reply, body), len(body), spec)
+    except ProviderError as error:
+        outcome = codec.outcome_of_error(error)
+        if outcome is None:
+            raise
+        return outcome
 
 
 def stream(
@@ -104,9 +117,10 @@ def stream(
     try:
         for frame in frames:
             yield from steps.events(frame)
-    except ModelportError:
+    except ModelportError as error:
         yield from steps.flushed()  # events a decoder held back are not lost
-        raise
+        yield steps.outcome(error)  # or the error raised
+        return
     yield from steps.finished()
     steps.check_complete()
 
@@ -124,10 +138,11 @@ async def astream(
         async for frame in frames:
             for event in steps.events(frame):
                 yield event
-    except ModelportError:
+    except ModelportError as error:
         for event in steps.flushed():
             yield event
-        raise
+        yield steps.outcome(error)  # or the error raised
+        return
     finally:
         await frames.aclose()
     for event in steps.finished():
@@ -202,6 +217,20 @@ class StreamSteps:
     def flushed(self) -> list[StreamEvent]:
         """Events the decoder held back when the stream broke (its optional ``flush()``)."""
         return _flushed(self._decoder)
+
+    def outcome(self, error: ModelportError) -> StreamEvent:
+        """The ``finish`` event of the outcome a typed error carries (the codec's
+        ``outcome_of_error``); ``error`` raised when it carries none."""
+        outcome = self._codec.outcome_of_error(error) if isinstance(error, ProviderError) else None
+        if outcome is None:
+            raise error
+        return self._finish(
+            finish_reason=outcome.finish_reason,
+            raw_finish_reason=outcome.raw_finish_reason,
+            usage=outcome.usage,
+            provider_metadata=outcome.provider_metadata,
+            warnings=outcome.warnings,
+        )
 
     def finished(self) -> list[StreamEvent]:
         """The events of the stream's end (the decoder's ``finish()``); without its ``finish``

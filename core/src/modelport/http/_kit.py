@@ -169,6 +169,14 @@ class HttpProvider(Provider):
         """The :class:`~modelport.provider.ModelPage` of a parsed model list response."""
         raise self._unsupported("listing models")
 
+    def outcome_of_error(self, error: ProviderError) -> Result | None:
+        """The call's outcome that a typed error answer carries, or ``None`` (the default: raised).
+
+        For a provider that answers an outcome with an error status (Azure answers a filtered prompt
+        with HTTP 400): ``generate`` returns the result, and a stream ends with its ``finish`` event
+        (after what the stream already held). Called for every :class:`ProviderError` of a call."""
+        return None
+
     def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
         """The typed error for a non-2xx response (or an in-stream error object that carries its own
         status, with ``headers={}``; one without a status is typed by the core, see ``stream_error``).

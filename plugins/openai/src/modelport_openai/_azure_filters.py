@@ -14,8 +14,8 @@ filtered *prompt* is an HTTP 400 whose error has ``code: content_filter`` (with
 outcome, a result with no content, ``finish_reason="content-filter"`` and the filter's categories in
 ``provider_metadata[<provider id>]["prompt_filter"]`` (:func:`filtered_prompt`), not an error, as
 Gemini's blocked prompt is; in a stream, the start event then a ``finish`` event of that outcome.
-The typed error :func:`azure_error` builds carries it as ``partial``, and :func:`outcome_of` and
-:func:`finished_by_filter` turn it into the call's answer.
+The typed error :func:`azure_error` builds carries it as ``partial``, and :func:`outcome_of` (the kit's
+``outcome_of_error``) turns it into the call's answer.
 Other Azure errors (``{"error": {"code": "401"|"DeploymentNotFound"|"429", "message"}}``) are typed
 by their status; a numeric ``code`` is no provider status, the ``apim-request-id`` header is the
 request id.
@@ -23,11 +23,11 @@ request id.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from modelport import events as ev
-from modelport.errors import ProviderError, ProviderRequestError
+from modelport.errors import ProviderError
 from modelport.http import error_message, status_error
 from modelport.types import Result
 
@@ -35,12 +35,10 @@ from ._stream import merge_frames as merge_chat_chunks
 
 __all__ = [
     "FilteredStream",
-    "afinished_by_filter",
     "azure_error",
     "chat_filters",
     "filtered_categories",
     "filtered_prompt",
-    "finished_by_filter",
     "fold_results",
     "merge_chat_frames",
     "outcome_of",
@@ -202,41 +200,12 @@ def filtered_prompt(error: ProviderError, key: str) -> Result | None:
     )
 
 
-def outcome_of(error: ProviderRequestError) -> Result:
-    """The ``content-filter`` outcome ``error`` carries (a filtered prompt), else ``error`` raised."""
+def outcome_of(error: ProviderError) -> Result | None:
+    """The ``content-filter`` outcome ``error`` carries (a filtered prompt), else ``None``."""
     outcome = error.partial
     if error.provider_status == "content_filter" and isinstance(outcome, Result):
         return outcome
-    raise error
-
-
-def _finish(outcome: Result) -> ev.FinishEvent:
-    return ev.FinishEvent(
-        finish_reason=outcome.finish_reason,
-        raw_finish_reason=outcome.raw_finish_reason,
-        provider_metadata=outcome.provider_metadata,
-    )
-
-
-def finished_by_filter(events: Iterator[ev.StreamEvent]) -> Iterator[ev.StreamEvent]:
-    """A stream's events, ended by the ``finish`` event of a filtered prompt's outcome."""
-    try:
-        yield from events
-    except ProviderRequestError as error:
-        yield _finish(outcome_of(error))
-
-
-async def afinished_by_filter(events: AsyncIterator[ev.StreamEvent]) -> AsyncIterator[ev.StreamEvent]:
-    """:func:`finished_by_filter` of an async stream (closed however the loop ends)."""
-    try:
-        async for event in events:
-            yield event
-    except ProviderRequestError as error:
-        yield _finish(outcome_of(error))
-    finally:
-        close = getattr(events, "aclose", None)
-        if close is not None:
-            await close()
+    return None
 
 
 def filtered_categories(metadata: Mapping[str, Any]) -> list[str]:

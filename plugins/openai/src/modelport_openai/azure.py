@@ -12,15 +12,14 @@ name is the deployment's name::
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import httpx
 
-from modelport.errors import ProviderRequestError
 from modelport.http import HttpProvider, HttpRequest
-from modelport.provider import Capabilities, EmbedRequest, Prepared, ProviderConfig
+from modelport.provider import Capabilities, EmbedRequest, ProviderConfig
 
 from ._azure import API_KEY_ENV, AZURE_OPTIONS, AzureConnection
 from ._quirks import Quirks
@@ -34,7 +33,6 @@ from .provider import (
 
 if TYPE_CHECKING:
     from modelport.errors import ProviderError
-    from modelport.events import StreamEvent
     from modelport.types import Result
 
     from ._azure_filters import FilteredStream
@@ -132,33 +130,10 @@ class _Azure(HttpProvider):
 
         return azure_error(status, headers, body, provider=self.name, key=self.id)
 
-    # A filtered prompt is an outcome: the error Azure answers with becomes the result it carries.
-
-    def send(self, model_name: str, prepared: Prepared) -> Result:
+    def outcome_of_error(self, error: ProviderError) -> Result | None:
         from ._azure_filters import outcome_of
 
-        try:
-            return super().send(model_name, prepared)
-        except ProviderRequestError as error:
-            return outcome_of(error)
-
-    async def asend(self, model_name: str, prepared: Prepared) -> Result:
-        from ._azure_filters import outcome_of
-
-        try:
-            return await super().asend(model_name, prepared)
-        except ProviderRequestError as error:
-            return outcome_of(error)
-
-    def send_stream(self, model_name: str, prepared: Prepared) -> Iterator[StreamEvent]:
-        from ._azure_filters import finished_by_filter
-
-        return finished_by_filter(super().send_stream(model_name, prepared))
-
-    def asend_stream(self, model_name: str, prepared: Prepared) -> AsyncIterator[StreamEvent]:
-        from ._azure_filters import afinished_by_filter
-
-        return afinished_by_filter(super().asend_stream(model_name, prepared))
+        return outcome_of(error)  # a filtered prompt is an outcome, the result its 400 carries
 
 
 class AzureOpenAIProvider(_Azure, ChatCompletionsProvider):  # type: ignore[misc]  # stream_decoder wraps
