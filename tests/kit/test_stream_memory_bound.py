@@ -84,8 +84,8 @@ def test_an_endless_stream_stops_at_its_cap_holding_less_than_the_cap(mode: str,
 
 def test_text_kept_counts_against_the_cap_with_the_bytes_read() -> None:
     from modelport.events import TextDeltaEvent, TextStartEvent
-    from modelport.http._stream_steps import _kept as kept
     from modelport.http._exchange import StreamSize
+    from modelport.http._stream_steps import _kept as kept
 
     size = StreamSize(100, "acme")
     size.add(40)  # bytes read
