@@ -62,6 +62,15 @@ def test_every_other_setting_set_is_one_warning_in_field_order() -> None:
     ]
 
 
+def test_the_details_may_name_each_setting() -> None:
+    request = _request(seed=7, presence_penalty=0.5)
+    named = setting_warnings(request, settings=("seed", "presence_penalty"), details="no {setting}; not sent")
+    assert [(w.setting, w.details) for w in named] == [
+        ("seed", "no seed; not sent"),
+        ("presence_penalty", "no presence_penalty; not sent"),
+    ]
+
+
 def test_a_name_that_is_no_setting_is_refused_rather_than_dropped() -> None:
     with pytest.raises(ValueError, match=r"^not generation settings of a Request: 'temprature'$"):
         wire_settings(_request(), {"temprature": "temperature"})

@@ -62,12 +62,13 @@ def setting_warnings(
     """One ``unsupported-setting`` warning (with ``details``) per setting of ``settings`` that
     ``request`` sets and the mapping does not send (not in ``mapped``), in the order of
     ``settings``. Pass the keys of the :func:`wire_settings` table as ``mapped``, and every setting
-    the API has a field for is sent while every other one set is reported. A name that is not one of
-    :data:`GENERATION_SETTINGS` is a ``ValueError``."""
+    the API has a field for is sent while every other one set is reported. ``{setting}`` in
+    ``details`` stands for the setting's name (``"the Messages API has no {setting}"``). A name that
+    is not one of :data:`GENERATION_SETTINGS` is a ``ValueError``."""
     _check(mapped)
     _check(settings)
     return [
-        CallWarning(type="unsupported-setting", setting=name, details=details)
+        CallWarning(type="unsupported-setting", setting=name, details=details.replace("{setting}", name))
         for name in settings
         if name not in mapped and getattr(request, name) is not None
     ]
