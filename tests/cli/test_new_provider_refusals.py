@@ -1,7 +1,8 @@
 """What the generated mapping refuses in citations and embeddings, the scaffold's example API's two
 newest parts (``modelport new-provider``'s ``mapping.py``, loaded from a generated project): a
-setting the API has no field for, before any I/O; an answer that cannot be mapped honestly, as a
-plain error the kit's decoder guard types. The answers are MOCK: the API is a fake one."""
+setting the API has no field for, before any I/O; an answer that cannot be mapped honestly (a
+citation of a source not sent, refused by the kit's ``StreamParts.stop`` the decoder ends with), as
+a plain error the kit's decoder guard types. The answers are MOCK: the API is a fake one."""
 
 from __future__ import annotations
 
