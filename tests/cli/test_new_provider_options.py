@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from modelport._registry import reset_registry
 from modelport.cli import main
+from modelport.secrets import credential_headers
 from modelport_conformance.cli import main as conformance_main
 from tests.conformance.conftest import install_alone
 
@@ -51,14 +52,13 @@ def test_each_setting_is_written_once_in_the_provider_and_read_from_there(tmp_pa
     )
     assert '    api_key_env: ClassVar[tuple[str, ...]] = ("OPT_SERVICE_KEY",)\n' in provider
     assert '    api_key_header: ClassVar[str] = "x-opt-key"\n' in provider
-    assert "    credential_headers: ClassVar[frozenset[str]] = frozenset({api_key_header})\n" in provider
+    assert "credential_headers" not in provider  # the kit adds the key's header to them
     for value in ("OPT_SERVICE_KEY", "gateway.opt.example", "x-opt-key"):
         holders = {path: text.count(value) for path, text in code.items() if value in text}
         assert holders == {f"src/{PACKAGE}/provider.py": 1}, value
-    assert (
-        f"credential_env={NAME.title().replace('-', '')}Provider.api_key_env,"
-        in code[f"src/{PACKAGE}/_plugin.py"]
-    )
+    plugin = code[f"src/{PACKAGE}/_plugin.py"]
+    assert "    from .provider import OptLlmProvider as provider\n" in plugin
+    assert "credential_env=provider.api_key_env," in plugin
     assert "KEY_ENV = OptLlmProvider.api_key_env[0]\n" in code["tests/record_cases.py"]
     assert "AUTH_HEADER = OptLlmProvider.api_key_header\n" in code["tests/fake_server.py"]
     cassette = (tmp_path / "p" / f"src/{PACKAGE}/cases/stream-text/cassette.yaml").read_text(encoding="utf-8")
@@ -204,6 +204,11 @@ def test_a_plugin_generated_with_settings_passes_conformance_with_its_merge_fram
     suite = suites[NAME]
     assert suite is not None, problems and suite.merge_frames is not None
     assert suite.credential_env == ("OPT_SERVICE_KEY",)
+    from modelport_opt_llm.provider import OptLlmProvider
+
+    # The key's header is a credential header, declared by the kit as the class was defined.
+    assert OptLlmProvider.credential_headers == frozenset({"x-opt-key"})
+    assert "x-opt-key" in credential_headers()
     code, checks = _checks(tmp_path, "--strict")
     assert code == 0
     assert {key for key, (status, _) in checks.items() if status == "fail"} == set()

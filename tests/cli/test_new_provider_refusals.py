@@ -1,7 +1,8 @@
 """What the generated mapping refuses in citations and embeddings, the scaffold's example API's two
 newest parts (``modelport new-provider``'s ``mapping.py``, loaded from a generated project): a
-setting the API has no field for, before any I/O; an answer that cannot be mapped honestly, as a
-plain error the kit's decoder guard types. The answers are MOCK: the API is a fake one."""
+setting the API has no field for, before any I/O; an answer that cannot be mapped honestly (a
+citation of a source not sent, refused by the kit's ``StreamParts.stop`` the decoder ends with), as
+a plain error the kit's decoder guard types. The answers are MOCK: the API is a fake one."""
 
 from __future__ import annotations
 
@@ -41,11 +42,10 @@ def test_an_embedding_task_type_is_refused_and_dimensions_are_sent(mapping: Modu
     }
 
 
-def test_an_answer_with_a_vector_too_few_is_an_error(mapping: ModuleType) -> None:
+def test_an_answer_maps_its_vectors_usage_and_model(mapping: ModuleType) -> None:
+    # One vector per value sent is the kit's check (tests/kit/test_mapping_tables.py), for every plugin.
     answer = {"model": "demo-embed-1", "embeddings": [[0.25, 0.5]], "usage": {"input_tokens": 2}}
-    with pytest.raises(ValueError, match="^1 embeddings for 2 values$"):
-        mapping.decode_embeddings(answer, EmbedRequest.checked(["hello", "world"]))
-    decoded = mapping.decode_embeddings(answer, EmbedRequest.checked(["hello"]))
+    decoded = mapping.decode_embeddings(answer)
     assert (decoded.embeddings, decoded.usage.input_tokens, decoded.model_version) == (
         [[0.25, 0.5]],
         2,
@@ -56,13 +56,17 @@ def test_an_answer_with_a_vector_too_few_is_an_error(mapping: ModuleType) -> Non
 @pytest.mark.parametrize("number", [0, 3])
 def test_a_citation_naming_a_source_not_sent_is_an_error(mapping: ModuleType, number: int) -> None:
     frame = {
+        "type": "stop",
+        "stop_reason": "end_turn",
         "sources": [{"title": "A", "url": "https://example.test/a"}, {"url": "https://example.test/b"}],
         "citations": [{"start": 4, "end": 21, "source": 1}, {"start": 25, "end": 30, "source": number}],
     }
     with pytest.raises(ValueError, match=f"^a citation names source {number}, not one of the 2 sent$"):
-        mapping.cited(frame)
+        mapping.Decoder().feed(frame)
     frame["citations"][1]["source"] = 2
-    assert mapping.cited(frame) == (
+    [finish] = mapping.Decoder().feed(frame)
+    assert (finish.finish_reason, finish.raw_finish_reason) == ("stop", "end_turn")
+    assert (finish.sources, finish.citations) == (
         [
             Source(number=1, title="A", uri="https://example.test/a"),
             Source(number=2, uri="https://example.test/b"),

@@ -19,7 +19,7 @@ PACKAGE = "modelport_mm_llm"
 #: (old, new) text replacements in _plugin.py that unregister the generated ``merge_frames``.
 NO_MERGE_FRAMES = [
     ("    from .mapping import merge_frames\n", ""),
-    ("        merge_frames=merge_frames,\n", ""),
+    (", merge_frames=merge_frames)\n", ")\n"),
 ]
 
 _NO_ARGUMENTS = """
@@ -36,8 +36,9 @@ BUGS: dict[str, dict[str, list[tuple[str, str]]]] = {
     "usage swapped": {
         "mapping.py": [
             (
-                'input_tokens=get("input_tokens"),\n        output_tokens=get("output_tokens"),',
-                'input_tokens=get("output_tokens"),\n        output_tokens=get("input_tokens"),',
+                "t.Usage(**{name: counts.get(name) for name in COUNTS})",
+                't.Usage(input_tokens=counts.get("output_tokens"), output_tokens=counts.get("input_tokens"),'
+                ' total_tokens=counts.get("total_tokens"))',
             )
         ]
     },
@@ -53,14 +54,13 @@ BUGS: dict[str, dict[str, list[tuple[str, str]]]] = {
     "citation offsets -1": {
         "mapping.py": [('Citation(start=raw["start"],', 'Citation(start=raw["start"] - 1,')]
     },
-    "system message lost": {
-        "mapping.py": [('        body["system"] = "\\n\\n".join(system)\n', "        pass\n")]
-    },
+    "system message lost": {"mapping.py": [('"system": system or None}', '"system": None}')]},
     "warning setting and details swapped": {
-        "mapping.py": [
+        "provider.py": [
             (
-                'setting=name, details="the API has no field for it"',
-                'setting="the API has no field for it", details=name',
+                "warnings=setting_warnings(request, SETTINGS))",
+                'warnings=[w.model_copy(update={"setting": w.details, "details": w.setting})'
+                " for w in setting_warnings(request, SETTINGS)])",
             )
         ]
     },

@@ -20,11 +20,12 @@ from .conftest import install_alone
 NAME = "planted-llm"
 PACKAGE = "modelport_planted_llm"
 #: The planted bug: at the end of the body, a stream that sent no ``stop`` frame is completed anyway.
-GOOD_FINISH = "    def finish(self) -> list[ev.StreamEvent]:\n        return self.parts.finish()\n"
-PLANTED_FINISH = (
+GOOD_INIT = "        super().__init__(sequential=True)\n"
+PLANTED_INIT = (
+    GOOD_INIT + "        self.stopped = False\n\n"
     "    def finish(self) -> list[ev.StreamEvent]:\n"
     "        done = [] if self.stopped else [ev.FinishEvent(finish_reason='stop')]\n"
-    "        return self.parts.finish() + done\n"
+    "        return super().finish() + done\n"
 )
 GOOD_STOP = '        if kind == "stop":\n'
 PLANTED_STOP = GOOD_STOP + "            self.stopped = True\n"
@@ -51,20 +52,13 @@ def scaffold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: No
 def _plant(package: Path) -> None:
     mapping = package / "mapping.py"
     text = mapping.read_text(encoding="utf-8")
-    assert text.count(GOOD_FINISH) == 1 and text.count(GOOD_STOP) == 1
-    text = text.replace(GOOD_FINISH, PLANTED_FINISH).replace(GOOD_STOP, PLANTED_STOP)
-    parts = "        self.parts = StreamParts(sequential=True)\n"
-    assert text.count(parts) == 1
-    text = text.replace(parts, parts + "        self.stopped = False\n")
+    assert text.count(GOOD_INIT) == 1 and text.count(GOOD_STOP) == 1
+    text = text.replace(GOOD_INIT, PLANTED_INIT).replace(GOOD_STOP, PLANTED_STOP)
     mapping.write_text(text, encoding="utf-8")
     # and the author dropped the kit's stream-end rule, which would stop the bug before any check
     provider = package / "provider.py"
     source = provider.read_text(encoding="utf-8")
-    rule = (
-        "    stream_end: ClassVar[StreamEnd | None] = StreamEnd(\n"
-        '        kind="type", terminal=frozenset({"stop"}), required=frozenset({"start"})\n'
-        "    )\n"
-    )
+    rule = '    stream_end: ClassVar[StreamEnd | None] = StreamEnd(kind="type", terminal={"stop"}, required={"start"})\n'
     assert source.count(rule) == 1
     provider.write_text(source.replace(rule, "    stream_end = None\n"), encoding="utf-8")
 

@@ -43,7 +43,11 @@ What every stream decoder repeats is in the kit too, as data: :class:`StreamPart
 bookkeeping (ids, starting and ending text, reasoning and tool-call parts, the offset of the text,
 ending what is open at the end), :func:`merge_items` folds an item-by-item stream into the whole
 answer for the conformance suite's ``merged`` check, and :func:`decode_frames` decodes a whole answer
-through the stream decoder. A provider that does not speak HTTP
+through the stream decoder. So is what every request mapping repeats: :func:`wire_settings` puts the
+request's generation settings (:data:`GENERATION_SETTINGS`) on the wire from a table,
+:func:`setting_warnings` reports each one set that the API has no field for, and
+:func:`finish_reason` reads a stop reason through a table (:meth:`StreamParts.stop` ends the parts
+and gives the ``finish`` event with it). A provider that does not speak HTTP
 subclasses :class:`~modelport.provider.Provider` and implements ``generate``/``stream`` directly.
 """
 
@@ -78,6 +82,7 @@ if TYPE_CHECKING:
     from ._lines import BadLine
     from ._operation import Operation
     from ._parts import StreamParts
+    from ._settings import GENERATION_SETTINGS, finish_reason, setting_warnings, wire_settings
     from ._stream_end import StreamEnd
     from ._types import HttpRequest, HttpResponse, Limits, Steps, StreamDecoder, Wait
     from ._whole import decode_frames, merge_items
@@ -102,6 +107,10 @@ _LAZY = {
     "BadLine": "._lines",
     "Operation": "._operation",
     "StreamParts": "._parts",
+    "GENERATION_SETTINGS": "._settings",
+    "finish_reason": "._settings",
+    "setting_warnings": "._settings",
+    "wire_settings": "._settings",
     "decode_frames": "._whole",
     "merge_items": "._whole",
     "StreamEnd": "._stream_end",
@@ -135,6 +144,10 @@ __all__ = [
     "Steps",
     "StreamEnd",
     "StreamParts",
+    "GENERATION_SETTINGS",
+    "finish_reason",
+    "setting_warnings",
+    "wire_settings",
     "Wait",
     "Limits",
     "StreamDecoder",

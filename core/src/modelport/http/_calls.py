@@ -280,7 +280,14 @@ def _embed_specs(codec: Codec, model_name: str, request: EmbedRequest) -> list[H
 def _embeddings(
     codec: Codec, request: EmbedRequest, specs: Sequence[HttpRequest], responses: Sequence[Any]
 ) -> EmbeddingResult:
-    return _guard(codec, lambda: codec.decode_embeddings(request, specs, responses))
+    return _guard(codec, lambda: _counted(request, codec.decode_embeddings(request, specs, responses)))
+
+
+def _counted(request: EmbedRequest, result: EmbeddingResult) -> EmbeddingResult:
+    # One vector per value, whatever the plugin decoded: a short answer is never passed on as whole.
+    if len(result.embeddings) != len(request.values):
+        raise ValueError(f"{len(result.embeddings)} embeddings for {len(request.values)} values")
+    return result
 
 
 def _result(codec: Codec, data: Any, size: int | None, spec: HttpRequest) -> Result:

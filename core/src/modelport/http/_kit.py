@@ -59,6 +59,7 @@ class HttpProvider(Provider):
     - ``base_url_env``: an environment variable that overrides the default base URL.
     - ``api_key_env``: environment variables searched for the key, in order.
     - ``api_key_header``: the header the key goes in; ``"authorization"`` sends ``Bearer <key>``.
+      It is one of the class's ``credential_headers`` without being listed there.
     - ``api_key_required``: ``False`` for servers that need no key (a local server).
     - ``credential_origins``: origins besides the base URL's that requests may go to with the
       credentials (``"https://storage.googleapis.com"``; ``*`` in a host stands for a label or part
@@ -74,6 +75,13 @@ class HttpProvider(Provider):
       event through before, so a cut stream is a ``StreamInterruptedError``. ``None`` leaves it to
       the decoder alone (declare it: the scaffold does).
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # The key's own header is a credential header without being listed again in the plugin.
+        header = cls.api_key_header.lower()
+        if header not in CREDENTIAL_HEADERS | cls.credential_headers:
+            cls.credential_headers = cls.credential_headers | {header}
+        super().__init_subclass__(**kwargs)
 
     def __init__(self, config: ProviderConfig) -> None:
         super().__init__(config)

@@ -7,11 +7,12 @@ the stream finishes. A decoder says what its frames mean ("text for block 2", "a
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Mapping
-from typing import Any
+from collections.abc import Hashable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .._contract.content import built
 from ..events import (
+    FinishEvent,
     ReasoningEndEvent,
     ReasoningStartEvent,
     StreamEvent,
@@ -25,7 +26,11 @@ from ..events import (
     text_delta,
     tool_call_part,
 )
-from ..types import ProviderMetadata
+from ..types import ProviderMetadata, Usage
+from ._settings import finish_reason
+
+if TYPE_CHECKING:
+    from ..types import Citation, FinishReason, Source
 
 __all__ = ["StreamParts"]
 
@@ -54,7 +59,11 @@ class StreamParts:
     - :meth:`call_start`, :meth:`call_args`: a tool call whose arguments arrive in fragments;
       :meth:`call`: a call that arrives whole.
     - :meth:`end`: the part at ``key`` is complete; :meth:`finish`: every part still open ends, in
-      the order they started (call it at the end of the stream, before the ``finish`` event).
+      the order they started (call it at the end of the stream, before the ``finish`` event);
+      :meth:`stop`: those ends and the ``finish`` event, its reason read through a table.
+
+    A decoder may subclass it (``class Decoder(StreamParts)``, its ``feed`` calling ``self.text``...):
+    the tracker's :meth:`finish` is then the decoder's, as :class:`StreamDecoder` wants it.
 
     ``sequential=True`` is for an API whose parts come one after another (text pieces in a row are
     one part, anything else ends it): a part that starts ends the open ones. :attr:`offset` is the
@@ -170,7 +179,36 @@ class StreamParts:
 
     def finish(self) -> list[StreamEvent]:
         """The end of every part still open, in the order they started."""
-        return [event for key in list(self._open) for event in self.end(key)]
+        return self._end_open()
+
+    def stop(
+        self,
+        raw_reason: str | None,
+        reasons: Mapping[str, FinishReason],
+        *,
+        usage: Usage | None = None,
+        sources: Iterable[Source] = (),
+        citations: Iterable[Citation] = (),
+        metadata: ProviderMetadata | None = None,
+    ) -> list[StreamEvent]:
+        """The end of every part still open, then the ``finish`` event: ``raw_reason`` mapped by
+        ``reasons`` (:func:`~modelport.http.finish_reason`: any other is ``"other"``) and kept as
+        ``raw_finish_reason``, with the answer's usage, sources, citations and provider metadata.
+        A citation naming a source number that is not one of ``sources`` is a ``ValueError`` (which
+        the decoder guard types): a citation never points at nothing."""
+        found, cited = list(sources), list(citations)
+        numbers = {source.number for source in found}
+        for number in (n for citation in cited for n in citation.sources if n not in numbers):
+            raise ValueError(f"a citation names source {number!r}, not one of the {len(found)} sent")
+        end = FinishEvent(
+            finish_reason=finish_reason(raw_reason, reasons),
+            raw_finish_reason=raw_reason,
+            usage=Usage() if usage is None else usage,
+            provider_metadata=dict(metadata or {}),
+            sources=found,
+            citations=cited,
+        )
+        return [*self._end_open(), end]
 
     def is_open(self, key: Hashable = 0) -> bool:
         """Whether a part is open at ``key``."""
@@ -180,8 +218,12 @@ class StreamParts:
         """Where the text part open at ``key`` began in the answer's text (its :attr:`offset` then)."""
         return self._open[key].start
 
+    def _end_open(self) -> list[StreamEvent]:
+        # Not finish(): a decoder that subclasses the tracker may override finish with its own ending.
+        return [event for key in list(self._open) for event in self.end(key)]
+
     def _begin(self, kind: str, key: Hashable) -> list[StreamEvent]:
-        out = self.finish() if self.sequential else self.end(key)
+        out = self._end_open() if self.sequential else self.end(key)
         self._open[key] = _Part(kind, f"{kind}-{self._count}", self.offset)
         self._count += 1
         return out

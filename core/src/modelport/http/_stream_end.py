@@ -11,6 +11,7 @@ no ``finish`` event from the plugin's decoder: a body that ends early is a
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,13 +37,16 @@ class StreamEnd:
     - ``complete``: the ``status`` values of a complete stream; empty means any value
       (Responses: ``response.completed`` must carry ``response.status`` ``"completed"``).
     - ``done``: the body must also end with the ``data: [DONE]`` marker (Chat Completions).
+
+    The three sets may be given as any set of strings (``terminal={"stop"}``); each is kept as a
+    ``frozenset``.
     """
 
     kind: str | None
-    terminal: frozenset[str] = frozenset()
-    required: frozenset[str] = frozenset()
+    terminal: AbstractSet[str] = frozenset()
+    required: AbstractSet[str] = frozenset()
     status: tuple[str, ...] = ()
-    complete: frozenset[str] = frozenset()
+    complete: AbstractSet[str] = frozenset()
     done: bool = False
     _paths: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from modelport.http import setting_warnings
 from modelport.types import (
     CallWarning,
     FunctionTool,
@@ -30,6 +31,9 @@ from ._thinking import EFFORT_BUDGETS, Thinking, thinking_for
 from .tools import tool_to_wire
 
 __all__ = ["DEFAULT_MAX_TOKENS", "EFFORT_BUDGETS", "MAX_TOKENS", "build_body", "count_body", "max_tokens"]
+
+#: The request's settings the Messages API has no field for: each one set is a warning, not sent.
+_NO_FIELD = ("seed", "presence_penalty", "frequency_penalty")
 
 #: ``max_tokens`` sent when ``max_output_tokens`` is unset: each family's documented output limit,
 #: by model-name prefix (first match), https://docs.anthropic.com/en/docs/about-claude/models.
@@ -90,9 +94,8 @@ def build_body(
         body["top_p"] = request.top_p
     if request.stop_sequences:
         body["stop_sequences"] = list(request.stop_sequences)
-    for setting in ("seed", "presence_penalty", "frequency_penalty"):
-        if getattr(request, setting) is not None:
-            warnings.append(_unsupported(setting, f"the Messages API has no {setting}; it is not sent"))
+    no_field = "the Messages API has no {setting}; it is not sent"
+    warnings += setting_warnings(request, settings=_NO_FIELD, details=no_field)
     _tools(request, options, body)
     output_config: dict[str, Any] = {}
     answer = answer_tool(model_name, request, options)

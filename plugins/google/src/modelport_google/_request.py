@@ -11,6 +11,7 @@ import base64
 from typing import Any
 
 from modelport.errors import InvalidRequestError
+from modelport.http import wire_settings
 from modelport.outputs.schemas import gemini_schema
 from modelport.types import (
     CallWarning,
@@ -76,19 +77,19 @@ def tool_config(choice: ToolChoice | None) -> dict[str, Any] | None:
     return {"functionCallingConfig": config}
 
 
+#: The request's settings ``generationConfig`` takes as they are → their Gemini names.
+_GENERATION_FIELDS = {
+    "max_output_tokens": "maxOutputTokens",
+    "temperature": "temperature",
+    "top_p": "topP",
+    "top_k": "topK",
+    "stop_sequences": "stopSequences",
+    "seed": "seed",
+}
+
+
 def _generation_config(request: Request, options: GoogleOptions, model_name: str) -> dict[str, Any]:
-    config: dict[str, Any] = {}
-    for field, key in (
-        ("max_output_tokens", "maxOutputTokens"),
-        ("temperature", "temperature"),
-        ("top_p", "topP"),
-        ("top_k", "topK"),
-        ("stop_sequences", "stopSequences"),
-        ("seed", "seed"),
-    ):
-        value = getattr(request, field)
-        if value is not None:
-            config[key] = list(value) if isinstance(value, list) else value
+    config = wire_settings(request, _GENERATION_FIELDS)
     if options.response_logprobs is not None:
         config["responseLogprobs"] = options.response_logprobs
     if options.logprobs is not None:

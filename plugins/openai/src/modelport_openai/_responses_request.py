@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from modelport.errors import InvalidRequestError
+from modelport.http import setting_warnings
 from modelport.types import (
     CallWarning,
     FunctionTool,
@@ -37,6 +38,8 @@ from .tools import tool_to_wire
 __all__ = ["build_body", "count_body"]
 
 _NOT_ON_RESPONSES = ("logprobs", "logit_bias")
+#: The request's settings the Responses API has no field for: each one set is a warning, not sent.
+_NO_FIELD = ("top_k", "stop_sequences", "seed", "presence_penalty", "frequency_penalty")
 
 
 def _unsupported(setting: str, details: str) -> CallWarning:
@@ -69,9 +72,8 @@ def build_body(
         body["max_output_tokens"] = request.max_output_tokens
     effort_option = options.get("reasoning_effort")
     warnings += sampling(request, body, model_name, reasoning_model, quirks, effort_option=effort_option)
-    for setting in ("top_k", "stop_sequences", "seed", "presence_penalty", "frequency_penalty"):
-        if getattr(request, setting) is not None:
-            warnings.append(_unsupported(setting, f"the Responses API has no {setting}; it is not sent"))
+    no_field = "the Responses API has no {setting}; it is not sent"
+    warnings += setting_warnings(request, settings=_NO_FIELD, details=no_field)
     text: dict[str, Any] = {}
     if request.response_format is not None and request.response_format.type != "text":
         text["format"] = _text_format(request.response_format, warnings)
