@@ -159,10 +159,16 @@ def _input(request: dict[str, Any], developer: bool) -> list[dict[str, Any]]:
 def _neutral(tool: dict[str, Any]) -> dict[str, Any]:
     """A neutral tool (``modelport.tools``) as the built-in tool it is on the Responses API: web
     search with its domains as ``filters``, location and context size; code execution as
-    ``code_interpreter`` in an automatic container."""
+    ``code_interpreter`` in an automatic container; a remote MCP server as the ``mcp`` tool."""
     options = tool.get("options") or {}
     if tool["name"] == "code_execution":
         return {"type": "code_interpreter", "container": {"type": "auto"}}
+    if tool["name"] == "mcp_server":  # the mcp tool: a label and a URL, the rest by the API's names
+        mcp: dict[str, Any] = {"type": "mcp", "server_label": options["name"], "server_url": options["url"]}
+        if "description" in options:
+            mcp["server_description"] = options["description"]
+        mcp |= {k: options[k] for k in ("allowed_tools", "headers", "require_approval") if k in options}
+        return mcp
     args: dict[str, Any] = {"type": "web_search"}
     if "allowed_domains" in options:
         args["filters"] = {"allowed_domains": options["allowed_domains"]}

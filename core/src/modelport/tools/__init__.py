@@ -108,6 +108,8 @@ class McpServerOptions(ToolArgs):
     url: str = Field(pattern=r"^https?://[^\s]+$")
     name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")
     """The server's label: how the model and the provider's parts name it."""
+    description: str | None = Field(default=None, min_length=1)
+    """What the server is for, told to the model."""
     allowed_tools: list[str] | None = Field(default=None, min_length=1)
     """Only these of the server's tools (``None``: all it lists)."""
     headers: HttpHeaders | None = None
@@ -251,6 +253,7 @@ def mcp_server(
     *,
     url: str,
     name: str,
+    description: str | None = None,
     allowed_tools: Sequence[str] | None = None,
     headers: Mapping[str, str] | None = None,
     require_approval: Literal["always", "never"] | None = None,
@@ -267,6 +270,7 @@ def mcp_server(
         best_effort,
         url=url,
         name=name,
+        description=description,
         allowed_tools=None if allowed_tools is None else list(allowed_tools),
         headers=None if headers is None else dict(headers),
         require_approval=require_approval,
