@@ -104,6 +104,33 @@ def _mcp_server_cases() -> list[dict[str, Any]]:
             "interaction": 0,
             "note": "the recorded request sent the system text as instructions; the mcp tool asked for as the neutral mcp_server",
         },
+        {
+            "name": "generate-mcp-approval-request",
+            "description": "The neutral mcp_server with require_approval always (zip1, the link shortener): mcp_list_tools, then an mcp_approval_request as a provider-executed call with approval requested and no result; finish tool-calls (the answer waits for the decision).",
+            "method": "generate",
+            "model": "gpt-5-mini",
+            "features": ["mcp_server", "reasoning"],
+            "request": {
+                "prompt": "Hello",
+                "tools": [
+                    {
+                        "type": "neutral",
+                        "name": "mcp_server",
+                        "options": {
+                            "url": "https://zip1.io/mcp",
+                            "name": "zip1",
+                            "description": "Link shortener",
+                            "require_approval": "always",
+                        },
+                    }
+                ],
+                "tool_choice": "auto",
+                "reasoning": {"effort": "medium"},
+            },
+            "response": raw_json(V + "openai-mcp-tool-approval.1.json"),
+            "source": V + "openai-mcp-tool-approval.1.json",
+            "note": BODY_ONLY,
+        },
     ]
 
 
