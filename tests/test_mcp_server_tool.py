@@ -272,3 +272,71 @@ def test_capabilities_list_the_mcp_server() -> None:
         "bedrock": False,
         "anthropic-vertex": False,
     }
+
+
+def test_anthropic_refuses_a_description_or_leaves_it_out_best_effort() -> None:
+    tool = tools.mcp_server(url=DEEPWIKI, name="deepwiki", description="DeepWiki MCP server")
+    with pytest.raises(InvalidRequestError) as caught:
+        model("anthropic").generate(prompt="Hi", tools=[tool])
+    assert str(caught.value).startswith(
+        "mcp_server option 'description' not supported by provider 'anthropic' (it supports: "
+        "allowed_tools, headers, name, require_approval, url;"
+    )
+    lenient = tools.mcp_server(
+        url=DEEPWIKI, name="deepwiki", description="DeepWiki MCP server", best_effort=True
+    )
+    requests: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        requests.append(request)
+        return httpx.Response(200, json=ANTHROPIC_ANSWER)
+
+    result = model("anthropic", handler).generate(prompt="Hi", tools=[lenient])
+    assert json.loads(requests[0].content)["mcp_servers"] == [
+        {"type": "url", "url": DEEPWIKI, "name": "deepwiki"}
+    ]
+    (warning,) = [w for w in result.warnings if w.setting == "mcp_server.description"]
+    assert (
+        warning.details
+        == "provider 'anthropic' cannot express mcp_server option 'description'; it is not sent"
+    )
+
+
+def test_responses_sends_the_description_as_server_description() -> None:
+    tool = tools.mcp_server(url=DEEPWIKI, name="deepwiki", description="DeepWiki MCP server")
+    body = json.loads(sent("openai-responses", tool, RESPONSES_ANSWER).content)
+    assert body["tools"] == [
+        {
+            "type": "mcp",
+            "server_label": "deepwiki",
+            "server_url": DEEPWIKI,
+            "server_description": "DeepWiki MCP server",
+        }
+    ]
+
+
+def test_the_command_line_names_only_the_neutral_tools_without_required_options() -> None:
+    assert tools.NEUTRAL_TOOL_NAMES == ("web_search", "web_fetch", "code_execution")
+
+
+def test_an_approval_request_survives_a_history_given_as_data() -> None:
+    from modelport.types import Message
+
+    given = {
+        "role": "assistant",
+        "content": [
+            {
+                "type": "tool-call",
+                "id": "mcpr_1",
+                "name": "f",
+                "provider_executed": True,
+                "approval": "requested",
+            }
+        ],
+    }
+    (part,) = Message.model_validate(given).content
+    assert isinstance(part, modelport.types.ToolCallPart)
+    assert part.approval == "requested"
+    assert part.model_dump(exclude_none=True)["approval"] == "requested"
+    with pytest.raises(ValueError):
+        Message.model_validate({**given, "content": [{**given["content"][0], "approval": "granted"}]})
