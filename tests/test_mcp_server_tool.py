@@ -340,3 +340,20 @@ def test_an_approval_request_survives_a_history_given_as_data() -> None:
     assert part.model_dump(exclude_none=True)["approval"] == "requested"
     with pytest.raises(ValueError):
         Message.model_validate({**given, "content": [{**given["content"][0], "approval": "granted"}]})
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai-responses"])
+def test_a_token_count_echoing_the_header_value_is_scrubbed(provider: str) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        error = {"type": "invalid_request_error", "message": f"bad: {request.content.decode()}"}
+        return httpx.Response(
+            400, json={"type": "error", "error": error} if provider == "anthropic" else {"error": error}
+        )
+
+    # no key shape either way: the raw token (Anthropic's authorization_token), a plain header value
+    headers = {"Authorization": f"Bearer {TOKEN}"} if provider == "anthropic" else {"X-Team": TOKEN}
+    tool = tools.mcp_server(url=DEEPWIKI, name="deepwiki", headers=headers)
+    with pytest.raises(ProviderError) as caught:
+        model(provider, handler).count_tokens(prompt="Hi", tools=[tool])
+    assert TOKEN not in str(caught.value)
+    assert "[REDACTED]" in str(caught.value)

@@ -282,11 +282,10 @@ class OpenAIResponsesProvider(OpenAIProvider):
     def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest:
         """``POST /responses/input_tokens`` with what the request would send as input."""
         from ._responses_request import count_body
+        from .tools import body_secrets
 
-        return HttpRequest(
-            "/responses/input_tokens",
-            body=count_body(model_name, request, quirks=self.quirks, provider=self.id),
-        )
+        body = count_body(model_name, request, quirks=self.quirks, provider=self.id)
+        return HttpRequest("/responses/input_tokens", body=body, secrets=body_secrets(body))
 
     def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
         return TokenCount(input_tokens=data["input_tokens"])
