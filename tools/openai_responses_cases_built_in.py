@@ -47,6 +47,35 @@ MCP_QUESTION = "Can you tell me more about the pydantic/pydantic-ai repo? Keep y
 NO_HEADERS = "the recorded request sent the system text as instructions; the mcp tool asked for as the neutral mcp_server without the recorded headers (a header value is a credential field: the response echoes it as <redacted>, and a case keeps none)"
 
 
+#: The zip1 link shortener of vercel/ai's approval recordings, asked for as the neutral mcp_server.
+ZIP1 = {
+    "type": "neutral",
+    "name": "mcp_server",
+    "options": {
+        "url": "https://zip1.io/mcp",
+        "name": "zip1",
+        "description": "Link shortener",
+        "require_approval": "always",
+    },
+}
+#: Its recorded mcp_approval_request (openai-mcp-tool-approval.1.json) as the decoded part.
+APPROVAL_REQUEST = {
+    "type": "tool-call",
+    "id": "mcpr_04f6b17429cf2b02006949a6712b1081968b3c7a72dec695d8",
+    "name": "create_short_url",
+    "args": {"alias": "", "description": "", "max_clicks": 100, "password": "", "url": "https://ai-sdk.dev/"},
+    "provider_executed": True,
+    "approval": "requested",
+    "provider_metadata": {
+        "openai-responses": {
+            "item_id": "mcpr_04f6b17429cf2b02006949a6712b1081968b3c7a72dec695d8",
+            "item_type": "mcp_approval_request",
+            "server_label": "zip1",
+        }
+    },
+}
+
+
 def _mcp_server(**options: Any) -> dict[str, Any]:
     return {
         "type": "neutral",
@@ -112,24 +141,44 @@ def _mcp_server_cases() -> list[dict[str, Any]]:
             "features": ["mcp_server", "reasoning"],
             "request": {
                 "prompt": "Hello",
-                "tools": [
-                    {
-                        "type": "neutral",
-                        "name": "mcp_server",
-                        "options": {
-                            "url": "https://zip1.io/mcp",
-                            "name": "zip1",
-                            "description": "Link shortener",
-                            "require_approval": "always",
-                        },
-                    }
-                ],
+                "tools": [ZIP1],
                 "tool_choice": "auto",
                 "reasoning": {"effort": "medium"},
             },
             "response": raw_json(V + "openai-mcp-tool-approval.1.json"),
             "source": V + "openai-mcp-tool-approval.1.json",
             "note": BODY_ONLY,
+        },
+        {
+            "name": "stream-mcp-approval-refused",
+            "description": "Turn 2 of the approval flow: the approval request sent back whole and the tool loop's refusal as an mcp_approval_response (approve false, its reason); the streamed answer says the call was not approved.",
+            "method": "stream",
+            "model": "gpt-5-mini",
+            "features": ["mcp_server", "reasoning"],
+            "request": {
+                "messages": [
+                    {"role": "user", "content": [{"type": "text", "text": "Hello"}]},
+                    {"role": "assistant", "content": [APPROVAL_REQUEST]},
+                    {
+                        "role": "tool",
+                        "content": [
+                            {
+                                "type": "tool-result",
+                                "call_id": APPROVAL_REQUEST["id"],
+                                "name": "create_short_url",
+                                "output": "the call was refused by the user",
+                                "is_error": True,
+                            }
+                        ],
+                    },
+                ],
+                "tools": [ZIP1],
+                "tool_choice": "auto",
+                "reasoning": {"effort": "medium"},
+            },
+            "response": chunks(V + "openai-mcp-tool-approval.2.chunks.txt"),
+            "source": V + "openai-mcp-tool-approval.2.chunks.txt",
+            "note": "body-only recording; canonical request: turn 1's answer (generate-mcp-approval-request) as the tool loop sends it back, its listing and its reasoning item (no encrypted_content) left out as the adapter leaves them out when nothing is stored",
         },
     ]
 
