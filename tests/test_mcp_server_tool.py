@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from modelport_openai import tools as openai_tools
 
 import modelport
 from modelport import tools
@@ -357,3 +358,24 @@ def test_a_token_count_echoing_the_header_value_is_scrubbed(provider: str) -> No
         model(provider, handler).count_tokens(prompt="Hi", tools=[tool])
     assert TOKEN not in str(caught.value)
     assert "[REDACTED]" in str(caught.value)
+
+
+def test_the_providers_own_mcp_tool_keeps_its_headers_secret() -> None:
+    sent: list[dict[str, Any]] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(json.loads(request.content))
+        return httpx.Response(400, json={"error": {"message": "bad " + json.dumps(sent[-1]["tools"])}})
+
+    value = "-".join(["fake", "header", "value", "42"])
+    tool = openai_tools.mcp(server_label="x", server_url="https://h/mcp", headers={"X-Team": value})
+    assert value not in repr(tool)
+    model = modelport.get_model(
+        "openai-responses/gpt-5", api_key="k" * 24, transport=httpx.MockTransport(answer)
+    )
+    with pytest.raises(modelport.ProviderError) as caught:
+        model.generate(prompt="Hi", tools=[tool])
+    assert sent[0]["tools"] == [
+        {"type": "mcp", "server_label": "x", "server_url": "https://h/mcp", "headers": {"X-Team": value}}
+    ]
+    assert value not in str(caught.value)
