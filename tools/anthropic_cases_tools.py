@@ -125,6 +125,28 @@ def tool_cases() -> list[dict[str, Any]]:
             features=("reasoning",),
         ),
         recorded(
+            "stream-mcp-server-neutral",
+            P + "test_anthropic_mcp_servers_stream.yaml",
+            "The neutral mcp_server (modelport.tools) with allowed_tools: the same mcp_servers entry, sent with the mcp-client-2025-04-04 beta; mcp_tool_use and mcp_tool_result as provider-executed parts.",
+            features=("mcp_server", "reasoning"),
+            neutral=True,
+        ),
+        recorded(
+            "generate-mcp-server-neutral",
+            P + "test_anthropic_mcp_servers.yaml",
+            "The neutral mcp_server, no allowed_tools: an mcp_servers entry without tool_configuration; non-stream mcp_tool_use (server_name deepwiki) and mcp_tool_result blocks.",
+            features=("mcp_server", "reasoning"),
+            neutral=True,
+        ),
+        recorded(
+            "generate-mcp-server-replayed",
+            P + "test_anthropic_mcp_servers.yaml",
+            "Turn 2 sends the MCP call and result blocks back in the assistant turn, with the neutral mcp_server again.",
+            interaction=1,
+            features=("mcp_server", "reasoning"),
+            neutral=True,
+        ),
+        recorded(
             "generate-web-search-generate",
             F + "TestAnthropicWebSearch__generate.yaml",
             "Web search (fantasy): 8 web_search_result_location citations.",

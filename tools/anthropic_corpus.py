@@ -50,6 +50,8 @@ SERVER_TOOLS = {
     "web_fetch": "anthropic.web_fetch",
     "code_execution": "anthropic.code_execution",
 }
+#: The beta the MCP connector (``mcp_servers``) is sent with, as the API reference names it.
+MCP_BETA = "mcp-client-2025-04-04"
 #: The tool version a neutral tool (``modelport.tools``) is sent as: the provider tool's default.
 NEUTRAL_VERSIONS = {
     "web_search": "web_search_20250305",
@@ -282,9 +284,26 @@ def as_neutral(request: dict[str, Any]) -> dict[str, Any]:
         if NEUTRAL_VERSIONS.get(name) == args.pop("version", None):
             tool = {"type": "neutral", "name": name, "options": args}
         tools.append(tool)
+    request = {**request, "tools": tools}
+    options = (request.get("provider_options") or {}).get("anthropic") or {}
+    extra = dict(options.get("extra_body") or {})
+    for server in extra.pop("mcp_servers", []):  # the MCP connector: the neutral mcp_server
+        given = {"url": server["url"], "name": server["name"]}
+        allowed = (server.get("tool_configuration") or {}).get("allowed_tools")
+        if allowed is not None:
+            given["allowed_tools"] = allowed
+        tools.append({"type": "neutral", "name": "mcp_server", "options": given})
+    if extra != (options.get("extra_body") or {}):
+        rest = {k: v for k, v in options.items() if k != "extra_body"} | (
+            {"extra_body": extra} if extra else {}
+        )
+        kept = {k: v for k, v in request["provider_options"].items() if k != "anthropic"}
+        request["provider_options"] = kept | ({"anthropic": rest} if rest else {})
+        if not request["provider_options"]:
+            del request["provider_options"]
     if not any(t["type"] == "neutral" for t in tools):
         raise ValueError("the request has no server tool at a neutral tool's version")
-    return {**request, "tools": tools}
+    return request
 
 
 # --------------------------------------------------------------------------- the request oracle

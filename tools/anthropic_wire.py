@@ -87,6 +87,14 @@ def _wire_tool(tool: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _mcp_server(options: dict[str, Any]) -> dict[str, Any]:
+    """An ``mcp_servers`` entry (MCP connector reference): a URL server, its tool configuration."""
+    entry: dict[str, Any] = {"type": "url", "url": options["url"], "name": options["name"]}
+    if "allowed_tools" in options:
+        entry["tool_configuration"] = {"enabled": True, "allowed_tools": options["allowed_tools"]}
+    return entry
+
+
 def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]:
     """The Messages body for a canonical request (the API reference's shape)."""
     messages = request["messages"]
@@ -115,8 +123,11 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
     for key in ("temperature", "top_p", "top_k", "stop_sequences"):
         if key in request and not (thinks and key in ("temperature", "top_k")):  # thinking takes neither
             body[key] = request[key]
-    if request.get("tools"):
-        body["tools"] = [_wire_tool(t) for t in request["tools"]]
+    connectors = [t for t in request.get("tools") or [] if t.get("name") == "mcp_server"]
+    if connectors:  # the MCP connector: one mcp_servers entry per server, not a tool block
+        body["mcp_servers"] = [_mcp_server(t.get("options") or t.get("args") or {}) for t in connectors]
+    if [t for t in request.get("tools") or [] if t.get("name") != "mcp_server"]:
+        body["tools"] = [_wire_tool(t) for t in request["tools"] if t.get("name") != "mcp_server"]
         choice = request.get("tool_choice")
         wire_choice: dict[str, Any] | None = None
         if isinstance(choice, dict):

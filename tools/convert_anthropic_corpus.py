@@ -22,7 +22,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from anthropic_cases import cases
-from anthropic_corpus import Exchange, as_neutral, attribution, canonical
+from anthropic_corpus import MCP_BETA, Exchange, as_neutral, attribution, canonical
 from anthropic_wire import count_wire, wire
 
 from modelport_conformance.cassette import Cassette, Interaction, dump_cassette, store_body
@@ -49,8 +49,10 @@ def _differences(sent: dict[str, Any], recorded: dict[str, Any]) -> list[str]:
     return sorted(k for k in set(sent) | set(recorded) if sent.get(k) != recorded.get(k))
 
 
-def _interaction(uri: str, body: dict[str, Any], stream: bool, recorded: Exchange) -> Interaction:
+def _interaction(uri: str, body: dict[str, Any], stream: bool, recorded: Exchange, beta: bool) -> Interaction:
     request_headers = {"content-type": ["application/json"], "anthropic-version": [VERSION]}
+    if beta:  # the MCP connector's beta, pinned: replay fails a request without it
+        request_headers["anthropic-beta"] = [MCP_BETA]
     if stream:
         request_headers["accept"] = ["text/event-stream"]
     request_headers["x-api-key"] = ["<credential>"]
@@ -103,7 +105,8 @@ def build(spec: dict[str, Any]) -> None:
     (directory / "case.yaml").write_text(
         yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8"
     )
-    played = [] if recorded is None else [_interaction(uri, body, stream, recorded)]
+    beta = any(t.get("name") == "mcp_server" for t in request.get("tools") or [])  # the MCP connector
+    played = [] if recorded is None else [_interaction(uri, body, stream, recorded, beta)]
     cassette = Cassette(played, metadata={"source": source})
     (directory / "cassette.yaml").write_text(dump_cassette(cassette), encoding="utf-8")
 

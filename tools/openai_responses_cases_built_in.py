@@ -41,6 +41,148 @@ def _vercel(name: str, kind: str, model: str, tool: dict[str, Any], description:
     }
 
 
+DEEPWIKI = "https://mcp.deepwiki.com/mcp"
+MCP_QUESTION = "Can you tell me more about the pydantic/pydantic-ai repo? Keep your answer short"
+#: The recorded request's tool headers (a placeholder custom-header-value) are left out of the case.
+NO_HEADERS = "the recorded request sent the system text as instructions; the mcp tool asked for as the neutral mcp_server without the recorded headers (a header value is a credential field: the response echoes it as <redacted>, and a case keeps none)"
+
+
+#: The zip1 link shortener of vercel/ai's approval recordings, asked for as the neutral mcp_server.
+ZIP1 = {
+    "type": "neutral",
+    "name": "mcp_server",
+    "options": {
+        "url": "https://zip1.io/mcp",
+        "name": "zip1",
+        "description": "Link shortener",
+        "require_approval": "always",
+    },
+}
+#: Its recorded mcp_approval_request (openai-mcp-tool-approval.1.json) as the decoded part.
+APPROVAL_REQUEST = {
+    "type": "tool-call",
+    "id": "mcpr_04f6b17429cf2b02006949a6712b1081968b3c7a72dec695d8",
+    "name": "create_short_url",
+    "args": {"alias": "", "description": "", "max_clicks": 100, "password": "", "url": "https://ai-sdk.dev/"},
+    "provider_executed": True,
+    "approval": "requested",
+    "provider_metadata": {
+        "openai-responses": {
+            "item_id": "mcpr_04f6b17429cf2b02006949a6712b1081968b3c7a72dec695d8",
+            "item_type": "mcp_approval_request",
+            "server_label": "zip1",
+        }
+    },
+}
+
+
+def _mcp_server(**options: Any) -> dict[str, Any]:
+    return {
+        "type": "neutral",
+        "name": "mcp_server",
+        "options": {"url": DEEPWIKI, "name": "deepwiki", **options},
+    }
+
+
+def _mcp_server_cases() -> list[dict[str, Any]]:
+    """The neutral mcp_server (modelport.tools) against pydantic-ai's recorded deepwiki calls."""
+    generate = P + "openai_responses_model_mcp_server_tool.yaml"
+    stream = P + "openai_responses_model_mcp_server_tool_stream.yaml"
+    return [
+        {
+            "name": "generate-mcp-server-neutral",
+            "description": "o4-mini with the neutral mcp_server (description, allowed_tools, require_approval never): the Responses mcp tool; mcp_list_tools and mcp_call items as provider-executed calls and results.",
+            "method": "generate",
+            "model": "o4-mini",
+            "features": ["mcp_server", "reasoning"],
+            "request": {
+                "system": "You are a helpful assistant.",
+                "prompt": MCP_QUESTION,
+                "tools": [
+                    _mcp_server(
+                        description="DeepWiki MCP server",
+                        allowed_tools=["ask_question"],
+                        require_approval="never",
+                    )
+                ],
+                "tool_choice": "auto",
+            },
+            "response": vcr(generate, 0),
+            "source": generate,
+            "interaction": 0,
+            "note": NO_HEADERS,
+        },
+        {
+            "name": "stream-mcp-server-neutral",
+            "description": "Streamed: the neutral mcp_server with two allowed tools; response.mcp_list_tools.* and response.mcp_call.* events, the mcp_call arguments streamed, then the answer.",
+            "method": "stream",
+            "model": "o4-mini",
+            "features": ["mcp_server", "reasoning"],
+            "request": {
+                "system": "You are a helpful assistant.",
+                "prompt": MCP_QUESTION,
+                "tools": [
+                    _mcp_server(
+                        allowed_tools=["ask_question", "read_wiki_structure"], require_approval="never"
+                    )
+                ],
+                "tool_choice": "auto",
+            },
+            "response": vcr(stream, 0),
+            "source": stream,
+            "interaction": 0,
+            "note": "the recorded request sent the system text as instructions; the mcp tool asked for as the neutral mcp_server",
+        },
+        {
+            "name": "generate-mcp-approval-request",
+            "description": "The neutral mcp_server with require_approval always (zip1, the link shortener): mcp_list_tools, then an mcp_approval_request as a provider-executed call with approval requested and no result; finish tool-calls (the answer waits for the decision).",
+            "method": "generate",
+            "model": "gpt-5-mini",
+            "features": ["mcp_server", "reasoning"],
+            "request": {
+                "prompt": "Hello",
+                "tools": [ZIP1],
+                "tool_choice": "auto",
+                "reasoning": {"effort": "medium"},
+            },
+            "response": raw_json(V + "openai-mcp-tool-approval.1.json"),
+            "source": V + "openai-mcp-tool-approval.1.json",
+            "note": BODY_ONLY,
+        },
+        {
+            "name": "stream-mcp-approval-refused",
+            "description": "Turn 2 of the approval flow: the approval request sent back whole and the tool loop's refusal as an mcp_approval_response (approve false, its reason); the streamed answer says the call was not approved.",
+            "method": "stream",
+            "model": "gpt-5-mini",
+            "features": ["mcp_server", "reasoning"],
+            "request": {
+                "messages": [
+                    {"role": "user", "content": [{"type": "text", "text": "Hello"}]},
+                    {"role": "assistant", "content": [APPROVAL_REQUEST]},
+                    {
+                        "role": "tool",
+                        "content": [
+                            {
+                                "type": "tool-result",
+                                "call_id": APPROVAL_REQUEST["id"],
+                                "name": "create_short_url",
+                                "output": "the call was refused by the user",
+                                "is_error": True,
+                            }
+                        ],
+                    },
+                ],
+                "tools": [ZIP1],
+                "tool_choice": "auto",
+                "reasoning": {"effort": "medium"},
+            },
+            "response": chunks(V + "openai-mcp-tool-approval.2.chunks.txt"),
+            "source": V + "openai-mcp-tool-approval.2.chunks.txt",
+            "note": "body-only recording; canonical request: turn 1's answer (generate-mcp-approval-request) as the tool loop sends it back, its listing and its reasoning item (no encrypted_content) left out as the adapter leaves them out when nothing is stored",
+        },
+    ]
+
+
 def built_in_cases() -> list[dict[str, Any]]:
     search = _tool(
         "web_search", search_context_size="medium", user_location={"type": "approximate", "country": "US"}
@@ -168,6 +310,7 @@ def built_in_cases() -> list[dict[str, Any]]:
             "source": V + "openai-mcp-tool.1.json",
             "note": "body-only recording; canonical request without the mcp tool (no openai.mcp provider tool in this version): the answer's items are what is checked",
         },
+        *_mcp_server_cases(),
         {
             "name": "generate-web-search-gpt-4-1",
             "description": "gpt-4.1 web search: one web_search_call, five url_citation annotations over text with Japanese titles.",

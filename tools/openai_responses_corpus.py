@@ -123,6 +123,13 @@ def _assistant(message: dict[str, Any]) -> list[dict[str, Any]]:
                 continue
             # store is off: an unstored msg_ / fc_ id would be refused ("Item with id ... not found")
             items.append({"type": "message", "role": "assistant", "content": [_content(part, "assistant")]})
+        elif part["type"] == "tool-call" and part.get("approval") == "requested":
+            # an MCP call OpenAI asked approval for: sent back whole (nothing is stored)
+            server = ((part.get("provider_metadata") or {}).get("openai-responses") or {}).get("server_label")
+            request = {"type": "mcp_approval_request", "id": ident, "name": part["name"]}
+            request |= {"server_label": server} if server else {}
+            args = json.dumps(part.get("args") or {}, separators=(",", ":"), ensure_ascii=False)
+            items.append({**request, "arguments": args})
         elif part["type"] == "tool-call":
             call = {
                 "type": "function_call",
@@ -138,12 +145,25 @@ def _input(request: dict[str, Any], developer: bool) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if request.get("system"):
         out.append({"role": "developer" if developer else "system", "content": request["system"]})
-    for message in request.get("messages") or [{"role": "user", "content": request["prompt"]}]:
+    messages = request.get("messages") or [{"role": "user", "content": request["prompt"]}]
+    asked = {
+        p["id"]
+        for m in messages
+        if isinstance(m["content"], list)
+        for p in m["content"]
+        if p.get("type") == "tool-call" and p.get("approval") == "requested"
+    }
+    for message in messages:
         role, content = message["role"], message["content"]
         if role == "assistant":
             out += _assistant(message)
         elif role == "tool":
             for part in content:
+                if part["call_id"] in asked:  # the decision on an approval request
+                    answer = {"type": "mcp_approval_response", "approval_request_id": part["call_id"]}
+                    answer["approve"] = not part.get("is_error", False)
+                    out.append(answer | ({"reason": part["output"]} if part.get("is_error") else {}))
+                    continue
                 output = part["output"]
                 text = output if isinstance(output, str) else json.dumps(output, separators=(",", ":"))
                 out.append({"type": "function_call_output", "call_id": part["call_id"], "output": text})
@@ -159,10 +179,16 @@ def _input(request: dict[str, Any], developer: bool) -> list[dict[str, Any]]:
 def _neutral(tool: dict[str, Any]) -> dict[str, Any]:
     """A neutral tool (``modelport.tools``) as the built-in tool it is on the Responses API: web
     search with its domains as ``filters``, location and context size; code execution as
-    ``code_interpreter`` in an automatic container."""
+    ``code_interpreter`` in an automatic container; a remote MCP server as the ``mcp`` tool."""
     options = tool.get("options") or {}
     if tool["name"] == "code_execution":
         return {"type": "code_interpreter", "container": {"type": "auto"}}
+    if tool["name"] == "mcp_server":  # the mcp tool: a label and a URL, the rest by the API's names
+        mcp: dict[str, Any] = {"type": "mcp", "server_label": options["name"], "server_url": options["url"]}
+        if "description" in options:
+            mcp["server_description"] = options["description"]
+        mcp |= {k: options[k] for k in ("allowed_tools", "headers", "require_approval") if k in options}
+        return mcp
     args: dict[str, Any] = {"type": "web_search"}
     if "allowed_domains" in options:
         args["filters"] = {"allowed_domains": options["allowed_domains"]}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, ClassVar
 from urllib.parse import quote, quote_plus
 
@@ -263,6 +264,28 @@ def test_scrubber_findings_name_a_known_value_left_in_any_form():
     assert [f.describe("cassette.yaml") for f in findings] == [
         "cassette.yaml:2: the recording's credential (pl%2…)"
     ]
+
+
+def test_an_mcp_servers_credentials_in_a_request_body_are_removed():
+    """A Responses mcp tool's header value and an Anthropic connector's token have no key shape:
+    the recorder learns them from the body it records and removes them from it and the answer."""
+    header = "-".join(["fake", "team", "header", "77"])
+    token = "-".join(["fake", "oauth", "token", "88"])
+    body = json.dumps(
+        {
+            "tools": [{"type": "mcp", "server_label": "d", "headers": {"X-Team": header}}],
+            "mcp_servers": [{"type": "url", "name": "d", "authorization_token": token}],
+        }
+    )
+    request = SimpleNamespace(headers={}, uri="https://api.echo.test/v1/x", body=body.encode())
+    scrubber = Scrubber()
+    scrubber.request(request)
+    recorded = request.body.decode()
+    assert header not in recorded and token not in recorded
+    assert json.loads(recorded)["tools"][0]["headers"] == {"X-Team": "REDACTED"}
+    assert json.loads(recorded)["mcp_servers"][0]["authorization_token"] == "REDACTED"
+    response = {"headers": {}, "body": {"string": f"echo {header} {token}"}}
+    assert scrubber.response(response)["body"]["string"] == "echo REDACTED REDACTED"
 
 
 def test_base_url_rewriting_keeps_whole_segments():

@@ -170,6 +170,7 @@ def expected(response: dict[str, Any]) -> dict[str, Any]:
     damaged: list[str] = []
     cited: list[tuple[int, int, str]] = []
     other: list[dict[str, Any]] = []
+    approvals: list[tuple[str, str, Any]] = []
     for item in response.get("output") or []:
         kind = item["type"]
         if kind == "message":
@@ -191,6 +192,8 @@ def expected(response: dict[str, Any]) -> dict[str, Any]:
             reasoning.append((item["id"], summary, item.get("encrypted_content")))
         elif kind == "function_call":
             calls.append((item["call_id"], item["name"], json.loads(item["arguments"] or "{}")))
+        elif kind == "mcp_approval_request":  # a remote MCP call waiting for the client's decision
+            approvals.append((item["id"], item["name"], json.loads(item["arguments"] or "{}")))
         else:
             other.append(item)
     usage = response.get("usage") or {}
@@ -206,6 +209,7 @@ def expected(response: dict[str, Any]) -> dict[str, Any]:
         "damaged_images": damaged,
         "cited": cited,
         "unmapped": other,
+        "approvals": approvals,
         "raw_finish": details.get("reason") or response["status"],
         "usage": {
             "input": usage.get("input_tokens"),

@@ -460,7 +460,8 @@ def test_a_remote_mcp_server_is_sent_as_the_recorded_mcp_tool() -> None:
 @pytest.mark.parametrize(
     ("args", "problem"),
     [
-        ({"server_label": "x", "server_url": "https://h/mcp", "headers": {"a": "b"}}, "headers"),
+        ({"server_label": "x", "server_url": "https://h/mcp", "headers": {"a": "b\r\nc: d"}}, "header 'a'"),
+        ({"server_label": "x", "server_url": "https://h/mcp", "headers": {}}, "headers"),
         ({"server_label": "x", "server_url": "https://h/mcp", "authorization": "t"}, "authorization"),
         ({"server_label": "x", "server_url": "ftp://h/mcp"}, "server_url"),
         ({"server_label": "1x", "server_url": "https://h/mcp"}, "server_label"),

@@ -82,6 +82,11 @@ def _summary(result: Result) -> dict[str, Any]:
         ],
         "cited": [(c.start, c.end, _named(result, c.sources)) for c in result.citations],
         "unmapped": unmapped,
+        "approvals": [
+            (c.id, c.name, c.args)
+            for c in result.content
+            if isinstance(c, ToolCallPart) and c.approval == "requested"
+        ],
         "raw_finish": result.raw_finish_reason,
         "usage": {
             "input": u.input_tokens,
@@ -95,8 +100,8 @@ def _summary(result: Result) -> dict[str, Any]:
 
 def test_every_recording_is_replayed() -> None:
     files = corpus.all_files()
-    assert len(files) == 47  # the MANIFEST's 47 recordings
-    assert sum(len(corpus.exchanges(name)) for name in files) == 68
+    assert len(files) == 51  # the MANIFEST's 51 recordings
+    assert sum(len(corpus.exchanges(name)) for name in files) == 73
 
 
 @pytest.mark.parametrize(("name", "index"), _exchanges(), ids=lambda v: str(v)[-60:])
@@ -140,7 +145,8 @@ def _check_result(result: Result, response: dict[str, Any]) -> None:
     ):
         assert result.finish_reason == "content-filter"
     else:
-        asks_client = expected["calls"] or any(i["type"] in CLIENT_RUN for i in expected["unmapped"])
+        waits = expected["calls"] or expected["approvals"]  # a call to run, or a decision to make
+        asks_client = waits or any(i["type"] in CLIENT_RUN for i in expected["unmapped"])
         assert result.finish_reason == ("tool-calls" if asks_client else "stop")
 
 

@@ -2,7 +2,9 @@
 
 A :class:`Scrubber` knows the credentials of one recording *by value*: the key it was given, plus
 every value it sees in a credential header (``authorization: Bearer …``, ``x-api-key``, …) or a
-credential query parameter (``key=…``). For each request and response it:
+credential query parameter (``key=…``), and every credential a request body carries for a remote MCP
+server (a Responses ``mcp`` tool's ``headers`` and ``authorization``, an Anthropic ``mcp_servers``
+entry's ``authorization_token``). For each request and response it:
 
 - keeps credential request headers by name with the value ``<credential>`` (a header whose value
   holds a known credential counts as one, whatever its name), drops cookies;
@@ -116,8 +118,26 @@ class Scrubber:
             else:
                 request.headers[name] = self.text(value)
         request.uri = self.uri(request.uri)
+        self._learn_body(request.body)
         request.body = self._body(request.body)
         return request
+
+    def _learn_body(self, body: Any) -> None:
+        """Learn the credentials a request body holds for the remote MCP servers it names."""
+        try:
+            data = json.loads(body) if isinstance(body, (str, bytes)) and body else None
+        except ValueError:
+            return
+        if not isinstance(data, dict):
+            return
+        servers = [*(data.get("tools") or []), *(data.get("mcp_servers") or [])]
+        for server in (s for s in servers if isinstance(s, dict)):
+            headers = server.get("headers")
+            values = list(headers.values()) if isinstance(headers, dict) else []
+            values += [server.get("authorization"), server.get("authorization_token")]
+            for value in values:
+                if isinstance(value, str) and value:
+                    self.learn(value)
 
     def response(self, response: dict[str, Any]) -> dict[str, Any]:
         """``before_record_response``: known credentials and credential patterns removed everywhere."""

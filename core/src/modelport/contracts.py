@@ -32,8 +32,11 @@ any other before any I/O, so an older plugin keeps working and refuses every typ
 It also adds, with nothing for a 2.2 provider to change: the ``documents`` request keyword
 (mapped only by a provider whose ``Capabilities.documents`` is true; the core refuses documents
 for any other before any I/O, so a 2.2 provider never drops them unseen), ``Source.id`` and
-``Source.kind`` (``None`` by default), and the usage rule for a provider whose billed input leaves
-cached tokens out (docs/usage.md).
+``Source.kind`` (``None`` by default), the usage rule for a provider whose billed input leaves
+cached tokens out (docs/usage.md), the neutral ``mcp_server`` tool (``Capabilities.mcp_server``,
+off by default), ``ToolCallPart.approval`` (``None`` by default; ``"requested"`` for a call the
+provider runs once the tool loop's ``approve=`` hook says so) and ``HttpRequest.secrets`` (empty
+by default: credentials a request body carries, scrubbed like the key).
 
 What 2.2 added (nothing for a 2.1 provider to change): neutral server tools (the ``Capabilities``
 flags ``web_search``, ``web_fetch``, ``code_execution`` and :meth:`Provider.neutral_tool

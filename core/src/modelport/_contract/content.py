@@ -194,7 +194,13 @@ class ReasoningPart(_Frozen):
 
 
 class ToolCallPart(_Frozen):
-    """A call of a tool; ``provider_executed`` is true when the provider ran it itself."""
+    """A call of a tool; ``provider_executed`` is true when the provider ran it itself.
+
+    ``approval="requested"``: a call the provider runs itself only once approved (a remote MCP
+    server's tool with ``require_approval``); it has no result yet. The tool loop's ``approve=``
+    hook answers it with a :class:`ToolResultPart` of the same ``call_id``: not an error when
+    approved, an error holding the reason when refused.
+    """
 
     type: Literal["tool-call"] = "tool-call"
     id: str
@@ -202,6 +208,7 @@ class ToolCallPart(_Frozen):
     args: dict[str, Any] = Field(default_factory=dict)
     provider_executed: bool = False
     provider_metadata: ProviderMetadata | None = None
+    approval: Literal["requested"] | None = None
 
 
 class ToolResultPart(_Frozen):

@@ -22,6 +22,7 @@ FEATURES: tuple[tuple[str, str], ...] = (
     ("web_search", "web search"),
     ("web_fetch", "web fetch"),
     ("code_execution", "code execution"),
+    ("mcp_server", "MCP server"),
     ("provider_tools", "provider tools"),
     ("embed", "embed"),
     ("count_tokens", "count tokens"),

@@ -189,7 +189,7 @@ class Exchange:
     def _credentials(self, headers: httpx.Headers) -> list[str]:
         """The endpoint's credentials and the values of ``headers`` that are credentials (one pass
         over the raw pairs: ``Headers.get`` scans them all for each name)."""
-        secrets = list(self.endpoint.secrets)
+        secrets = [*self.endpoint.secrets, *self.spec.secrets]
         names = _byte_names(self.endpoint.credential_headers)
         for name, value in headers.raw:
             if not value or name.lower() not in names:

@@ -49,8 +49,9 @@ class HttpRequest(NamedTuple):
     core encodes it strictly: NaN or a lone surrogate is an ``InvalidRequestError``), raw bytes, or a
     :class:`FileBody` (a file streamed as it is sent).
     ``warnings`` reach both ``Result.warnings`` and the ``stream-start`` event. ``context`` is
-    anything the decoder needs back (the plugin's own business). Immutable (a named tuple: one is
-    built for every call, so it must be cheap).
+    anything the decoder needs back (the plugin's own business). ``secrets`` are credentials the
+    body carries (an MCP server's headers): scrubbed, like the endpoint's key, from every error and
+    kept answer. Immutable (a named tuple: one is built for every call, so it must be cheap).
     """
 
     url: str
@@ -60,6 +61,16 @@ class HttpRequest(NamedTuple):
     stream: bool = False
     warnings: Sequence[CallWarning] = ()
     context: Any = None
+    secrets: Sequence[str] = ()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        text = f"HttpRequest({fields})"
+        if not self.secrets:
+            return text
+        from ..secrets import redact
+
+        return redact(text, self.secrets, shapes=False)
 
 
 class HttpResponse(NamedTuple):

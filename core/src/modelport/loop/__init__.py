@@ -6,7 +6,9 @@ made, or ``stop_when(step)`` says so. ``approve=hook`` lets the caller allow, re
 call before it runs (see :mod:`modelport.loop.approval`). Calls the model asked for together run in
 parallel (threads in sync code, tasks in async code). A tool that raises, arguments that do not
 validate, a refused call or an output a request cannot carry become an error tool result the model
-sees. Provider-executed calls (search, code execution) are never run locally. Each turn is appended
+sees. Provider-executed calls (search, code execution) are never run locally; those the provider
+runs only once approved (a remote MCP server's, ``approval="requested"``) go to ``approve`` and
+its decision is sent back. Each turn is appended
 with ``result.message``, which carries what the provider needs replayed (thought signatures), so
 every provider's multi-step rules hold.
 
@@ -157,8 +159,15 @@ class _Conversation:
         return model._validate({**self.kwargs, "messages": list(self.messages)})
 
     def calls(self, result: Result) -> list[ToolCallPart]:
-        """The calls to answer locally: every call the provider did not execute itself."""
-        return [c for c in result.tool_calls if not c.provider_executed]
+        """The calls to answer: every call the provider did not execute itself and, with an
+        ``approve`` hook, every call the provider asks approval for (without one, the run ends
+        there: an approval is never given for the caller)."""
+        asked = self.approve is not None
+        return [
+            c
+            for c in result.content
+            if c.type == "tool-call" and (not c.provider_executed or (asked and c.approval == "requested"))
+        ]
 
     def remaining(self) -> float | None:
         """Seconds left of the step's deadline (``None`` without one)."""

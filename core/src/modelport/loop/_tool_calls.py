@@ -60,6 +60,9 @@ def plan(
     """The round of ``calls``, given the approval decision for each."""
     round_ = Round()
     for call, decided in zip(calls, decisions, strict=True):
+        if call.approval == "requested":  # the provider runs it: only the decision goes back
+            round_.answered(call, approval_answer(call, decided))
+            continue
         function = functions.get(call.name)
         if function is None:
             round_.answered(call, error_result(call, f"no tool named {call.name!r} is available"))
@@ -86,8 +89,25 @@ def plan(
 
 
 def asks(functions: dict[str, PythonTool], call: ToolCallPart) -> bool:
-    """Whether the approval hook is asked about ``call`` (a call of one of the run's tools)."""
-    return call.name in functions
+    """Whether the approval hook is asked about ``call`` (a call of one of the run's tools, or one
+    the provider asks approval for)."""
+    return call.name in functions or call.approval == "requested"
+
+
+def approval_answer(call: ToolCallPart, decided: Approval | Refusal) -> ToolResultPart:
+    """The answer to a provider's approval request: a result that is not an error when approved,
+    the refusal's reason as an error result when refused. Arguments cannot be edited."""
+    from ..errors import InvalidRequestError
+    from ..types import ToolResultPart
+
+    if isinstance(decided, Refusal):
+        return error_result(call, decided.reason)
+    if decided.args is not None:
+        raise InvalidRequestError(
+            f"approve cannot edit the arguments of {call.name!r} (call {call.id!r}): the provider runs"
+            " it as the model asked; approve or refuse it"
+        )
+    return ToolResultPart(call_id=call.id, name=call.name, output="approved")
 
 
 def ask(hook: ApproveHook | None, call: ToolCallPart) -> Approval | Refusal:

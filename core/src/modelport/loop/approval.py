@@ -10,6 +10,11 @@ decision (or an awaitable of one; ``arun`` awaits it, ``run`` and ``run_stream``
 - ``False`` or ``Refusal(reason)``: do not run it; the model gets ``reason`` as the call's error
   result (``is_error=True``), as it gets a failing tool's error.
 
+A call the provider runs itself once approved (``call.approval == "requested"``, a remote MCP
+server's tool with ``require_approval="always"``) is asked about the same way; the decision goes
+back to the provider (an approval's ``args`` cannot edit it). Without a hook such a call is not
+answered and the run ends with it.
+
 Anything else is a :class:`~modelport.errors.InvalidRequestError` raised to the caller. The hook is
 asked once per call, in the order the model gave them, before any call of the step runs; calls of
 unknown tools are answered with an error result without asking it.

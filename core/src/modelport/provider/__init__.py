@@ -100,6 +100,7 @@ class Capabilities:
     web_search: bool = False
     web_fetch: bool = False
     code_execution: bool = False
+    mcp_server: bool = False
     #: Maps ``documents`` (contract 2.3); else the core refuses them before any I/O.
     documents: bool = False
 
@@ -300,9 +301,9 @@ class Provider:
 
     def neutral_tool(self, name: str) -> NeutralToolMapping | None:
         """How this provider, on its :attr:`backend`, expresses the neutral tool ``name``
-        (``"web_search"``, ``"web_fetch"``, ``"code_execution"``; see :mod:`modelport.tools`): the
-        provider tool it compiles to and the options it can express, as data. Only asked for a tool
-        the :attr:`capabilities` list. The default: none. Never does I/O."""
+        (``"web_search"``, ``"web_fetch"``, ``"code_execution"``, ``"mcp_server"``; see
+        :mod:`modelport.tools`): the provider tool it compiles to and the options it can express, as
+        data. Only asked for a tool the :attr:`capabilities` list. The default: none. Never does I/O."""
         return None
 
     def replay_from_model(self, message: Message, origin: Origin, model_name: str) -> Message:

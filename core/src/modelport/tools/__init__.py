@@ -1,4 +1,5 @@
-"""Neutral provider tools: one web search, one page fetch, one code runner for every provider.
+"""Neutral provider tools: one web search, one page fetch, one code runner and one remote MCP
+server (:func:`mcp_server`) for every provider.
 
 ``modelport.tools.web_search(allowed_domains=[...], time_range=(start, end))`` asks for *a* web
 search without naming whose; the call's provider compiles it to its own provider tool
@@ -7,7 +8,7 @@ sent, and that tool is then validated like one given by hand. The compiled reque
 :meth:`Model.prepare <modelport.Model.prepare>` returns.
 
 The plugin contract: a provider says in its :class:`~modelport.provider.Capabilities` which neutral
-tools it has (``web_search``, ``web_fetch``, ``code_execution``) and maps each to a
+tools it has (``web_search``, ``web_fetch``, ``code_execution``, ``mcp_server``) and maps each to a
 :class:`NeutralToolMapping` in :meth:`Provider.neutral_tool <modelport.provider.Provider.neutral_tool>`:
 pure data (the provider tool's id and the neutral options it can express) and a pure function from
 those options to the provider tool's arguments. The core does the rest (:func:`compile_tool`):
@@ -20,7 +21,7 @@ those options to the provider tool's arguments. The core does the rest (:func:`c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Union, get_args
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, Union, get_args
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..errors import InvalidRequestError, validation_message
-from .args import ApproximateLocation, DomainLimits, ToolArgs
+from .args import ApproximateLocation, DomainLimits, HttpHeaders, ToolArgs
 
 if TYPE_CHECKING:
     from .._contract.results import CallWarning
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NEUTRAL_TOOL_NAMES",
     "CodeExecutionOptions",
+    "McpServerOptions",
     "NeutralTool",
     "NeutralToolHost",
     "NeutralToolMapping",
@@ -47,14 +49,16 @@ __all__ = [
     "code_execution",
     "compile_tool",
     "compile_tools",
+    "mcp_server",
     "web_fetch",
     "web_search",
 ]
 
 #: The neutral tools; each is also a :class:`~modelport.provider.Capabilities` flag.
-NeutralToolName = Literal["web_search", "web_fetch", "code_execution"]
-#: The names of the neutral tools, as the command line's ``--tool`` takes them.
-NEUTRAL_TOOL_NAMES: tuple[str, ...] = get_args(NeutralToolName)
+NeutralToolName = Literal["web_search", "web_fetch", "code_execution", "mcp_server"]
+#: The names of the neutral tools the command line's ``--tool`` takes (those that need no option:
+#: ``mcp_server`` needs a URL and a name).
+NEUTRAL_TOOL_NAMES: tuple[str, ...] = tuple(n for n in get_args(NeutralToolName) if n != "mcp_server")
 
 
 class TimeRange(BaseModel):
@@ -92,11 +96,38 @@ class CodeExecutionOptions(ToolArgs):
     """:func:`code_execution` takes no options: each provider's sandbox as it comes."""
 
 
-NeutralOptions = Union[WebSearchOptions, WebFetchOptions, CodeExecutionOptions]
+class McpServerOptions(ToolArgs):
+    """What :func:`mcp_server` can ask for: a remote MCP server (streamable HTTP or SSE) that the
+    provider connects to, lists and calls itself.
+
+    ``headers`` are credentials: each value is a :class:`pydantic.SecretStr`, shown as
+    ``'**********'`` in every ``repr``, dump and error; a provider reveals it only into the body it
+    sends, and the HTTP kit scrubs it from every error and kept answer.
+    """
+
+    url: str = Field(pattern=r"^https?://[^\s]+$")
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")
+    """The server's label: how the model and the provider's parts name it."""
+    description: str | None = Field(default=None, min_length=1)
+    """What the server is for, told to the model."""
+    allowed_tools: list[str] | None = Field(default=None, min_length=1)
+    """Only these of the server's tools (``None``: all it lists)."""
+    headers: HttpHeaders | None = None
+    """HTTP headers the provider sends to the server (e.g. ``Authorization``)."""
+    require_approval: Literal["always", "never"] | None = None
+    """``"always"``: each call waits for the tool loop's ``approve=`` hook."""
+
+    def header_values(self) -> dict[str, str]:
+        """The headers revealed, for the one request body that carries them."""
+        return {name: value.get_secret_value() for name, value in (self.headers or {}).items()}
+
+
+NeutralOptions = Union[WebSearchOptions, WebFetchOptions, CodeExecutionOptions, McpServerOptions]
 _OPTIONS: dict[str, type[ToolArgs]] = {
     "web_search": WebSearchOptions,
     "web_fetch": WebFetchOptions,
     "code_execution": CodeExecutionOptions,
+    "mcp_server": McpServerOptions,
 }
 
 
@@ -148,7 +179,8 @@ class NeutralToolMapping:
     to_args: Callable[[Any], dict[str, Any]] = lambda options: {}
 
 
-def _tool(name: str, best_effort: bool, **options: Any) -> NeutralTool:
+def _tool(tool_name: str, best_effort: bool, **options: Any) -> NeutralTool:
+    name = tool_name
     given = {
         key: list(value) if isinstance(value, (tuple, list)) and key.endswith("domains") else value
         for key, value in options.items()
@@ -215,6 +247,34 @@ def web_fetch(
 def code_execution(*, best_effort: bool = False) -> NeutralTool:
     """Code run in the provider's sandbox."""
     return _tool("code_execution", best_effort)
+
+
+def mcp_server(
+    *,
+    url: str,
+    name: str,
+    description: str | None = None,
+    allowed_tools: Sequence[str] | None = None,
+    headers: Mapping[str, str] | None = None,
+    require_approval: Literal["always", "never"] | None = None,
+    best_effort: bool = False,
+) -> NeutralTool:
+    """A remote MCP server the provider calls itself (see :class:`McpServerOptions`): its tool
+    listings, calls and results come back as provider-executed parts."""
+    if isinstance(allowed_tools, str):
+        raise InvalidRequestError("mcp_server: allowed_tools must be a list of tool names, not a string")
+    if headers is not None and not isinstance(headers, Mapping):
+        raise InvalidRequestError("mcp_server: headers must be a mapping of header names to values")
+    return _tool(
+        "mcp_server",
+        best_effort,
+        url=url,
+        name=name,
+        description=description,
+        allowed_tools=None if allowed_tools is None else list(allowed_tools),
+        headers=None if headers is None else dict(headers),
+        require_approval=require_approval,
+    )
 
 
 class NeutralToolHost(Protocol):

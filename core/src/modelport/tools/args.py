@@ -7,17 +7,29 @@ several providers take (Anthropic's and OpenAI's ``user_location``); :class:`Dom
 domain lists and use limit of a search or fetch (Anthropic's tools, the neutral tools of
 :mod:`modelport.tools`); :data:`DomainName` and :data:`DomainPattern` the domain entries every
 provider's domain lists are checked with (OpenAI's ``filters.allowed_domains``, Google's
-``excludeDomains``), so that ``""``, ``"a b"`` or ``"\r\nx.com"`` is refused before any request.
+``excludeDomains``), so that ``""``, ``"a b"`` or ``"\r\nx.com"`` is refused before any request;
+:data:`HttpHeaders` the headers a provider sends to a remote MCP server for you (credentials, kept as
+:class:`pydantic.SecretStr`), and :func:`header_secrets` the values to scrub of them.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, model_validator
 
-__all__ = ["MAX_TOOL_USES", "ApproximateLocation", "DomainLimits", "DomainName", "DomainPattern", "ToolArgs"]
+__all__ = [
+    "MAX_TOOL_USES",
+    "ApproximateLocation",
+    "DomainLimits",
+    "DomainName",
+    "DomainPattern",
+    "HttpHeaders",
+    "ToolArgs",
+    "header_secrets",
+]
 
 #: The largest use limit (``max_uses``) of a search or fetch: a thousand results of even a thousand
 #: tokens each would fill the largest context window a model has (a larger limit is a mistake).
@@ -58,6 +70,40 @@ DomainName = Annotated[str, AfterValidator(_host_name)]
 #: A host name optionally followed by a path with at most one ``*`` wildcard (``example.com/blog``,
 #: ``example.com/*/articles``): the forms Anthropic's web search and fetch document.
 DomainPattern = Annotated[str, AfterValidator(_host_or_path)]
+
+
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+
+
+def _sendable(headers: dict[str, SecretStr]) -> dict[str, SecretStr]:
+    if not headers:
+        raise ValueError("give at least one header, or none at all")
+    for name, value in headers.items():
+        if not _HEADER_NAME.fullmatch(name):
+            raise ValueError(f"header name {name!r} is not an HTTP token")
+        text = value.get_secret_value()
+        if not text.strip() or _CONTROL.search(text):
+            raise ValueError(f"header {name!r}: the value is empty or holds a control character")
+    return headers
+
+
+#: HTTP headers (name → value) sent on your behalf: names are HTTP tokens, values non-empty without
+#: control characters; each value a :class:`pydantic.SecretStr`, so no ``repr`` or dump shows it.
+HttpHeaders = Annotated[dict[str, SecretStr], AfterValidator(_sendable)]
+
+
+def header_secrets(headers: Mapping[str, SecretStr | str]) -> list[str]:
+    """The credentials in ``headers``' values, for the HTTP kit to scrub (``HttpRequest.secrets``):
+    each value, and the token after its scheme (``Bearer <token>``)."""
+    found: list[str] = []
+    for value in headers.values():
+        text = value.get_secret_value() if isinstance(value, SecretStr) else value
+        found.append(text)
+        scheme, _, token = text.strip().partition(" ")
+        if token.strip() and scheme:
+            found.append(token.strip())
+    return list(dict.fromkeys(found))
 
 
 class ToolArgs(BaseModel):

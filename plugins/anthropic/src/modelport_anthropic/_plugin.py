@@ -62,6 +62,8 @@ def modelport_conformance_suites(register: Any) -> None:  # SuiteRegistrar: conf
 HISTORY_VOLATILE = (
     # pydantic-ai echoes a web_fetch result's ``citations: null``, which the decoded part leaves out
     r"^generate-web-fetch-replayed:.*\.content\.content\.citations$",
+    # ... and an MCP result's text blocks' ``citations: null`` the same way
+    r"^generate-mcp-server-replayed:\$\.messages\[1\]\.content\[2\]\.content\[\d+\]\.citations$",
     # llm-anthropic sends a text block " " of its own before the two calls it got back
     r"^stream-after-tool-result:\$\.messages\[1\]\.content\[",
 )

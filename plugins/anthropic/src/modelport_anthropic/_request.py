@@ -28,9 +28,21 @@ from ._messages import wire_messages
 from ._options import AnthropicOptions, parse_options
 from ._structured import answer_tool, native_format, place_answer_tool
 from ._thinking import EFFORT_BUDGETS, Thinking, thinking_for
-from .tools import tool_to_wire
+from .tools import mcp_servers_to_wire, tool_to_wire
 
-__all__ = ["DEFAULT_MAX_TOKENS", "EFFORT_BUDGETS", "MAX_TOKENS", "build_body", "count_body", "max_tokens"]
+__all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "EFFORT_BUDGETS",
+    "MAX_TOKENS",
+    "MCP_SERVER",
+    "build_body",
+    "count_body",
+    "max_tokens",
+    "mcp_secrets",
+]
+
+#: The provider tool sent as an ``mcp_servers`` entry (the MCP connector).
+MCP_SERVER = "anthropic.mcp_server"
 
 #: The request's settings the Messages API has no field for: each one set is a warning, not sent.
 _NO_FIELD = ("seed", "presence_penalty", "frequency_penalty")
@@ -137,6 +149,15 @@ def count_body(model_name: str, request: Request) -> dict[str, Any]:
     return body
 
 
+def mcp_secrets(body: dict[str, Any]) -> list[str]:
+    """The credentials the body's ``mcp_servers`` entries carry (``authorization_token``)."""
+    servers = body.get("mcp_servers")
+    if not isinstance(servers, list):
+        return []
+    tokens = [s.get("authorization_token") for s in servers if isinstance(s, dict)]
+    return [token for token in tokens if isinstance(token, str) and token]
+
+
 def _thinking(model_name: str, request: Request, options: AnthropicOptions, limit: int) -> Thinking:
     """``provider_options`` ``thinking`` as given, else what ``reasoning`` maps to."""
     if options.thinking is not None:
@@ -155,7 +176,11 @@ def _tool(tool: FunctionTool) -> dict[str, Any]:
 def _tools(request: Request, options: AnthropicOptions, body: dict[str, Any]) -> None:
     tools = request.tools or []
     functions = [t for t in tools if isinstance(t, FunctionTool)]
-    server = [tool_to_wire(t) for t in tools if isinstance(t, ProviderTool)]
+    given = [t for t in tools if isinstance(t, ProviderTool)]
+    connectors = [t for t in given if t.id == MCP_SERVER]
+    if connectors:  # the MCP connector: entries of mcp_servers, not tool blocks
+        body["mcp_servers"] = mcp_servers_to_wire(connectors)[0]
+    server = [tool_to_wire(t) for t in given if t.id != MCP_SERVER]
     choice = request.tool_choice
     wire: dict[str, Any] | None
     if isinstance(choice, ToolSubsetChoice):

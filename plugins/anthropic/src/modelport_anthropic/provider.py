@@ -79,6 +79,7 @@ class AnthropicProvider(HttpProvider):
         web_search=True,
         web_fetch=True,
         code_execution=True,
+        mcp_server=True,
         documents=True,
     )
     default_base_url: ClassVar[str | None] = ANTHROPIC_BASE_URL
@@ -107,7 +108,7 @@ class AnthropicProvider(HttpProvider):
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
 
     def neutral_tool(self, name: str) -> NeutralToolMapping | None:
-        """``anthropic.web_search`` / ``web_fetch`` / ``code_execution``."""
+        """``anthropic.web_search`` / ``web_fetch`` / ``code_execution`` / ``mcp_server``."""
         from ._neutral import neutral_tool
 
         return neutral_tool(name)
@@ -124,7 +125,30 @@ class AnthropicProvider(HttpProvider):
         from ._request import build_body
 
         body, warnings, answer = build_body(model_name, request, stream=stream)
-        return HttpRequest("/v1/messages", body=body, stream=stream, warnings=warnings, context=answer)
+        return HttpRequest(
+            "/v1/messages",
+            body=body,
+            stream=stream,
+            warnings=warnings,
+            context=answer,
+            **self._connector(request, body),
+        )
+
+    def _connector(self, request: Request, body: dict[str, Any]) -> dict[str, Any]:
+        """For a request with the MCP connector (``anthropic.mcp_server``): its beta added to the
+        ``anthropic-beta`` header, and the tokens of ``mcp_servers`` for the kit to scrub."""
+        from ._request import MCP_SERVER, mcp_secrets
+        from .tools import MCP_BETA
+
+        extra: dict[str, Any] = {}
+        secrets = mcp_secrets(body)
+        if secrets:
+            extra["secrets"] = secrets
+        if any(getattr(tool, "id", None) == MCP_SERVER for tool in request.tools or []):
+            names = _beta_names(self.config.options.get("beta"))
+            beta = ",".join(names if MCP_BETA in names else [*names, MCP_BETA])
+            extra["headers"] = {"anthropic-beta": check_header_value(beta, "beta")}
+        return extra
 
     def decode_response(self, data: Any, spec: HttpRequest) -> Result:
         from ._decode import decode_message
@@ -140,7 +164,8 @@ class AnthropicProvider(HttpProvider):
         """``POST /v1/messages/count_tokens``."""
         from ._request import count_body
 
-        return HttpRequest("/v1/messages/count_tokens", body=count_body(model_name, request))
+        body = count_body(model_name, request)
+        return HttpRequest("/v1/messages/count_tokens", body=body, **self._connector(request, body))
 
     def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
         return TokenCount(input_tokens=data["input_tokens"])

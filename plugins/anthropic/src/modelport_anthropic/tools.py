@@ -7,13 +7,20 @@ Anthropic's side; a request names them as ``{"type": "provider", "id": "anthropi
 back as provider-executed tool call and result parts (:mod:`modelport_anthropic._blocks`). Web
 fetch and some code-execution versions are beta features: pass ``beta=`` to ``get_model`` (e.g.
 ``"web-fetch-2025-09-10"``, ``"code-execution-2025-08-25"``).
+
+``anthropic.mcp_server`` is the MCP connector: a remote MCP server Anthropic lists and calls itself.
+It is not a tool block but an entry of the request's ``mcp_servers`` (``{"type": "url", "url",
+"name", "tool_configuration", "authorization_token"}``), sent with the ``mcp-client-2025-04-04``
+beta (:data:`MCP_BETA`, added to the ``anthropic-beta`` header); its ``mcp_tool_use`` and
+``mcp_tool_result`` blocks come back as provider-executed parts. The ``authorization_token`` is a
+:class:`pydantic.SecretStr`: no ``repr`` shows it, and the kit scrubs it from errors.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 
 from modelport.provider_tools import ProviderToolSpec
 from modelport.tools.args import ApproximateLocation as UserLocation
@@ -21,12 +28,16 @@ from modelport.tools.args import DomainLimits, ToolArgs
 from modelport.types import ProviderTool
 
 __all__ = [
+    "MCP_BETA",
     "CodeExecutionArgs",
+    "McpServerArgs",
     "PROVIDER_TOOL_SPECS",
     "UserLocation",
     "WebFetchArgs",
     "WebSearchArgs",
     "code_execution",
+    "mcp_server",
+    "mcp_servers_to_wire",
     "tool_to_wire",
     "web_fetch",
     "web_search",
@@ -60,6 +71,22 @@ class CodeExecutionArgs(ToolArgs):
     )
 
 
+#: The beta the MCP connector needs (``anthropic-beta`` header), as the API reference names it.
+MCP_BETA = "mcp-client-2025-04-04"
+
+
+class McpServerArgs(ToolArgs):
+    """Arguments of ``anthropic.mcp_server``: one ``mcp_servers`` entry of the MCP connector."""
+
+    url: str = Field(pattern=r"^https://[^\s]+$")
+    """The server's URL (streamable HTTP or SSE; the connector takes ``https`` only)."""
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")
+    allowed_tools: list[str] | None = Field(default=None, min_length=1)
+    """Only these of the server's tools (``tool_configuration.allowed_tools``)."""
+    authorization_token: SecretStr | None = None
+    """An OAuth bearer token the connector sends to the server."""
+
+
 PROVIDER_TOOL_SPECS: tuple[ProviderToolSpec, ...] = (
     ProviderToolSpec(
         "anthropic.web_search", "web_search", "anthropic", WebSearchArgs, "Web search, run by Anthropic."
@@ -74,6 +101,13 @@ PROVIDER_TOOL_SPECS: tuple[ProviderToolSpec, ...] = (
         CodeExecutionArgs,
         "Runs code in a sandbox.",
     ),
+    ProviderToolSpec(
+        "anthropic.mcp_server",
+        "mcp_server",
+        "anthropic",
+        McpServerArgs,
+        "A remote MCP server's tools, run by Anthropic (the MCP connector).",
+    ),
 )
 """Every Anthropic provider-tool spec, registered by the plugin."""
 
@@ -86,6 +120,34 @@ def tool_to_wire(tool: ProviderTool) -> dict[str, Any]:
     args = spec.args_of(tool)
     given = args.model_dump(exclude_none=True)
     return {"type": given.pop("version"), "name": spec.name, **given}
+
+
+def mcp_servers_to_wire(tools: list[ProviderTool]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The ``mcp_servers`` entries of the (validated) ``anthropic.mcp_server`` tools, and the
+    credentials they carry (for the kit to scrub)."""
+    servers: list[dict[str, Any]] = []
+    secrets: list[str] = []
+    for tool in tools:
+        args = _BY_ID[tool.id].args_of(tool)
+        assert isinstance(args, McpServerArgs)
+        entry: dict[str, Any] = {"type": "url", "url": args.url, "name": args.name}
+        if args.allowed_tools is not None:
+            entry["tool_configuration"] = {"enabled": True, "allowed_tools": list(args.allowed_tools)}
+        if args.authorization_token is not None:
+            token = args.authorization_token.get_secret_value()
+            entry["authorization_token"] = token
+            secrets.append(token)
+        servers.append(entry)
+    return servers, secrets
+
+
+def mcp_server(**args: Any) -> ProviderTool:
+    """``anthropic.mcp_server`` (see :class:`McpServerArgs`); an ``authorization_token`` given as
+    a string is kept as a :class:`pydantic.SecretStr`."""
+    token = args.get("authorization_token")
+    if isinstance(token, str):
+        args = {**args, "authorization_token": SecretStr(token)}
+    return ProviderTool(id="anthropic.mcp_server", name="mcp_server", args=args)
 
 
 def web_search(**args: Any) -> ProviderTool:

@@ -15,7 +15,10 @@ jrkropp/open-webui-developer-toolkit#715): messages and function calls go back w
 (``call_id`` alone pairs a call with its output), a reasoning item keeps its id beside the
 ``encrypted_content`` that carries its state, and a built-in tool's call, which only a stored item
 could stand for, is left out (its findings are in the answer's text, which goes back), as is
-another provider's (Anthropic's web search in a history moved to OpenAI).
+another provider's (Anthropic's web search in a history moved to OpenAI). An
+``mcp_approval_request`` goes back whole when not stored: the ``mcp_approval_response`` that
+answers it (the tool result of its id: approved unless an error, whose text is the reason) refers
+to it.
 
 A reasoning item is only valid when the item that followed it comes with it: the API answers
 "Item of type 'reasoning' was provided without its required following item" otherwise. So a
@@ -62,16 +65,20 @@ def input_items(
     """Every message as input items, in order (``stored``: the items are kept at OpenAI;
     ``stateful``: they continue a conversation OpenAI keeps, whose calls the results may answer)."""
     out: list[dict[str, Any]] = []
+    asked = {  # the calls OpenAI asked approval for: their results are the answers
+        p.id for m in messages for p in m.content if isinstance(p, ToolCallPart) and p.approval == "requested"
+    }
     for index, message in enumerate(messages):
         where = f"messages[{index}]"
         results = [p for p in message.content if isinstance(p, ToolResultPart) and not p.provider_executed]
         rest = [p for p in message.content if not isinstance(p, ToolResultPart)]
         if results and not stateful:
             called = {item.get("call_id") for item in out if item.get("type") == "function_call"}
+            called |= asked
             for result in results:
                 if result.call_id not in called:
                     raise InvalidRequestError(MISPLACED_RESULT.format(where=where, call_id=result.call_id))
-        out += [_tool_result(p) for p in results]
+        out += [_approval(p) if p.call_id in asked else _tool_result(p) for p in results]
         if message.role == "system":
             for part in rest:
                 if not isinstance(part, TextPart):
@@ -84,6 +91,16 @@ def input_items(
         elif rest:
             raise InvalidRequestError(f"{where}: a tool message can only hold tool results")
     return out
+
+
+def _approval(part: ToolResultPart) -> dict[str, Any]:
+    """The answer to an ``mcp_approval_request``: approved unless the result is an error, whose
+    text is the reason."""
+    answer: dict[str, Any] = {"type": "mcp_approval_response", "approval_request_id": part.call_id}
+    answer["approve"] = not part.is_error
+    if part.is_error and isinstance(part.output, str) and part.output:
+        answer["reason"] = part.output
+    return answer
 
 
 def _tool_result(part: ToolResultPart) -> dict[str, Any]:
@@ -136,6 +153,12 @@ def _assistant(parts: list[Any], where: str, *, stored: bool) -> list[dict[str, 
             if ident and stored:
                 message["id"] = ident
             add(message, ident)
+        elif isinstance(part, ToolCallPart) and part.approval == "requested" and ident and not stored:
+            # Its answer refers to it: not stored, the request goes back whole.
+            request = {"type": "mcp_approval_request", "id": ident, "name": part.name}
+            label = (part.provider_metadata or {}).get(RESPONSES, {}).get("server_label")
+            request |= {"server_label": label} if isinstance(label, str) else {}
+            add({**request, "arguments": dumps(part.args).decode()}, ident)
         elif isinstance(part, ToolCallPart) and part.provider_executed:
             # Only a stored item of this API can stand for it (another provider's call has no id here).
             add({"type": "item_reference", "id": ident} if stored and ident else _LEFT_OUT, ident)

@@ -37,7 +37,7 @@ from modelport.types import CallWarning, Citation, FilePart, Source, ToolResultP
 
 from ._responses_input import RESPONSES
 
-__all__ = ["BUILT_IN_ITEMS", "Citations", "built_in_events"]
+__all__ = ["BUILT_IN_ITEMS", "Citations", "approval_request_event", "built_in_events"]
 
 #: Output item type → the tool name its call part carries (MCP calls carry the MCP tool's name).
 BUILT_IN_ITEMS = {
@@ -116,6 +116,23 @@ def built_in_events(item: Mapping[str, Any]) -> tuple[list[ev.StreamEvent], Call
                 "result's output['result']",
             )
     return events, warning
+
+
+def approval_request_event(item: Mapping[str, Any]) -> tuple[ev.ToolCallEvent, CallWarning | None]:
+    """An ``mcp_approval_request`` item: the MCP call OpenAI runs once approved, as a
+    provider-executed call with ``approval="requested"`` and no result (the tool loop's ``approve=``
+    hook answers it, :mod:`._responses_input` sends the answer as an ``mcp_approval_response``)."""
+    ident = item.get("id") or ""
+    call, warning = tool_call_part(ident, item.get("name") or "mcp", item.get("arguments") or "")
+    meta = {"item_id": ident, "item_type": "mcp_approval_request"}
+    if item.get("server_label"):
+        meta["server_label"] = item["server_label"]
+    update = {
+        "provider_executed": True,
+        "approval": "requested",
+        "provider_metadata": {**(call.provider_metadata or {}), RESPONSES: meta},
+    }
+    return ev.ToolCallEvent(part=call.model_copy(update=update)), warning
 
 
 def _image(item: Mapping[str, Any]) -> FilePart | None:

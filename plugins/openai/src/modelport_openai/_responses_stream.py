@@ -42,7 +42,7 @@ from modelport.http import stream_error
 from modelport.types import REFUSAL_METADATA, CallWarning, FinishReason, Result, Usage
 
 from ._responses_input import RESPONSES
-from ._responses_items import BUILT_IN_ITEMS, Citations, built_in_events
+from ._responses_items import BUILT_IN_ITEMS, Citations, approval_request_event, built_in_events
 from ._wire_map import INCOMPLETE
 
 if TYPE_CHECKING:
@@ -105,6 +105,7 @@ class ResponsesStream:
         self.response_id: str | None = None
         self.open: dict[str, str] = {}  # event id of each open text/reasoning part → its kind
         self.calls: dict[str, bool] = {}  # item id of each started call → whether deltas came
+        self.approvals = 0  # mcp_approval_request items: the answer waits for them too
         self.server_calls = 0  # built-in tool calls OpenAI ran (web search, code interpreter, ...)
         self.refusal: list[str] = []
         self.unmapped: list[OutputItem] = []
@@ -243,6 +244,11 @@ class ResponsesStream:
             if not self.calls[ident] and item.get("arguments"):  # not streamed: the arguments now
                 out.append(ev.ToolCallDeltaEvent(id=ident, delta=item["arguments"]))
             out.append(ev.ToolCallEndEvent(id=ident))
+        elif kind == "mcp_approval_request":  # a remote MCP call waiting for the client's answer
+            event, warning = approval_request_event(item)
+            out.append(event)
+            self.approvals += 1
+            self.warnings += [warning] if warning is not None else []
         elif kind in BUILT_IN_ITEMS:
             self.server_calls += kind != "mcp_list_tools"  # listing a server's tools runs none
             if kind == "file_search_call":
@@ -275,7 +281,9 @@ class ResponsesStream:
         elif refused:
             reason = "content-filter"
         else:
-            asks_client = self.calls or any(i.get("type") in CLIENT_RUN_ITEMS for i in self.unmapped)
+            asks_client = (
+                self.calls or self.approvals or any(i.get("type") in CLIENT_RUN_ITEMS for i in self.unmapped)
+            )
             reason = "tool-calls" if asks_client else "stop"
         found = {k: response[k] for k in ("service_tier",) if response.get(k)}
         if refused:

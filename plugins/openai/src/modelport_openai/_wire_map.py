@@ -125,7 +125,11 @@ RESPONSES_WIRE_MAP = WireMap(
             p + suffix for suffix in ("/incomplete_details/reason", "/status") for p in _ENDS
         ),
         text=("[/type=response.output_text.delta]/delta", "[/type=response.refusal.delta]/delta"),
-        tool_name="[/type=response.output_item.added]/item/name",
+        # a function call's name comes with its added item; a built-in (MCP) call's with its done item
+        tool_name=(
+            "[/type=response.output_item.added][/item/type=function_call]/item/name",
+            "[/type=response.output_item.done][/item/type=mcp_call]/item/name",
+        ),
         tool_arguments="[/type=response.function_call_arguments.delta]/delta",
         citations=_spans(_ADDED),
     ),

@@ -247,13 +247,14 @@ class OpenAIResponsesProvider(OpenAIProvider):
         batch=True,
         web_search=True,
         code_execution=True,
+        mcp_server=True,
     )
     tool_namespace: ClassVar[str | None] = "openai"
     #: Encrypted reasoning items belong to the model that produced them: dropped for another model.
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
 
     def neutral_tool(self, name: str) -> NeutralToolMapping | None:
-        """``openai.web_search`` / ``code_interpreter`` (the Responses API has no page fetch)."""
+        """``openai.web_search`` / ``code_interpreter`` / ``mcp`` (the Responses API has no page fetch)."""
         from ._neutral import neutral_tool
 
         return neutral_tool(name)
@@ -261,9 +262,12 @@ class OpenAIResponsesProvider(OpenAIProvider):
     def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
         """``POST /responses`` (with ``stream: true`` for a stream)."""
         from ._responses_request import build_body
+        from .tools import body_secrets
 
         body, warnings = build_body(model_name, request, stream=stream, quirks=self.quirks, provider=self.id)
-        return HttpRequest("/responses", body=body, stream=stream, warnings=warnings)
+        return HttpRequest(
+            "/responses", body=body, stream=stream, warnings=warnings, secrets=body_secrets(body)
+        )
 
     def decode_response(self, data: Any, spec: HttpRequest) -> Result:
         from ._responses_stream import decode_response
@@ -278,11 +282,10 @@ class OpenAIResponsesProvider(OpenAIProvider):
     def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest:
         """``POST /responses/input_tokens`` with what the request would send as input."""
         from ._responses_request import count_body
+        from .tools import body_secrets
 
-        return HttpRequest(
-            "/responses/input_tokens",
-            body=count_body(model_name, request, quirks=self.quirks, provider=self.id),
-        )
+        body = count_body(model_name, request, quirks=self.quirks, provider=self.id)
+        return HttpRequest("/responses/input_tokens", body=body, secrets=body_secrets(body))
 
     def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
         return TokenCount(input_tokens=data["input_tokens"])

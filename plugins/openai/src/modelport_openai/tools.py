@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 
 from modelport.provider_tools import ProviderToolSpec
 from modelport.tools.args import ApproximateLocation as UserLocation
-from modelport.tools.args import DomainName, ToolArgs
+from modelport.tools.args import DomainName, HttpHeaders, ToolArgs, header_secrets
 from modelport.types import ProviderTool
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "UserLocation",
     "WebSearchArgs",
     "WebSearchFilters",
+    "body_secrets",
     "code_interpreter",
     "file_search",
     "image_generation",
@@ -125,17 +126,19 @@ class ImageGenerationArgs(ToolArgs):
 
 
 class McpArgs(ToolArgs):
-    """Arguments of ``openai.mcp``: a public remote MCP server OpenAI lists and calls itself (its
-    calls and tool lists come back as provider-executed parts). ``headers`` and ``authorization``
-    are not taken yet: a request's tools are plain data that reprs and logs show, and a credential
-    must never be."""
+    """Arguments of ``openai.mcp``: a remote MCP server OpenAI lists and calls itself (its calls and
+    tool lists come back as provider-executed parts). ``headers`` are credentials: each value a
+    :class:`pydantic.SecretStr` that no ``repr`` shows, revealed only into the body sent and scrubbed
+    by the kit from every error and kept answer."""
 
     server_label: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")
     server_url: str = Field(pattern=r"^https?://[^\s]+$")
     server_description: str | None = Field(default=None, min_length=1)
     allowed_tools: list[str] | None = Field(default=None, min_length=1)
+    headers: HttpHeaders | None = None
     require_approval: Literal["always", "never"] | None = None
-    """``"always"`` answers with approval requests this API's tool loop cannot answer yet."""
+    """``"always"``: each call comes back as an ``mcp_approval_request``, answered by the tool
+    loop's ``approve=`` hook."""
 
 
 PROVIDER_TOOL_SPECS: tuple[ProviderToolSpec, ...] = (
@@ -168,7 +171,19 @@ def tool_to_wire(tool: ProviderTool) -> dict[str, Any]:
     args = spec.args_of(tool)
     given = args.model_dump(exclude_none=True)
     kind = given.pop("version", spec.name)
+    if isinstance(args, McpArgs) and args.headers:
+        given["headers"] = {name: value.get_secret_value() for name, value in args.headers.items()}
     return {"type": kind, **given}
+
+
+def body_secrets(body: dict[str, Any]) -> list[str]:
+    """The credentials a Responses body's ``mcp`` tools carry (their ``headers``), for the kit to
+    scrub."""
+    found: list[str] = []
+    for tool in body.get("tools") or []:
+        if isinstance(tool, dict) and tool.get("type") == "mcp" and isinstance(tool.get("headers"), dict):
+            found += header_secrets({k: v for k, v in tool["headers"].items() if isinstance(v, str)})
+    return found
 
 
 def web_search(**args: Any) -> ProviderTool:
@@ -192,5 +207,12 @@ def image_generation(**args: Any) -> ProviderTool:
 
 
 def mcp(**args: Any) -> ProviderTool:
-    """``openai.mcp`` with ``args`` (see :class:`McpArgs`)."""
+    """``openai.mcp`` with ``args`` (see :class:`McpArgs`); header values given as strings are kept
+    as :class:`pydantic.SecretStr`."""
+    headers = args.get("headers")
+    if isinstance(headers, dict):
+        args = {
+            **args,
+            "headers": {k: v if isinstance(v, SecretStr) else SecretStr(v) for k, v in headers.items()},
+        }
     return ProviderTool(id="openai.mcp", name="mcp", args=args)
