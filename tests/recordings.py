@@ -33,6 +33,7 @@ PROVIDERS = (
     "batch",
     "vertex-anthropic",
     "bedrock",
+    "anthropic-bedrock",
 )
 
 
