@@ -64,6 +64,11 @@ def openai_responses(relative: str) -> Path:
     return recording("openai-responses", relative)
 
 
+def anthropic_bedrock(relative: str) -> Path:
+    """A recording of Claude on Bedrock's InvokeModel (Messages bodies, chunked event streams)."""
+    return recording("anthropic-bedrock", relative)
+
+
 def bedrock(relative: str) -> Path:
     """A recording of the AWS Bedrock corpus (Converse, ConverseStream event streams)."""
     return recording("bedrock", relative)
