@@ -45,6 +45,7 @@ SOURCES = {
     ),
     "posit-dev__chatlas": ("posit-dev/chatlas", "ea4531130e56d3c5bb003d87a1792dd942554b8d", "MIT"),
     "tmc__langchaingo": ("tmc/langchaingo", "8fea3de63675b901cf7a2cdc435c204cb7a93643", "MIT"),
+    "pydantic__pydantic-ai": ("pydantic/pydantic-ai", "4fda38988f2939fa6ea9cdefcf120693e10ef491", "MIT"),
 }
 F = "charmbracelet__fantasy/providertests__testdata__TestBedrockCommon__bedrock-anthropic-"
 C = "posit-dev__chatlas/tests___vcr__test_provider_bedrock__"
@@ -70,9 +71,9 @@ def anthropic_name(model_id: str) -> str:
     return re.sub(r"-v\d+(?::\d+)?$", "", name)
 
 
-def url(model: str, *, stream: bool) -> str:
+def url(model: str, *, stream: bool, region: str = REGION) -> str:
     action = "invoke-with-response-stream" if stream else "invoke"
-    return f"https://bedrock-runtime.{REGION}.amazonaws.com/model/{quote(model, safe='')}/{action}"
+    return f"https://bedrock-runtime.{region}.amazonaws.com/model/{quote(model, safe='')}/{action}"
 
 
 def bedrock_body(request: dict[str, Any], model: str) -> dict[str, Any]:
@@ -132,9 +133,12 @@ def exchange(saved: str, index: int) -> dict[str, Any]:
         return _httprr(path)[index]
     item = yaml.safe_load(path.read_text(encoding="utf-8"))["interactions"][index]
     request, response = item["request"], item["response"]
-    body = request["body"]
-    raw = response["body"]
-    raw = raw.get("string", "") if isinstance(raw, dict) else raw
+    body = request["body"] if "body" in request else json.dumps(request["parsed_body"])
+    if "parsed_body" in response:  # pydantic-ai keeps JSON bodies parsed
+        raw = json.dumps(response["parsed_body"]).encode("utf-8")
+    else:
+        raw = response["body"]
+        raw = raw.get("string", "") if isinstance(raw, dict) else raw
     status = response.get("code") or response["status"]["code"]
     headers = {
         k.lower(): (v[0] if isinstance(v, list) else v) for k, v in (response.get("headers") or {}).items()
@@ -157,6 +161,7 @@ def recorded_case(spec: dict[str, Any]) -> tuple[dict[str, Any], list[Interactio
     path = unquote(found["uri"].split("/model/", 1)[1])
     model, action = path.rsplit("/", 1)
     stream = action == "invoke-with-response-stream"
+    region = found["uri"].split("bedrock-runtime.", 1)[1].split(".", 1)[0]
     request = canonical(recorded)
     request.update(spec.get("request_update") or {})
     media = found["headers"].get("content-type", "application/json").split(";")[0]
@@ -167,7 +172,7 @@ def recorded_case(spec: dict[str, Any]) -> tuple[dict[str, Any], list[Interactio
     interaction = Interaction(
         request={
             "method": "POST",
-            "uri": url(model, stream=stream),
+            "uri": url(model, stream=stream, region=region),
             "headers": _request_headers(),
             "body": {"json": bedrock_body(request, model)},
         },
@@ -183,6 +188,7 @@ def recorded_case(spec: dict[str, Any]) -> tuple[dict[str, Any], list[Interactio
         "method": "stream" if stream else "generate",
         "model": model,
         **({"features": spec["features"]} if spec.get("features") else {}),
+        **({"config": {"region": region}} if region != REGION else {}),
         "request": request,
         "source": source,
     }
@@ -224,9 +230,61 @@ def mock_case(spec: dict[str, Any]) -> tuple[dict[str, Any], list[Interaction]]:
     return case, played
 
 
+def derived_case(spec: dict[str, Any]) -> tuple[dict[str, Any], list[Interaction]]:
+    """A MOCK case from a real recording of Claude on Vertex AI (tests/corpus/vertex-anthropic): the
+    same Messages request and answer, sent and played at Bedrock's URL with Bedrock's body."""
+    from modelport_conformance.containers import read_recording
+
+    saved, index = spec["derived_from"], spec["interaction"]
+    found = read_recording(ROOT / "tests" / "corpus" / "vertex-anthropic" / saved).exchanges[index]
+    request = canonical(json.loads(found.request_body or "{}"))
+    if spec.get("response_format"):
+        (tool,) = request.pop("tools")
+        request.pop("tool_choice", None)
+        request["response_format"] = {
+            "type": "json_schema",
+            "name": tool["name"],
+            "description": tool["description"],
+            "schema": tool["parameters"],
+        }
+    model = spec["model"]
+    kept = {"content-type": ["application/json"]}
+    interaction = Interaction(
+        request={
+            "method": "POST",
+            "uri": url(model, stream=False),
+            "headers": _request_headers(),
+            "body": {"json": bedrock_body(request, model)},
+        },
+        response={
+            "status": {"code": found.status, "message": _STATUS.get(found.status, "")},
+            "headers": kept,
+            "body": store_body(found.response_body, kept),
+        },
+    )
+    note = (
+        "MOCK: the corpus has no Bedrock recording of this; request and answer are a real recording of "
+        f"Claude on Vertex AI (the same Messages API), played at Bedrock's URL: {spec['why']}"
+    )
+    source = {"mock": True, "derived_from": f"tests/corpus/vertex-anthropic/{saved}", "interaction": index}
+    source["note"] = note
+    case = {
+        "description": spec["description"],
+        "method": "generate",
+        "model": model,
+        **({"features": spec["features"]} if spec.get("features") else {}),
+        "request": request,
+        "source": source,
+    }
+    return case, [interaction]
+
+
 def build(spec: dict[str, Any]) -> None:
     """Write one case directory (``expected.json``, when present, is kept)."""
-    case, played = mock_case(spec) if spec.get("mock") else recorded_case(spec)
+    if "derived_from" in spec:
+        case, played = derived_case(spec)
+    else:
+        case, played = mock_case(spec) if spec.get("mock") else recorded_case(spec)
     directory = TARGET / spec["name"]
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "case.yaml").write_text(
@@ -317,6 +375,27 @@ def cases() -> list[dict[str, Any]]:
             interaction=1,
             features=["function_tools"],
         ),
+        _recorded(
+            "generate-cache-write-and-read",
+            "pydantic__pydantic-ai/tests__models__cassettes__test_anthropic__test_anthropic_cache_bedrock_real_api.yaml",
+            "InvokeModel in eu-central-1 (an eu. inference profile): prompt_cache at the last user turn; "
+            "1956 tokens written to the cache and 9511 read, with the 5m/1h split.",
+            interaction=1,
+            features=["prompt_cache"],
+            request_update={"prompt_cache": {"at": ["messages"], "ttl": "5m"}},
+        ),
+        {
+            "name": "generate-answer-tool",
+            "derived_from": "charmbracelet__fantasy/providertests__testdata__"
+            "TestGoogleVertexObjectGeneration__vertex-claude-3-7-sonnet__simple_object.yaml",
+            "interaction": 0,
+            "model": "us.anthropic.claude-3-7-sonnet-20250219-v1:0",
+            "response_format": True,
+            "features": ["structured_output"],
+            "why": "response_format sent as the forced answer tool, as on Vertex AI",
+            "description": "InvokeModel: response_format sent as a forced answer tool; its input is the "
+            "parsed answer (MOCK, from a Vertex AI recording).",
+        },
         _recorded(
             "error-access-denied",
             L,

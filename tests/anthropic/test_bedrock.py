@@ -421,3 +421,31 @@ def test_an_exception_frame_mid_stream_is_the_typed_error_after_the_text() -> No
                 deltas.append(event.delta)
     assert deltas == ["Olá! ", "👋"]
     assert info.value.provider_status == "throttlingException"
+
+
+def test_the_recorded_cache_write_and_read_count_in_the_input_tokens() -> None:
+    saved = "pydantic__pydantic-ai/tests__models__cassettes__test_anthropic__test_anthropic_cache_bedrock_real_api.yaml"
+    item = yaml.safe_load(recordings.anthropic_bedrock(saved).read_text(encoding="utf-8"))["interactions"][1]
+    sent, answer = item["request"]["parsed_body"], item["response"]["parsed_body"]
+    seen: list[httpx.Request] = []
+    model = modelport.get_model(
+        "anthropic-bedrock/eu.anthropic.claude-haiku-4-5-20251001-v1:0",
+        transport=answering(json.dumps(answer).encode(), seen=seen),
+        **keys(region="eu-central-1"),
+    )
+    history = [{"role": m["role"], "content": m["content"][0]["text"]} for m in sent["messages"]]
+    result = model.generate(
+        messages=[{"role": "system", "content": sent["system"]}, *history],
+        max_output_tokens=4096,
+        prompt_cache={"at": ["messages"]},
+    )
+    usage = result.usage
+    assert (usage.input_tokens, usage.cache_read_input_tokens, usage.cache_write_input_tokens) == (
+        3 + 1956 + 9511,
+        9511,
+        1956,
+    )
+    assert usage.output_tokens == 44
+    body = json.loads(seen[0].content)
+    assert body["messages"][-1]["content"] == sent["messages"][-1]["content"]  # the recorded breakpoint
+    assert seen[0].url.host == "bedrock-runtime.eu-central-1.amazonaws.com"
