@@ -1,8 +1,7 @@
 """``anthropic-bedrock`` (Claude on Bedrock's InvokeModel) on recorded Bedrock traffic
 (tests/corpus/anthropic-bedrock): the body Bedrock takes, SigV4 by botocore's own signer, credentials
-in no error, log line or repr, the chunked event stream whole, in 1-byte and in random pieces, a
-bad CRC, a cut stream and an exception frame as typed errors, and what is refused before any I/O.
-Credentials are built at run time; the exception frame is MOCK (none is recorded)."""
+in no error, log line or repr, the recorded 403 and cache counts, and what is refused before any
+I/O. The stream is in test_bedrock_stream.py. Credentials are built at run time."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ import base64
 import datetime
 import json
 import logging
-import random
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
@@ -29,12 +27,9 @@ from modelport.errors import (
     MissingCredentialsError,
     ProviderAuthError,
     ProviderRateLimitError,
-    ProviderResponseError,
-    StreamInterruptedError,
 )
 from modelport.types import ProviderTool
 from tests import recordings
-from tests.kit.test_aws_event_stream import frame
 
 F = "charmbracelet__fantasy/providertests__testdata__TestBedrockCommon__bedrock-anthropic-"
 TOOL = F + "claude-opus-4-6__tool.yaml"
@@ -343,84 +338,6 @@ def test_throttling_is_a_retryable_rate_limit() -> None:
     with pytest.raises(ProviderRateLimitError) as info:
         model.generate(prompt="Hi")
     assert (info.value.provider_status, info.value.retryable) == ("ThrottlingException", True)
-
-
-# The chunked event stream ------------------------------------------------------------------------
-
-
-def test_the_recorded_stream_decodes_as_the_anthropic_stream() -> None:
-    events = stream_events(recorded(STREAM)[1])
-    text = "".join(e.delta for e in events if e.type == "text-delta")
-    assert text == HAIKU_TEXT
-    finish = events[-1]
-    assert (finish.type, finish.finish_reason, finish.usage.input_tokens, finish.usage.output_tokens) == (
-        "finish",
-        "stop",
-        16,
-        18,
-    )
-    assert [e.type for e in events if e.type == "response-metadata"] == ["response-metadata"]
-
-
-def test_one_byte_and_random_pieces_give_the_same_events() -> None:
-    body = recorded(STREAM)[1]
-    whole = [e.model_dump() for e in stream_events(body)]
-    one = [e.model_dump() for e in stream_events(pieces(body, iter(lambda: 1, 0)))]
-    rng = random.Random(38)
-    scattered = [e.model_dump() for e in stream_events(pieces(body, iter(lambda: rng.randint(1, 97), 0)))]
-    assert one == whole and scattered == whole
-    assert len(whole) == 9  # stream-start, response-metadata, text start, 4 deltas, text end, finish
-
-
-def test_a_flipped_byte_is_a_bad_crc_after_the_events_before_it() -> None:
-    body = bytearray(recorded(STREAM)[1])
-    second = int.from_bytes(body[:4], "big")  # the second frame begins after the first's length
-    body[second + 40] ^= 0x01
-    stream = modelport.get_model(HAIKU, transport=answering(bytes(body)), max_retries=0, **keys()).stream(
-        messages=HI, max_output_tokens=4000
-    )
-    seen = []
-    with pytest.raises(ProviderResponseError, match="malformed AWS event-stream frame: ChecksumMismatch"):
-        for event in stream:
-            seen.append(event.type)
-    assert "response-metadata" in seen and "text-delta" not in seen
-
-
-def test_a_stream_cut_inside_a_frame_keeps_the_partial() -> None:
-    body = recorded(STREAM)[1]
-    cut = body[: len(body) - 300]
-    stream = modelport.get_model(HAIKU, transport=answering(cut), max_retries=0, **keys()).stream(
-        messages=HI, max_output_tokens=4000
-    )
-    with pytest.raises(StreamInterruptedError) as info:
-        list(stream)
-    partial = info.value.partial
-    assert partial is not None and partial.text and HAIKU_TEXT.startswith(partial.text)
-
-
-def test_an_exception_frame_mid_stream_is_the_typed_error_after_the_text() -> None:
-    body = recorded(STREAM)[1]
-    first_three = 0
-    for _ in range(4):  # message_start, content_block_start and the first two deltas, as recorded
-        first_three += int.from_bytes(body[first_three : first_three + 4], "big")
-    mocked = body[:first_three] + frame(  # MOCK: Bedrock's documented in-stream throttling exception
-        {
-            ":message-type": "exception",
-            ":exception-type": "throttlingException",
-            ":content-type": "application/json",
-        },
-        b'{"message":"Too many requests, please wait before trying again."}',
-    )
-    stream = modelport.get_model(HAIKU, transport=answering(mocked), max_retries=0, **keys()).stream(
-        messages=HI, max_output_tokens=4000
-    )
-    deltas = []
-    with pytest.raises(ProviderRateLimitError) as info:
-        for event in stream:
-            if event.type == "text-delta":
-                deltas.append(event.delta)
-    assert deltas == ["Olá! ", "👋"]
-    assert info.value.provider_status == "throttlingException"
 
 
 def test_the_recorded_cache_write_and_read_count_in_the_input_tokens() -> None:

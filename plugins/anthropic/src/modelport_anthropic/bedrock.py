@@ -117,7 +117,6 @@ class BedrockAnthropicProvider(AnthropicProvider):
     api_key_header: ClassVar[str] = "authorization"
     api_key_required: ClassVar[bool] = False
     credential_headers: ClassVar[frozenset[str]] = frozenset({"authorization", "x-amz-security-token"})
-    secret_patterns: ClassVar[Mapping[str, str]] = {}
     config_options: ClassVar[frozenset[str] | None] = frozenset(
         {
             "region",
