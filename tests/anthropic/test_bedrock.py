@@ -366,3 +366,41 @@ def test_the_recorded_cache_write_and_read_count_in_the_input_tokens() -> None:
     body = json.loads(seen[0].content)
     assert body["messages"][-1]["content"] == sent["messages"][-1]["content"]  # the recorded breakpoint
     assert seen[0].url.host == "bedrock-runtime.eu-central-1.amazonaws.com"
+
+
+@pytest.mark.parametrize("token", [None, TOKEN], ids=["keys", "session-token"])
+def test_a_sigv4_recording_keeps_no_credential_in_the_cassette(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, token: str | None
+) -> None:
+    import shutil
+    from importlib.resources import files
+
+    from modelport_conformance.cases import Suite, load_cases
+    from modelport_conformance.recording import record_case
+
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", ACCESS)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", SECRET)
+    if token:
+        monkeypatch.setenv("AWS_SESSION_TOKEN", token)
+    source = files("modelport_anthropic") / "cassettes" / "anthropic-bedrock" / "generate-tool-result"
+    shutil.copytree(str(source), tmp_path / "cases" / "generate-tool-result")
+    suite = Suite(
+        "anthropic-bedrock",
+        load_cases(tmp_path / "cases"),
+        options={"region": "us-east-1"},
+        credential_env=("AWS_BEARER_TOKEN_BEDROCK",),
+    )
+    seen: list[httpx.Request] = []
+    secrets = (ACCESS, SECRET, *([token] if token else []))
+    transport = answering(recorded(TOOL, 1)[1], seen=seen)
+    outcome = record_case(suite, suite.cases[0], transport=transport, secrets=secrets)
+    assert seen[0].headers["authorization"].startswith(f"AWS4-HMAC-SHA256 Credential={ACCESS}/")
+    text = (tmp_path / "cases" / "generate-tool-result" / "cassette.yaml").read_text(encoding="utf-8")
+    for value in secrets:
+        assert value not in text and base64.b64encode(value.encode()).decode() not in text
+    headers = yaml.safe_load(text)["interactions"][0]["request"]["headers"]
+    assert headers["authorization"] == ["<credential>"]
+    if token is None:  # replayed with the suite's Bearer key: the same credential header, by name
+        assert outcome.status == "pass", outcome
+    else:  # kept by name too; a Bearer replay sends no session token, so such a case replays only signed
+        assert headers["x-amz-security-token"] == ["<credential>"]
