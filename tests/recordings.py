@@ -33,6 +33,7 @@ PROVIDERS = (
     "batch",
     "vertex-anthropic",
     "bedrock",
+    "anthropic-bedrock",
 )
 
 
@@ -61,6 +62,11 @@ def openai(relative: str) -> Path:
 def openai_responses(relative: str) -> Path:
     """A recording of the OpenAI Responses API corpus."""
     return recording("openai-responses", relative)
+
+
+def anthropic_bedrock(relative: str) -> Path:
+    """A recording of Claude on Bedrock's InvokeModel (Messages bodies, chunked event streams)."""
+    return recording("anthropic-bedrock", relative)
 
 
 def bedrock(relative: str) -> Path:

@@ -58,16 +58,26 @@ def sse_entries(case: Case) -> list[dict[str, Any]] | None:
     return entries
 
 
-def stream_frames(case: Case) -> list[Any] | None:
+def stream_frames(case: Case, *, chunks: bool = False) -> list[Any] | None:
     """The JSON frames of the case's one SSE body, or of its one AWS event-stream body (the kit's
-    ``{"event", "data"}`` frames); ``None`` when it has neither, or several."""
+    ``{"event", "data"}`` frames; with ``chunks``, the JSON of each ``chunk`` event's ``bytes``, the
+    ``"aws-event-stream-chunks"`` framing); ``None`` when it has neither, or several."""
     entries = sse_entries(case)
     if entries is None:
-        return _event_stream_frames(case)
+        return _event_stream_frames(case, chunks=chunks)
     return [e["data"] for e in entries if isinstance(e.get("data"), (dict, list))]
 
 
-def _event_stream_frames(case: Case) -> list[Any] | None:
+def _framing(provider_id: str) -> str:
+    from modelport import plugins
+
+    try:
+        return str(getattr(plugins.provider_class(provider_id), "stream_framing", "sse"))
+    except Exception:  # an unknown provider: the suite reports it elsewhere
+        return "sse"
+
+
+def _event_stream_frames(case: Case, *, chunks: bool = False) -> list[Any] | None:
     """The frames of the case's one binary (base64) event-stream body, read by the kit's parser;
     ``None`` when there is not exactly one, or it does not read to the end (an exception frame)."""
     from modelport.errors import ModelportError, ProviderError
@@ -84,7 +94,7 @@ def _event_stream_frames(case: Case) -> list[Any] | None:
     def failed(status: int | None, text: str) -> ProviderError:
         return ProviderError(text, provider="conformance")
 
-    parser = EventStreamParser(provider="conformance", on_error=failed)
+    parser = EventStreamParser(provider="conformance", on_error=failed, chunks=chunks)
     try:
         return [*parser.feed(body_bytes(bodies[0])), *parser.close()]
     except ModelportError:
@@ -124,7 +134,8 @@ def merged_check(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
             reason = "no merge_frames, and expected.json holds no answer (an error, or nothing)"
             return CheckOutcome("merged", "skip", reason)
         return _compare("merged", streamed, whole, "the answer in expected.json")
-    frames = stream_frames(case)
+    chunks = _framing(suite.registration.provider_id) == "aws-event-stream-chunks"
+    frames = stream_frames(case, chunks=chunks)
     if frames is None:
         return CheckOutcome("merged", "skip", "the stream has no single SSE body to merge")
     try:

@@ -368,14 +368,15 @@ class Exchange:
 
     def parser(self) -> SseParser | EventStreamParser:
         """The parser of a stream's body, by the endpoint's framing."""
-        if self.endpoint.framing == "aws-event-stream":
-            from .event_stream import EventStreamParser
+        if self.endpoint.framing.startswith("aws-event-stream"):
+            from .event_stream import CHUNKS, EventStreamParser
 
             return EventStreamParser(
                 provider=self.name,
                 on_error=self.stream_error,
                 scrub=self.scrub,
                 max_frame_bytes=self.limits.max_frame_bytes,
+                chunks=self.endpoint.framing == CHUNKS,
             )
         return SseParser(
             provider=self.name,

@@ -46,7 +46,7 @@ __all__ = ["HttpProvider"]
 
 _T = TypeVar("_T")
 #: The framings of a stream's body the kit reads (:attr:`HttpProvider.stream_framing`).
-_FRAMINGS = frozenset({"sse", "aws-event-stream"})
+_FRAMINGS = frozenset({"sse", "aws-event-stream", "aws-event-stream-chunks"})
 
 
 class HttpProvider(Provider):
@@ -70,7 +70,9 @@ class HttpProvider(Provider):
       to reach the same server again (a project, a location; never a credential):
       :meth:`saved_connection`.
     - ``stream_framing``: how a stream's body is framed: ``"sse"`` (server-sent events, the default)
-      or ``"aws-event-stream"`` (AWS's binary event stream, :mod:`modelport.http.event_stream`).
+      or ``"aws-event-stream"`` (AWS's binary event stream, :mod:`modelport.http.event_stream`), or
+      ``"aws-event-stream-chunks"`` (the same, each ``chunk`` event's base64 ``bytes`` holding the
+      JSON frame: Bedrock's ``InvokeModelWithResponseStream``).
     - ``stream_end``: when a stream is complete (:class:`StreamEnd`); the kit lets no ``finish``
       event through before, so a cut stream is a ``StreamInterruptedError``. ``None`` leaves it to
       the decoder alone (declare it: the scaffold does).

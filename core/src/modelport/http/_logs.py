@@ -28,7 +28,7 @@ from ..secrets import redact
 
 __all__ = ["LOGGERS", "live_secrets", "watch"]
 
-#: The loggers of the HTTP stack that may log a header or a URL.
+#: The loggers of the HTTP stack (and of botocore's SigV4 signer) that may log a header or a URL.
 LOGGERS = (
     "httpx",
     "httpcore.connection",
@@ -38,6 +38,10 @@ LOGGERS = (
     "httpcore.socks",
     "hpack.hpack",
     "hpack.table",
+    # botocore's signer logs the canonical request at DEBUG, the session token's value in it
+    "botocore.auth",
+    "botocore.credentials",
+    "botocore.utils",
 )
 
 _lock = threading.Lock()

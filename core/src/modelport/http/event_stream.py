@@ -15,6 +15,15 @@ this module only turns its messages into what a stream decoder reads, with the k
   before it came out;
 - a body that ends inside a frame is a :class:`~modelport.errors.StreamInterruptedError` (the frames
   before it were already yielded, so the stream's partial result keeps them).
+
+A second framing, ``"aws-event-stream-chunks"`` (:data:`CHUNKS`), is the one of Bedrock's
+``InvokeModelWithResponseStream`` (and any AWS API that wraps a model's own stream the same way):
+each ``chunk`` event carries ``{"bytes": <base64>}``, and the frame is the JSON those bytes hold
+(the model's own stream event, e.g. Anthropic's ``{"type": "message_start", ...}``), so the model's
+decoder reads it as it reads that model's SSE frames. A decoded frame ``{"type": "error", "error":
+{...}}`` or ``{"error": {...}}`` is the provider's typed error, as in SSE; bytes that are not
+base64 or not JSON are a :class:`~modelport.errors.ProviderResponseError`; an event of another type
+(none is documented) is skipped.
 """
 
 from __future__ import annotations
@@ -25,10 +34,13 @@ from typing import Any
 from ..errors import ConfigurationError, ProviderError, ProviderResponseError, StreamInterruptedError
 from ..wire import dumps, loads
 
-__all__ = ["CONTENT_TYPE", "EventStreamParser", "load_buffer"]
+__all__ = ["CHUNKS", "CONTENT_TYPE", "EventStreamParser", "load_buffer"]
 
 #: The media type of an AWS event-stream body.
 CONTENT_TYPE = "application/vnd.amazon.eventstream"
+#: The framing name of an event stream whose ``chunk`` events carry base64 ``bytes`` of JSON.
+CHUNKS = "aws-event-stream-chunks"
+_SKIP = object()
 
 
 def _keep(text: str) -> str:
@@ -51,6 +63,8 @@ class EventStreamParser:
     The face of :class:`~modelport.http.sse.SseParser` (``feed``, ``close``, ``frames``, ``done``),
     so the kit's stream readers drive either. ``on_error(status, text)`` maps an exception message
     to a :class:`ProviderError`; ``scrub`` removes credentials from any text that goes into an error.
+    ``chunks=True`` reads the :data:`CHUNKS` framing: a frame is the JSON of a ``chunk`` event's
+    base64 ``bytes``.
     """
 
     def __init__(
@@ -60,6 +74,7 @@ class EventStreamParser:
         on_error: Callable[[int | None, str], ProviderError],
         scrub: Callable[[str], str] = _keep,
         max_frame_bytes: int = 16 * 1024 * 1024,
+        chunks: bool = False,
     ) -> None:
         from botocore.eventstream import ParserError
 
@@ -68,6 +83,7 @@ class EventStreamParser:
         self._on_error = on_error
         self._scrub = scrub
         self._max = max_frame_bytes
+        self._chunks = chunks
         self._buffer = load_buffer()
         self._pending = 0  # bytes added to the buffer and not yet read as a message
         self.frames = 0
@@ -91,6 +107,8 @@ class EventStreamParser:
                 break
             self._pending -= message.prelude.total_length
             frame = self._frame(message.headers, message.payload)
+            if frame is _SKIP:
+                continue
             self.frames += 1
             yield frame
         if self._pending > self._max:
@@ -118,6 +136,8 @@ class EventStreamParser:
         kind = headers.get(":message-type", "event")
         data = self._payload(payload)
         if kind == "event":
+            if self._chunks:
+                return self._chunk(headers.get(":event-type"), data)
             return {"event": headers.get(":event-type"), "data": data}
         error_type = headers.get(":exception-type") or headers.get(":error-code") or kind
         found = data if isinstance(data, dict) else {}
@@ -126,6 +146,31 @@ class EventStreamParser:
         if isinstance(message, str):
             described["message"] = message
         raise self._on_error(None, self._scrub(dumps(described).decode("utf-8")))
+
+    def _chunk(self, event: object, data: Any) -> Any:
+        """The JSON a ``chunk`` event's base64 ``bytes`` hold (:data:`CHUNKS`)."""
+        if event != "chunk":
+            return _SKIP
+        encoded = data.get("bytes") if isinstance(data, dict) else None
+        if not isinstance(encoded, str):
+            raise ProviderResponseError(
+                "an AWS event-stream chunk has no base64 'bytes'", provider=self._provider
+            )
+        import base64
+        import binascii
+
+        try:
+            raw = base64.b64decode(encoded, validate=True)
+        except (binascii.Error, ValueError):
+            raise ProviderResponseError(
+                "an AWS event-stream chunk's 'bytes' is not base64", provider=self._provider
+            ) from None
+        frame = self._payload(raw)
+        if isinstance(frame, dict) and isinstance(frame.get("error"), dict):
+            from ._errors import own_status
+
+            raise self._on_error(own_status(frame["error"]), self._scrub(raw.decode("utf-8", "replace")))
+        return frame
 
     def _payload(self, payload: bytes) -> Any:
         if not payload.strip():

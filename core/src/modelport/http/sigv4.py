@@ -13,18 +13,21 @@ credential; :func:`credential_values` gives the values the kit must scrub from e
 botocore (the ``AWS_ACCESS_KEY_ID``/``AWS_SECRET_ACCESS_KEY``/``AWS_SESSION_TOKEN`` variables, the
 shared ``~/.aws`` files and ``AWS_PROFILE``, SSO, web identity, container and instance roles), and
 the region from ``region=``, ``AWS_REGION``, ``AWS_DEFAULT_REGION`` or the profile.
+:class:`AwsCredentials` puts them together for a provider's options (``region=``, ``profile=``,
+explicit keys, a bearer API key), so every AWS provider reads them by one rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
 import httpx
 
 from ..errors import ConfigurationError, InvalidRequestError, MissingCredentialsError
+from ..provider import Secret
 
-__all__ = ["SigV4Auth", "aws_credentials", "aws_region", "aws_session", "credential_values"]
+__all__ = ["AwsCredentials", "SigV4Auth", "aws_credentials", "aws_region", "aws_session", "credential_values"]
 
 #: The request headers that are signed (with ``host``): what a proxy may not change. Other headers
 #: httpx adds (``accept-encoding``, ``connection``, ``user-agent``) stay unsigned.
@@ -138,3 +141,94 @@ class SigV4Auth(httpx.Auth):
 
     def __repr__(self) -> str:
         return f"SigV4Auth(service={self.service!r}, region={self.region!r}, origin='{self.origin}')"
+
+
+def _option(value: object, provider: str, what: str) -> str | None:
+    from ._auth import check_header_value
+
+    if value is None:
+        return None
+    if isinstance(value, Secret):
+        value = value.reveal()
+    if not isinstance(value, str):
+        raise ConfigurationError(f"{provider}: {what} must be a string")
+    return check_header_value(value, what) if value else None
+
+
+class AwsCredentials:
+    """Where an AWS provider signs for and with what, from its ``get_model`` options.
+
+    ``region=`` (else ``AWS_REGION``, ``AWS_DEFAULT_REGION``, the profile's), ``profile=`` (else
+    ``AWS_PROFILE``), explicit ``aws_access_key_id=``/``aws_secret_access_key=``/
+    ``aws_session_token=``; without them botocore's standard credential chain, read once. A bearer
+    API key (``api_key()``, e.g. a Bedrock API key) is used only when no explicit AWS key is given.
+    ``auth`` gives the request authentication, ``secrets`` the values to scrub; nothing here logs or
+    says a credential.
+    """
+
+    def __init__(self, options: Mapping[str, Any], provider: str, api_key: Callable[[], str | None]) -> None:
+        self.options = options
+        self.provider = provider
+        self._api_key = api_key
+        self._session: Any = None
+        self._credentials: Any = None
+
+    def session(self) -> Any:
+        """The botocore session (of ``profile=`` when given)."""
+        if self._session is None:
+            self._session = aws_session(_option(self.options.get("profile"), self.provider, "profile"))
+        return self._session
+
+    def region(self) -> str:
+        """The region requests are signed for and sent to (:func:`aws_region`)."""
+        return aws_region(self.session(), self.options.get("region"))
+
+    def explicit_keys(self) -> tuple[str, str, str | None] | None:
+        """``(access key id, secret key, session token)`` given as options, else ``None``."""
+        get = self.options.get
+        access = _option(get("aws_access_key_id"), self.provider, "aws_access_key_id")
+        secret = _option(get("aws_secret_access_key"), self.provider, "aws_secret_access_key")
+        token = _option(get("aws_session_token"), self.provider, "aws_session_token")
+        if access is None and secret is None:
+            return None
+        if access is None or secret is None:
+            raise ConfigurationError(
+                f"{self.provider}: give both aws_access_key_id and aws_secret_access_key"
+            )
+        return access, secret, token
+
+    def credentials(self) -> Any:
+        """botocore credentials: the explicit keys, else the standard chain (read once)."""
+        if self._credentials is None:
+            keys = self.explicit_keys()
+            if keys is not None:
+                from botocore.credentials import Credentials
+
+                self._credentials = Credentials(*keys)
+            else:
+                self._credentials = aws_credentials(self.session(), self.provider)
+        return self._credentials
+
+    def bearer(self) -> str | None:
+        """The bearer API key, unless explicit AWS keys are given."""
+        return None if self.explicit_keys() is not None else self._api_key()
+
+    def auth(self, *, service: str, origin: str) -> httpx.Auth:
+        """``Authorization: Bearer`` for a bearer key, else :class:`SigV4Auth` for ``service``."""
+        from ._auth import HeaderAuth
+
+        bearer = self.bearer()
+        if bearer is not None:
+            return HeaderAuth("authorization", f"Bearer {bearer}")
+        return SigV4Auth(self.credentials(), service=service, region=self.region(), origin=origin)
+
+    def secrets(self) -> list[str]:
+        """The bearer key, or the AWS key id, secret and session token (none if unreadable)."""
+        try:
+            bearer = self.bearer()
+            return [bearer] if bearer else credential_values(self.credentials())
+        except ConfigurationError:
+            return []
+
+    def __repr__(self) -> str:
+        return f"AwsCredentials(provider={self.provider!r})"

@@ -1,9 +1,10 @@
 """modelport-anthropic: the Anthropic Messages API (Claude) for modelport.
 
-Providers ``anthropic`` and ``anthropic-vertex`` (Claude on Vertex AI). Use them through
-``modelport.get_model("anthropic/claude-sonnet-4-5")`` or
-``get_model("anthropic-vertex/claude-sonnet-4-5@20250929", project=..., location=...)``; the names
-here are for typing and configuration.
+Providers ``anthropic``, ``anthropic-vertex`` (Claude on Vertex AI) and ``anthropic-bedrock``
+(Claude on Amazon Bedrock). Use them through ``modelport.get_model("anthropic/claude-sonnet-4-5")``,
+``get_model("anthropic-vertex/claude-sonnet-4-5@20250929", project=..., location=...)`` or
+``get_model("anthropic-bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0", region=...)``; the
+names here are for typing and configuration.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ _LAZY = {
     "merge_frames": "._stream",
     "VERTEX_ANTHROPIC_VERSION": ".vertex",
     "VertexAnthropicProvider": ".vertex",
+    "BEDROCK_ANTHROPIC_VERSION": ".bedrock",
+    "BedrockAnthropicProvider": ".bedrock",
 }
 
 if TYPE_CHECKING:
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
     from ._stream import merge_frames
     from ._structured import NATIVE_OUTPUT
     from ._thinking import ADAPTIVE, ADAPTIVE_ONLY, EFFORT_BUDGETS, EFFORT_ONLY
+    from .bedrock import BEDROCK_ANTHROPIC_VERSION, BedrockAnthropicProvider
     from .vertex import VERTEX_ANTHROPIC_VERSION, VertexAnthropicProvider
 
 
@@ -45,6 +49,7 @@ __all__ = [
     "ADAPTIVE_ONLY",
     "ANTHROPIC_BASE_URL",
     "ANTHROPIC_VERSION",
+    "BEDROCK_ANTHROPIC_VERSION",
     "EFFORT_BUDGETS",
     "EFFORT_ONLY",
     "MAX_TOKENS",
@@ -52,6 +57,7 @@ __all__ = [
     "VERTEX_ANTHROPIC_VERSION",
     "AnthropicOptions",
     "AnthropicProvider",
+    "BedrockAnthropicProvider",
     "VertexAnthropicProvider",
     "merge_frames",
 ]

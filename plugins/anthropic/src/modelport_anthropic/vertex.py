@@ -24,7 +24,7 @@ batch prediction jobs instead), the Models API and token counting (not recorded 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from modelport.errors import ConfigurationError, InvalidRequestError
@@ -32,8 +32,8 @@ from modelport.http import HttpProvider, HttpRequest, check_header_value
 from modelport.http.google_cloud import GoogleCloudCredentials, vertex_host
 from modelport.http.urls import check_base_url, resource_name_problem
 from modelport.provider import Capabilities, ProviderConfig
-from modelport.types import ProviderTool
 
+from ._cloud import answer_as_tool, refuse_file_ids, refuse_server_tools
 from .provider import AnthropicProvider, _beta_names
 
 if TYPE_CHECKING:
@@ -73,17 +73,6 @@ def vertex_model_url(base_url: str, project: str, location: str, model: str, *, 
             raise InvalidRequestError(problem)
     method = "streamRawPredict" if stream else "rawPredict"
     return f"{base_url}/projects/{project}/locations/{location}/publishers/anthropic/models/{model}:{method}"
-
-
-def _blocks(value: Any) -> Iterator[Mapping[str, Any]]:
-    """Every mapping inside ``value`` (content blocks, nested tool results), depth first."""
-    if isinstance(value, Mapping):
-        yield value
-        for item in value.values():
-            yield from _blocks(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _blocks(item)
 
 
 class VertexAnthropicProvider(AnthropicProvider):
@@ -185,43 +174,12 @@ class VertexAnthropicProvider(AnthropicProvider):
         ``anthropic_version``."""
         from ._request import build_body
 
-        _refuse_unsupported(request)
+        refuse_server_tools(request, self.id)
         location = self.location()
         project = self.cloud.require_project()
         url = vertex_model_url(self.base_url(), project, location, model_name, stream=stream)
-        body, warnings, answer = build_body(model_name, _answer_as_tool(request), stream=stream)
-        _refuse_file_ids(body)
+        body, warnings, answer = build_body(model_name, answer_as_tool(request), stream=stream)
+        refuse_file_ids(body, self.id)
         body.pop("model", None)
         body["anthropic_version"] = VERTEX_ANTHROPIC_VERSION
         return HttpRequest(url, body=body, stream=stream, warnings=warnings, context=answer)
-
-
-def _refuse_unsupported(request: Request) -> None:
-    tools = [t for t in request.tools or [] if isinstance(t, ProviderTool)]
-    if tools:
-        raise InvalidRequestError(
-            f"anthropic-vertex offers no server tools ({', '.join(sorted({t.id for t in tools}))}): "
-            "web search, web fetch and code execution go through the anthropic provider"
-        )
-
-
-def _refuse_file_ids(body: Mapping[str, Any]) -> None:
-    for block in _blocks(body.get("messages")):
-        source = block.get("source")
-        if isinstance(source, Mapping) and source.get("type") == "file":
-            raise InvalidRequestError(
-                "anthropic-vertex has no Files API: send the file's bytes (or a URL) instead of a file id"
-            )
-
-
-def _answer_as_tool(request: Request) -> Request:
-    """``request`` with ``structured_output="tool"`` unless another choice is given: the answer tool
-    is what Claude on Vertex AI was recorded answering (native JSON outputs stay on request)."""
-    if request.response_format is None or request.response_format.type == "text":
-        return request
-    options = dict(request.provider_options or {})
-    own = dict(options.get("anthropic") or {})
-    if own.get("structured_output") is not None:
-        return request
-    options["anthropic"] = {**own, "structured_output": "tool"}
-    return request.model_copy(update={"provider_options": options})

@@ -1,51 +1,11 @@
-"""Bedrock error answers → typed errors. A Bedrock error is ``{"message": "..."}`` (``Message`` on
-some services) with its type in the ``x-amzn-errortype`` header (``ValidationException:http://...``)
-or a ``__type`` field; the status decides the class as everywhere (429 ``ThrottlingException`` a
-rate limit, 400 ``ValidationException`` a request error, 403 ``AccessDeniedException`` an auth
-error, 503 ``ServiceUnavailableException`` an overload), the type is ``provider_status``, and the
-request id is the ``x-amzn-requestid`` header."""
+"""Bedrock error answers → typed errors: the core's AWS error mapping
+(:mod:`modelport.http.aws_errors`), shared with ``anthropic-bedrock``. A Bedrock error is
+``{"message": "..."}`` with its type in the ``x-amzn-errortype`` header (or ``__type``); the status
+decides the class, the type is ``provider_status``, the request id is ``x-amzn-requestid``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from modelport.http.aws_errors import aws_error_from_response as error_from_response
+from modelport.http.aws_errors import aws_error_type as error_type
 
-from modelport.errors import ProviderError
-from modelport.http import status_error
-from modelport.wire import loads
-
-__all__ = ["error_from_response"]
-
-
-def error_type(headers: Mapping[str, str], data: object) -> str | None:
-    """The error's type name: the ``x-amzn-errortype`` header, else ``__type`` (the part before any
-    ``:`` or after the last ``#``)."""
-    raw = headers.get("x-amzn-errortype")
-    if not raw and isinstance(data, dict):
-        raw = data.get("__type") or data.get("code")
-    if not isinstance(raw, str) or not raw:
-        return None
-    return raw.split(":", 1)[0].rsplit("#", 1)[-1] or None
-
-
-def error_from_response(
-    status: int, headers: Mapping[str, str], body: str, *, provider: str
-) -> ProviderError:
-    """The typed error of a non-2xx Bedrock answer."""
-    try:
-        data = loads(body) if body.strip() else None
-    except ValueError:
-        data = None
-    message = None
-    if isinstance(data, dict):
-        found = data.get("message", data.get("Message"))
-        message = found if isinstance(found, str) and found else None
-    kind = error_type(headers, data)
-    return status_error(
-        status,
-        headers,
-        body,
-        provider=provider,
-        message=message,
-        provider_status=kind,
-        request_id=headers.get("x-amzn-requestid"),
-    )
+__all__ = ["error_from_response", "error_type"]

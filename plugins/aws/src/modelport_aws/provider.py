@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from modelport.errors import ConfigurationError
-from modelport.http import HeaderAuth, HttpProvider, HttpRequest, StreamEnd, check_header_value, decode_frames
+from modelport.http import HttpProvider, HttpRequest, StreamEnd, decode_frames
 from modelport.http.urls import check_base_url
-from modelport.provider import Capabilities, Secret
+from modelport.provider import Capabilities
 from modelport.wire_map import WireMap
 
 from ._wire_map import BEDROCK_WIRE_MAP
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
     import httpx
 
     from modelport.errors import ProviderError
+    from modelport.http.sigv4 import AwsCredentials
     from modelport.types import Request, Result
 
     from ._stream import ConverseStream
@@ -38,16 +38,6 @@ BEARER_ENV = "AWS_BEARER_TOKEN_BEDROCK"
 def runtime_url(region: str) -> str:
     """``https://bedrock-runtime.{region}.amazonaws.com``."""
     return f"https://bedrock-runtime.{region}.amazonaws.com"
-
-
-def _text(value: object, what: str) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, Secret):
-        value = value.reveal()
-    if not isinstance(value, str):
-        raise ConfigurationError(f"bedrock: {what} must be a string")
-    return check_header_value(value, what) if value else None
 
 
 class BedrockProvider(HttpProvider):
@@ -76,81 +66,38 @@ class BedrockProvider(HttpProvider):
     #: Where the Converse wire carries what is decoded, for the conformance suite's edits.
     wire_map: ClassVar[WireMap | None] = BEDROCK_WIRE_MAP
 
-    _session: Any = None
-    _credentials: Any = None
+    _aws: Any = None
 
-    # Where and how ---------------------------------------------------------------------------
+    # Where and how: the core's AWS credentials (:class:`modelport.http.sigv4.AwsCredentials`) --
 
-    def _aws_session(self) -> Any:
-        if self._session is None:
-            from modelport.http.sigv4 import aws_session
+    @property
+    def aws(self) -> AwsCredentials:
+        """The region, credentials and auth of this provider's options (read once)."""
+        if self._aws is None:
+            from modelport.http.sigv4 import AwsCredentials
 
-            self._session = aws_session(_text(self.config.options.get("profile"), "profile"))
-        return self._session
+            self._aws = AwsCredentials(self.config.options, self.id, lambda: HttpProvider.api_key(self))
+        aws: AwsCredentials = self._aws
+        return aws
 
     def region(self) -> str:
         """The region requests are signed for and sent to."""
-        from modelport.http.sigv4 import aws_region
-
-        return aws_region(self._aws_session(), self.config.options.get("region"))
+        return self.aws.region()
 
     def base_url(self) -> str:
         if self.config.base_url:
             return check_base_url(self.config.base_url)
         return runtime_url(self.region())
 
-    def _explicit_keys(self) -> tuple[str, str, str | None] | None:
-        options = self.config.options
-        access = _text(options.get("aws_access_key_id"), "aws_access_key_id")
-        secret = _text(options.get("aws_secret_access_key"), "aws_secret_access_key")
-        token = _text(options.get("aws_session_token"), "aws_session_token")
-        if access is None and secret is None:
-            return None
-        if access is None or secret is None:
-            raise ConfigurationError("bedrock: give both aws_access_key_id and aws_secret_access_key")
-        return access, secret, token
-
     def aws_credentials(self) -> Any:
         """botocore credentials: the explicit keys, else the standard chain (read once)."""
-        if self._credentials is None:
-            keys = self._explicit_keys()
-            if keys is not None:
-                from botocore.credentials import Credentials
-
-                self._credentials = Credentials(*keys)
-            else:
-                from modelport.http.sigv4 import aws_credentials
-
-                self._credentials = aws_credentials(self._aws_session(), self.id)
-        return self._credentials
-
-    def _bearer(self) -> str | None:
-        if self._explicit_keys() is not None:
-            return None
-        return HttpProvider.api_key(self)
+        return self.aws.credentials()
 
     def auth(self) -> httpx.Auth:
-        bearer = self._bearer()
-        if bearer is not None:
-            return HeaderAuth("authorization", f"Bearer {bearer}")
-        from modelport.http.sigv4 import SigV4Auth
-
-        return SigV4Auth(
-            self.aws_credentials(), service=BEDROCK_SERVICE, region=self.region(), origin=self.base_url()
-        )
+        return self.aws.auth(service=BEDROCK_SERVICE, origin=self.base_url())
 
     def secrets(self) -> list[str]:
-        found: list[str] = []
-        try:
-            bearer = self._bearer()
-            if bearer:
-                return [bearer]
-            from modelport.http.sigv4 import credential_values
-
-            found = credential_values(self.aws_credentials())
-        except ConfigurationError:
-            return []
-        return found
+        return self.aws.secrets()
 
     # Mapping ---------------------------------------------------------------------------------
 

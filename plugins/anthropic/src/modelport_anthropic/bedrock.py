@@ -1,0 +1,209 @@
+"""``anthropic-bedrock``: Claude on Amazon Bedrock, the Messages mapping behind InvokeModel.
+
+The body is the ``anthropic`` provider's (:func:`._request.build_body`, one mapping for generate
+and stream) with the changes Bedrock prescribes: no ``model`` (the model id is in the URL), no
+``stream`` (the URL says it), ``anthropic_version: "bedrock-2023-05-31"`` in the body instead of
+the ``anthropic-version`` header, and ``beta=`` as the body's ``anthropic_beta`` list instead of
+the ``anthropic-beta`` header. Requests go to::
+
+    POST https://bedrock-runtime.{region}.amazonaws.com/model/{modelId}/invoke
+    POST .../model/{modelId}/invoke-with-response-stream                 (a stream)
+
+signed with SigV4 by botocore through the core's :class:`modelport.http.sigv4.AwsCredentials`
+(the ``modelport-anthropic[bedrock]`` extra): ``region=`` (else ``AWS_REGION``,
+``AWS_DEFAULT_REGION``, the profile's), ``profile=``, explicit ``aws_access_key_id=``/
+``aws_secret_access_key=``/``aws_session_token=``, else botocore's standard credential chain; a
+Bedrock API key (``api_key=`` or ``AWS_BEARER_TOKEN_BEDROCK``) is sent as ``Authorization: Bearer``
+when no AWS key is given. The model id is the console's: a foundation model
+(``anthropic.claude-haiku-4-5-20251001-v1:0``), a cross-region inference profile
+(``us.anthropic.claude-sonnet-4-5-20250929-v1:0``) or an ARN, percent-encoded whole in the path.
+
+A stream is an AWS event stream whose ``chunk`` events carry the base64 of one Anthropic stream
+event's JSON: the kit's ``"aws-event-stream-chunks"`` framing
+(:mod:`modelport.http.event_stream`) hands the Anthropic decoder the same frames as SSE does.
+Errors are Bedrock's: ``{"message": ...}`` with the type in ``x-amzn-errortype``, or an exception
+frame mid-stream (``throttlingException``, ``modelStreamErrorException``, ...).
+
+What Claude on Bedrock does not offer through this provider is refused before any I/O: the server
+tools (web search, web fetch, code execution), Files API ids, the MCP connector (``mcp_servers``),
+code-execution ``container`` and ``service_tier``, Message Batches (Bedrock runs batch inference
+jobs instead), the Models API and token counting (not recorded here). ``response_format`` goes as a
+forced answer tool unless ``structured_output="native"`` is asked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+from urllib.parse import quote
+
+from modelport.errors import InvalidRequestError
+from modelport.http import HttpProvider, HttpRequest
+from modelport.http.urls import check_base_url
+from modelport.provider import Capabilities
+
+from ._cloud import answer_as_tool, refuse_file_ids, refuse_server_tools
+from .provider import AnthropicProvider, _beta_names
+
+if TYPE_CHECKING:
+    import httpx
+
+    from modelport.errors import ProviderError
+    from modelport.http.sigv4 import AwsCredentials
+    from modelport.tools import NeutralToolMapping
+    from modelport.types import Request
+
+__all__ = [
+    "BEDROCK_ANTHROPIC_VERSION",
+    "BEDROCK_SERVICE",
+    "BedrockAnthropicProvider",
+    "anthropic_model_name",
+    "bedrock_model_path",
+]
+
+#: The ``anthropic_version`` every Bedrock body carries.
+BEDROCK_ANTHROPIC_VERSION = "bedrock-2023-05-31"
+#: The SigV4 service name of the Bedrock runtime.
+BEDROCK_SERVICE = "bedrock"
+#: A Bedrock API key (``Authorization: Bearer``), when no AWS key is given explicitly.
+BEARER_ENV = "AWS_BEARER_TOKEN_BEDROCK"
+#: Body fields of the Messages API that Bedrock's InvokeModel does not take (refused before I/O).
+UNSERVED = {
+    "mcp_servers": "the MCP connector",
+    "container": "code-execution containers",
+    "service_tier": "service_tier",
+}
+
+
+def anthropic_model_name(model_id: str) -> str:
+    """The Anthropic model name in a Bedrock model id, for the mapping's per-family rules (default
+    ``max_tokens``, thinking): ``us.anthropic.claude-sonnet-4-5-20250929-v1:0`` (or the foundation
+    model id, or an ARN ending in either) → ``claude-sonnet-4-5-20250929``. An id without one (an
+    application inference profile's ARN) is kept whole: the rules for an unknown model apply."""
+    name = model_id.rsplit("/", 1)[-1]
+    name = re.sub(r"^(?:[a-z]{2,6}(?:-[a-z]+)?\.)?anthropic\.", "", name)
+    return re.sub(r"-v\d+(?::\d+)?$", "", name)
+
+
+def bedrock_model_path(model_name: str, *, stream: bool) -> str:
+    """``/model/{modelId}/invoke`` (or ``/invoke-with-response-stream``), the id (an inference
+    profile, a foundation model id or an ARN) percent-encoded whole, as botocore sends it."""
+    if not model_name or model_name.strip() != model_name or any(c < " " for c in model_name):
+        raise InvalidRequestError(f"anthropic-bedrock: not a model id: {model_name!r}")
+    action = "invoke-with-response-stream" if stream else "invoke"
+    return f"/model/{quote(model_name, safe='')}/{action}"
+
+
+class BedrockAnthropicProvider(AnthropicProvider):
+    """Claude on Amazon Bedrock (``bedrock-runtime.{region}.amazonaws.com``, InvokeModel)."""
+
+    id: ClassVar[str] = "anthropic-bedrock"
+    display_name: ClassVar[str] = "Anthropic on Amazon Bedrock"
+    telemetry_name: ClassVar[str | None] = "aws.bedrock"
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        generate=True,
+        stream=True,
+        function_tools=True,
+        reasoning=True,
+        structured_output=True,
+        prompt_cache=True,
+        documents=True,
+    )
+    stream_framing: ClassVar[str] = "aws-event-stream-chunks"
+    default_base_url: ClassVar[str | None] = None
+    base_url_env: ClassVar[str | None] = None
+    api_key_env: ClassVar[tuple[str, ...]] = (BEARER_ENV,)
+    api_key_header: ClassVar[str] = "authorization"
+    api_key_required: ClassVar[bool] = False
+    credential_headers: ClassVar[frozenset[str]] = frozenset({"authorization", "x-amz-security-token"})
+    config_options: ClassVar[frozenset[str] | None] = frozenset(
+        {
+            "region",
+            "profile",
+            "aws_access_key_id",
+            "aws_secret_access_key",
+            "aws_session_token",
+            "beta",
+            "name",
+        }
+    )
+    saved_options: ClassVar[frozenset[str]] = frozenset({"region", "profile", "beta", "name"})
+
+    _aws: Any = None
+
+    # Where and who: the core's AWS credentials ------------------------------------------------
+
+    @property
+    def aws(self) -> AwsCredentials:
+        """The region, credentials and auth of this provider's options (read once)."""
+        if self._aws is None:
+            from modelport.http.sigv4 import AwsCredentials
+
+            self._aws = AwsCredentials(self.config.options, self.id, lambda: HttpProvider.api_key(self))
+        aws: AwsCredentials = self._aws
+        return aws
+
+    def region(self) -> str:
+        """The region requests are signed for and sent to."""
+        return self.aws.region()
+
+    def base_url(self) -> str:
+        """``base_url=``, else ``https://bedrock-runtime.{region}.amazonaws.com``."""
+        if self.config.base_url:
+            return check_base_url(self.config.base_url)
+        return f"https://bedrock-runtime.{self.region()}.amazonaws.com"
+
+    def auth(self) -> httpx.Auth:
+        return self.aws.auth(service=BEDROCK_SERVICE, origin=self.base_url())
+
+    def secrets(self) -> list[str]:
+        return self.aws.secrets()
+
+    def headers(self) -> Mapping[str, str]:
+        """None: the version and the betas go in the body on Bedrock."""
+        return {}
+
+    def neutral_tool(self, name: str) -> NeutralToolMapping | None:
+        """None: the server tools are not offered on Bedrock through this provider."""
+        return None
+
+    # Not on Bedrock through this provider: the kit's refusal, before any I/O -------------------
+
+    count_tokens_request = HttpProvider.count_tokens_request
+    batch_submit = HttpProvider.batch_submit
+    batch_get = HttpProvider.batch_get
+    batch_cancel = HttpProvider.batch_cancel
+    batch_results = HttpProvider.batch_results  # type: ignore[assignment]  # the kit's wider type
+    list_models_request = HttpProvider.list_models_request
+
+    # Mapping ----------------------------------------------------------------------------------
+
+    def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
+        """InvokeModel (``/invoke``, ``/invoke-with-response-stream``) with the Messages body, less
+        ``model`` and ``stream``, plus ``anthropic_version`` (and ``anthropic_beta``)."""
+        from ._request import build_body
+
+        refuse_server_tools(request, self.id)
+        path = bedrock_model_path(model_name, stream=stream)
+        name = anthropic_model_name(model_name)
+        body, warnings, answer = build_body(name, answer_as_tool(request), stream=stream)
+        refuse_file_ids(body, self.id)
+        for field, what in UNSERVED.items():
+            if field in body:
+                raise InvalidRequestError(f"{self.id}: Claude on Bedrock does not take {what} ({field!r})")
+        body.pop("model", None)
+        body.pop("stream", None)
+        body["anthropic_version"] = BEDROCK_ANTHROPIC_VERSION
+        betas = _beta_names(self.config.options.get("beta"))
+        if betas:
+            body["anthropic_beta"] = betas
+        headers = {"accept": "application/json"}
+        return HttpRequest(path, body=body, headers=headers, stream=stream, warnings=warnings, context=answer)
+
+    def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
+        """Bedrock's ``{"message"}`` with ``x-amzn-errortype``; a Messages error body (the model's
+        own) as on the Anthropic API."""
+        from ._bedrock_errors import error_from_response
+
+        return error_from_response(status, headers, body, provider=self.name)
