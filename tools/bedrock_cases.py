@@ -143,7 +143,7 @@ def expected(case: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     from modelport_aws._plugin import replay_options
 
     import modelport
-    from modelport_conformance.replay import canonical
+    from modelport_conformance.replay import canonical, token_count
 
     response = data["interactions"][0]["response"]
     body = response["body"]
@@ -166,6 +166,8 @@ def expected(case: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
             for event in model.stream(**case["request"]):
                 events.append(canonical(event))
             return {"events": events}
+        if case["method"] == "count_tokens":
+            return {"token_count": token_count(model.count_tokens(**case["request"]))}
         return {"result": canonical(model.generate(**case["request"]))}
     except modelport.ModelportError as error:
         out = {
@@ -296,10 +298,12 @@ def main() -> None:
         uri="https://bedrock-runtime.us-east-1.amazonaws.com/model/us.amazon.nova-2-lite-v1%3A0/converse",
     )
 
-    from bedrock_cases_tools import mock_cases, tools_cases  # tools/ is on sys.path as a script's folder
+    from bedrock_cases_content import content_cases  # tools/ is on sys.path as a script's folder
+    from bedrock_cases_tools import mock_cases, tools_cases
 
     tools_cases()
     mock_cases()
+    content_cases()
 
 
 if __name__ == "__main__":

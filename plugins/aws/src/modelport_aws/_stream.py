@@ -47,13 +47,21 @@ def usage(raw: dict[str, Any] | None) -> Usage:
 
 
 class ConverseStream:
-    """One stream's decoder: text and tool-use blocks by their ``contentBlockIndex``."""
+    """One stream's decoder: text, reasoning and tool-use blocks by their ``contentBlockIndex``.
+
+    A reasoning block's text arrives in ``reasoningContent.text`` deltas and its signature in a
+    ``reasoningContent.signature`` delta; redacted reasoning in a ``redactedContent`` delta, kept
+    as ``provider_metadata["bedrock"]["redacted_content"]`` of the part (replayed as it came).
+    A guardrail's ``trace`` (in ``metadata``) is ``provider_metadata["bedrock"]["trace"]``.
+    """
 
     def __init__(self) -> None:
-        self.open: dict[int, str] = {}  # block index → "text" | "tool"
+        self.open: dict[int, str] = {}  # block index → "text" | "tool" | "reasoning"
+        self.signatures: dict[int, str] = {}
+        self.redacted: dict[int, str] = {}
         self.reason: str | None = None
         self.usage: dict[str, Any] | None = None
-        self.metrics: dict[str, Any] | None = None
+        self.metadata: dict[str, Any] = {}
 
     def feed(self, frame: dict[str, Any]) -> Iterator[ev.StreamEvent]:
         kind, data = frame["event"], frame["data"]
@@ -71,7 +79,7 @@ class ConverseStream:
             self.reason = data["stopReason"]
         elif kind == "metadata":
             self.usage = data.get("usage")
-            self.metrics = data.get("metrics")
+            self.metadata = {key: data[key] for key in ("metrics", "trace") if data.get(key)}
         # messageStart carries only the role; an event kind newer than this decoder is skipped.
 
     def _delta(self, index: int, delta: dict[str, Any]) -> Iterator[ev.StreamEvent]:
@@ -81,6 +89,8 @@ class ConverseStream:
                 yield ev.TextStartEvent(id=f"b{index}")
             if delta["text"]:
                 yield ev.TextDeltaEvent(id=f"b{index}", delta=delta["text"])
+        elif "reasoningContent" in delta:
+            yield from self._reasoning(index, delta["reasoningContent"])
         elif "toolUse" in delta:
             if self.open.get(index) != "tool":
                 raise ValueError(f"a toolUse delta for block {index}, which no toolUse started")
@@ -88,9 +98,28 @@ class ConverseStream:
             if fragment:
                 yield ev.ToolCallDeltaEvent(id=f"b{index}", delta=fragment)
 
+    def _reasoning(self, index: int, delta: dict[str, Any]) -> Iterator[ev.StreamEvent]:
+        if self.open.get(index) != "reasoning":
+            if index in self.open:
+                raise ValueError(f"a reasoningContent delta for block {index}, a {self.open[index]} block")
+            self.open[index] = "reasoning"
+            yield ev.ReasoningStartEvent(id=f"b{index}")
+        if delta.get("text"):
+            yield ev.ReasoningDeltaEvent(id=f"b{index}", delta=delta["text"])
+        if delta.get("signature"):
+            self.signatures[index] = delta["signature"]
+        if delta.get("redactedContent"):
+            self.redacted[index] = self.redacted.get(index, "") + delta["redactedContent"]
+
     def _stop(self, index: int) -> Iterator[ev.StreamEvent]:
         kind = self.open.pop(index, None)
-        if kind == "text":
+        if kind == "reasoning":
+            redacted = self.redacted.pop(index, None)
+            metadata = {"bedrock": {"redacted_content": redacted}} if redacted else None
+            yield ev.ReasoningEndEvent(
+                id=f"b{index}", signature=self.signatures.pop(index, None), provider_metadata=metadata
+            )
+        elif kind == "text":
             yield ev.TextEndEvent(id=f"b{index}")
         elif kind == "tool":
             yield ev.ToolCallEndEvent(id=f"b{index}")
@@ -103,7 +132,7 @@ class ConverseStream:
                 finish_reason=FINISH.get(self.reason, "other"),
                 raw_finish_reason=self.reason,
                 usage=usage(self.usage),
-                provider_metadata={"bedrock": {"metrics": self.metrics}} if self.metrics else {},
+                provider_metadata={"bedrock": self.metadata} if self.metadata else {},
             )
 
 
@@ -119,13 +148,30 @@ def answer_frames(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
             delta: dict[str, Any] = {"toolUse": {"input": dumps(tool.get("input", {})).decode("utf-8")}}
         elif "text" in block:
             delta = {"text": block["text"]}
+        elif "reasoningContent" in block:
+            for delta in _reasoning_deltas(block["reasoningContent"]):
+                yield {"event": "contentBlockDelta", "data": {"contentBlockIndex": index, "delta": delta}}
+            yield {"event": "contentBlockStop", "data": {"contentBlockIndex": index}}
+            continue
         else:
-            continue  # a block kind this decoder does not map yet (reasoningContent, citations...)
+            continue  # a block kind this decoder does not map yet (citations...)
         yield {"event": "contentBlockDelta", "data": {"contentBlockIndex": index, "delta": delta}}
         yield {"event": "contentBlockStop", "data": {"contentBlockIndex": index}}
     yield {"event": "messageStop", "data": {"stopReason": data["stopReason"]}}
-    metadata = {key: data[key] for key in ("usage", "metrics") if key in data}
+    metadata = {key: data[key] for key in ("usage", "metrics", "trace") if key in data}
     yield {"event": "metadata", "data": metadata}
+
+
+def _reasoning_deltas(content: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The deltas a stream sends for a whole ``reasoningContent`` block: its text, then its
+    signature; or its redacted content."""
+    if "redactedContent" in content:
+        yield {"reasoningContent": {"redactedContent": content["redactedContent"]}}
+        return
+    text = content.get("reasoningText") or {}
+    yield {"reasoningContent": {"text": text.get("text") or ""}}
+    if text.get("signature"):
+        yield {"reasoningContent": {"signature": text["signature"]}}
 
 
 def merge_frames(frames: list[dict[str, Any]]) -> dict[str, Any]:
@@ -143,12 +189,16 @@ def merge_frames(frames: list[dict[str, Any]]) -> dict[str, Any]:
             if "text" in delta:
                 block = blocks.setdefault(index, {"text": ""})
                 block["text"] += delta["text"]
+            elif "reasoningContent" in delta:
+                _merge_reasoning(
+                    blocks.setdefault(index, {"reasoningContent": {}}), delta["reasoningContent"]
+                )
             elif "toolUse" in delta:
                 blocks[index]["toolUse"]["input"] += delta["toolUse"].get("input") or ""
         elif kind == "messageStop":
             answer["stopReason"] = data["stopReason"]
         elif kind == "metadata":
-            answer.update({key: data[key] for key in ("usage", "metrics") if key in data})
+            answer.update({key: data[key] for key in ("usage", "metrics", "trace") if key in data})
     import json
 
     for index in sorted(blocks):
@@ -157,3 +207,14 @@ def merge_frames(frames: list[dict[str, Any]]) -> dict[str, Any]:
             block["toolUse"]["input"] = json.loads(block["toolUse"]["input"] or "{}")
         answer["output"]["message"]["content"].append(block)
     return answer
+
+
+def _merge_reasoning(block: dict[str, Any], delta: dict[str, Any]) -> None:
+    content = block["reasoningContent"]
+    if "redactedContent" in delta:
+        content["redactedContent"] = content.get("redactedContent", "") + delta["redactedContent"]
+        return
+    text = content.setdefault("reasoningText", {"text": ""})
+    text["text"] += delta.get("text") or ""
+    if delta.get("signature"):
+        text["signature"] = delta["signature"]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from modelport.errors import ConfigurationError
 from modelport.http import HeaderAuth, HttpProvider, HttpRequest, StreamEnd, check_header_value, decode_frames
 from modelport.http.urls import check_base_url
-from modelport.provider import Capabilities, Secret
+from modelport.provider import Capabilities, Secret, TokenCount
 from modelport.wire_map import WireMap
 
 from ._wire_map import BEDROCK_WIRE_MAP
@@ -66,7 +66,9 @@ class BedrockProvider(HttpProvider):
     api_key_env: ClassVar[tuple[str, ...]] = (BEARER_ENV,)
     api_key_required: ClassVar[bool] = False
     credential_headers: ClassVar[frozenset[str]] = frozenset({"x-amz-security-token"})
-    capabilities: ClassVar[Capabilities] = Capabilities(generate=True, stream=True, function_tools=True)
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        generate=True, stream=True, function_tools=True, reasoning=True, prompt_cache=True, count_tokens=True
+    )
     stream_framing: ClassVar[str] = "aws-event-stream"
     #: A ConverseStream is complete once ``metadata`` (usage) came after ``messageStop``.
     stream_end: ClassVar[StreamEnd | None] = StreamEnd(
@@ -158,6 +160,15 @@ class BedrockProvider(HttpProvider):
         from ._request import build_request
 
         return build_request(model_name, request, stream=stream)
+
+    def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest:
+        """``POST /model/{modelId}/count-tokens`` (the Bedrock CountTokens API)."""
+        from ._request import count_tokens_request
+
+        return count_tokens_request(model_name, request)
+
+    def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
+        return TokenCount(input_tokens=data["inputTokens"])
 
     def decode_response(self, data: Any, spec: HttpRequest) -> Result:
         from ._stream import answer_frames
