@@ -85,6 +85,40 @@ def content_cases() -> None:
     _reasoning_cases()
     _cache_cases()
     _count_and_guardrail_cases()
+    _citations_case()
+
+
+def _citations_case() -> None:
+    corpus_file = (
+        "crmne__ruby_llm/spec__fixtures__vcr_cassettes__"
+        "chat_citations_with_bedrock_claude-haiku-4-5_streams_citations.yml"
+    )
+    body = json.loads(interaction(corpus_file, 0)[0]["body"])
+    question, document = body["messages"][0]["content"]
+    write(
+        "stream-document-citations",
+        {
+            "description": "ConverseStream, claude-haiku-4-5: a text document (documents=, citations "
+            "enabled); a citation delta (documentChar 0-73) before the text it supports.",
+            "method": "stream",
+            "model": "us.anthropic.claude-haiku-4-5-20251001-v1:0",
+            "request": {
+                "messages": [user(question["text"])],
+                "documents": [
+                    {
+                        "type": "text",
+                        "title": document["document"]["name"],
+                        "text": document["document"]["source"]["text"],
+                    }
+                ],
+                "provider_options": {"bedrock": {"inferenceConfig": {}}},
+            },
+        },
+        corpus_file,
+        0,
+        uri="https://bedrock-runtime.us-east-1.amazonaws.com/model/"
+        "us.anthropic.claude-haiku-4-5-20251001-v1%3A0/converse-stream",
+    )
 
 
 def _files_cases() -> None:

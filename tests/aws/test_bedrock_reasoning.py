@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from modelport_aws._stream import merge_frames
+from modelport_aws._frames import merge_frames
 
 import modelport
 from modelport.errors import InvalidRequestError

@@ -19,7 +19,7 @@ from typing import Any
 from modelport.errors import InvalidRequestError
 from modelport.types import FilePart
 
-__all__ = ["DOCUMENT_FORMATS", "IMAGE_FORMATS", "file_block"]
+__all__ = ["DOCUMENT_FORMATS", "IMAGE_FORMATS", "check_name", "file_block"]
 
 #: Image media type → Converse ``image.format``.
 IMAGE_FORMATS = {"image/png": "png", "image/jpeg": "jpeg", "image/gif": "gif", "image/webp": "webp"}
@@ -48,18 +48,23 @@ def file_block(part: FilePart, where: str, documents: int) -> dict[str, Any]:
         return {"image": {"format": IMAGE_FORMATS[media], "source": _source(part, where, _MAX_IMAGE)}}
     if media in DOCUMENT_FORMATS:
         own = (part.provider_metadata or {}).get("bedrock") or {}
-        name = own.get("name", f"Document {documents + 1}")
-        if not isinstance(name, str) or not _NAME.fullmatch(name):
-            raise InvalidRequestError(
-                f"{where}: the document name {name!r} is not one Bedrock takes (letters, digits, "
-                "single spaces, hyphens, parentheses and square brackets)"
-            )
+        name = check_name(own.get("name", f"Document {documents + 1}"), where)
         source = _source(part, where, _MAX_DOCUMENT)
         return {"document": {"format": DOCUMENT_FORMATS[media], "name": name, "source": source}}
     raise InvalidRequestError(
         f"{where}: Converse takes no {part.media_type!r} file (images: {', '.join(IMAGE_FORMATS)}; "
         f"documents: {', '.join(DOCUMENT_FORMATS)})"
     )
+
+
+def check_name(name: object, where: str) -> str:
+    """``name`` if Bedrock takes it as a document's name, else an ``InvalidRequestError``."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise InvalidRequestError(
+            f"{where}: the document name {name!r} is not one Bedrock takes (letters, digits, "
+            "single spaces, hyphens, parentheses and square brackets)"
+        )
+    return name
 
 
 def _source(part: FilePart, where: str, limit: int) -> dict[str, Any]:

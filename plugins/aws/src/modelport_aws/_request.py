@@ -27,6 +27,7 @@ from modelport.types import (
 
 from ._caching import CACHE_POINT, place_cache
 from ._content import file_block
+from ._documents import with_documents
 from ._reasoning import reasoning_block, thinking_fields
 
 __all__ = ["build_request", "converse_body", "count_tokens_request", "model_path"]
@@ -44,12 +45,16 @@ def model_path(model_name: str, *, stream: bool, action: str | None = None) -> s
     return f"/model/{quote(model_name, safe='')}/{action}"
 
 
-def converse_body(model_name: str, request: Request) -> tuple[dict[str, Any], list[CallWarning]]:
-    """The Converse body of ``request`` and the warnings for what it does not send."""
+def converse_body(
+    model_name: str, request: Request
+) -> tuple[dict[str, Any], list[CallWarning], tuple[int | None, ...]]:
+    """The Converse body of ``request``, the warnings for what it does not send, and for each
+    document block the index in ``documents=`` it came from (``None``: a file part)."""
     _refuse_unsupported(request)
     body: dict[str, Any] = {}
     system = [b for m in request.messages if m.role == "system" for b in _system_blocks(m)]
-    body["messages"] = _messages([m for m in request.messages if m.role != "system"])
+    messages = _messages([m for m in request.messages if m.role != "system"])
+    body["messages"], origins = with_documents(messages, request.documents)
     if system:
         body["system"] = system
     inference = _inference(request)
@@ -63,19 +68,21 @@ def converse_body(model_name: str, request: Request) -> tuple[dict[str, Any], li
         body["toolConfig"] = tools
     warnings = place_cache(body, request.prompt_cache) if request.prompt_cache is not None else []
     _add_raw_fields(body, (request.provider_options or {}).get("bedrock"))
-    return body, warnings
+    return body, warnings, origins
 
 
 def build_request(model_name: str, request: Request, *, stream: bool) -> HttpRequest:
-    """The HTTP request of ``request`` (the body is the same for generate and stream)."""
-    body, warnings = converse_body(model_name, request)
-    return HttpRequest(model_path(model_name, stream=stream), body, stream=stream, warnings=warnings)
+    """The HTTP request of ``request`` (the body is the same for generate and stream); its
+    ``context`` is where each document block came from, for the citations."""
+    body, warnings, origins = converse_body(model_name, request)
+    path = model_path(model_name, stream=stream)
+    return HttpRequest(path, body, stream=stream, warnings=warnings, context=origins)
 
 
 def count_tokens_request(model_name: str, request: Request) -> HttpRequest:
     """``POST /model/{modelId}/count-tokens``: ``{"input": {"converse": ...}}``, the Converse body's
     messages, system, tools and model fields (CountTokens takes no inference settings)."""
-    body, warnings = converse_body(model_name, request)
+    body, warnings, _ = converse_body(model_name, request)
     counted = {key: body[key] for key in _COUNTED if key in body}
     path = model_path(model_name, stream=False, action="count-tokens")
     return HttpRequest(path, {"input": {"converse": counted}}, warnings=warnings)
@@ -102,7 +109,6 @@ def _add_raw_fields(body: dict[str, Any], extra: Any) -> None:
 def _refuse_unsupported(request: Request) -> None:
     for field in (
         "response_format",
-        "documents",
         "seed",
         "presence_penalty",
         "frequency_penalty",

@@ -67,7 +67,13 @@ class BedrockProvider(HttpProvider):
     api_key_required: ClassVar[bool] = False
     credential_headers: ClassVar[frozenset[str]] = frozenset({"x-amz-security-token"})
     capabilities: ClassVar[Capabilities] = Capabilities(
-        generate=True, stream=True, function_tools=True, reasoning=True, prompt_cache=True, count_tokens=True
+        generate=True,
+        stream=True,
+        function_tools=True,
+        reasoning=True,
+        prompt_cache=True,
+        count_tokens=True,
+        documents=True,
     )
     stream_framing: ClassVar[str] = "aws-event-stream"
     #: A ConverseStream is complete once ``metadata`` (usage) came after ``messageStop``.
@@ -171,14 +177,14 @@ class BedrockProvider(HttpProvider):
         return TokenCount(input_tokens=data["inputTokens"])
 
     def decode_response(self, data: Any, spec: HttpRequest) -> Result:
-        from ._stream import answer_frames
+        from ._frames import answer_frames
 
         return decode_frames(self.stream_decoder(spec), answer_frames(data))
 
     def stream_decoder(self, spec: HttpRequest) -> ConverseStream:
         from ._stream import ConverseStream
 
-        return ConverseStream()
+        return ConverseStream(spec.context or ())
 
     def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
         from ._errors import error_from_response
