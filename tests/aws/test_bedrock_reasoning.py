@@ -177,3 +177,27 @@ def test_reasoning_converse_cannot_send_is_refused_before_any_request(
     with pytest.raises(InvalidRequestError, match=message):
         model.generate(prompt="Hi", **change)
     assert seen == []
+
+
+def test_temperature_is_not_sent_while_claude_thinks() -> None:
+    seen: list[httpx.Request] = []
+    model = modelport.get_model(
+        SONNET_4, transport=answering(recorded("test_bedrock_model.yaml")[1], seen=seen), **keys()
+    )
+    result = model.generate(prompt="Hi", reasoning={"budget_tokens": 1024}, temperature=0.2, top_p=0.95)
+    assert json.loads(seen[0].content)["inferenceConfig"] == {"topP": 0.95}
+    (warning,) = result.warnings
+    assert (warning.type, warning.setting) == ("unsupported-setting", "temperature")
+
+
+def test_a_forced_tool_while_thinking_is_refused_before_any_request() -> None:
+    seen: list[httpx.Request] = []
+    model = modelport.get_model(SONNET_4, transport=answering({}, seen=seen), **keys())
+    with pytest.raises(InvalidRequestError, match="cannot think with a forced tool_choice"):
+        model.generate(
+            prompt="Hi",
+            reasoning={"budget_tokens": 1024},
+            tools=[{"type": "function", "name": "f"}],
+            tool_choice="required",
+        )
+    assert seen == []

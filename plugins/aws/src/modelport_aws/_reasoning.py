@@ -7,6 +7,9 @@
   ``max_output_tokens`` when that is set. ``enabled=False`` sends nothing (thinking is off unless
   asked for). Other models take reasoning in their own fields: ``InvalidRequestError``, pass them
   in ``provider_options={"bedrock": {"additionalModelRequestFields": ...}}``.
+- With thinking on, Claude takes no ``temperature`` (it is not sent, with a warning, as on the
+  Anthropic API) and no forced tool (``tool_choice`` ``any``, ``required`` or a named tool: an
+  ``InvalidRequestError``).
 - A reasoning part with a signature is ``{"reasoningContent": {"reasoningText": {"text",
   "signature"}}}``; one whose ``provider_metadata["bedrock"]["redacted_content"]`` holds the
   redacted reasoning is ``{"reasoningContent": {"redactedContent": ...}}``, the base64 text as it
@@ -18,9 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from modelport.errors import InvalidRequestError
-from modelport.types import ReasoningConfig, ReasoningPart
+from modelport.types import CallWarning, ReasoningConfig, ReasoningPart, Request
 
-__all__ = ["EFFORT_BUDGETS", "reasoning_block", "thinking_fields"]
+__all__ = ["EFFORT_BUDGETS", "reasoning_block", "thinking_fields", "with_thinking"]
 
 #: ``thinking.budget_tokens`` for ``reasoning.effort`` when no budget is given.
 EFFORT_BUDGETS = {"low": 2048, "medium": 8192, "high": 16384, "max": 32000}
@@ -50,6 +53,16 @@ def thinking_fields(model_name: str, config: ReasoningConfig | None, limit: int 
             f"reasoning budget {budget} must be below max_output_tokens {limit} (set it higher)"
         )
     return {"thinking": {"type": "enabled", "budget_tokens": budget}}
+
+
+def with_thinking(inference: dict[str, Any], request: Request) -> list[CallWarning]:
+    """Take out of ``inference`` what Claude refuses while thinking; the warnings for it."""
+    if request.tool_choice not in (None, "auto", "none"):
+        raise InvalidRequestError("bedrock: Claude cannot think with a forced tool_choice (use 'auto')")
+    if inference.pop("temperature", None) is None:
+        return []
+    details = "temperature cannot be set with thinking; it is not sent"
+    return [CallWarning(type="unsupported-setting", setting="temperature", details=details)]
 
 
 def reasoning_block(part: ReasoningPart) -> dict[str, Any] | None:

@@ -28,7 +28,7 @@ from modelport.types import (
 from ._caching import CACHE_POINT, place_cache
 from ._content import file_block
 from ._documents import with_documents
-from ._reasoning import reasoning_block, thinking_fields
+from ._reasoning import reasoning_block, thinking_fields, with_thinking
 
 __all__ = ["build_request", "converse_body", "count_tokens_request", "model_path"]
 
@@ -53,20 +53,22 @@ def converse_body(
     _refuse_unsupported(request)
     body: dict[str, Any] = {}
     system = [b for m in request.messages if m.role == "system" for b in _system_blocks(m)]
-    messages = _messages([m for m in request.messages if m.role != "system"])
-    body["messages"], origins = with_documents(messages, request.documents)
+    body["messages"], origins = with_documents(_messages(request.messages), request.documents)
     if system:
         body["system"] = system
     inference = _inference(request)
-    if inference:
-        body["inferenceConfig"] = inference
+    warnings: list[CallWarning] = []
     thinking = thinking_fields(model_name, request.reasoning, request.max_output_tokens)
     if thinking:
         body["additionalModelRequestFields"] = thinking
+        warnings += with_thinking(inference, request)
+    if inference:
+        body["inferenceConfig"] = inference
     tools = _tools(request)
     if tools:
         body["toolConfig"] = tools
-    warnings = place_cache(body, request.prompt_cache) if request.prompt_cache is not None else []
+    if request.prompt_cache is not None:
+        warnings += place_cache(body, request.prompt_cache)
     _add_raw_fields(body, (request.provider_options or {}).get("bedrock"))
     return body, warnings, origins
 
@@ -149,11 +151,14 @@ def _system_blocks(message: Message) -> list[dict[str, Any]]:
 
 
 def _messages(messages: list[Message]) -> list[dict[str, Any]]:
-    """Converse messages; a ``tool`` message is a user turn of ``toolResult`` blocks, and turns of
-    the same role in a row are one turn (Converse wants them alternating)."""
+    """Converse messages (system messages are the ``system`` field); a ``tool`` message is a user
+    turn of ``toolResult`` blocks, and turns of the same role in a row are one turn (Converse wants
+    them alternating)."""
     out: list[dict[str, Any]] = []
     documents = 0
     for number, message in enumerate(messages):
+        if message.role == "system":
+            continue
         role = "assistant" if message.role == "assistant" else "user"
         blocks: list[dict[str, Any]] = []
         for index, part in enumerate(message.content):
