@@ -44,6 +44,19 @@ def _part(block: dict[str, Any], documents: int) -> dict[str, Any]:
         if document["name"] != f"Document {documents + 1}":
             part["provider_metadata"] = {"bedrock": {"name": document["name"]}}
         return part
+    if "toolUse" in block:
+        tool = block["toolUse"]
+        return {"type": "tool-call", "id": tool["toolUseId"], "name": tool["name"], "args": tool["input"]}
+    if "toolResult" in block:
+        result = block["toolResult"]
+        (content,) = result["content"]
+        return {
+            "type": "tool-result",
+            "call_id": result["toolUseId"],
+            "name": "",  # named after its call by canonical_messages
+            "output": content.get("text", content.get("json")),
+            "is_error": result.get("status") == "error",
+        }
     reasoning = block["reasoningContent"]
     if "redactedContent" in reasoning:
         redacted = {"bedrock": {"redacted_content": reasoning["redactedContent"]}}
@@ -61,6 +74,7 @@ def canonical_messages(body: dict[str, Any], *, cached_ends: bool = False) -> li
     turns += [(m["role"], m["content"]) for m in body["messages"]]
     last_user = max(i for i, (role, _) in enumerate(turns) if role == "user")
     documents = 0
+    names: dict[str, str] = {}
     for number, (role, blocks) in enumerate(turns):
         parts: list[dict[str, Any]] = []
         for index, block in enumerate(blocks):
@@ -71,8 +85,27 @@ def canonical_messages(body: dict[str, Any], *, cached_ends: bool = False) -> li
                 continue
             parts.append(_part(block, documents))
             documents += "document" in block
+        names.update({p["id"]: p["name"] for p in parts if p["type"] == "tool-call"})
+        for part in parts:
+            if part["type"] == "tool-result":
+                part["name"] = names[part["call_id"]]
+        if parts and all(p["type"] == "tool-result" for p in parts):
+            role = "tool"
         out.append({"role": role, "content": parts})
     return out
+
+
+def tools_of(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The function tools of a recorded Converse body (its ``toolSpec`` entries)."""
+    return [
+        {
+            "type": "function",
+            "name": t["toolSpec"]["name"],
+            "parameters": t["toolSpec"]["inputSchema"]["json"],
+        }
+        for t in body["toolConfig"]["tools"]
+        if "toolSpec" in t
+    ]
 
 
 def recorded_request(corpus_file: str, index: int) -> dict[str, Any]:
@@ -180,6 +213,22 @@ def _reasoning_cases() -> None:
             "turn 2: the redacted reasoning replayed as it came",
         ),
         (
+            "generate-reasoning-tool-call",
+            "test_bedrock_anthropic_tool_with_thinking.yaml",
+            0,
+            "us.anthropic.claude-3-7-sonnet-20250219-v1:0",
+            "generate",
+            "signed reasoning, text and a toolUse; stopReason tool_use",
+        ),
+        (
+            "generate-reasoning-after-tool-result",
+            "test_bedrock_anthropic_tool_with_thinking.yaml",
+            1,
+            "us.anthropic.claude-3-7-sonnet-20250219-v1:0",
+            "generate",
+            "turn 2: the signed reasoning, text and toolUse replayed, then the toolResult",
+        ),
+        (
             "stream-reasoning-signature",
             "test_bedrock_model_thinking_part_stream.yaml",
             0,
@@ -198,6 +247,7 @@ def _reasoning_cases() -> None:
                 "model": model,
                 "request": {
                     "messages": canonical_messages(body),
+                    **({"tools": tools_of(body)} if "toolConfig" in body else {}),
                     "reasoning": THINKING,
                     "provider_options": RAW_EMPTY,
                 },
@@ -210,15 +260,7 @@ def _reasoning_cases() -> None:
 def _cache_cases() -> None:
     corpus_file = "test_bedrock_cache_write_and_read.yaml"
     body = recorded_request(corpus_file, 0)
-    tools = [
-        {
-            "type": "function",
-            "name": t["toolSpec"]["name"],
-            "parameters": t["toolSpec"]["inputSchema"]["json"],
-        }
-        for t in body["toolConfig"]["tools"]
-        if "toolSpec" in t
-    ]
+    tools = tools_of(body)
     for index, name, what in (
         (0, "generate-cache-write", "write 1322"),
         (1, "generate-cache-read", "read 1322"),
