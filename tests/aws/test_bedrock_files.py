@@ -92,7 +92,7 @@ def test_documents_are_numbered_in_order_unless_named_and_s3_is_a_location() -> 
             "provider_metadata": {"bedrock": {"name": "Notes (v2)"}},
         },
         {"type": "file", "media_type": "text/plain", "data": text},
-        {"type": "file", "media_type": "image/png", "uri": "s3://bucket/cat.png"},
+        {"type": "file", "media_type": "image/PNG; name=cat", "uri": "s3://bucket/cat.png"},
     )
     assert [b["document"]["name"] for b in blocks[:3]] == ["Document 1", "Notes (v2)", "Document 3"]
     assert [b["document"]["format"] for b in blocks[:3]] == ["csv", "md", "txt"]

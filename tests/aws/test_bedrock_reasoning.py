@@ -136,7 +136,13 @@ def test_an_unsigned_reasoning_part_is_not_replayed() -> None:
 @pytest.mark.parametrize(
     ("reasoning", "extra", "thinking"),
     [
+        ({"effort": "low"}, {}, {"thinking": {"type": "enabled", "budget_tokens": 2048}}),
         ({"effort": "high"}, {}, {"thinking": {"type": "enabled", "budget_tokens": 16384}}),
+        (
+            {"effort": "max"},
+            {"max_output_tokens": 40000},
+            {"thinking": {"type": "enabled", "budget_tokens": 32000}},
+        ),
         ({"enabled": True}, {}, {"thinking": {"type": "enabled", "budget_tokens": 8192}}),
         ({"enabled": False}, {}, None),
     ],

@@ -43,7 +43,7 @@ _NAME = re.compile(r"[A-Za-z0-9\-()\[\]]+( [A-Za-z0-9\-()\[\]]+)*")
 
 def file_block(part: FilePart, where: str, documents: int) -> dict[str, Any]:
     """The Converse block of ``part``; ``documents`` is how many documents came before it."""
-    media = part.media_type.lower().split(";", 1)[0].strip()
+    media = part.media_type.lower().partition(";")[0].strip()  # parameters say nothing here
     if media in IMAGE_FORMATS:
         return {"image": {"format": IMAGE_FORMATS[media], "source": _source(part, where, _MAX_IMAGE)}}
     if media in DOCUMENT_FORMATS:
