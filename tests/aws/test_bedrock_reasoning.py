@@ -11,9 +11,10 @@ from typing import Any
 import httpx
 import pytest
 from modelport_aws._frames import merge_frames
+from modelport_aws._stream import ConverseStream
 
 import modelport
-from modelport.errors import InvalidRequestError
+from modelport.errors import InvalidRequestError, StreamInterruptedError
 from modelport.http.event_stream import EventStreamParser
 from modelport.types import ReasoningPart
 from tests.aws.replay import answering, keys, recorded
@@ -207,3 +208,52 @@ def test_a_forced_tool_while_thinking_is_refused_before_any_request() -> None:
             tool_choice="required",
         )
     assert seen == []
+
+
+def test_a_reasoning_stream_cut_mid_thought_keeps_the_thought_so_far() -> None:
+    _, body = recorded("test_bedrock_model_thinking_part_stream.yaml")
+    parser = EventStreamParser(provider="bedrock", on_error=lambda s, t: AssertionError(t))
+    sizes = [len(frame) for frame in _frames_bytes(body)]
+    cut = body[: sum(sizes[:8])]  # messageStart and the first 7 reasoning deltas, whole frames
+    assert [f["event"] for f in parser.feed(cut)] == ["messageStart", *["contentBlockDelta"] * 7]
+    stream = modelport.get_model(SONNET_4, transport=answering(cut), max_retries=0, **keys()).stream(
+        prompt="Hello"
+    )
+    with pytest.raises(StreamInterruptedError) as info:
+        for _ in stream:
+            pass
+    partial = info.value.partial
+    assert partial is not None
+    (thought,) = partial.content
+    assert isinstance(thought, ReasoningPart)
+    assert (
+        thought.text
+        == 'The user has greeted me with a simple "Hello". I should respond in a friendly and welcoming manner.'
+    )
+    assert thought.signature is None
+
+
+def _frames_bytes(body: bytes) -> list[bytes]:
+    """The event-stream messages of ``body``, each as its bytes (the prelude's first 4 bytes are
+    the message's total length)."""
+    out, at = [], 0
+    while at < len(body):
+        size = int.from_bytes(body[at : at + 4], "big")
+        out.append(body[at : at + size])
+        at += size
+    return out
+
+
+def test_streamed_redacted_reasoning_is_one_opaque_part() -> None:
+    # ConverseStream sends redacted reasoning as a redactedContent delta (no recorded stream has
+    # one: the frames are the documented shape, with the recorded redacted text).
+    whole = recorded("test_bedrock_model_thinking_part_redacted.yaml")[1]
+    redacted = whole["output"]["message"]["content"][0]["reasoningContent"]["redactedContent"]
+    decoder = ConverseStream()
+    delta = {"reasoningContent": {"redactedContent": redacted}}
+    events = [
+        *decoder.feed({"event": "contentBlockDelta", "data": {"contentBlockIndex": 0, "delta": delta}}),
+        *decoder.feed({"event": "contentBlockStop", "data": {"contentBlockIndex": 0}}),
+    ]
+    assert [e.type for e in events] == ["reasoning-start", "reasoning-end"]
+    assert events[1].provider_metadata == {"bedrock": {"redacted_content": redacted}}
