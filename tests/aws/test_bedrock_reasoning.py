@@ -257,3 +257,19 @@ def test_streamed_redacted_reasoning_is_one_opaque_part() -> None:
     ]
     assert [e.type for e in events] == ["reasoning-start", "reasoning-end"]
     assert events[1].provider_metadata == {"bedrock": {"redacted_content": redacted}}
+
+
+def test_another_model_gets_the_turn_without_its_reasoning() -> None:
+    name = "test_bedrock_model_thinking_part_anthropic.yaml"
+    first = modelport.get_model(SONNET_4, transport=answering(recorded(name)[1]), **keys()).generate(
+        prompt="How do I cross the street?", reasoning={"budget_tokens": 1024}
+    )
+    seen: list[httpx.Request] = []
+    other = modelport.get_model(SONNET_37, transport=answering(recorded(name)[1], seen=seen), **keys())
+    result = other.generate(
+        messages=[{"role": "user", "content": "How?"}, first.message, {"role": "user", "content": "And?"}]
+    )
+    replayed = json.loads(seen[0].content)["messages"][1]["content"]
+    assert [next(iter(block)) for block in replayed] == ["text"]
+    (warning,) = result.warnings
+    assert warning.setting == "reasoning_replay" and "1 reasoning part" in warning.details
