@@ -119,6 +119,7 @@ def content_cases() -> None:
     _cache_cases()
     _count_and_guardrail_cases()
     _citations_case()
+    _adaptive_cases()
 
 
 def _citations_case() -> None:
@@ -152,6 +153,40 @@ def _citations_case() -> None:
         uri="https://bedrock-runtime.us-east-1.amazonaws.com/model/"
         "us.anthropic.claude-haiku-4-5-20251001-v1%3A0/converse-stream",
     )
+
+
+def _adaptive_cases() -> None:
+    """claude-sonnet-5 with adaptive thinking, a raw ``additionalModelRequestFields`` (the canonical
+    ``reasoning`` maps budgets only): a streamed answer, then the whole answer after its replay."""
+    corpus_file = "langchain-ai__langchain-aws/libs__aws__tests__cassettes__test_thinking[v1].yaml.gz"
+    for index, name, method, what in (
+        (0, "stream-adaptive-thinking", "stream", "61 reasoningContent text deltas, a signature, text"),
+        (1, "generate-adaptive-thinking-replayed", "generate", "turn 2 replays the streamed reasoning"),
+    ):
+        request = interaction(corpus_file, index)[0]
+        body = json.loads(request["body"])
+        write(
+            name,
+            {
+                "description": f"{'ConverseStream' if method == 'stream' else 'Converse'}, claude-sonnet-5, "
+                f'thinking {{"type": "adaptive", "display": "summarized"}} passed raw: {what}.',
+                "method": method,
+                "model": "us.anthropic.claude-sonnet-5",
+                "request": {
+                    "messages": canonical_messages(body),
+                    "max_output_tokens": body["inferenceConfig"]["maxTokens"],
+                    "provider_options": {
+                        "bedrock": {
+                            "system": [],
+                            "additionalModelRequestFields": body["additionalModelRequestFields"],
+                        }
+                    },
+                },
+            },
+            corpus_file,
+            index,
+            uri=request["uri"].replace(".us-west-2.", ".us-east-1."),  # the replay's region
+        )
 
 
 def _files_cases() -> None:
