@@ -2,8 +2,10 @@
 kit, signed with SigV4 (:mod:`modelport.http.sigv4`), streams read as AWS event streams
 (:mod:`modelport.http.event_stream`).
 
-Pure mapping: bodies from :mod:`._request`, answers (whole and streamed, one path) from
-:mod:`._stream`, errors from :mod:`._errors`.
+Pure mapping: bodies from :mod:`._request` (files :mod:`._content`, documents :mod:`._documents`,
+reasoning :mod:`._reasoning`, cache points :mod:`._caching`), answers from :mod:`._stream`
+(a whole answer as its stream's frames: :mod:`._frames`; citations :mod:`._citations`), errors
+from :mod:`._errors`.
 """
 
 from __future__ import annotations
