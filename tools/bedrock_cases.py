@@ -9,6 +9,7 @@ byte for byte (an event stream as base64), the credential header as ``<credentia
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import sys
 from pathlib import Path
@@ -26,6 +27,11 @@ SOURCES = {
     "pydantic__pydantic-ai": ("pydantic/pydantic-ai", "4fda38988f2939fa6ea9cdefcf120693e10ef491", "MIT"),
     "Mirascope__mirascope": ("Mirascope/mirascope", "64dee1d9c1ecccd91ad8211a21d082a9cd7d6fa6", "MIT"),
     "crmne__ruby_llm": ("crmne/ruby_llm", "fb5a49bf04da78d3e74496431ad1c99df5e7e5f0", "MIT"),
+    "langchain-ai__langchain-aws": (
+        "langchain-ai/langchain-aws",
+        "0434c7f94f6c27bfa275534f8ff1b0c3f1738144",
+        "MIT",
+    ),
 }
 
 
@@ -41,10 +47,16 @@ def _text(value: Any) -> Any:
 
 
 def interaction(corpus_file: str, index: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(request, response) of a vcrpy or Ruby VCR recording: uri, method, body bytes, status, headers."""
-    data = yaml.load((CORPUS / corpus_file).read_text(encoding="utf-8"), Loader=_Loader)
-    item = (data.get("interactions") or data.get("http_interactions"))[index]
-    request, response = item["request"], item["response"]
+    """(request, response) of a vcrpy or Ruby VCR recording (or langchain-aws's gzipped vcrpy
+    ``requests``/``responses`` lists): uri, method, body bytes, status, headers."""
+    raw_file = (CORPUS / corpus_file).read_bytes()
+    text = (gzip.decompress(raw_file) if corpus_file.endswith(".gz") else raw_file).decode("utf-8")
+    data = yaml.load(text, Loader=_Loader)
+    if "requests" in data:
+        request, response = data["requests"][index], data["responses"][index]
+    else:
+        item = (data.get("interactions") or data.get("http_interactions"))[index]
+        request, response = item["request"], item["response"]
     body = request.get("body")
     if isinstance(body, dict):
         body = body.get("string")
@@ -57,6 +69,9 @@ def interaction(corpus_file: str, index: int) -> tuple[dict[str, Any], dict[str,
         k.lower(): [_text(x) for x in (v if isinstance(v, list) else [v])]
         for k, v in (response.get("headers") or {}).items()
     }
+    if headers.get("content-type") == ["**REDACTED**"]:  # langchain-aws redacts every header value
+        stream = request["uri"].endswith("/converse-stream")
+        headers = {"content-type": ["application/vnd.amazon.eventstream" if stream else "application/json"]}
     if headers.get("content-type", [""])[0] == "application/vnd.amazon.eventstream" and isinstance(raw, str):
         raw = base64.b64decode(raw)  # Ruby VCR keeps an event stream as a base64 string
     status = response["status"]
@@ -143,7 +158,7 @@ def expected(case: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     from modelport_aws._plugin import replay_options
 
     import modelport
-    from modelport_conformance.replay import canonical
+    from modelport_conformance.replay import canonical, token_count
 
     response = data["interactions"][0]["response"]
     body = response["body"]
@@ -166,6 +181,8 @@ def expected(case: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
             for event in model.stream(**case["request"]):
                 events.append(canonical(event))
             return {"events": events}
+        if case["method"] == "count_tokens":
+            return {"token_count": token_count(model.count_tokens(**case["request"]))}
         return {"result": canonical(model.generate(**case["request"]))}
     except modelport.ModelportError as error:
         out = {
@@ -296,10 +313,12 @@ def main() -> None:
         uri="https://bedrock-runtime.us-east-1.amazonaws.com/model/us.amazon.nova-2-lite-v1%3A0/converse",
     )
 
-    from bedrock_cases_tools import mock_cases, tools_cases  # tools/ is on sys.path as a script's folder
+    from bedrock_cases_content import content_cases  # tools/ is on sys.path as a script's folder
+    from bedrock_cases_tools import mock_cases, tools_cases
 
     tools_cases()
     mock_cases()
+    content_cases()
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ def modelport_conformance_suites(register: Any) -> None:  # SuiteRegistrar: conf
     """Register the recorded cases shipped in ``cassettes/bedrock/``."""
     from importlib.resources import files
 
-    from ._stream import merge_frames
+    from ._frames import merge_frames
     from .provider import BedrockProvider
 
     folder = files("modelport_aws") / "cassettes" / BedrockProvider.id

@@ -1,6 +1,7 @@
 """Canonical request → Bedrock Converse body (``POST /model/{modelId}/converse`` and
-``/converse-stream``, the same body): messages, system, inference settings, tools and tool choice.
-Pure: what Converse cannot carry is an ``InvalidRequestError`` before any I/O.
+``/converse-stream``, the same body; ``/count-tokens`` wraps it): messages with their images,
+documents and replayed reasoning, system, inference settings, reasoning, cache points, tools and
+tool choice. Pure: what Converse cannot carry is an ``InvalidRequestError`` before any I/O.
 """
 
 from __future__ import annotations
@@ -11,8 +12,12 @@ from urllib.parse import quote
 from modelport.errors import InvalidRequestError
 from modelport.http import HttpRequest
 from modelport.types import (
+    CallWarning,
+    FilePart,
     FunctionTool,
     Message,
+    Part,
+    ReasoningPart,
     Request,
     SpecificToolChoice,
     TextPart,
@@ -20,33 +25,69 @@ from modelport.types import (
     ToolResultPart,
 )
 
-__all__ = ["build_request", "model_path"]
+from ._caching import CACHE_POINT, place_cache
+from ._content import file_block
+from ._documents import with_documents
+from ._reasoning import reasoning_block, thinking_fields, with_thinking
+
+__all__ = ["build_request", "converse_body", "count_tokens_request", "model_path"]
+
+#: The Converse fields CountTokens takes in ``input.converse`` (it takes no inference settings).
+_COUNTED = ("messages", "system", "toolConfig", "additionalModelRequestFields")
 
 
-def model_path(model_name: str, *, stream: bool) -> str:
-    """``/model/{modelId}/converse[-stream]``; the id (an ARN or ``us.amazon.nova-micro-v1:0``)
-    percent-encoded whole, as botocore sends it."""
+def model_path(model_name: str, *, stream: bool, action: str | None = None) -> str:
+    """``/model/{modelId}/converse[-stream]`` (or ``/{action}``); the id (an ARN or
+    ``us.amazon.nova-micro-v1:0``) percent-encoded whole, as botocore sends it."""
     if not model_name or model_name.strip() != model_name:
         raise InvalidRequestError(f"bedrock: not a model id: {model_name!r}")
-    return f"/model/{quote(model_name, safe='')}/{'converse-stream' if stream else 'converse'}"
+    action = action or ("converse-stream" if stream else "converse")
+    return f"/model/{quote(model_name, safe='')}/{action}"
 
 
-def build_request(model_name: str, request: Request, *, stream: bool) -> HttpRequest:
-    """The HTTP request of ``request`` (the body is the same for generate and stream)."""
+def converse_body(
+    model_name: str, request: Request
+) -> tuple[dict[str, Any], list[CallWarning], tuple[int | None, ...]]:
+    """The Converse body of ``request``, the warnings for what it does not send, and for each
+    document block the index in ``documents=`` it came from (``None``: a file part)."""
+    _refuse_unsupported(request)
     body: dict[str, Any] = {}
-    system = [{"text": m.text} for m in request.messages if m.role == "system"]
-    body["messages"] = _messages([m for m in request.messages if m.role != "system"])
+    system = [b for m in request.messages if m.role == "system" for b in _system_blocks(m)]
+    body["messages"], origins = with_documents(_messages(request.messages), request.documents)
     if system:
         body["system"] = system
     inference = _inference(request)
+    warnings: list[CallWarning] = []
+    thinking = thinking_fields(model_name, request.reasoning, request.max_output_tokens)
+    if thinking:
+        body["additionalModelRequestFields"] = thinking
+        warnings += with_thinking(inference, request)
     if inference:
         body["inferenceConfig"] = inference
     tools = _tools(request)
     if tools:
         body["toolConfig"] = tools
-    _refuse_unsupported(request)
+    if request.prompt_cache is not None:
+        warnings += place_cache(body, request.prompt_cache)
     _add_raw_fields(body, (request.provider_options or {}).get("bedrock"))
-    return HttpRequest(model_path(model_name, stream=stream), body, stream=stream)
+    return body, warnings, origins
+
+
+def build_request(model_name: str, request: Request, *, stream: bool) -> HttpRequest:
+    """The HTTP request of ``request`` (the body is the same for generate and stream); its
+    ``context`` is where each document block came from, for the citations."""
+    body, warnings, origins = converse_body(model_name, request)
+    path = model_path(model_name, stream=stream)
+    return HttpRequest(path, body, stream=stream, warnings=warnings, context=origins)
+
+
+def count_tokens_request(model_name: str, request: Request) -> HttpRequest:
+    """``POST /model/{modelId}/count-tokens``: ``{"input": {"converse": ...}}``, the Converse body's
+    messages, system, tools and model fields (CountTokens takes no inference settings)."""
+    body, warnings, _ = converse_body(model_name, request)
+    counted = {key: body[key] for key in _COUNTED if key in body}
+    path = model_path(model_name, stream=False, action="count-tokens")
+    return HttpRequest(path, {"input": {"converse": counted}}, warnings=warnings)
 
 
 def _add_raw_fields(body: dict[str, Any], extra: Any) -> None:
@@ -70,8 +111,6 @@ def _add_raw_fields(body: dict[str, Any], extra: Any) -> None:
 def _refuse_unsupported(request: Request) -> None:
     for field in (
         "response_format",
-        "reasoning",
-        "documents",
         "seed",
         "presence_penalty",
         "frequency_penalty",
@@ -97,13 +136,37 @@ def _inference(request: Request) -> dict[str, Any]:
     return config
 
 
+def _cached(part: Part, block: dict[str, Any]) -> list[dict[str, Any]]:
+    """``block``, followed by a cache point when its part asks for one by hand."""
+    point = ((part.provider_metadata or {}).get("bedrock") or {}).get("cache_point")
+    if point is None:
+        return [block]
+    if point != CACHE_POINT["cachePoint"]:
+        raise InvalidRequestError(f"bedrock: cache_point {point!r} is not {CACHE_POINT['cachePoint']!r}")
+    return [block, CACHE_POINT]
+
+
+def _system_blocks(message: Message) -> list[dict[str, Any]]:
+    return [b for p in message.content if isinstance(p, TextPart) for b in _cached(p, {"text": p.text})]
+
+
 def _messages(messages: list[Message]) -> list[dict[str, Any]]:
-    """Converse messages; a ``tool`` message is a user turn of ``toolResult`` blocks, and turns of
-    the same role in a row are one turn (Converse wants them alternating)."""
+    """Converse messages (system messages are the ``system`` field); a ``tool`` message is a user
+    turn of ``toolResult`` blocks, and turns of the same role in a row are one turn (Converse wants
+    them alternating)."""
     out: list[dict[str, Any]] = []
-    for message in messages:
+    documents = 0
+    for number, message in enumerate(messages):
+        if message.role == "system":
+            continue
         role = "assistant" if message.role == "assistant" else "user"
-        blocks = [_block(part) for part in message.content]
+        blocks: list[dict[str, Any]] = []
+        for index, part in enumerate(message.content):
+            where = f"messages.{number}.content.{index}"
+            block = _block(part, where, role, documents)
+            if block is not None:
+                documents += "document" in block
+                blocks += _cached(part, block)
         if not blocks:
             continue
         if out and out[-1]["role"] == role:
@@ -115,9 +178,17 @@ def _messages(messages: list[Message]) -> list[dict[str, Any]]:
     return out
 
 
-def _block(part: Any) -> dict[str, Any]:
+def _block(part: Part, where: str, role: str, documents: int) -> dict[str, Any] | None:
     if isinstance(part, TextPart):
         return {"text": part.text}
+    if isinstance(part, FilePart):
+        if role != "user":
+            raise InvalidRequestError(f"{where}: Converse takes files in user turns only")
+        return file_block(part, where, documents)
+    if isinstance(part, ReasoningPart):
+        if role != "assistant":
+            raise InvalidRequestError(f"{where}: reasoning belongs in an assistant turn")
+        return reasoning_block(part)
     if isinstance(part, ToolCallPart):
         return {"toolUse": {"toolUseId": part.id, "name": part.name, "input": part.args}}
     if isinstance(part, ToolResultPart):

@@ -1,7 +1,6 @@
 """Bedrock ConverseStream events → modelport events, and a whole Converse answer through the same
-decoder: :func:`answer_frames` turns a Converse response into the frames its stream would have sent
-(``messageStart``, each block's start, delta and stop, ``messageStop``, ``metadata``), so generate
-and stream are mapped by one path and cannot disagree.
+decoder: :func:`._frames.answer_frames` turns a Converse response into the frames its stream would
+have sent, so generate and stream are mapped by one path and cannot disagree.
 
 A frame is the kit's AWS event-stream frame (:mod:`modelport.http.event_stream`):
 ``{"event": <event type>, "data": <payload>}``.
@@ -9,14 +8,15 @@ A frame is the kit's AWS event-stream frame (:mod:`modelport.http.event_stream`)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from modelport import events as ev
 from modelport.types import Usage
-from modelport.wire import dumps
 
-__all__ = ["FINISH", "ConverseStream", "answer_frames", "merge_frames", "usage"]
+from ._citations import Span, sources_and_citations
+
+__all__ = ["FINISH", "ConverseStream", "usage"]
 
 #: Converse ``stopReason`` → the neutral finish reason.
 FINISH: dict[str, Any] = {
@@ -47,13 +47,28 @@ def usage(raw: dict[str, Any] | None) -> Usage:
 
 
 class ConverseStream:
-    """One stream's decoder: text and tool-use blocks by their ``contentBlockIndex``."""
+    """One stream's decoder: text, reasoning and tool-use blocks by their ``contentBlockIndex``.
 
-    def __init__(self) -> None:
-        self.open: dict[int, str] = {}  # block index → "text" | "tool"
+    A reasoning block's text arrives in ``reasoningContent.text`` deltas and its signature in a
+    ``reasoningContent.signature`` delta; redacted reasoning in a ``redactedContent`` delta, kept
+    as ``provider_metadata["bedrock"]["redacted_content"]`` of the part (replayed as it came).
+    A guardrail's ``trace`` (in ``metadata``) is ``provider_metadata["bedrock"]["trace"]``.
+    A text block's ``citation`` deltas make it a cited span (:mod:`._citations`); ``origins`` is
+    where each of the request's document blocks came from (the request's ``context``).
+    """
+
+    def __init__(self, origins: Sequence[int | None] = ()) -> None:
+        self.origins = origins
+        self.offset = 0  # characters of answer text so far
+        self.starts: dict[int, int] = {}  # text block index → its first character
+        self.cited: dict[int, list[Any]] = {}
+        self.spans: list[Span] = []
+        self.open: dict[int, str] = {}  # block index → "text" | "tool" | "reasoning"
+        self.signatures: dict[int, str] = {}
+        self.redacted: dict[int, str] = {}
         self.reason: str | None = None
         self.usage: dict[str, Any] | None = None
-        self.metrics: dict[str, Any] | None = None
+        self.metadata: dict[str, Any] = {}
 
     def feed(self, frame: dict[str, Any]) -> Iterator[ev.StreamEvent]:
         kind, data = frame["event"], frame["data"]
@@ -71,16 +86,22 @@ class ConverseStream:
             self.reason = data["stopReason"]
         elif kind == "metadata":
             self.usage = data.get("usage")
-            self.metrics = data.get("metrics")
+            self.metadata = {key: data[key] for key in ("metrics", "trace") if data.get(key)}
         # messageStart carries only the role; an event kind newer than this decoder is skipped.
 
     def _delta(self, index: int, delta: dict[str, Any]) -> Iterator[ev.StreamEvent]:
-        if "text" in delta:
+        if "text" in delta or "citation" in delta:
             if index not in self.open:
                 self.open[index] = "text"
+                self.starts[index] = self.offset
                 yield ev.TextStartEvent(id=f"b{index}")
-            if delta["text"]:
+            if delta.get("citation"):
+                self.cited.setdefault(index, []).append(delta["citation"])
+            if delta.get("text"):
+                self.offset += len(delta["text"])
                 yield ev.TextDeltaEvent(id=f"b{index}", delta=delta["text"])
+        elif "reasoningContent" in delta:
+            yield from self._reasoning(index, delta["reasoningContent"])
         elif "toolUse" in delta:
             if self.open.get(index) != "tool":
                 raise ValueError(f"a toolUse delta for block {index}, which no toolUse started")
@@ -88,9 +109,31 @@ class ConverseStream:
             if fragment:
                 yield ev.ToolCallDeltaEvent(id=f"b{index}", delta=fragment)
 
+    def _reasoning(self, index: int, delta: dict[str, Any]) -> Iterator[ev.StreamEvent]:
+        if self.open.get(index) != "reasoning":
+            if index in self.open:
+                raise ValueError(f"a reasoningContent delta for block {index}, a {self.open[index]} block")
+            self.open[index] = "reasoning"
+            yield ev.ReasoningStartEvent(id=f"b{index}")
+        if delta.get("text"):
+            yield ev.ReasoningDeltaEvent(id=f"b{index}", delta=delta["text"])
+        if delta.get("signature"):
+            self.signatures[index] = delta["signature"]
+        if delta.get("redactedContent"):
+            self.redacted[index] = self.redacted.get(index, "") + delta["redactedContent"]
+
     def _stop(self, index: int) -> Iterator[ev.StreamEvent]:
         kind = self.open.pop(index, None)
-        if kind == "text":
+        if kind == "reasoning":
+            redacted = self.redacted.pop(index, None)
+            metadata = {"bedrock": {"redacted_content": redacted}} if redacted else None
+            yield ev.ReasoningEndEvent(
+                id=f"b{index}", signature=self.signatures.pop(index, None), provider_metadata=metadata
+            )
+        elif kind == "text":
+            cited = self.cited.pop(index, None)
+            if cited:
+                self.spans.append((self.starts[index], self.offset, cited))
             yield ev.TextEndEvent(id=f"b{index}")
         elif kind == "tool":
             yield ev.ToolCallEndEvent(id=f"b{index}")
@@ -99,61 +142,12 @@ class ConverseStream:
         for index in sorted(self.open):
             yield from self._stop(index)
         if self.reason is not None:
+            sources, citations = sources_and_citations(self.spans, self.origins)
             yield ev.FinishEvent(
+                sources=sources,
+                citations=citations,
                 finish_reason=FINISH.get(self.reason, "other"),
                 raw_finish_reason=self.reason,
                 usage=usage(self.usage),
-                provider_metadata={"bedrock": {"metrics": self.metrics}} if self.metrics else {},
+                provider_metadata={"bedrock": self.metadata} if self.metadata else {},
             )
-
-
-def answer_frames(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """The frames a stream of the Converse answer ``data`` would have sent."""
-    message = data["output"]["message"]
-    yield {"event": "messageStart", "data": {"role": message["role"]}}
-    for index, block in enumerate(message["content"]):
-        if "toolUse" in block:
-            tool = block["toolUse"]
-            start = {"toolUse": {"toolUseId": tool["toolUseId"], "name": tool["name"]}}
-            yield {"event": "contentBlockStart", "data": {"contentBlockIndex": index, "start": start}}
-            delta: dict[str, Any] = {"toolUse": {"input": dumps(tool.get("input", {})).decode("utf-8")}}
-        elif "text" in block:
-            delta = {"text": block["text"]}
-        else:
-            continue  # a block kind this decoder does not map yet (reasoningContent, citations...)
-        yield {"event": "contentBlockDelta", "data": {"contentBlockIndex": index, "delta": delta}}
-        yield {"event": "contentBlockStop", "data": {"contentBlockIndex": index}}
-    yield {"event": "messageStop", "data": {"stopReason": data["stopReason"]}}
-    metadata = {key: data[key] for key in ("usage", "metrics") if key in data}
-    yield {"event": "metadata", "data": metadata}
-
-
-def merge_frames(frames: list[dict[str, Any]]) -> dict[str, Any]:
-    """A stream's frames → the Converse body the same call returns unstreamed (for the conformance
-    suite's ``merged`` check): each block's deltas joined, the stop reason, usage and metrics."""
-    blocks: dict[int, dict[str, Any]] = {}
-    answer: dict[str, Any] = {"output": {"message": {"role": "assistant", "content": []}}}
-    for frame in frames:
-        kind, data = frame.get("event"), frame.get("data") or {}
-        if kind == "contentBlockStart" and "toolUse" in (data.get("start") or {}):
-            tool = data["start"]["toolUse"]
-            blocks[data["contentBlockIndex"]] = {"toolUse": {**tool, "input": ""}}
-        elif kind == "contentBlockDelta":
-            index, delta = data["contentBlockIndex"], data["delta"]
-            if "text" in delta:
-                block = blocks.setdefault(index, {"text": ""})
-                block["text"] += delta["text"]
-            elif "toolUse" in delta:
-                blocks[index]["toolUse"]["input"] += delta["toolUse"].get("input") or ""
-        elif kind == "messageStop":
-            answer["stopReason"] = data["stopReason"]
-        elif kind == "metadata":
-            answer.update({key: data[key] for key in ("usage", "metrics") if key in data})
-    import json
-
-    for index in sorted(blocks):
-        block = blocks[index]
-        if "toolUse" in block:
-            block["toolUse"]["input"] = json.loads(block["toolUse"]["input"] or "{}")
-        answer["output"]["message"]["content"].append(block)
-    return answer

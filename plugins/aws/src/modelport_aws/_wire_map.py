@@ -1,7 +1,9 @@
 """Where the Converse wire carries what the mapping reads and writes, as data (for the conformance
 suite's edits: a count, a letter of a text or of a tool call's input, a stop reason, and the
-request's system and prompt text). The stream map is in the kit's event-stream frames
-(``{"event", "data"}``, :mod:`modelport.http.event_stream`)."""
+request's system and prompt text). Citations are not mapped: a citation's ``start``/``end`` are
+offsets into the cited document, not into the answer (its span is the block that carries it).
+The stream map is in the kit's event-stream frames (``{"event", "data"}``,
+:mod:`modelport.http.event_stream`)."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ BEDROCK_WIRE_MAP = WireMap(
     response=BodyMap(
         usage=_usage("/usage/"),
         finish_reason="/stopReason",
-        text=_CONTENT + "text",
+        text=(_CONTENT + "text", _CONTENT + "citationsContent/content/*/text"),
         tool_name=_CONTENT + "toolUse/name",
     ),
     stream=BodyMap(

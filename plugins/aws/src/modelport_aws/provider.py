@@ -2,8 +2,10 @@
 kit, signed with SigV4 (:mod:`modelport.http.sigv4`), streams read as AWS event streams
 (:mod:`modelport.http.event_stream`).
 
-Pure mapping: bodies from :mod:`._request`, answers (whole and streamed, one path) from
-:mod:`._stream`, errors from :mod:`._errors`.
+Pure mapping: bodies from :mod:`._request` (files :mod:`._content`, documents :mod:`._documents`,
+reasoning :mod:`._reasoning`, cache points :mod:`._caching`), answers from :mod:`._stream`
+(a whole answer as its stream's frames: :mod:`._frames`; citations :mod:`._citations`), errors
+from :mod:`._errors`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from modelport.http import HttpProvider, HttpRequest, StreamEnd, decode_frames
 from modelport.http.urls import check_base_url
-from modelport.provider import Capabilities
+from modelport.provider import Capabilities, TokenCount
 from modelport.wire_map import WireMap
 
 from ._wire_map import BEDROCK_WIRE_MAP
@@ -56,7 +58,15 @@ class BedrockProvider(HttpProvider):
     api_key_env: ClassVar[tuple[str, ...]] = (BEARER_ENV,)
     api_key_required: ClassVar[bool] = False
     credential_headers: ClassVar[frozenset[str]] = frozenset({"x-amz-security-token"})
-    capabilities: ClassVar[Capabilities] = Capabilities(generate=True, stream=True, function_tools=True)
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        generate=True,
+        stream=True,
+        function_tools=True,
+        reasoning=True,
+        prompt_cache=True,
+        count_tokens=True,
+        documents=True,
+    )
     stream_framing: ClassVar[str] = "aws-event-stream"
     #: A ConverseStream is complete once ``metadata`` (usage) came after ``messageStop``.
     stream_end: ClassVar[StreamEnd | None] = StreamEnd(
@@ -106,15 +116,24 @@ class BedrockProvider(HttpProvider):
 
         return build_request(model_name, request, stream=stream)
 
+    def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest:
+        """``POST /model/{modelId}/count-tokens`` (the Bedrock CountTokens API)."""
+        from ._request import count_tokens_request
+
+        return count_tokens_request(model_name, request)
+
+    def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
+        return TokenCount(input_tokens=data["inputTokens"])
+
     def decode_response(self, data: Any, spec: HttpRequest) -> Result:
-        from ._stream import answer_frames
+        from ._frames import answer_frames
 
         return decode_frames(self.stream_decoder(spec), answer_frames(data))
 
     def stream_decoder(self, spec: HttpRequest) -> ConverseStream:
         from ._stream import ConverseStream
 
-        return ConverseStream()
+        return ConverseStream(spec.context or ())
 
     def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
         from ._errors import error_from_response
