@@ -14,6 +14,7 @@ import base64
 import importlib.util
 import json
 import os
+import re
 import socket
 import sys
 import threading
@@ -41,6 +42,7 @@ PIXEL = base64.b64decode(
 SERVER = '''
 import base64
 import os
+import re
 import sys
 import time
 
@@ -388,3 +390,67 @@ def test_on_a_terminal_each_call_is_asked_about(
         assert terminal.finish() == 0
     assert tool_content(server) == content
     assert calls.exists() == (reply == "y")
+
+
+#: The server of docs/mcp.md's worked example, as the page gives it.
+DRAGONS = '''
+from mcp.server.fastmcp import FastMCP
+
+app = FastMCP("dragons", log_level="WARNING")
+
+
+@app.tool()
+def lookup_population(country: str) -> int:
+    """Returns the current population of the specified fictional country"""
+    return 123124
+
+
+@app.tool()
+def can_have_dragons(population: int) -> bool:
+    """Returns True if the specified population can have dragons, False otherwise"""
+    return population > 10000
+
+
+if __name__ == "__main__":
+    app.run("stdio")
+'''
+
+
+def test_the_worked_example_of_the_mcp_page(_command_home: Path, tmp_path: Path) -> None:
+    """simonw/llm's recorded gpt-4o-mini run (tests/corpus/openai/MANIFEST.md: lookup_population,
+    then can_have_dragons, then "YES") replayed by a loopback server, the tools on the real server."""
+    from tests.loopback import Loopback, Received, Reply
+    from tests.mcp.conftest import CHAIN
+    from tests.openai.corpus import cassette
+
+    (tmp_path / "dragons.py").write_text(DRAGONS, encoding="utf-8")
+    replies = iter(cassette(CHAIN))
+    bodies: list[dict[str, Any]] = []
+
+    def answer(received: Received) -> Reply:
+        bodies.append(json.loads(received.body))
+        recorded = next(replies)
+        # The recorded body, whole: its chunked transfer encoding is not replayed.
+        return Reply(recorded.status, {"content-type": recorded.headers["content-type"]}, recorded.body)
+
+    key = "-".join(["sk", "fake", str(os.getpid())])
+    with Loopback(answer) as server:
+        result = run("generate", "openai/gpt-4o-mini", "--base-url", f"{server.url}/v1", "--key", key,
+                     "--mcp", f"{sys.executable} {tmp_path / 'dragons.py'}", "--yes", "-v",
+                     "Can the country of Crumpet have dragons?")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[:5] == [
+        'modelport: running lookup_population({"country": "Crumpet"})',
+        "modelport: lookup_population gave: 123124",
+        'modelport: running can_have_dragons({"population": 123124})',
+        "modelport: can_have_dragons gave: true",
+        "YES",
+    ]
+    assert re.fullmatch(r"modelport: openai/gpt-4o-mini: answered after \d+ ms", lines[5])
+    assert len(lines) == 6
+    assert [[m["content"] for m in body["messages"] if m["role"] == "tool"] for body in bodies] == [
+        [],
+        ["123124"],
+        ["123124", "true"],
+    ]
