@@ -454,3 +454,26 @@ def test_the_worked_example_of_the_mcp_page(_command_home: Path, tmp_path: Path)
         ["123124"],
         ["123124", "true"],
     ]
+
+
+@pytest.mark.parametrize(
+    ("output", "is_error", "shown"),
+    [
+        ({"sky": "sunny", "wind": 3}, False, 'weather gave: {"sky": "sunny", "wind": 3}'),
+        ([{"type": "structured", "content": {"sky": "sunny"}}], False, 'weather gave: {"sky": "sunny"}'),
+        ([{"type": "audio", "media_type": "audio/wav", "data": "UklGRg=="}], False,
+         "weather gave: [audio audio/wav 4 bytes]"),
+        ([{"type": "image", "media_type": "image/png", "data": "not base64!"}], False,
+         "weather gave: [image image/png 11 characters of data that is not base64]"),
+        ([{"type": "resource", "uri": "file:///a.txt", "text": "héllo"}], False,
+         "weather gave: [resource file:///a.txt 6 bytes]"),
+        ("line one\nline\x1b[31m two", True, "weather failed: line one line two"),
+        ("x" * 400, False, "weather gave: " + "x" * 300 + "..."),
+    ],
+)  # fmt: skip
+def test_a_result_is_shown_on_one_bounded_line(output: Any, is_error: bool, shown: str) -> None:
+    from modelport.cli._mcp import result_line
+    from modelport.types import ToolResultPart
+
+    part = ToolResultPart(call_id="call_1", name="weather", output=output, is_error=is_error)
+    assert result_line(part) == shown

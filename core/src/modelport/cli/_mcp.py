@@ -134,7 +134,11 @@ def opened_tools(servers: Sequence[Any], taken: Sequence[str] = ()) -> Iterator[
                 stack.enter_context(server)
                 tools += server.tools()
         except McpError as error:
-            one_line = type(error)(" ".join(str(error).split()))
+            text = " ".join(str(error).split())
+            try:
+                one_line = type(error)(text)
+            except TypeError:  # a subclass made another way: the base keeps the message
+                one_line = McpError(text)
             raise one_line from error
         names = [*taken, *(tool.name for tool in tools)]
         twice = sorted({name for name in names if names.count(name) > 1})
