@@ -84,7 +84,8 @@ def build(mode, calls=None):
 
 
 if __name__ == "__main__":
-    build(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None).run("stdio")
+    # argv: the mode, then where to log each call ("-": nowhere), then anything (ignored)
+    build(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] != "-" else None).run("stdio")
 '''
 
 
@@ -477,3 +478,21 @@ def test_a_result_is_shown_on_one_bounded_line(output: Any, is_error: bool, show
 
     part = ToolResultPart(call_id="call_1", name="weather", output=output, is_error=is_error)
     assert result_line(part) == shown
+
+
+def test_a_credential_in_a_servers_command_is_neither_printed_nor_logged(
+    _command_home: Path, script: Path
+) -> None:
+    token = "-".join(["fake", "mcp", "token", str(os.getpid())])
+    mcp = f"{command(script, 'die')} - 'Bearer {token}'"
+    with ToolServer() as server:
+        result = run("generate", MODEL, "--base-url", server.base_url, "--mcp", mcp, "--yes", "-v", PROMPT)
+    assert result.exit_code == 0, result.output
+    name = f"{os.path.basename(sys.executable)} {script} die - Bearer [REDACTED]"
+    assert result.output.splitlines()[1] == (
+        f"modelport: weather failed: McpConnectionError: MCP server {name} failed on tools/call 'weather': "
+        "McpError: Connection closed"
+    )
+    (call,) = json.loads(run("logs", "list", "--json").output)
+    assert call["options"] == {"mcp": [name]}
+    assert token not in result.output and token not in json.dumps(call)

@@ -236,8 +236,8 @@ def generate_command(
         logged["tools"] = list(tools)
     if functions is not None and functions.tools:
         logged["functions"] = [t.name for t in functions.tools]
-    if servers:  # the servers by name: never a header, never a URL's query
-        logged["mcp"] = [server.name for server in servers]
+    if servers:  # by name: never a header, a URL's query, or a command's key-shaped argument
+        logged["mcp"] = [safe(server.name) for server in servers]
     if stream is None:
         stream = terminal.is_terminal(sys.stdout) and not (as_json or schema_spec or functions)
     printing = Printing(
