@@ -15,9 +15,12 @@ import importlib.util
 import json
 import os
 import re
+import signal
 import socket
+import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -74,6 +77,9 @@ def build(mode, calls=None):
         if mode == "error":
             raise ValueError("no weather for " + location)
         if mode == "hang":
+            if calls:
+                with open(calls + ".pid", "w", encoding="utf-8") as log:
+                    log.write(str(os.getpid()))
             time.sleep(60)
         if mode == "die":
             sys.stdout.flush()
@@ -496,3 +502,53 @@ def test_a_credential_in_a_servers_command_is_neither_printed_nor_logged(
     (call,) = json.loads(run("logs", "list", "--json").output)
     assert call["options"] == {"mcp": [name]}
     assert token not in result.output and token not in json.dumps(call)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
+def test_ctrl_c_during_a_call_stops_the_server_at_once(
+    _command_home: Path, script: Path, tmp_path: Path
+) -> None:
+    calls = tmp_path / "calls.log"
+    with ToolServer() as server:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "modelport.cli", "generate", MODEL, "--base-url", server.base_url,
+             "--mcp", command(script, "hang", calls), "--mcp-timeout", "60", "--yes", "-v", PROMPT],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        try:
+            assert process.stdout is not None
+            first = process.stdout.readline()
+            pid_file = Path(f"{calls}.pid")
+            while not pid_file.exists() or not pid_file.read_text(encoding="utf-8"):
+                assert process.poll() is None
+                time.sleep(0.05)
+            process.send_signal(signal.SIGINT)
+            started = time.monotonic()
+            rest = process.communicate(timeout=30)[0]
+            seconds = time.monotonic() - started
+        finally:
+            if process.poll() is None:  # never left behind
+                process.kill()
+                process.communicate()
+    assert (first, rest, process.returncode) == (
+        'modelport: running weather({"location": "San Francisco"})\n',
+        "\nAborted!\n",
+        1,
+    )
+    # Not the 60 s of --mcp-timeout: the call is cancelled, the server stopped (the SDK gives a
+    # server 2 s to leave after its input closes; this one is asleep in its tool).
+    assert seconds < 15
+    assert not running(int(pid_file.read_text(encoding="utf-8")))
+
+
+def running(pid: int, within: float = 5.0) -> bool:
+    """Whether process ``pid`` is still there after ``within`` seconds (an orphan's reaping by init
+    may lag its end)."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        time.sleep(0.05)
+    return True
