@@ -288,6 +288,42 @@ def test_two_tools_of_one_name_are_refused(_command_home: Path, script: Path) ->
     assert server.received == []
 
 
+def test_functions_and_mcp_tools_mix_and_a_name_they_share_is_refused(
+    _command_home: Path, script: Path, tmp_path: Path
+) -> None:
+    functions = tmp_path / "tools.py"
+    functions.write_text(
+        'def weather(location: str) -> str:\n    """Weather."""\n    return location\n\n\n'
+        'def clock() -> str:\n    """The time."""\n    return "noon"\n',
+        encoding="utf-8",
+    )
+    with ToolServer() as server:
+        result = run("generate", MODEL, "--base-url", server.base_url, "--functions", str(functions),
+                     "--mcp", command(script, "text"), PROMPT)  # fmt: skip
+        assert (result.exit_code, result.output) == (
+            2,
+            "Error: -T / --functions / --mcp run code the model asks for: pass --yes to allow every "
+            "call, or run on a terminal to be asked before each one\n",
+        )
+        result = run("generate", MODEL, "--base-url", server.base_url, "--functions", str(functions),
+                     "--mcp", command(script, "text"), "-y", PROMPT)  # fmt: skip
+    name = f"{os.path.basename(sys.executable)} {script} text"
+    assert (result.exit_code, result.output) == (
+        2,
+        f"Error: two tools are named 'weather': of MCP server {name} and of a function\n",
+    )
+    assert server.received == []
+    functions.write_text('def clock() -> str:\n    """The time."""\n    return "noon"\n', encoding="utf-8")
+    with ToolServer() as server:
+        result = run("generate", MODEL, "--base-url", server.base_url, "--functions", str(functions),
+                     "--mcp", command(script, "text"), "-y", PROMPT)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert [t["function"]["name"] for t in server.bodies()[0]["tools"]] == ["clock", "weather"]
+    assert tool_content(server) == "Sunny in San Francisco"
+    (call,) = json.loads(run("logs", "list", "--json").output)
+    assert call["options"] == {"functions": ["clock"], "mcp": [name]}
+
+
 class HttpServer:
     """The script's server over streamable HTTP on a 127.0.0.1 socket bound here (uvicorn in a
     thread), answering 401 to a request without the expected Authorization header."""
