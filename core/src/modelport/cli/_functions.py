@@ -44,9 +44,11 @@ def function_options(command: Any) -> Any:
             type=click.IntRange(1, 100),
             default=8,
             show_default=True,
-            help="With -T / --functions: the most model calls the tool loop makes.",
+            help="With -T / --functions / --mcp: the most model calls the tool loop makes.",
         ),
-        click.option("-y", "--yes", is_flag=True, help="Run every function call without asking."),
+        click.option(
+            "-y", "--yes", is_flag=True, help="Run every tool call (-T, --functions, --mcp) without asking."
+        ),
         click.option(
             "--functions",
             "function_files",
