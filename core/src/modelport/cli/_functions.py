@@ -21,7 +21,7 @@ import json
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +44,11 @@ def function_options(command: Any) -> Any:
             type=click.IntRange(1, 100),
             default=8,
             show_default=True,
-            help="With -T / --functions: the most model calls the tool loop makes.",
+            help="With -T / --functions / --mcp: the most model calls the tool loop makes.",
         ),
-        click.option("-y", "--yes", is_flag=True, help="Run every function call without asking."),
+        click.option(
+            "-y", "--yes", is_flag=True, help="Run every tool call (-T, --functions, --mcp) without asking."
+        ),
         click.option(
             "--functions",
             "function_files",
@@ -149,11 +151,11 @@ def _shown(call: Any) -> str:
     return safe(f"{call.name}({args})").replace("\n", " ")
 
 
-def _ask(call: Any) -> Any:
+def _ask(call: Any, where: str = "") -> Any:
     from modelport.loop.approval import Refusal
 
     try:
-        allowed = click.confirm(f"Run {_shown(call)}?", default=False, err=True)
+        allowed = click.confirm(f"Run {_shown(call)}{where}?", default=False, err=True)
     except click.Abort:
         allowed = False
     return True if allowed else Refusal("the user refused the call")
@@ -161,44 +163,76 @@ def _ask(call: Any) -> Any:
 
 @dataclass
 class FunctionRun:
-    """How a call with functions runs: its tools, whether each call is asked about, its bound."""
+    """How a call with tools runs: its functions, the MCP servers it opens (:mod:`._mcp`), whether
+    each call is asked about, its bound."""
 
     tools: list[Any]
     yes: bool
     max_steps: int
     verbose: bool = False
+    servers: list[Any] = field(default_factory=list)
+    _servers_of: dict[str, str] = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
     def checked(
-        cls, specs: tuple[str, ...], files: tuple[str, ...], yes: bool, max_steps: int, verbose: bool
+        cls,
+        specs: tuple[str, ...],
+        files: tuple[str, ...],
+        yes: bool,
+        max_steps: int,
+        verbose: bool,
+        servers: list[Any] | None = None,
     ) -> FunctionRun | None:
-        """The run ``-T`` / ``--functions`` ask for (``None`` without them); refused when calls
-        could be neither asked about (no terminal) nor allowed (no ``--yes``)."""
-        if not (specs or files):
+        """The run ``-T`` / ``--functions`` / ``--mcp`` ask for (``None`` without them); refused
+        when calls could be neither asked about (no terminal) nor allowed (no ``--yes``)."""
+        if not (specs or files or servers):
             return None
         if not yes and not sys.stdin.isatty():
+            given = " / ".join(
+                [*(["-T / --functions"] if specs or files else []), *(["--mcp"] if servers else [])]
+            )
+            what = "run code the model asks for" if specs or files else "runs the tools the model asks for"
             raise Refused(
-                "-T / --functions run code the model asks for: pass --yes to allow every call, "
+                f"{given} {what}: pass --yes to allow every call, "
                 "or run on a terminal to be asked before each one"
             )
-        return cls(load_functions(specs, files), yes, max_steps, verbose)
+        return cls(load_functions(specs, files), yes, max_steps, verbose, list(servers or []))
 
     def approve(self, call: Any) -> Any:
+        server = self._servers_of.get(call.name)
         if not self.yes:
-            return _ask(call)
+            return _ask(call, f" on MCP server {safe(server)}" if server else "")
         if self.verbose:
             click.echo(f"modelport: running {_shown(call)}", err=True)
         return True
 
+    def shown(self, step: Any) -> bool:
+        """``-v``: each result of a step, on one line (a ``stop_when`` that never stops)."""
+        from ._mcp import result_line
+
+        for part in step.tool_results:
+            click.echo(f"modelport: {result_line(part)}", err=True)
+        return False
+
     def run(self, model: Any, request: dict[str, Any], printing: Printing) -> Outcome:
-        """``model.run`` with the tools; printed and reported as a single call is."""
+        """``model.run`` with the tools, the MCP servers open; printed and reported as a single
+        call is."""
+        from ._mcp import opened_tools
+
+        with opened_tools(self.servers, [t.name for t in self.tools]) as served:
+            self._servers_of = {t.name: t.server.name for t in served}
+            return self._run(
+                model, {**request, "tools": [*(request.get("tools") or []), *self.tools, *served]}, printing
+            )
+
+    def _run(self, model: Any, request: dict[str, Any], printing: Printing) -> Outcome:
         import modelport
 
-        request = {**request, "tools": [*(request.get("tools") or []), *self.tools]}
         outcome = Outcome()
         started = time.monotonic()
+        stop_when = self.shown if self.verbose else None
         try:
-            ran = model.run(max_steps=self.max_steps, approve=self.approve, **request)
+            ran = model.run(max_steps=self.max_steps, approve=self.approve, stop_when=stop_when, **request)
             outcome.result = ran.result.model_copy(update={"usage": ran.usage})
             if ran.stop_reason == "max-steps" and ran.result.tool_calls:
                 click.echo(f"warning: the tool loop stopped after {self.max_steps} model calls", err=True)

@@ -23,6 +23,7 @@ from ._fragments import resolve as resolve_fragment
 from ._functions import FunctionRun, function_options
 from ._home import Settings
 from ._logstore import Call, new_conversation_id
+from ._mcp import mcp_options, mcp_servers
 from ._options import parse_options
 from ._request import attachment, history, resent_options, user_message
 from ._templates import load_template, response_format, template_option
@@ -128,6 +129,7 @@ def logged_conversation(continue_: bool, cid: str | None) -> list[Call]:
     "the value is parsed as JSON when it parses, else taken as a string.",
 )
 @function_options
+@mcp_options
 @click.option("--max-output-tokens", type=int, help="Limit the answer's length.")
 @click.option(
     "--stream/--no-stream",
@@ -161,6 +163,9 @@ def generate_command(
     function_files: tuple[str, ...],
     yes: bool,
     max_steps: int,
+    mcp_specs: tuple[str, ...],
+    mcp_headers: tuple[str, ...],
+    mcp_timeout: float,
     max_output_tokens: int | None,
     stream: bool | None,
     as_json: bool,
@@ -195,7 +200,8 @@ def generate_command(
     base_url = base_url or settings.base_url(model_arg)
     if cassette is not None:
         cassette = check_user_file(cassette, param_hint="'--cassette'")
-    functions = FunctionRun.checked(function_specs, function_files, yes, max_steps, verbose)
+    servers = mcp_servers(mcp_specs, mcp_headers, mcp_timeout)
+    functions = FunctionRun.checked(function_specs, function_files, yes, max_steps, verbose, servers)
     given = {**(template.options if template else {}), **parse_options(options)}
     if conversation:  # the conversation's instruction and options, unless given again
         system = conversation[-1].system if system is None else system
@@ -228,8 +234,10 @@ def generate_command(
         logged["fragments"] = [f.logged() for f in context]
     if tools:
         logged["tools"] = list(tools)
-    if functions is not None:
+    if functions is not None and functions.tools:
         logged["functions"] = [t.name for t in functions.tools]
+    if servers:  # by name: never a header, a URL's query, or a command's key-shaped argument
+        logged["mcp"] = [safe(server.name) for server in servers]
     if stream is None:
         stream = terminal.is_terminal(sys.stdout) and not (as_json or schema_spec or functions)
     printing = Printing(

@@ -89,7 +89,9 @@ def history(calls: list[Call]) -> list[dict[str, Any]]:
 
 
 #: Logged options a continued call does not send again (the others are its request's own).
-_NOT_RESENT = frozenset({"schema", "prompt", "messages", "system", "template", "fragments", "functions"})
+_NOT_RESENT = frozenset(
+    {"schema", "prompt", "messages", "system", "template", "fragments", "functions", "mcp"}
+)
 
 
 def resent_options(call: Call) -> dict[str, Any]:

@@ -191,12 +191,19 @@ class McpServer:
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
-        scope, portal_scope = self._scope, self._portal_scope
+        scope, portal, portal_scope = self._scope, self._portal, self._portal_scope
         self._scope = self._portal = self._portal_scope = None
         try:
             if scope is not None:
                 scope.__exit__(*exc_info)
         finally:
+            if portal is not None:
+                # A call still in flight (a tool loop's worker thread, given up on at a deadline or
+                # a Ctrl-C) cannot be answered by the closed session: cancelled, not waited for.
+                try:
+                    portal.call(portal.stop, True)
+                except RuntimeError:  # the portal already stopped
+                    pass
             if portal_scope is not None:
                 portal_scope.__exit__(None, None, None)
 
