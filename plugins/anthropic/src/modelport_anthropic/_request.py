@@ -27,7 +27,6 @@ from ._messages import wire_messages
 from ._options import AnthropicOptions, parse_options
 from ._structured import answer_tool, native_format, place_answer_tool
 from ._thinking import EFFORT_BUDGETS, Thinking, thinking_for
-from .tools import tool_to_wire
 
 __all__ = ["DEFAULT_MAX_TOKENS", "EFFORT_BUDGETS", "MAX_TOKENS", "build_body", "count_body", "max_tokens"]
 
@@ -152,7 +151,11 @@ def _tool(tool: FunctionTool) -> dict[str, Any]:
 def _tools(request: Request, options: AnthropicOptions, body: dict[str, Any]) -> None:
     tools = request.tools or []
     functions = [t for t in tools if isinstance(t, FunctionTool)]
-    server = [tool_to_wire(t) for t in tools if isinstance(t, ProviderTool)]
+    server: list[dict[str, Any]] = []
+    if any(isinstance(t, ProviderTool) for t in tools):
+        from .tools import tool_to_wire  # here: a request without provider tools imports no tool modules
+
+        server = [tool_to_wire(t) for t in tools if isinstance(t, ProviderTool)]
     choice = request.tool_choice
     wire: dict[str, Any] | None
     if isinstance(choice, ToolSubsetChoice):
