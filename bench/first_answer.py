@@ -6,12 +6,15 @@ Run by :mod:`bench.probe` (``python -m bench.probe first <side> <root_url> <prot
 interpreter each time; this module imports nothing but the standard library, so the baseline pays
 for httpx and ``json`` only. After the timed call each side makes one async call (raw:
 ``httpx.AsyncClient``; modelport: ``agenerate`` on its default transport) and the peak resident
-memory is read after each.
+memory is read after each. The client CPU time of the timed section is kept beside its wall time
+(less sensitive to a shared machine), and after it, untimed, how many pydantic model classes and
+modules the process holds (what the first answer built and imported).
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import time
 from typing import Any
 
@@ -93,12 +96,27 @@ async def _raw_async(protocol: str, root_url: str) -> str:
         return _text(protocol, json.loads(response.content))
 
 
+def _pydantic_classes() -> int:
+    """Pydantic model classes defined outside pydantic, 0 when pydantic was not imported."""
+    pydantic = sys.modules.get("pydantic")
+    if pydantic is None:
+        return 0
+    seen: set[type] = set()
+    todo = list(pydantic.BaseModel.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        if cls not in seen:
+            seen.add(cls)
+            todo += cls.__subclasses__()
+    return sum(not c.__module__.startswith("pydantic") for c in seen)
+
+
 def first_answer(side: str, root_url: str, protocol: str, peak_rss: Any, reset_peak: Any) -> dict[str, Any]:
     """Seconds to the first answer, and peak RSS (MiB) after it and after one async call."""
     import asyncio  # not timed: both sides need it for the async call afterwards only
 
     spec = PROTOCOLS[protocol]
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     if side == "baseline":
         text = _raw(protocol, root_url)
     else:
@@ -106,7 +124,8 @@ def first_answer(side: str, root_url: str, protocol: str, peak_rss: Any, reset_p
 
         model = modelport.get_model(spec["model_id"], api_key=KEY, base_url=root_url + spec["base"])
         text = model.generate(prompt=PROMPT).text
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
+    classes, modules = _pydantic_classes(), len(sys.modules)
     peak_sync = peak_rss()
     if side == "baseline":
         async_text = asyncio.run(_raw_async(protocol, root_url))
@@ -117,4 +136,11 @@ def first_answer(side: str, root_url: str, protocol: str, peak_rss: Any, reset_p
 
         async_text = asyncio.run(one())
     assert text and async_text == text, (text[:80], async_text[:80])
-    return {"seconds": seconds, "peak_sync_mib": peak_sync / 2**20, "peak_async_mib": peak_rss() / 2**20}
+    return {
+        "seconds": seconds,
+        "cpu_seconds": cpu_seconds,
+        "pydantic_classes": classes,
+        "modules": modules,
+        "peak_sync_mib": peak_sync / 2**20,
+        "peak_async_mib": peak_rss() / 2**20,
+    }

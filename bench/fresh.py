@@ -190,7 +190,9 @@ FIRST_ANSWER_PROTOCOLS = ("google", "openai", "anthropic", "openai-responses")
 
 def first_answer_figures(root_url: str, repeats: int) -> list[Figure]:
     """A1 on each protocol: fresh interpreters, the sides alternating (:mod:`bench.first_answer`);
-    the ratio of medians, with the ratio of minimums and the peak RSS after a sync and an async call."""
+    the ratio of medians, with the ratio of minimums, the ratio of median client CPU, the pydantic
+    classes built and the modules imported beyond raw httpx's, and the peak RSS after a sync and an
+    async call."""
     figures = []
     for protocol in FIRST_ANSWER_PROTOCOLS:
         runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "modelport": []}
@@ -216,6 +218,9 @@ def first_answer_figures(root_url: str, repeats: int) -> list[Figure]:
                 1.4,
                 repeats=repeats,
                 min_ratio=mp_min / base_min,
+                cpu_ratio=median("modelport", "cpu_seconds") / median("baseline", "cpu_seconds"),
+                pydantic_classes=runs["modelport"][-1]["pydantic_classes"],
+                extra_modules=runs["modelport"][-1]["modules"] - runs["baseline"][-1]["modules"],
                 baseline_min_ms=base_min * 1e3,
                 modelport_min_ms=mp_min * 1e3,
                 baseline_peak_sync_mib=median("baseline", "peak_sync_mib"),

@@ -73,6 +73,15 @@ def table(report: dict[str, Any]) -> str:
                 f"{fig['modelport']:.1f}; ratio {e['min_ratio']:.2f}x by the fastest streams, "
                 f"{fig['ratio']:.2f}x the median per-stream ratio"
             )
+    for k in (f"A1-{p}" for p in ("google", "openai", "anthropic", "openai-responses")):
+        if k in figs and "cpu_ratio" in figs[k]["extra"]:
+            e = figs[k]["extra"]
+            notes.append(
+                f"{k}: client CPU {e['cpu_ratio']:.2f}x raw httpx; {e['pydantic_classes']} pydantic classes "
+                f"built, {e['extra_modules']} modules beyond raw httpx's; peak RSS sync / async "
+                f"{e['baseline_peak_sync_mib']:.1f} / {e['baseline_peak_async_mib']:.1f} MiB raw, "
+                f"{e['modelport_peak_sync_mib']:.1f} / {e['modelport_peak_async_mib']:.1f} MiB modelport"
+            )
     p2u = figs.get("P2u")
     if p2u:
         e = p2u["extra"]

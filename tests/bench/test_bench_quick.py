@@ -115,6 +115,12 @@ def test_quick_benchmark_report(tmp_path: Path) -> None:
         for check in checks:
             assert figures[name]["extra"][check] is True, (name, check)
     assert isinstance(figures["P1"]["extra"]["rare_modules"], list)
+    # A1 keeps client CPU beside wall time, and what the first answer built and imported.
+    for name in (f"A1-{p}" for p in ("google", "openai", "anthropic", "openai-responses")):
+        extra = figures[name]["extra"]
+        assert _positive(extra["cpu_ratio"]), name
+        assert isinstance(extra["pydantic_classes"], int) and extra["pydantic_classes"] > 0, name
+        assert isinstance(extra["extra_modules"], int) and extra["extra_modules"] > 0, name
     # P2's tail: p50, p99 and max for both sides; P2t is the p99 against its 2x target.
     _check_tail(figures["P2"]["extra"]["tail"])
     _check_tail(figures["P2-openai"]["extra"]["tail"])

@@ -7,6 +7,8 @@ Tags (``type``) are wire format and are never renamed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 __all__ = [
     "CallWarning",
     "Citation",
@@ -53,7 +55,7 @@ __all__ = [
 
 # Re-exported from the modules that define them, by concept: parts, messages and tools in
 # ``_contract.content``, what a generation produced in ``_contract.results``, embeddings in
-# ``_contract.embeddings``, a request in ``_contract.request``.
+# ``_contract.embeddings`` (loaded on first access, below), a request in ``_contract.request``.
 from ._contract.content import (
     MAX_SAFE_INTEGER,
     MAX_VALUE_DEPTH,
@@ -76,7 +78,6 @@ from ._contract.content import (
     ToolResultPart,
     ToolSubsetChoice,
 )
-from ._contract.embeddings import EMBEDDING_TYPES, EmbeddingResult, EmbeddingType, base64_floats
 from ._contract.request import (
     PromptCache,
     ReasoningConfig,
@@ -100,5 +101,12 @@ from ._contract.results import (
 )
 from .lazy import lazy_attributes
 
+if TYPE_CHECKING:
+    from ._contract.embeddings import EMBEDDING_TYPES, EmbeddingResult, EmbeddingType, base64_floats
+
+# The embedding names load on first access: a generate call builds no embedding class.
+_LAZY = dict.fromkeys(
+    ("EMBEDDING_TYPES", "EmbeddingResult", "EmbeddingType", "base64_floats"), "modelport._contract.embeddings"
+)
 # Old names still readable, with a DeprecationWarning, for one minor version (old → new).
-__getattr__, _ = lazy_attributes(__name__, {}, deprecated={"Warning": "CallWarning"})
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, deprecated={"Warning": "CallWarning"})

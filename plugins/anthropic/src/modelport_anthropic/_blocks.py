@@ -21,13 +21,13 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from modelport.events import tool_call_part
 from modelport.types import (
     CallWarning,
     FinishReason,
     Part,
     ReasoningPart,
     TextPart,
+    ToolCallPart,
     ToolResultPart,
     Usage,
 )
@@ -128,6 +128,13 @@ def message_metadata(message: Mapping[str, Any], raw_usage: Any) -> dict[str, di
     return {NAMESPACE: found} if found else {}
 
 
+def _tool_call_part(block: Mapping[str, Any]) -> tuple[ToolCallPart, CallWarning | None]:
+    """A ``tool_use`` (or server call) block as the core builds a call (its arguments arrive decoded)."""
+    from modelport.events import tool_call_part  # here: a text answer imports no stream events
+
+    return tool_call_part(block["id"], block["name"], block.get("input") or {})
+
+
 def _meta(**values: Any) -> dict[str, dict[str, Any]]:
     return {NAMESPACE: values}
 
@@ -154,9 +161,9 @@ def block_part(
     if kind == "redacted_thinking":
         return ReasoningPart(text="", provider_metadata=_meta(redacted_data=block.get("data"))), None
     if kind == "tool_use":
-        return tool_call_part(block["id"], block["name"], block.get("input") or {})
+        return _tool_call_part(block)
     if kind in _SERVER_CALLS:
-        part, warning = tool_call_part(block["id"], block["name"], block.get("input") or {})
+        part, warning = _tool_call_part(block)
         metadata = _meta(
             block_type=kind, **({"server_name": block["server_name"]} if "server_name" in block else {})
         )

@@ -28,7 +28,6 @@ from ._messages import wire_messages
 from ._options import AnthropicOptions, parse_options
 from ._structured import answer_tool, native_format, place_answer_tool
 from ._thinking import EFFORT_BUDGETS, Thinking, thinking_for
-from .tools import mcp_servers_to_wire, tool_to_wire
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
@@ -177,10 +176,17 @@ def _tools(request: Request, options: AnthropicOptions, body: dict[str, Any]) ->
     tools = request.tools or []
     functions = [t for t in tools if isinstance(t, FunctionTool)]
     given = [t for t in tools if isinstance(t, ProviderTool)]
-    connectors = [t for t in given if t.id == MCP_SERVER]
-    if connectors:  # the MCP connector: entries of mcp_servers, not tool blocks
-        body["mcp_servers"] = mcp_servers_to_wire(connectors)[0]
-    server = [tool_to_wire(t) for t in given if t.id != MCP_SERVER]
+    server: list[dict[str, Any]] = []
+    if given:
+        from .tools import (
+            mcp_servers_to_wire,
+            tool_to_wire,
+        )  # here: a request without provider tools imports no tool modules
+
+        connectors = [t for t in given if t.id == MCP_SERVER]
+        if connectors:  # the MCP connector: entries of mcp_servers, not tool blocks
+            body["mcp_servers"] = mcp_servers_to_wire(connectors)[0]
+        server = [tool_to_wire(t) for t in given if t.id != MCP_SERVER]
     choice = request.tool_choice
     wire: dict[str, Any] | None
     if isinstance(choice, ToolSubsetChoice):

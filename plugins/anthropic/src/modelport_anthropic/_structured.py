@@ -20,7 +20,6 @@ from __future__ import annotations
 from typing import Any
 
 from modelport.errors import InvalidRequestError
-from modelport.outputs.schemas import anthropic_tool_schema
 from modelport.types import CallWarning, Request, ResponseFormat
 
 from ._options import AnthropicOptions
@@ -74,6 +73,9 @@ def native_format(
     if fmt is None or fmt.type == "text" or not _native(model_name, fmt, options):
         return None, []
     assert fmt.json_schema is not None
+    # here: a request without a schema imports no schema compiler
+    from modelport.outputs.schemas import anthropic_tool_schema
+
     compiled = anthropic_tool_schema(fmt.json_schema, strict=True)
     return {"type": "json_schema", "schema": compiled.schema}, list(compiled.warnings)
 
@@ -90,6 +92,9 @@ def place_answer_tool(fmt: ResponseFormat, body: dict[str, Any], *, thinking: bo
     warnings: list[CallWarning] = []
     schema: dict[str, Any] = {"type": "object"}
     if fmt.type == "json_schema" and fmt.json_schema is not None:
+        # here: a request without a schema imports no schema compiler
+        from modelport.outputs.schemas import anthropic_tool_schema
+
         compiled = anthropic_tool_schema(fmt.json_schema)
         schema, warnings = compiled.schema, list(compiled.warnings)
     if fmt.strict:

@@ -12,7 +12,6 @@ from typing import Any
 
 from modelport.errors import InvalidRequestError
 from modelport.http import wire_settings
-from modelport.outputs.schemas import gemini_schema
 from modelport.types import (
     CallWarning,
     FilePart,
@@ -111,6 +110,9 @@ def _apply_response_format(config: dict[str, Any], request: Request) -> list[Cal
         return warnings
     config["responseMimeType"] = "application/json"
     if fmt.type == "json_schema" and fmt.json_schema is not None:
+        # here: a request without a schema imports no schema compiler
+        from modelport.outputs.schemas import gemini_schema
+
         compiled = gemini_schema(fmt.json_schema)
         config["responseJsonSchema"] = compiled.schema
         warnings += compiled.warnings

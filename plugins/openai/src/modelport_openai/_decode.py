@@ -13,7 +13,6 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from modelport.events import tool_call_part
 from modelport.types import (
     REFUSAL_METADATA,
     CallWarning,
@@ -135,6 +134,8 @@ def argument_text(value: Any) -> str:
 
 def tool_call(call_id: str, name: str, arguments: Any) -> tuple[ToolCallPart, CallWarning | None]:
     """A call from its arguments (:func:`argument_text`), built as the core builds a streamed one."""
+    from modelport.events import tool_call_part  # here: a text answer imports no stream events
+
     return tool_call_part(call_id, name, argument_text(arguments))
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from modelport.errors import InvalidRequestError
-from modelport.outputs.schemas import openai_strict_schema
 from modelport.types import (
     CallWarning,
     FunctionTool,
@@ -164,6 +163,9 @@ def json_schema_format(fmt: ResponseFormat, warnings: list[CallWarning]) -> dict
     ``description`` and ``strict``, as both OpenAI APIs take them."""
     wire_schema = fmt.json_schema
     if fmt.strict and wire_schema is not None:  # strict mode takes only its own dialect
+        # here: a request without a schema imports no schema compiler
+        from modelport.outputs.schemas import openai_strict_schema
+
         compiled = openai_strict_schema(wire_schema)
         wire_schema = compiled.schema
         warnings += compiled.warnings

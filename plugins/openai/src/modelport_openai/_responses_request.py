@@ -33,7 +33,6 @@ from ._options import ResponsesOptions, parse_options
 from ._quirks import Quirks
 from ._request import is_reasoning_model, json_schema_format, prompt_cache_fields, reasoning_effort, sampling
 from ._responses_input import input_items
-from .tools import tool_to_wire
 
 __all__ = ["build_body", "count_body"]
 
@@ -135,7 +134,11 @@ def _function(tool: FunctionTool) -> dict[str, Any]:
 def _tools(request: Request, body: dict[str, Any]) -> None:
     tools = request.tools or []
     functions = [t for t in tools if isinstance(t, FunctionTool)]
-    built_in = [tool_to_wire(t) for t in tools if isinstance(t, ProviderTool)]
+    built_in: list[dict[str, Any]] = []
+    if any(isinstance(t, ProviderTool) for t in tools):
+        from .tools import tool_to_wire  # here: a request without provider tools imports no tool modules
+
+        built_in = [tool_to_wire(t) for t in tools if isinstance(t, ProviderTool)]
     if not functions and not built_in:
         return  # "none" and "auto" mean what no tools mean (the core refuses "any" without tools)
     body["tools"] = [_function(t) for t in functions] + built_in

@@ -15,21 +15,46 @@ provider HTML, kept as an opaque string and never rendered here (S12).
 
 from __future__ import annotations
 
-from . import envelope
-from ._access import GroundingMetadata, grounding_metadata
-from ._accumulate import GroundingAccumulator
-from ._citations import citations_from_grounding, sources_from_chunks
-from ._evidence import (
-    GroundingStats,
-    check_evidence,
-    cited,
-    grounding_stats,
-    inline_evidence,
-    result_stats,
-)
-from ._merge import merge_grounding, merge_results
-from ._validate import LIST_FIELDS, MAX_METADATA_BYTES, validate_grounding_metadata
-from .envelope import GroundingOutcome, build_envelope, decode
+from typing import TYPE_CHECKING
+
+from modelport.lazy import lazy_attributes
+
+if TYPE_CHECKING:
+    from . import envelope
+    from ._access import GroundingMetadata, grounding_metadata
+    from ._accumulate import GroundingAccumulator
+    from ._citations import citations_from_grounding, sources_from_chunks
+    from ._evidence import (
+        GroundingStats,
+        check_evidence,
+        cited,
+        grounding_stats,
+        inline_evidence,
+        result_stats,
+    )
+    from ._merge import merge_grounding, merge_results
+    from ._validate import LIST_FIELDS, MAX_METADATA_BYTES, validate_grounding_metadata
+    from .envelope import GroundingOutcome, build_envelope, decode
+
+# Each name loads its module on first access: decoding a grounded answer reads only the validation
+# (and the citations when they are first read), not the envelope, merging or evidence helpers.
+_LAZY = {
+    "envelope": ".envelope",
+    "GroundingMetadata": "._access",
+    "grounding_metadata": "._access",
+    "GroundingAccumulator": "._accumulate",
+    "citations_from_grounding": "._citations",
+    "sources_from_chunks": "._citations",
+    **dict.fromkeys(
+        ("GroundingStats", "check_evidence", "cited", "grounding_stats", "inline_evidence", "result_stats"),
+        "._evidence",
+    ),
+    "merge_grounding": "._merge",
+    "merge_results": "._merge",
+    **dict.fromkeys(("LIST_FIELDS", "MAX_METADATA_BYTES", "validate_grounding_metadata"), "._validate"),
+    **dict.fromkeys(("GroundingOutcome", "build_envelope", "decode"), ".envelope"),
+}
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY)
 
 __all__ = [
     "LIST_FIELDS",

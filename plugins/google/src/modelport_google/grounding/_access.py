@@ -7,10 +7,12 @@ Contract 2.1 took ``grounding_metadata`` off the core's :class:`~modelport.types
 
 from __future__ import annotations
 
-from typing import Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
-from modelport.events import FinishEvent
 from modelport.types import ProviderMetadata, Result
+
+if TYPE_CHECKING:  # the stream's event types load with a stream, not with every answer
+    from modelport.events import FinishEvent
 
 __all__ = ["GROUNDING_KEY", "NAMESPACE", "GroundingMetadata", "grounding_metadata", "with_grounding"]
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from modelport.citations import uri_problem
 from modelport.errors import ProviderMetadataError
 from modelport.types import CallWarning, Citation, Source
 
@@ -180,7 +179,7 @@ def _uri_warnings(chunks: object, sources: list[Source]) -> list[CallWarning]:
     raw = chunks if isinstance(chunks, list) else []
     warnings = []
     for source in sources:
-        problem = uri_problem(source.uri) if source.uri is not None else None
+        problem = _uri_problem(source.uri) if source.uri is not None else None
         if problem is not None and not _expected_storage_uri(raw[source.number - 1], source.uri or ""):
             warnings.append(
                 CallWarning(
@@ -245,3 +244,9 @@ def citations_from_grounding(
             )
         warnings.extend(local)
     return sources, citations, warnings
+
+
+def _uri_problem(uri: str) -> str | None:
+    from modelport.citations import uri_problem  # here: decoding a grounded answer builds no CitedText
+
+    return uri_problem(uri)
