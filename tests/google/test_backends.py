@@ -279,5 +279,6 @@ def test_capabilities_and_ids() -> None:
         "web_search": True,
         "web_fetch": True,
         "code_execution": True,
+        "mcp_server": False,
         "documents": False,
     }

@@ -137,6 +137,8 @@ class AnthropicProvider(HttpProvider):
     def _connector(self, request: Request, body: dict[str, Any]) -> dict[str, Any]:
         """For a request with the MCP connector (``anthropic.mcp_server``): its beta added to the
         ``anthropic-beta`` header, and the tokens of ``mcp_servers`` for the kit to scrub."""
+        if "mcp_servers" not in body:
+            return {}  # here: a request without the connector imports no tool modules
         from ._request import MCP_SERVER, mcp_secrets
         from .tools import MCP_BETA
 

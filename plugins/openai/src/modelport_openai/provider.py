@@ -262,11 +262,10 @@ class OpenAIResponsesProvider(OpenAIProvider):
     def build_request(self, model_name: str, request: Request, *, stream: bool) -> HttpRequest:
         """``POST /responses`` (with ``stream: true`` for a stream)."""
         from ._responses_request import build_body
-        from .tools import body_secrets
 
         body, warnings = build_body(model_name, request, stream=stream, quirks=self.quirks, provider=self.id)
         return HttpRequest(
-            "/responses", body=body, stream=stream, warnings=warnings, secrets=body_secrets(body)
+            "/responses", body=body, stream=stream, warnings=warnings, secrets=_mcp_secrets(body)
         )
 
     def decode_response(self, data: Any, spec: HttpRequest) -> Result:
@@ -282,10 +281,18 @@ class OpenAIResponsesProvider(OpenAIProvider):
     def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest:
         """``POST /responses/input_tokens`` with what the request would send as input."""
         from ._responses_request import count_body
-        from .tools import body_secrets
 
         body = count_body(model_name, request, quirks=self.quirks, provider=self.id)
-        return HttpRequest("/responses/input_tokens", body=body, secrets=body_secrets(body))
+        return HttpRequest("/responses/input_tokens", body=body, secrets=_mcp_secrets(body))
 
     def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
         return TokenCount(input_tokens=data["input_tokens"])
+
+
+def _mcp_secrets(body: dict[str, Any]) -> list[str]:
+    """The header values of a Responses body's ``mcp`` tools, for the kit to scrub."""
+    if not any(isinstance(tool, dict) and tool.get("type") == "mcp" for tool in body.get("tools") or []):
+        return []  # here: a body without MCP tools imports no tool modules
+    from .tools import body_secrets
+
+    return body_secrets(body)
