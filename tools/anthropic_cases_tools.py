@@ -172,6 +172,18 @@ def tool_cases() -> list[dict[str, Any]]:
             "prompt_cache": {"at": ["tools", "messages"]},
             "note": "the recorded breakpoints are {type: ephemeral}; prompt_cache always sends its ttl (5m, the API's default)",
         },
+        {
+            **recorded(
+                "generate-prompt-cache-key-not-sent",
+                M
+                + "typescript__tests__e2e__input__cassettes__tool-error__anthropic__handles-tool-execution-errors-and-retries.har",
+                "prompt_cache with a key: the Messages API has no cache key, so the body is the breakpoints alone and an unsupported-setting warning names prompt_cache.key.",
+                interaction=1,
+                features=("function_tools", "prompt_cache"),
+            ),
+            "prompt_cache": {"at": ["tools", "messages"], "key": "tool-error-retries"},
+            "note": "the recorded breakpoints are {type: ephemeral}; prompt_cache always sends its ttl (5m, the API's default); the key is the case's (the recording's client had none to send)",
+        },
         recorded(
             "stream-thinking-then-tool-call",
             F + "TestAnthropicThinking__claude-sonnet-4__thinking-streaming.yaml",

@@ -16,6 +16,10 @@ PDF = P + "test_openai__test_document_as_binary_content_input.yaml"
 TEMPERATURE = P + "test_openai__test_reasoning_model_with_temperature.yaml"
 THINKING = P + "test_openai__test_openai_model_thinking_part.yaml"
 REFUSED = T + "test_chat_parse__test_parsed_refused_completion.yaml"
+CACHE = P + "test_openai_prompt_cache__test_openai_chat_prompt_cache_e2e.yaml"
+#: The key the recording's client sent as ``prompt_cache_key`` (pydantic-ai's prompt-cache test).
+CACHE_KEY = "pydantic-ai-prompt-cache-e2e-chat"
+CACHE_PROMPT = "Reference catalogue for the prompt cache test corpus. Reply OK."
 #: The API reference's entry for the request fields these cases set.
 CREATE = "https://platform.openai.com/docs/api-reference/chat/create"
 
@@ -37,9 +41,100 @@ def _recorded_pdf() -> str:
     return str(part["file"]["file_data"]).split(",", 1)[1]
 
 
+def _cached(
+    name: str, description: str, interaction: int, cache: dict[str, Any], note: str
+) -> dict[str, Any]:
+    """A call of the recorded cached prompt with ``prompt_cache`` set."""
+    return {
+        "name": name,
+        "description": description,
+        "method": "generate",
+        "model": "gpt-5.6-sol",
+        "request": {"prompt": CACHE_PROMPT, "prompt_cache": cache},
+        "response": vcr(CACHE, interaction),
+        "source": CACHE,
+        "source_args": {
+            "interaction": interaction,
+            "note": "the recorded 4020-token prompt is shortened in the request; the recording also sent "
+            "prompt_cache_options (explicit mode, ttl 30m) and a prompt_cache_breakpoint on the text, "
+            "which modelport does not send; " + note,
+        },
+    }
+
+
+def _refused_file(name: str, description: str, part: dict[str, Any]) -> dict[str, Any]:
+    """A user message whose file part Chat Completions cannot carry: refused before any I/O."""
+    return {
+        "name": name,
+        "description": description,
+        "method": "generate",
+        "model": "gpt-4o",
+        "request": {
+            "messages": [
+                {"role": "user", "content": [{"type": "text", "text": "What is in this file?"}, part]}
+            ]
+        },
+        "responses": [],
+        "source_dict": _no_io("messages"),
+    }
+
+
+def _refusals() -> list[dict[str, Any]]:
+    """File parts the API cannot take as given, and an embeddings extra_body that would override
+    the mapping."""
+    return [
+        _refused_file(
+            "error-audio-by-uri",
+            "A WAV file part (audio/x-wav) given by URL: input_audio takes inline data only, InvalidRequestError, nothing sent.",
+            {"type": "file", "media_type": "audio/x-wav", "uri": "https://example.com/speech.wav"},
+        ),
+        _refused_file(
+            "error-pdf-by-url",
+            "A PDF given by URL (not inline, not an uploaded file id): InvalidRequestError, nothing sent.",
+            {"type": "file", "media_type": "application/pdf", "uri": "https://example.com/report.pdf"},
+        ),
+        _refused_file(
+            "error-media-type-not-sendable",
+            "A text/csv file part (Chat Completions takes images, WAV/MP3 audio and PDFs): InvalidRequestError, nothing sent.",
+            {"type": "file", "media_type": "text/csv", "data": "YSxiCjEsMgo="},
+        ),
+        {
+            "name": "embed-error-extra-body-model",
+            "description": "An embeddings extra_body setting model (a field the mapping owns): InvalidRequestError, nothing sent.",
+            "method": "embed",
+            "model": "text-embedding-3-small",
+            "features": ["embed"],
+            "request": {
+                "values": ["hello"],
+                "provider_options": {"openai": {"extra_body": {"model": "text-embedding-3-large"}}},
+            },
+            "responses": [],
+            "source_dict": {
+                **_no_io("model"),
+                "docs": ["https://platform.openai.com/docs/api-reference/embeddings/create"],
+            },
+        },
+    ]
+
+
 def request_cases() -> list[dict[str, Any]]:
     """The request-side cases (see the module)."""
     return [
+        _cached(
+            "generate-prompt-cache-key",
+            "prompt_cache with a key: prompt_cache_key sent as given (caching is automatic; the 5m ttl adds nothing); cache_write_tokens 4012.",
+            0,
+            {"key": CACHE_KEY},
+            "the key is the recorded one",
+        ),
+        _cached(
+            "generate-prompt-cache-retention",
+            "prompt_cache with a key and a 1h ttl: prompt_cache_key and prompt_cache_retention 24h (the shortest retention over 5 minutes); cached_tokens 4012.",
+            1,
+            {"key": CACHE_KEY, "ttl": "1h"},
+            "the key is the recorded one; prompt_cache_retention 24h is modelport's for a 1h ttl (the recording asked 30m through prompt_cache_options)",
+        ),
+        *_refusals(),
         {
             "name": "generate-temperature-reasoning-model",
             "description": "temperature on a reasoning model (o3-mini): not sent, an unsupported-setting warning.",

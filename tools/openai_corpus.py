@@ -228,6 +228,11 @@ def wire(
         body["reasoning"] = {"effort": effort}
     if "user_id" in request:
         body["user"] = request["user_id"]
+    cache = request.get("prompt_cache") or {}
+    if cache.get("key") is not None:  # caching is automatic: a key routes, a ttl over 5m retains
+        body["prompt_cache_key"] = cache["key"]
+    if cache and cache.get("ttl", "5m") != "5m":
+        body["prompt_cache_retention"] = "24h"
     options = dict((request.get("provider_options") or {}).get(quirks.get("id", "openai"), {}))
     extra = options.pop("extra_body", {})
     body.update(options)
