@@ -203,6 +203,36 @@ def request_cases() -> list[dict[str, Any]]:
                 "client (the openai SDK's parse helper) sent closed, as the strict mode requires",
             },
         },
+        {
+            "name": "generate-pdf-file-id",
+            "description": "A PDF given as an uploaded file id (file-…): a file part with file_id; text answer.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "text", "text": "What is the main content on this document?"},
+                            {
+                                "type": "file",
+                                "media_type": "application/pdf",
+                                "uri": "file-6F2ksmvXxt4VdoqmHRw6kL",
+                            },
+                        ],
+                    }
+                ]
+            },
+            "response": vcr(PDF),
+            "source_dict": {
+                "mock": True,
+                "docs": [f"{CREATE}#chat-create-messages"],
+                "note": "MOCK: no vendored recording sends a PDF by file id (the file id is invented); the "
+                "answer is that of the same question with the PDF inline (pydantic/pydantic-ai@"
+                "4fda38988f2939fa6ea9cdefcf120693e10ef491, MIT, tests/models/cassettes/test_openai/"
+                "test_document_as_binary_content_input.yaml)",
+            },
+        },
         penalties_case(
             name="generate-penalties-compatible-endpoint",
             description="The openai provider pointed at another Chat Completions server (Mistral's, base_url): presence_penalty 0.5 and frequency_penalty 0.25 sent as given.",

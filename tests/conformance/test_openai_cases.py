@@ -12,7 +12,7 @@ from modelport_conformance.report import run_conformance
 
 CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
-    "openai": 57,
+    "openai": 58,
     "openai-compatible": 5,
     "openai-responses": 72,
     "groq": 6,
@@ -73,6 +73,7 @@ def test_every_case_carries_attribution_and_no_credentials() -> None:
         "error-media-type-not-sendable",
         "error-pdf-by-url",
         "error-top-logprobs-out-of-range",
+        "generate-pdf-file-id",
         "generate-reasoning-effort-max-xhigh",
         "generate-reasoning-effort-medium",
         "generate-sampling-model-reasoning-on",
