@@ -83,6 +83,7 @@ ADAPTIVE_ONLY = (
     "claude-fable",
 )
 CACHING_DOCS = "https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching"
+CITATIONS_DOCS = "https://docs.anthropic.com/en/docs/build-with-claude/citations"
 
 
 def _effort_at_its_budget(effort: str, budget: int) -> dict[str, Any]:
@@ -141,6 +142,60 @@ def _thinking_refusals() -> list[dict[str, Any]]:
         ),
         *(_budget_on_adaptive_only(model) for model in ADAPTIVE_ONLY),
         _refused(
+            "error-structured-output-native-without-json-outputs",
+            "structured_output='native' on claude-3-7-sonnet-20250219, which has no JSON outputs: refused (not sent as the answer tool).",
+            "claude-3-7-sonnet-20250219",
+            {
+                "messages": user_turn(CITY_QUESTION),
+                "max_output_tokens": 1024,
+                "response_format": {"type": "json_schema", "name": "CityInfo", "schema": CITY_SCHEMA},
+                "provider_options": {"anthropic": {"structured_output": "native"}},
+            },
+            JSON_OUTPUTS_DOCS,
+        ),
+        _refused(
+            "error-structured-output-native-without-schema",
+            "structured_output='native' with response_format json (no schema): output_config.format needs one, refused.",
+            "claude-sonnet-4-5",
+            {
+                "messages": user_turn(CITY_QUESTION),
+                "max_output_tokens": 1024,
+                "response_format": {"type": "json"},
+                "provider_options": {"anthropic": {"structured_output": "native"}},
+            },
+            JSON_OUTPUTS_DOCS,
+        ),
+        *(
+            _refused(
+                f"error-document-{name}",
+                description,
+                "claude-sonnet-4-5",
+                {
+                    "messages": user_turn("Summarize the document."),
+                    "max_output_tokens": 1024,
+                    "documents": [document],
+                },
+                CITATIONS_DOCS,
+            )
+            for name, description, document in (
+                (
+                    "text-by-url",
+                    "A text/plain document by URL: Anthropic fetches only PDFs by URL, refused.",
+                    {"type": "file", "media_type": "text/plain", "uri": "https://example.com/notes.txt"},
+                ),
+                (
+                    "media-type",
+                    "A text/csv document: a document is a PDF or plain text, refused.",
+                    {"type": "file", "media_type": "text/csv", "data": "YSxiCjEsMgo="},
+                ),
+                (
+                    "text-not-utf8",
+                    "A text/plain document whose bytes are not UTF-8 (FF FE): refused, not sent garbled.",
+                    {"type": "file", "media_type": "text/plain", "data": "//4="},
+                ),
+            )
+        ),
+        _refused(
             "error-prompt-cache-ttl-24h",
             "prompt_cache ttl 24h: Anthropic caches for 5 minutes or 1 hour, so the request is refused before it is sent.",
             "claude-sonnet-4-5",
@@ -198,6 +253,13 @@ def edge_cases() -> list[dict[str, Any]]:
         _budget_at_default("claude-opus-4-0", 32000),
         _budget_at_default("claude-opus-4-1-20250805", 32000),
         _budget_at_default("claude-opus-4-20250514", 32000),
+        _budget_at_default("claude-3-opus-20240229", 4096),
+        _budget_at_default("claude-3-5-haiku-20241022", 8192),
+        _budget_at_default("claude-3-7-sonnet-20250219", 64000),
+        _budget_at_default("claude-opus-4-5", 64000),
+        _budget_at_default("claude-sonnet-4-5", 64000),
+        _budget_at_default("claude-haiku-4-5", 64000),
+        _budget_at_default("claude-2.1", 4096),
         *_thinking_refusals(),
         {
             "name": "generate-json-outputs-native",
