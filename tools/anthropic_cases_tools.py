@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from anthropic_case_kit import PE, F, L, M, P, V, body_only, recorded, trimmed, user_turn
+from anthropic_case_kit import PE, F, L, M, P, V, body_only, recorded, trimmed, user_turn, without_block_start
 from anthropic_corpus import chunks
 
 __all__ = ["tool_cases"]
@@ -228,6 +228,15 @@ def tool_cases() -> list[dict[str, Any]]:
             L + "test_tools.yaml",
             "A streamed tool_use (input_json_delta).",
             features=("function_tools",),
+        ),
+        without_block_start(
+            recorded(
+                "stream-tool-call-block-start-lost",
+                L + "test_tools.yaml",
+                "The streamed tool_use with its content_block_start cut: input_json_delta for a block that never started is a ProviderResponseError, what arrived before it kept.",
+                features=("function_tools",),
+            ),
+            "tool_use",
         ),
         recorded(
             "stream-after-tool-result",
