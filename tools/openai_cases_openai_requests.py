@@ -98,6 +98,49 @@ def _refusals() -> list[dict[str, Any]]:
             "A text/csv file part (Chat Completions takes images, WAV/MP3 audio and PDFs): InvalidRequestError, nothing sent.",
             {"type": "file", "media_type": "text/csv", "data": "YSxiCjEsMgo="},
         ),
+        _refused_file(
+            "error-audio-mp3-by-uri",
+            "An MP3 file part (audio/mp3) given by URL: input_audio takes inline data only, InvalidRequestError, nothing sent.",
+            {"type": "file", "media_type": "audio/mp3", "uri": "https://example.com/speech.mp3"},
+        ),
+        {
+            "name": "error-tool-result-without-call",
+            "description": "A tool result right after a user message (no assistant call it answers): InvalidRequestError, nothing sent.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {
+                "messages": [
+                    {"role": "user", "content": "What is the capital of the UK?"},
+                    {
+                        "role": "tool",
+                        "content": [
+                            {
+                                "type": "tool-result",
+                                "call_id": "call_1",
+                                "name": "get_capital",
+                                "output": "London",
+                            }
+                        ],
+                    },
+                ]
+            },
+            "responses": [],
+            "source_dict": _no_io("messages"),
+        },
+        {
+            "name": "error-extra-body-reserved-messages",
+            "description": "extra_body setting messages (a field the mapping owns): InvalidRequestError, nothing sent.",
+            "method": "generate",
+            "model": "gpt-4o-mini",
+            "request": {
+                "prompt": "Hello",
+                "provider_options": {
+                    "openai": {"extra_body": {"messages": [{"role": "user", "content": "Hi"}]}}
+                },
+            },
+            "responses": [],
+            "source_dict": _no_io("messages"),
+        },
         {
             "name": "embed-error-extra-body-model",
             "description": "An embeddings extra_body setting model (a field the mapping owns): InvalidRequestError, nothing sent.",
