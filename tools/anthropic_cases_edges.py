@@ -196,6 +196,24 @@ def _thinking_refusals() -> list[dict[str, Any]]:
             )
         ),
         _refused(
+            "error-file-part-media-type",
+            "A text/csv file part in a user turn: a message carries images and PDFs, refused before the request is sent.",
+            "claude-sonnet-4-5",
+            {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "text", "text": "Summarize the file."},
+                            {"type": "file", "media_type": "text/csv", "data": "YSxiCjEsMgo="},
+                        ],
+                    }
+                ],
+                "max_output_tokens": 1024,
+            },
+            MESSAGES_DOCS,
+        ),
+        _refused(
             "error-prompt-cache-ttl-24h",
             "prompt_cache ttl 24h: Anthropic caches for 5 minutes or 1 hour, so the request is refused before it is sent.",
             "claude-sonnet-4-5",
