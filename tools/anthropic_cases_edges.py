@@ -214,6 +214,23 @@ def _thinking_refusals() -> list[dict[str, Any]]:
             MESSAGES_DOCS,
         ),
         _refused(
+            "error-web-fetch-max-content-tokens-zero",
+            "anthropic.web_fetch with max_content_tokens 0 (a limit of at least 1 token): refused before the request is sent.",
+            "claude-sonnet-4-5",
+            {
+                "messages": user_turn("What is the first sentence on the page https://ai.pydantic.dev?"),
+                "max_output_tokens": 1024,
+                "tools": [
+                    {
+                        "type": "provider",
+                        "id": "anthropic.web_fetch",
+                        "args": {"version": "web_fetch_20250910", "max_content_tokens": 0},
+                    }
+                ],
+            },
+            "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-fetch-tool",
+        ),
+        _refused(
             "error-prompt-cache-ttl-24h",
             "prompt_cache ttl 24h: Anthropic caches for 5 minutes or 1 hour, so the request is refused before it is sent.",
             "claude-sonnet-4-5",
