@@ -220,7 +220,12 @@ def wire(
             for t in tools
         ]
     choice = request.get("tool_choice")
-    if choice is not None:
+    if isinstance(choice, dict) and choice.get("type") == "tools":  # a subset: only those tools are sent
+        body["tools"] = [t for t in body["tools"] if t["function"]["name"] in choice["names"]]
+        choice = {"type": "tool", "name": choice["names"][0]} if len(choice["names"]) == 1 else "required"
+    if isinstance(choice, dict):  # one tool, by name
+        body["tool_choice"] = {"type": "function", "function": {"name": choice["name"]}}
+    elif choice is not None:
         body["tool_choice"] = "required" if choice == "any" else choice
     effort = (request.get("reasoning") or {}).get("effort")
     if effort and quirks.get("effort", "reasoning_effort") == "reasoning_effort" and reasoning:

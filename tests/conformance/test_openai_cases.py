@@ -12,7 +12,7 @@ from modelport_conformance.report import run_conformance
 
 CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
-    "openai": 61,
+    "openai": 62,
     "openai-compatible": 5,
     "openai-responses": 72,
     "groq": 6,
