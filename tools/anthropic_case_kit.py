@@ -37,6 +37,7 @@ __all__ = [
     "recorded",
     "trimmed",
     "user_turn",
+    "without_block_start",
 ]
 
 RECONSTRUCTED = "body-only recording: the request is reconstructed for this case"
@@ -119,4 +120,25 @@ def trimmed(spec: dict[str, Any], *, keep: int = 48) -> dict[str, Any]:
     response: Exchange = spec["exchange"]
     body = json.dumps(_trim(json.loads(response.body), keep), ensure_ascii=False)
     note = f"derived: each encrypted_content cut to {keep} characters (tools/anthropic_case_kit.trimmed)"
+    return {**spec, "exchange": replace(response, body=body), "note": note}
+
+
+def without_block_start(spec: dict[str, Any], kind: str) -> dict[str, Any]:
+    """``spec`` with the ``content_block_start`` event of its first ``kind`` block (``text``,
+    ``tool_use``) cut from the recorded stream, everything else as recorded: a stream whose block
+    start was lost, which the decoder must still read (a text delta opens the block it writes to)
+    or refuse with a typed error (a tool's arguments with no tool)."""
+    response: Exchange = spec["exchange"]
+    events = response.body.split("\n\n")
+    found = next(
+        i
+        for i, event in enumerate(events)
+        if event.startswith("event: content_block_start\n")
+        and json.loads(event.split("data: ", 1)[1])["content_block"]["type"] == kind
+    )
+    body = "\n\n".join(events[:found] + events[found + 1 :])
+    note = (
+        f"derived: the content_block_start event of the first {kind} block cut "
+        "(tools/anthropic_case_kit.without_block_start)"
+    )
     return {**spec, "exchange": replace(response, body=body), "note": note}

@@ -49,6 +49,16 @@ def cases() -> list[dict[str, Any]]:
             P + "test_anthropic_model_instructions.yaml",
             "Top-level system text and a question; plain text, end_turn.",
         ),
+        {
+            **recorded(
+                "generate-prompt-cache-system",
+                P + "test_anthropic_model_instructions.yaml",
+                "prompt_cache at system: the system string goes as one text block ending in cache_control (ttl 5m).",
+                features=("prompt_cache",),
+            ),
+            "prompt_cache": {"at": ["system"]},
+            "note": "the recorded request has no breakpoint; its prompt is far below the 1024 tokens a prompt must reach to be cached, and a shorter one marked with cache_control is processed without caching, as this answer was (no cache write, no read)",
+        },
         recorded(
             "generate-thinking-signature",
             P + "test_anthropic_model_thinking_part.yaml",

@@ -10,6 +10,7 @@ sky is blue."``, so the document is exactly those 36 characters), with the quest
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from anthropic_case_kit import RECONSTRUCTED, R, body_only, user_turn
@@ -18,6 +19,8 @@ from anthropic_corpus import raw_json, sse
 __all__ = ["document_cases"]
 
 PDF_TITLE = "All aboout the grass and the sky"  # sic: as the recorded citations quote it
+#: The text document the recorded citations quote, as the base64 of its UTF-8 bytes.
+GRASS_AND_SKY_B64 = base64.b64encode(b"The grass is green. The sky is blue.").decode("ascii")
 
 
 def document_cases() -> list[dict[str, Any]]:
@@ -62,5 +65,22 @@ def document_cases() -> list[dict[str, Any]]:
             ),
             "note": RECONSTRUCTED
             + "; the document is the text its char_location citations quote (0-20, 20-36), the question is invented",
+        },
+        {
+            **body_only(
+                "stream-documents-text-file-citations",
+                R + "stream-with-citations-1.sse",
+                "documents= with one text/plain file document (its bytes, UTF-8), streamed: sent as a text source like a text document, so the same citations come back.",
+                sse(R + "stream-with-citations-1.sse"),
+                "stream",
+                "claude-3-7-sonnet-20250219",
+                {
+                    "messages": user_turn("What color are the grass and the sky?"),
+                    "documents": [{"type": "file", "media_type": "text/plain", "data": GRASS_AND_SKY_B64}],
+                    "max_output_tokens": 1024,
+                },
+            ),
+            "note": RECONSTRUCTED
+            + "; the document is the text its char_location citations quote (0-20, 20-36), given as the UTF-8 bytes of a text/plain file; the question is invented",
         },
     ]

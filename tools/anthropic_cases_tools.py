@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from anthropic_case_kit import PE, F, L, M, P, V, body_only, recorded, trimmed, user_turn
+from anthropic_case_kit import PE, F, L, M, P, V, body_only, recorded, trimmed, user_turn, without_block_start
 from anthropic_corpus import chunks
 
 __all__ = ["tool_cases"]
@@ -194,6 +194,18 @@ def tool_cases() -> list[dict[str, Any]]:
             "prompt_cache": {"at": ["tools", "messages"]},
             "note": "the recorded breakpoints are {type: ephemeral}; prompt_cache always sends its ttl (5m, the API's default)",
         },
+        {
+            **recorded(
+                "generate-prompt-cache-key-not-sent",
+                M
+                + "typescript__tests__e2e__input__cassettes__tool-error__anthropic__handles-tool-execution-errors-and-retries.har",
+                "prompt_cache with a key: the Messages API has no cache key, so the body is the breakpoints alone and an unsupported-setting warning names prompt_cache.key.",
+                interaction=1,
+                features=("function_tools", "prompt_cache"),
+            ),
+            "prompt_cache": {"at": ["tools", "messages"], "key": "tool-error-retries"},
+            "note": "the recorded breakpoints are {type: ephemeral}; prompt_cache always sends its ttl (5m, the API's default); the key is the case's (the recording's client had none to send)",
+        },
         recorded(
             "stream-thinking-then-tool-call",
             F + "TestAnthropicThinking__claude-sonnet-4__thinking-streaming.yaml",
@@ -238,6 +250,15 @@ def tool_cases() -> list[dict[str, Any]]:
             L + "test_tools.yaml",
             "A streamed tool_use (input_json_delta).",
             features=("function_tools",),
+        ),
+        without_block_start(
+            recorded(
+                "stream-tool-call-block-start-lost",
+                L + "test_tools.yaml",
+                "The streamed tool_use with its content_block_start cut: input_json_delta for a block that never started is a ProviderResponseError, what arrived before it kept.",
+                features=("function_tools",),
+            ),
+            "tool_use",
         ),
         recorded(
             "stream-after-tool-result",

@@ -4,6 +4,7 @@ prescribes (the request side of each converted case), and the body of its token 
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -58,11 +59,14 @@ def _wire_part(part: dict[str, Any]) -> dict[str, Any] | None:
 def _documents(out: list[dict[str, Any]], documents: list[dict[str, Any]]) -> None:
     """Request documents as the citations guide writes them: ``document`` blocks with
     ``citations: {enabled: true}`` before the question of the (first) user turn; a text document
-    as a ``text`` source, a PDF by URL as a ``url`` source."""
+    (or a plain-text file's UTF-8 bytes) as a ``text`` source, a PDF by URL as a ``url`` source."""
     blocks = []
     for document in documents:
         if document["type"] == "text":
             source = {"type": "text", "media_type": "text/plain", "data": document["text"]}
+        elif document["media_type"] == "text/plain":  # a plain-text file: its UTF-8 text, as a text source
+            text = base64.b64decode(document["data"]).decode("utf-8")
+            source = {"type": "text", "media_type": "text/plain", "data": text}
         else:
             source = {"type": "url", "url": document["uri"]}
         block = {"type": "document", "source": source}

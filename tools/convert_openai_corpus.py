@@ -69,10 +69,13 @@ def _interaction(uri: str, body: dict[str, Any], stream: bool, recorded: tuple[i
 
 def build(provider: str, spec: dict[str, Any], target: Path) -> None:
     """Write one case directory (``expected.json``, when present, is kept)."""
-    uri, body, stream = _request(provider, spec)
-    # ``responses: []``: a request refused before any I/O (no recording; the cassette is empty).
+    # ``responses: []``: a request refused before any I/O (no recording; the cassette is empty, and
+    # no body is built: the oracle has no wire shape for what the API cannot take).
     recorded = spec["responses"] if "responses" in spec else [spec["response"]]
-    interactions = [_interaction(uri, body, stream, r) for r in recorded]
+    interactions = []
+    if recorded:
+        uri, body, stream = _request(provider, spec)
+        interactions = [_interaction(uri, body, stream, r) for r in recorded]
     source = spec.get("source_dict") or attribution(spec["source"], **spec.get("source_args", {}))
     write_case(target / spec["name"], spec, source, interactions)
 

@@ -242,6 +242,37 @@ def _generate_cases() -> list[dict[str, Any]]:
             },
         },
         {
+            "name": "generate-tool-choice-subset-one",
+            "description": "tool_choice a subset of one tool (get_weather): sent as that function by name; the one call comes back.",
+            "method": "generate",
+            "model": "gpt-5-mini",
+            "features": ["function_tools"],
+            "request": {
+                "prompt": "What's the weather in Paris?",
+                "tools": [
+                    {
+                        "type": "function",
+                        "name": "get_weather",
+                        "description": "Get weather for a city",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"city": {"type": "string"}},
+                            "required": ["city"],
+                            "additionalProperties": False,
+                        },
+                    }
+                ],
+                "tool_choice": {"type": "tools", "names": ["get_weather"]},
+            },
+            "response": vcr(P + "test_tool_choice_matrix__test_tool_choice_matrix[required-openai].yaml"),
+            "source": P + "test_tool_choice_matrix__test_tool_choice_matrix[required-openai].yaml",
+            "source_args": {
+                "note": "the recorded tool had strict: true, which the canonical tool does not carry; the recording "
+                "asked tool_choice required, here the subset of its one tool is asked for, sent as that function by "
+                "name, which the recorded answer (one get_weather call) answers as well"
+            },
+        },
+        {
             "name": "generate-tool-call-chain",
             "description": "Two tools offered; the first of a chain of calls (gzip-recorded body).",
             "method": "generate",

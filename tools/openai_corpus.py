@@ -108,6 +108,8 @@ def _user(content: Any) -> Any:
     for part in content:
         if part["type"] == "text":
             out.append({"type": "text", "text": part["text"]})
+        elif part["media_type"] == "application/pdf" and "data" not in part:  # an uploaded file, by id
+            out.append({"type": "file", "file": {"file_id": part["uri"]}})
         elif part["media_type"] == "application/pdf":  # a PDF inline (a file part; the name is optional)
             data = f"data:application/pdf;base64,{part['data']}"
             out.append({"type": "file", "file": {"filename": "document.pdf", "file_data": data}})
@@ -218,7 +220,12 @@ def wire(
             for t in tools
         ]
     choice = request.get("tool_choice")
-    if choice is not None:
+    if isinstance(choice, dict) and choice.get("type") == "tools":  # a subset: only those tools are sent
+        body["tools"] = [t for t in body["tools"] if t["function"]["name"] in choice["names"]]
+        choice = {"type": "tool", "name": choice["names"][0]} if len(choice["names"]) == 1 else "required"
+    if isinstance(choice, dict):  # one tool, by name
+        body["tool_choice"] = {"type": "function", "function": {"name": choice["name"]}}
+    elif choice is not None:
         body["tool_choice"] = "required" if choice == "any" else choice
     effort = (request.get("reasoning") or {}).get("effort")
     if effort and quirks.get("effort", "reasoning_effort") == "reasoning_effort" and reasoning:
@@ -228,6 +235,11 @@ def wire(
         body["reasoning"] = {"effort": effort}
     if "user_id" in request:
         body["user"] = request["user_id"]
+    cache = request.get("prompt_cache") or {}
+    if cache.get("key") is not None:  # caching is automatic: a key routes, a ttl over 5m retains
+        body["prompt_cache_key"] = cache["key"]
+    if cache and cache.get("ttl", "5m") != "5m":
+        body["prompt_cache_retention"] = "24h"
     options = dict((request.get("provider_options") or {}).get(quirks.get("id", "openai"), {}))
     extra = options.pop("extra_body", {})
     body.update(options)

@@ -136,6 +136,24 @@ def test_swapped_counts_in_a_plugin_s_batch_mapping_fail_the_suite(monkeypatch: 
     assert "job.counts.failed is 2, but 0 results failed" in failed["invariants"]
 
 
+def test_swapped_batch_times_fail_the_invariants(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = anthropic_batches.batch_state
+
+    def swapped(data: Any) -> Any:
+        state = real(data)
+        return state.model_copy(update={"created_at": state.ended_at, "ended_at": state.created_at})
+
+    monkeypatch.setattr(anthropic_batches, "batch_state", swapped)
+    suite = _suites()["anthropic"]
+    outcome = run_case(suite, _case(suite, "batch-answers"))
+    failed = {check.name: check.message for check in outcome.checks if check.status == "fail"}
+    assert set(failed) == {"expected", "invariants"}
+    assert (
+        "job.ended_at 2026-08-19T14:44:51.493319+00:00 is before job.created_at 2026-08-19T14:46:57.158324+00:00"
+        in failed["invariants"]
+    )
+
+
 def test_a_result_decoded_under_the_wrong_custom_id_fails_the_suite(monkeypatch: pytest.MonkeyPatch) -> None:
     real = anthropic_batches.result_line
 

@@ -12,7 +12,7 @@ from modelport_conformance.report import run_conformance
 
 CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
-    "openai": 51,
+    "openai": 62,
     "openai-compatible": 5,
     "openai-responses": 72,
     "groq": 6,
@@ -66,9 +66,17 @@ def test_every_case_carries_attribution_and_no_credentials() -> None:
             assert [f for text in case.files.values() for f in scan_text(text)] == [], case.name
             assert case.expected is not None, case.name
     assert sorted(mocks) == [
+        "embed-error-extra-body-model",
         "embed-error-int8-refused",
+        "error-audio-by-uri",
+        "error-audio-mp3-by-uri",
+        "error-extra-body-reserved-messages",
         "error-frequency-penalty-out-of-range",
+        "error-media-type-not-sendable",
+        "error-pdf-by-url",
+        "error-tool-result-without-call",
         "error-top-logprobs-out-of-range",
+        "generate-pdf-file-id",
         "generate-reasoning-effort-max-xhigh",
         "generate-reasoning-effort-medium",
         "generate-sampling-model-reasoning-on",

@@ -336,13 +336,16 @@ def check_warnings(result: Result | None, events: Sequence[StreamEvent]) -> list
 
 
 def check_batch(batch: BatchRun | None, provider_id: str, model: str) -> list[str]:
-    """A batch job's counts are non-negative with their parts within ``total``; its results, when
-    read, are one per request, in the order given, each with sane usage, a JSON round trip and (an
-    answer) its origin, as a single call's; and for a job that succeeded, as many succeeded and
-    failed items as its counts say."""
+    """A batch job's counts are non-negative with their parts within ``total``, and it does not end
+    before it was created; its results, when read, are one per request, in the order given, each
+    with sane usage, a JSON round trip and (an answer) its origin, as a single call's; and for a job
+    that succeeded, as many succeeded and failed items as its counts say."""
     if batch is None or batch.job is None:
         return []
     job, problems = batch.job, []
+    created, ended = job.created_at, job.ended_at
+    if created and ended and (created.tzinfo is None) == (ended.tzinfo is None) and ended < created:
+        problems.append(f"job.ended_at {ended.isoformat()} is before job.created_at {created.isoformat()}")
     counts = job.counts.model_dump()
     problems += [f"job.counts.{name} is negative ({value})" for name, value in counts.items() if value < 0]
     parts = sum(value for name, value in counts.items() if name != "total")
