@@ -196,6 +196,7 @@ def test_capabilities_are_declared() -> None:
         "web_search": True,
         "web_fetch": True,
         "code_execution": True,
+        "mcp_server": False,  # the Gemini API calls no MCP server itself
         "documents": False,  # generateContent has no documents to cite
     }
 

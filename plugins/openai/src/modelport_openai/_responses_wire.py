@@ -137,6 +137,14 @@ class Progress(TypedDict):
         "response.image_generation_call.generating",
         "response.image_generation_call.partial_image",
         "response.image_generation_call.completed",
+        "response.mcp_list_tools.in_progress",
+        "response.mcp_list_tools.completed",
+        "response.mcp_list_tools.failed",
+        "response.mcp_call_arguments.delta",
+        "response.mcp_call_arguments.done",
+        "response.mcp_call.in_progress",
+        "response.mcp_call.completed",
+        "response.mcp_call.failed",
     ]
     sequence_number: NotRequired[int]
 
