@@ -153,3 +153,17 @@ def test_a_malformed_embedding_answer_is_a_response_error() -> None:
     with pytest.raises(ProviderResponseError, match="malformed embedding response"):
         model.embed("hello")
     assert len(seen) == 1
+
+
+def test_a_foundation_model_arn_names_its_family_and_is_sent_encoded_whole() -> None:
+    sent, answer = _recorded(TITAN)
+    seen: list[httpx.Request] = []
+    arn = "arn:aws:bedrock:us-east-1::foundation-model/amazon.titan-embed-text-v2:0"
+    result = _model(arn, answer, seen).embed(
+        sent["inputText"], provider_options={"bedrock": {"normalize": True}}
+    )
+    (request,) = seen
+    assert request.url.raw_path.decode() == (
+        "/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A%3Afoundation-model%2Famazon.titan-embed-text-v2%3A0/invoke"
+    )
+    assert json.loads(request.content) == sent and result.usage.input_tokens == 8
