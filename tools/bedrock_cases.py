@@ -183,6 +183,9 @@ def expected(case: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
             return {"events": events}
         if case["method"] == "count_tokens":
             return {"token_count": token_count(model.count_tokens(**case["request"]))}
+        if case["method"] == "embed":
+            keywords = dict(case["request"])
+            return {"embedding": canonical(model.embed(keywords.pop("values"), **keywords))}
         return {"result": canonical(model.generate(**case["request"]))}
     except modelport.ModelportError as error:
         out = {
@@ -314,11 +317,13 @@ def main() -> None:
     )
 
     from bedrock_cases_content import content_cases  # tools/ is on sys.path as a script's folder
+    from bedrock_cases_embed import embed_cases
     from bedrock_cases_tools import mock_cases, tools_cases
 
     tools_cases()
     mock_cases()
     content_cases()
+    embed_cases()
 
 
 if __name__ == "__main__":

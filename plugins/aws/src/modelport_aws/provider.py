@@ -5,17 +5,17 @@ kit, signed with SigV4 (:mod:`modelport.http.sigv4`), streams read as AWS event 
 Pure mapping: bodies from :mod:`._request` (files :mod:`._content`, documents :mod:`._documents`,
 reasoning :mod:`._reasoning`, cache points :mod:`._caching`), answers from :mod:`._stream`
 (a whole answer as its stream's frames: :mod:`._frames`; citations :mod:`._citations`), errors
-from :mod:`._errors`.
+from :mod:`._errors`, embeddings (InvokeModel) from :mod:`._embed`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from modelport.http import HttpProvider, HttpRequest, StreamEnd, decode_frames
 from modelport.http.urls import check_base_url
-from modelport.provider import Capabilities, TokenCount
+from modelport.provider import Capabilities, EmbedRequest, TokenCount
 from modelport.wire_map import WireMap
 
 from ._wire_map import BEDROCK_WIRE_MAP
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from modelport.errors import ProviderError
     from modelport.http.sigv4 import AwsCredentials
-    from modelport.types import Request, Result
+    from modelport.types import EmbeddingResult, Request, Result
 
     from ._stream import ConverseStream
 
@@ -66,6 +66,7 @@ class BedrockProvider(HttpProvider):
         prompt_cache=True,
         count_tokens=True,
         documents=True,
+        embed=True,
     )
     stream_framing: ClassVar[str] = "aws-event-stream"
     #: A ConverseStream is complete once ``metadata`` (usage) came after ``messageStop``.
@@ -124,6 +125,21 @@ class BedrockProvider(HttpProvider):
 
     def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
         return TokenCount(input_tokens=data["inputTokens"])
+
+    def embed_requests(self, model_name: str, request: EmbedRequest) -> Sequence[HttpRequest]:
+        """``POST /model/{modelId}/invoke`` per Titan or Nova value, per 96 Cohere values."""
+        from ._embed import embed_calls
+        from ._request import model_path
+
+        path = model_path(model_name, stream=False, action="invoke")
+        return [HttpRequest(path, body=call[1], context=call) for call in embed_calls(model_name, request)]
+
+    def decode_embeddings(
+        self, request: EmbedRequest, specs: Sequence[HttpRequest], responses: Sequence[Any]
+    ) -> EmbeddingResult:
+        from ._embed import decode_embeddings
+
+        return decode_embeddings([spec.context for spec in specs], responses, provider=self.name)
 
     def decode_response(self, data: Any, spec: HttpRequest) -> Result:
         from ._frames import answer_frames
