@@ -117,9 +117,10 @@ class AnthropicProvider(HttpProvider):
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
 
     def __init__(self, config: ProviderConfig) -> None:
+        version = api_version(config.options)  # an unknown one is refused before any client exists
         super().__init__(config)
-        #: The ``anthropic-version`` sent (``api_version=``, checked here: an unknown one is refused).
-        self.api_version = api_version(config.options)
+        #: The ``anthropic-version`` sent (``api_version=``).
+        self.api_version = version
 
     def auth(self) -> httpx.Auth | None:
         """The key as ``x-api-key``, or as ``Authorization: Bearer`` for a version that takes it so."""
