@@ -17,6 +17,7 @@ from anthropic_case_kit import PE, RECONSTRUCTED, L, M, P, R, V, body_only, reco
 from anthropic_cases_documents import document_cases
 from anthropic_cases_edges import edge_cases
 from anthropic_cases_tools import tool_cases
+from anthropic_cases_versions import version_cases
 from anthropic_corpus import chunks, raw_json, sse
 
 __all__ = ["cases"]
@@ -334,4 +335,5 @@ def cases() -> list[dict[str, Any]]:
         *tool_cases(),
         *edge_cases(),
         *document_cases(),
+        *version_cases(),
     ]

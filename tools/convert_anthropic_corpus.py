@@ -49,13 +49,16 @@ def _differences(sent: dict[str, Any], recorded: dict[str, Any]) -> list[str]:
     return sorted(k for k in set(sent) | set(recorded) if sent.get(k) != recorded.get(k))
 
 
-def _interaction(uri: str, body: dict[str, Any], stream: bool, recorded: Exchange, beta: bool) -> Interaction:
-    request_headers = {"content-type": ["application/json"], "anthropic-version": [VERSION]}
+def _interaction(
+    uri: str, body: dict[str, Any], stream: bool, recorded: Exchange, beta: bool, version: str = VERSION
+) -> Interaction:
+    request_headers = {"content-type": ["application/json"], "anthropic-version": [version]}
     if beta:  # the MCP connector's beta, pinned: replay fails a request without it
         request_headers["anthropic-beta"] = [MCP_BETA]
     if stream:
         request_headers["accept"] = ["text/event-stream"]
-    request_headers["x-api-key"] = ["<credential>"]
+    # 2026-10-21 takes the key as Authorization: Bearer (held by name only, as x-api-key is).
+    request_headers["x-api-key" if version == VERSION else "authorization"] = ["<credential>"]
     headers = {"content-type": [recorded.content_type], **{k: [v] for k, v in recorded.headers.items()}}
     return Interaction(
         request={"method": "POST", "uri": uri, "headers": request_headers, "body": {"json": body}},
@@ -100,13 +103,16 @@ def build(spec: dict[str, Any]) -> None:
     case: dict[str, Any] = {"description": spec["description"], "method": method, "model": model}
     if spec.get("features"):
         case["features"] = spec["features"]
+    if spec.get("config"):
+        case["config"] = spec["config"]
     case["request"] = request
     case["source"] = source
     (directory / "case.yaml").write_text(
         yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8"
     )
     beta = any(t.get("name") == "mcp_server" for t in request.get("tools") or [])  # the MCP connector
-    played = [] if recorded is None else [_interaction(uri, body, stream, recorded, beta)]
+    version = (spec.get("config") or {}).get("api_version", VERSION)
+    played = [] if recorded is None else [_interaction(uri, body, stream, recorded, beta, version)]
     cassette = Cassette(played, metadata={"source": source})
     (directory / "cassette.yaml").write_text(dump_cassette(cassette), encoding="utf-8")
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from modelport.lazy import lazy_attributes
 
-from .provider import ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicProvider
+from .provider import ANTHROPIC_API_VERSIONS, ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicProvider
 
 # Names backed by pydantic or the mapping modules load on first access (get_model stays cheap).
 _LAZY = {
@@ -47,6 +47,7 @@ __getattr__, __dir__ = lazy_attributes(__name__, _LAZY)
 __all__ = [
     "ADAPTIVE",
     "ADAPTIVE_ONLY",
+    "ANTHROPIC_API_VERSIONS",
     "ANTHROPIC_BASE_URL",
     "ANTHROPIC_VERSION",
     "BEDROCK_ANTHROPIC_VERSION",

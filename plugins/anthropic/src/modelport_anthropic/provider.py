@@ -12,13 +12,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from modelport.errors import ConfigurationError
-from modelport.http import HttpProvider, HttpRequest, Steps, StreamEnd, check_header_value
-from modelport.provider import Capabilities, ModelPage, TokenCount
+from modelport.http import HeaderAuth, HttpProvider, HttpRequest, Steps, StreamEnd, check_header_value
+from modelport.provider import Capabilities, ModelPage, ProviderConfig, TokenCount
 from modelport.wire_map import WireMap
 
+from ._versions import API_VERSIONS, BEARER_VERSIONS, DEFAULT_API_VERSION, api_version, refuse_sampling
 from ._wire_map import ANTHROPIC_WIRE_MAP
 
 if TYPE_CHECKING:
+    import httpx
+
     from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState
     from modelport.errors import ProviderError
     from modelport.tools import NeutralToolMapping
@@ -26,12 +29,15 @@ if TYPE_CHECKING:
 
     from ._stream import MessageStream
 
-__all__ = ["ANTHROPIC_BASE_URL", "ANTHROPIC_VERSION", "AnthropicProvider"]
+__all__ = ["ANTHROPIC_API_VERSIONS", "ANTHROPIC_BASE_URL", "ANTHROPIC_VERSION", "AnthropicProvider"]
 
 #: The Anthropic API's base URL (the ``anthropic`` provider's default).
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"
-#: The ``anthropic-version`` header every request sends (the API's only stable version).
-ANTHROPIC_VERSION = "2023-06-01"
+#: The default ``anthropic-version`` header (every recorded case was made against it).
+ANTHROPIC_VERSION = DEFAULT_API_VERSION
+#: The versions ``api_version=`` accepts: ``2023-06-01`` and ``2026-10-21`` (``Authorization:
+#: Bearer``, no ``temperature``, ``top_p`` or ``top_k``).
+ANTHROPIC_API_VERSIONS = API_VERSIONS
 
 
 def _beta_names(beta: object) -> list[str]:
@@ -58,6 +64,9 @@ class AnthropicProvider(HttpProvider):
     URL in ``ANTHROPIC_BASE_URL``.
 
     ``beta=`` (a string or a list of strings) is sent as the ``anthropic-beta`` header.
+    ``api_version=`` is the ``anthropic-version`` header: ``2023-06-01`` (the default) or
+    ``2026-10-21``, which takes the key as ``Authorization: Bearer`` and refuses ``temperature``,
+    ``top_p`` and ``top_k`` before any I/O; any other is a ``ConfigurationError``.
     """
 
     id: ClassVar[str] = "anthropic"
@@ -90,10 +99,10 @@ class AnthropicProvider(HttpProvider):
     secret_patterns: ClassVar[Mapping[str, str]] = {
         "Anthropic API key": r"(?<![0-9A-Za-z])sk-ant-[0-9A-Za-z_\-]{20,}"
     }
-    config_options: ClassVar[frozenset[str] | None] = frozenset({"beta", "name"})
+    config_options: ClassVar[frozenset[str] | None] = frozenset({"api_version", "beta", "name"})
     #: ``temperature`` ranges from 0 to 1 on the Messages API.
     request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = {"temperature": (0, 1)}
-    saved_options: ClassVar[frozenset[str]] = frozenset({"beta", "name"})
+    saved_options: ClassVar[frozenset[str]] = frozenset({"api_version", "beta", "name"})
     tool_namespace: ClassVar[str | None] = "anthropic"
     api: ClassVar[str | None] = "messages"
     #: ``message_stop`` ends a complete stream, after ``message_start`` and the ``message_delta``
@@ -107,6 +116,19 @@ class AnthropicProvider(HttpProvider):
     #: without its thinking (the contract's replay policy warns about what was dropped).
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
 
+    def __init__(self, config: ProviderConfig) -> None:
+        version = api_version(config.options)  # an unknown one is refused before any client exists
+        super().__init__(config)
+        #: The ``anthropic-version`` sent (``api_version=``).
+        self.api_version = version
+
+    def auth(self) -> httpx.Auth | None:
+        """The key as ``x-api-key``, or as ``Authorization: Bearer`` for a version that takes it so."""
+        if self.api_version not in BEARER_VERSIONS:
+            return super().auth()
+        key = self.api_key()
+        return None if key is None else HeaderAuth("authorization", f"Bearer {key}")
+
     def neutral_tool(self, name: str) -> NeutralToolMapping | None:
         """``anthropic.web_search`` / ``web_fetch`` / ``code_execution`` / ``mcp_server``."""
         from ._neutral import neutral_tool
@@ -114,7 +136,7 @@ class AnthropicProvider(HttpProvider):
         return neutral_tool(name)
 
     def headers(self) -> Mapping[str, str]:
-        sent = {"anthropic-version": ANTHROPIC_VERSION}
+        sent = {"anthropic-version": self.api_version}
         names = _beta_names(self.config.options.get("beta"))
         if names:
             sent["anthropic-beta"] = check_header_value(",".join(names), "beta")
@@ -125,6 +147,7 @@ class AnthropicProvider(HttpProvider):
         from ._request import build_body
 
         body, warnings, answer = build_body(model_name, request, stream=stream)
+        refuse_sampling(self.api_version, request, body)
         return HttpRequest(
             "/v1/messages",
             body=body,
