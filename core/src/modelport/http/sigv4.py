@@ -14,20 +14,32 @@ botocore (the ``AWS_ACCESS_KEY_ID``/``AWS_SECRET_ACCESS_KEY``/``AWS_SESSION_TOKE
 shared ``~/.aws`` files and ``AWS_PROFILE``, SSO, web identity, container and instance roles), and
 the region from ``region=``, ``AWS_REGION``, ``AWS_DEFAULT_REGION`` or the profile.
 :class:`AwsCredentials` puts them together for a provider's options (``region=``, ``profile=``,
-explicit keys, a bearer API key), so every AWS provider reads them by one rule.
+explicit keys, a bearer API key), so every AWS provider reads them by one rule, and
+:class:`SigV4Provider` is the kit's provider that answers ``base_url``, ``auth`` and ``secrets``
+from them, for a plugin to subclass.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 
 from ..errors import ConfigurationError, InvalidRequestError, MissingCredentialsError
 from ..provider import Secret
+from ._kit import HttpProvider
+from .urls import check_base_url
 
-__all__ = ["AwsCredentials", "SigV4Auth", "aws_credentials", "aws_region", "aws_session", "credential_values"]
+__all__ = [
+    "AwsCredentials",
+    "SigV4Auth",
+    "SigV4Provider",
+    "aws_credentials",
+    "aws_region",
+    "aws_session",
+    "credential_values",
+]
 
 #: The request headers that are signed (with ``host``): what a proxy may not change. Other headers
 #: httpx adds (``accept-encoding``, ``connection``, ``user-agent``) stay unsigned.
@@ -232,3 +244,46 @@ class AwsCredentials:
 
     def __repr__(self) -> str:
         return f"AwsCredentials(provider={self.provider!r})"
+
+
+class SigV4Provider(HttpProvider):
+    """An :class:`~modelport.http.HttpProvider` of an AWS service, for a plugin to subclass: its
+    :class:`AwsCredentials` from the ``get_model`` options (read once), the region, the endpoint
+    ``https://{endpoint_prefix}.{region}.amazonaws.com`` (or ``base_url=``), and requests signed
+    for ``signing_service`` (or a bearer API key), every credential among the values to scrub.
+
+    A subclass of another provider puts this class first among its bases (``class
+    ClaudeOnBedrock(SigV4Provider, AnthropicProvider)``) so that these hooks answer, not the other
+    provider's key header."""
+
+    #: The SigV4 service name requests are signed for (``"bedrock"``).
+    signing_service: ClassVar[str] = ""
+    #: The host's first label: ``https://{endpoint_prefix}.{region}.amazonaws.com``.
+    endpoint_prefix: ClassVar[str] = ""
+
+    _aws: AwsCredentials | None = None
+
+    @property
+    def aws(self) -> AwsCredentials:
+        """The region, credentials and auth of this provider's options (read once)."""
+        if self._aws is None:
+            self._aws = AwsCredentials(self.config.options, self.id, lambda: HttpProvider.api_key(self))
+        return self._aws
+
+    def region(self) -> str:
+        """The region requests are signed for and sent to."""
+        return self.aws.region()
+
+    def base_url(self) -> str:
+        """``base_url=``, else ``https://{endpoint_prefix}.{region}.amazonaws.com``."""
+        if self.config.base_url:
+            return check_base_url(self.config.base_url)
+        return f"https://{self.endpoint_prefix}.{self.region()}.amazonaws.com"
+
+    def auth(self) -> httpx.Auth:
+        """SigV4 for ``signing_service`` at this provider's origin (or the bearer API key)."""
+        return self.aws.auth(service=self.signing_service, origin=self.base_url())
+
+    def secrets(self) -> list[str]:
+        """The bearer key, or the AWS key id, secret and session token."""
+        return self.aws.secrets()

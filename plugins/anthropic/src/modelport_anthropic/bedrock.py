@@ -35,22 +35,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import quote
 
 from modelport.errors import InvalidRequestError
 from modelport.http import HttpProvider, HttpRequest
-from modelport.http.urls import check_base_url
+from modelport.http.sigv4 import SigV4Provider
 from modelport.provider import Capabilities
 
 from ._cloud import answer_as_tool, refuse_file_ids, refuse_server_tools
 from .provider import AnthropicProvider, _beta_names
 
 if TYPE_CHECKING:
-    import httpx
-
     from modelport.errors import ProviderError
-    from modelport.http.sigv4 import AwsCredentials
     from modelport.tools import NeutralToolMapping
     from modelport.types import Request
 
@@ -95,7 +92,7 @@ def bedrock_model_path(model_name: str, *, stream: bool) -> str:
     return f"/model/{quote(model_name, safe='')}/{action}"
 
 
-class BedrockAnthropicProvider(AnthropicProvider):
+class BedrockAnthropicProvider(SigV4Provider, AnthropicProvider):
     """Claude on Amazon Bedrock (``bedrock-runtime.{region}.amazonaws.com``, InvokeModel)."""
 
     id: ClassVar[str] = "anthropic-bedrock"
@@ -130,35 +127,9 @@ class BedrockAnthropicProvider(AnthropicProvider):
     )
     saved_options: ClassVar[frozenset[str]] = frozenset({"region", "profile", "beta", "name"})
 
-    _aws: Any = None
-
-    # Where and who: the core's AWS credentials ------------------------------------------------
-
-    @property
-    def aws(self) -> AwsCredentials:
-        """The region, credentials and auth of this provider's options (read once)."""
-        if self._aws is None:
-            from modelport.http.sigv4 import AwsCredentials
-
-            self._aws = AwsCredentials(self.config.options, self.id, lambda: HttpProvider.api_key(self))
-        aws: AwsCredentials = self._aws
-        return aws
-
-    def region(self) -> str:
-        """The region requests are signed for and sent to."""
-        return self.aws.region()
-
-    def base_url(self) -> str:
-        """``base_url=``, else ``https://bedrock-runtime.{region}.amazonaws.com``."""
-        if self.config.base_url:
-            return check_base_url(self.config.base_url)
-        return f"https://bedrock-runtime.{self.region()}.amazonaws.com"
-
-    def auth(self) -> httpx.Auth:
-        return self.aws.auth(service=BEDROCK_SERVICE, origin=self.base_url())
-
-    def secrets(self) -> list[str]:
-        return self.aws.secrets()
+    #: Region, credentials, endpoint and signing: the core's SigV4Provider (as on ``bedrock``).
+    signing_service: ClassVar[str] = BEDROCK_SERVICE
+    endpoint_prefix: ClassVar[str] = "bedrock-runtime"
 
     def headers(self) -> Mapping[str, str]:
         """None: the version and the betas go in the body on Bedrock."""

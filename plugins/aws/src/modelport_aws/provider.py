@@ -13,18 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from modelport.http import HttpProvider, HttpRequest, StreamEnd, decode_frames
-from modelport.http.urls import check_base_url
+from modelport.http import HttpRequest, StreamEnd, decode_frames
+from modelport.http.sigv4 import SigV4Provider
 from modelport.provider import Capabilities, EmbedRequest, TokenCount
 from modelport.wire_map import WireMap
 
 from ._wire_map import BEDROCK_WIRE_MAP
 
 if TYPE_CHECKING:
-    import httpx
-
     from modelport.errors import ProviderError
-    from modelport.http.sigv4 import AwsCredentials
     from modelport.types import EmbeddingResult, Request, Result
 
     from ._stream import ConverseStream
@@ -42,7 +39,7 @@ def runtime_url(region: str) -> str:
     return f"https://bedrock-runtime.{region}.amazonaws.com"
 
 
-class BedrockProvider(HttpProvider):
+class BedrockProvider(SigV4Provider):
     """Amazon Bedrock runtime, ``https://bedrock-runtime.{region}.amazonaws.com``.
 
     Options: ``region=`` (else ``AWS_REGION``, ``AWS_DEFAULT_REGION``, the profile's), ``profile=``
@@ -74,41 +71,14 @@ class BedrockProvider(HttpProvider):
         kind="event", terminal=frozenset({"metadata"}), required=frozenset({"messageStop"})
     )
     saved_options: ClassVar[frozenset[str]] = frozenset({"region", "profile"})
+    signing_service: ClassVar[str] = BEDROCK_SERVICE
+    endpoint_prefix: ClassVar[str] = "bedrock-runtime"
     #: Where the Converse wire carries what is decoded, for the conformance suite's edits.
     wire_map: ClassVar[WireMap | None] = BEDROCK_WIRE_MAP
-
-    _aws: Any = None
-
-    # Where and how: the core's AWS credentials (:class:`modelport.http.sigv4.AwsCredentials`) --
-
-    @property
-    def aws(self) -> AwsCredentials:
-        """The region, credentials and auth of this provider's options (read once)."""
-        if self._aws is None:
-            from modelport.http.sigv4 import AwsCredentials
-
-            self._aws = AwsCredentials(self.config.options, self.id, lambda: HttpProvider.api_key(self))
-        aws: AwsCredentials = self._aws
-        return aws
-
-    def region(self) -> str:
-        """The region requests are signed for and sent to."""
-        return self.aws.region()
-
-    def base_url(self) -> str:
-        if self.config.base_url:
-            return check_base_url(self.config.base_url)
-        return runtime_url(self.region())
 
     def aws_credentials(self) -> Any:
         """botocore credentials: the explicit keys, else the standard chain (read once)."""
         return self.aws.credentials()
-
-    def auth(self) -> httpx.Auth:
-        return self.aws.auth(service=BEDROCK_SERVICE, origin=self.base_url())
-
-    def secrets(self) -> list[str]:
-        return self.aws.secrets()
 
     # Mapping ---------------------------------------------------------------------------------
 
