@@ -56,6 +56,18 @@ def _end_past_text(metadata: dict[str, Any]) -> None:
     metadata["groundingSupports"][2]["segment"]["endIndex"] = 187  # the text is 186 bytes
 
 
+def _start_null(metadata: dict[str, Any]) -> None:
+    metadata["groundingSupports"][0]["segment"]["startIndex"] = None  # recorded: omitted (0)
+
+
+def _index_out_of_range(metadata: dict[str, Any]) -> None:
+    metadata["groundingSupports"][1]["groundingChunkIndices"] = [1, 5]  # 2 chunks recorded
+
+
+def _entry_content_number(metadata: dict[str, Any]) -> None:
+    metadata["searchEntryPoint"]["renderedContent"] = 7
+
+
 def _wrapped_in_list(metadata: dict[str, Any]) -> None:
     inner = dict(metadata)
     metadata.clear()
@@ -133,6 +145,27 @@ def grounding_shape_cases() -> list[dict[str, Any]]:
                 "groundingSupports segment.endIndex set from 932 to 933",
             },
         },
+        _grounding_case(
+            "grounding-segment-start-null",
+            "The first groundingSupports segment with startIndex null (recorded: omitted, proto3's "
+            "0): read as 0, the citation spans bytes 0 to 56 as recorded.",
+            _start_null,
+            "groundingSupports[0].segment.startIndex set to null",
+        ),
+        _grounding_case(
+            "grounding-chunk-index-out-of-range",
+            "A support citing chunks 1 and 5 of a 2-chunk answer: the citation of chunk 1 is kept, "
+            "index 5 is dropped with a skipped-citation warning.",
+            _index_out_of_range,
+            "groundingSupports[1].groundingChunkIndices set from [1] to [1, 5]",
+        ),
+        _grounding_case(
+            "grounding-entry-point-content-not-string",
+            "A searchEntryPoint whose renderedContent is a number, not the HTML string: a typed "
+            "ProviderMetadataError.",
+            _entry_content_number,
+            "searchEntryPoint.renderedContent set to the number 7",
+        ),
         _grounding_case(
             "grounding-metadata-not-an-object",
             "groundingMetadata that is a list holding the recorded object, not the object: a typed "
