@@ -12,7 +12,7 @@ from google_cases_errors import error_cases
 from google_cases_grounding import GROUNDING_CASES
 from google_cases_grounding import VERTEX_CASES as VERTEX_GROUNDING_CASES
 from google_cases_grounding_shapes import grounding_shape_cases
-from google_cases_mock import COUNT_CASES, PARTIAL_ARGS_CASE, VERTEX_COUNT_CASES
+from google_cases_mock import COUNT_CASES, FINISH_CASES, PARTIAL_ARGS_CASE, VERTEX_COUNT_CASES
 from google_cases_mock_grounding import ENTERPRISE_CASES, MAPS_CASES
 from google_cases_refused import refused_cases, setting_cases
 from google_cases_refused_config import config_refused_cases
@@ -29,6 +29,7 @@ CASES = (
     + GROUNDING_CASES
     + TOOL_CASES
     + COUNT_CASES
+    + FINISH_CASES
     + MAPS_CASES
     + refused_cases()
     + config_refused_cases()

@@ -1,8 +1,9 @@
 # ruff: noqa: E501  (a data table: long descriptions and response texts read better unwrapped)
-"""MOCK Google cases (issue 13): token counting and streamed function-call arguments.
+"""MOCK Google cases (issue 13): token counting, streamed function-call arguments and a malformed
+function call.
 
-The corpus (tests/corpus/gemini, see its MANIFEST) has no recording of ``:countTokens`` traffic or
-of streamed call arguments (``partialArgs``), so these responses are written here, in the shape of
+The corpus (tests/corpus/gemini, see its MANIFEST) has no recording of ``:countTokens`` traffic, of
+streamed call arguments (``partialArgs``) or of a ``MALFORMED_FUNCTION_CALL`` finish, so these responses are written here, in the shape of
 Google's REST references (``source.docs`` of each case names the pages), with invented but
 realistic values: every token count below is made up. The Maps and enterprise web grounding MOCK
 cases are in google_cases_mock_grounding.
@@ -174,6 +175,38 @@ def _partial_args_case() -> dict[str, Any]:
     }
 
 
+FINISH_DOCS = [
+    "https://ai.google.dev/api/generate-content#FinishReason",
+    "https://ai.google.dev/api/generate-content#candidate",
+]
+
+
+def _malformed_call_case() -> dict[str, Any]:
+    return {
+        "name": "generate-malformed-function-call",
+        "description": "A candidate ending with finishReason MALFORMED_FUNCTION_CALL and no content (the model produced a call that did not parse): finish_reason error, the raw reason kept.",
+        "method": "generate",
+        "model": "gemini-2.5-flash",
+        "requirements": ["G13"],
+        "features": ["tools"],
+        "request": {"prompt": "What is the weather in Paris tomorrow?", "tools": [WEATHER_TOOL]},
+        "response": mock_json(
+            {
+                "candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL", "index": 0}],
+                "usageMetadata": {
+                    "promptTokenCount": 41,
+                    "totalTokenCount": 41,
+                    "promptTokensDetails": _text_tokens(41),
+                },
+                "modelVersion": "gemini-2.5-flash",
+                "responseId": "mock-malformed-call-1",
+            }
+        ),
+        "source": documented(NO_RECORDING.format(what="a MALFORMED_FUNCTION_CALL finish"), FINISH_DOCS),
+    }
+
+
 COUNT_CASES = _count_cases()
+FINISH_CASES = [_malformed_call_case()]
 VERTEX_COUNT_CASES = _vertex_count_cases()
 PARTIAL_ARGS_CASE = _partial_args_case()
