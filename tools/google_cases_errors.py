@@ -3,10 +3,22 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from gemini_corpus import raw_json, raw_sse
-from google_case_data import RECONSTRUCTED, F, V
+from gemini_corpus import JSON_TYPE, raw_json, raw_sse
+from google_case_data import RECONSTRUCTED, SEARCH, F, V
+
+GROUNDED = "googleai__unary-success-google-search-grounding.json"
+
+
+def _parts_not_a_list() -> tuple[int, str, str]:
+    """The recorded grounded answer with its content.parts list replaced by its one part object."""
+    status, _, text = raw_json(F + GROUNDED)
+    body = json.loads(text)
+    content = body["candidates"][0]["content"]
+    content["parts"] = content["parts"][0]
+    return status, JSON_TYPE, json.dumps(body, ensure_ascii=False)
 
 
 def error_cases() -> list[dict[str, Any]]:
@@ -89,5 +101,20 @@ def error_cases() -> list[dict[str, Any]]:
             "response": raw_sse(F + "vertexai__streaming-failure-error-mid-stream.txt"),
             "source": F + "vertexai__streaming-failure-error-mid-stream.txt",
             "source_args": {"note": RECONSTRUCTED + "; MOCK (Vertex-shaped)"},
+        },
+        {
+            "name": "generate-parts-not-a-list",
+            "description": "A candidate whose content.parts is one part object, not a list: a typed "
+            "ProviderResponseError (malformed answer), no result.",
+            "method": "generate",
+            "model": "gemini-2.0-flash",
+            "requirements": ["Q1", "G14"],
+            "request": {"prompt": "What is the current weather in Tokyo?", "tools": [SEARCH]},
+            "response": _parts_not_a_list(),
+            "source": F + GROUNDED,
+            "source_args": {
+                "note": RECONSTRUCTED + "; MOCK edit of the recorded response: candidates[0].content.parts "
+                "replaced by its one part object"
+            },
         },
     ]
