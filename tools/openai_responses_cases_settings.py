@@ -22,13 +22,21 @@ STATE_CAPITALS = "tidyverse__ellmer/tests__testthat__batch__state-capitals.json"
 MCP = P + "openai_responses_model_mcp_server_tool_with_connector.yaml"
 AZURE_IMAGE = "Mirascope__mirascope/python__tests__e2e__input__cassettes__test_call_with_image_url__azure-openai_responses_gpt_4o_mini.yaml"
 #: The image-URL recording is from a pull request's head commit of Mirascope (see the MANIFEST row).
-MIRASCOPE_PR = {"Mirascope__mirascope": ("Mirascope/mirascope", "b3223fc3df0268983378a2d838b2663ba28f5f45", "MIT")}
+MIRASCOPE_PR = {
+    "Mirascope__mirascope": ("Mirascope/mirascope", "b3223fc3df0268983378a2d838b2663ba28f5f45", "MIT")
+}
 ELLMER = {"tidyverse__ellmer": ("tidyverse/ellmer", "57e3d72d5dbe1a8bce4a3017b3468ad5fe3b2945", "MIT")}
 FILE_SEARCH = V + "openai-file-search-tool.1.json"
 #: MOCK passages in the documented shape (as tests/openai/test_file_search_sources.py has them): no
 #: public recording asked for ``file_search_call.results``.
 RESULTS = [
-    {"file_id": "file-Ebzhf8H4DPGPr9pUhr7n7v", "filename": "ai.pdf", "score": 0.41, "text": "Generative models write text.", "attributes": {}},
+    {
+        "file_id": "file-Ebzhf8H4DPGPr9pUhr7n7v",
+        "filename": "ai.pdf",
+        "score": 0.41,
+        "text": "Generative models write text.",
+        "attributes": {},
+    },
     {
         "file_id": "file-Ebzhf8H4DPGPr9pUhr7n7v",
         "filename": "ai.pdf",
@@ -67,7 +75,9 @@ def _without_authorization(recorded: tuple[int, str, str]) -> tuple[int, str, st
     """The recorded answer without the credential field its echoed MCP tools carry."""
     status, kind, text = recorded
     body = json.loads(text)
-    body["tools"] = [{k: v for k, v in tool.items() if k != "authorization"} for tool in body.get("tools") or []]
+    body["tools"] = [
+        {k: v for k, v in tool.items() if k != "authorization"} for tool in body.get("tools") or []
+    ]
     return status, kind, json.dumps(body, ensure_ascii=False)
 
 
@@ -75,7 +85,8 @@ def _with_results() -> tuple[int, str, str]:
     status, kind, text = raw_json(FILE_SEARCH)
     body = json.loads(text)
     body["output"] = [
-        {**item, "results": RESULTS} if item["type"] == "file_search_call" else item for item in body["output"]
+        {**item, "results": RESULTS} if item["type"] == "file_search_call" else item
+        for item in body["output"]
     ]
     return status, kind, json.dumps(body, ensure_ascii=False)
 
@@ -151,7 +162,9 @@ def settings_cases() -> list[dict[str, Any]]:
             "model": "gpt-5",
             "request": {
                 "prompt": "What is the secret key again?",
-                "provider_options": {"openai-responses": {"previous_response_id": "resp_1234", "store": False}},
+                "provider_options": {
+                    "openai-responses": {"previous_response_id": "resp_1234", "store": False}
+                },
             },
             "response": vcr(previous, 1),
             "source": previous,
@@ -163,7 +176,10 @@ def settings_cases() -> list[dict[str, Any]]:
             "description": "extra_body cannot set stream, a field the mapping owns: InvalidRequestError before any request.",
             "method": "generate",
             "model": "gpt-4o",
-            "request": {"prompt": CAPITAL, "provider_options": {"openai-responses": {"extra_body": {"stream": True}}}},
+            "request": {
+                "prompt": CAPITAL,
+                "provider_options": {"openai-responses": {"extra_body": {"stream": True}}},
+            },
             "source": simple,
             "note": REFUSED,
         },
@@ -172,7 +188,10 @@ def settings_cases() -> list[dict[str, Any]]:
             "description": "Request documents (contract 2.3): the Responses API cites files it searched, not documents passed with a request (Capabilities.documents is false): InvalidRequestError naming documents, before any request.",
             "method": "generate",
             "model": "gpt-4o",
-            "request": {"prompt": CAPITAL, "documents": [{"type": "text", "text": "Paris is the capital of France."}]},
+            "request": {
+                "prompt": CAPITAL,
+                "documents": [{"type": "text", "text": "Paris is the capital of France."}],
+            },
             "source": simple,
             "note": "the recorded question with request documents, which the core refuses for this provider before any request: no interaction is recorded",
         },
@@ -185,7 +204,7 @@ def settings_cases() -> list[dict[str, Any]]:
             "source": simple,
             "note": REFUSED,
         },
-            {
+        {
             "name": "generate-sampling-model-dated-snapshot",
             "description": "gpt-5.4-nano-2026-03-17, a dated snapshot of a reasoning model that takes a temperature while it does not reason: temperature 0 sent; the answer echoes it, effort none.",
             "method": "generate",
@@ -197,6 +216,34 @@ def settings_cases() -> list[dict[str, Any]]:
                 STATE_CAPITALS,
                 note="the first answer body of ellmer's saved Responses batch state (R wrote each null as {}: restored to null but metadata), as a generate answer; canonical request: the question is not in the state file",
             ),
+        },
+        {
+            "name": "generate-sampling-model-reasoning-temperature-mock",
+            "description": "gpt-5.4-nano-2026-03-17 asked for a temperature and effort low: it takes a temperature only while it does not reason, so none is sent (a warning says why); reasoning.effort low sent.",
+            "method": "generate",
+            "model": "gpt-5.4-nano-2026-03-17",
+            "features": ["reasoning"],
+            "request": {
+                "prompt": "What is the capital of Iowa?",
+                "temperature": 0,
+                "reasoning": {"effort": "low"},
+            },
+            "response": _batch_answer(STATE_CAPITALS, 0),
+            "attribution": corpus_attribution.attribution(
+                ELLMER,
+                STATE_CAPITALS,
+                note="MOCK pairing: no recording asks this model to reason with a temperature; the canonical request adds effort low to ellmer's question, the answer is the first answer body of its saved batch state (R's nulls restored), which echoes effort none and temperature 0",
+            ),
+        },
+        {
+            "name": "generate-request-labels-mock",
+            "description": "MOCK request labels: request_labels sent as the Responses metadata object; the recorded text answer.",
+            "method": "generate",
+            "model": "gpt-4o",
+            "request": {"prompt": CAPITAL, "request_labels": {"team": "docs", "run": "conformance"}},
+            "response": vcr(simple),
+            "source": simple,
+            "note": "MOCK request: no recording sends metadata; invented labels are added to the recorded question (the answer, which echoes metadata {}, does not depend on them)",
         },
         {
             "name": "error-insufficient-quota",
@@ -256,7 +303,7 @@ def settings_cases() -> list[dict[str, Any]]:
             "source": FILE_SEARCH,
             "note": "body-only recording; MOCK results: the recorded file_search_call has results null (not requested), three invented passages in the documented shape are filled in",
         },
-            {
+        {
             "name": "generate-shell-call-unmapped",
             "description": "gpt-5.1 with the shell tool (sent through extra_body): a shell_call item, not mapped in this version, kept raw under unmapped_items with a warning; the answer ends with tool-calls.",
             "method": "generate",
@@ -280,7 +327,7 @@ def settings_cases() -> list[dict[str, Any]]:
             "source": V + "openai-local-shell-tool.1.chunks.txt",
             "note": "body-only recording; canonical request with the reasoning effort the response echoes (it echoes no tools)",
         },
-            {
+        {
             "name": "generate-replayed-message-of-two-parts-mock",
             "description": "MOCK history: the assistant's text in two parts of one message item, sent back (not stored, so without its id) as one message with two output_text contents.",
             "method": "generate",
@@ -302,7 +349,7 @@ def settings_cases() -> list[dict[str, Any]]:
             "interaction": 1,
             "note": "MOCK history: no recorded answer has a message of two output_text contents; the recorded first answer's text is cut in two parts of one message under a MOCK item id, its reasoning item left out (the recorded request sent both whole), the answer is the recorded one",
         },
-            {
+        {
             "name": "generate-image-url-input",
             "description": "A user turn of text and an image by URL: input_text and input_image image_url content; gpt-4o-mini describes the image.",
             "method": "generate",
@@ -330,7 +377,7 @@ def settings_cases() -> list[dict[str, Any]]:
                 note="recorded on Azure's Responses route; the canonical request to api.openai.com sends the image without the recorded detail auto (the default) and message type",
             ),
         },
-            {
+        {
             "name": "generate-mcp-call-failed",
             "description": "o4-mini with a remote MCP connector (Google Calendar): mcp_list_tools, then two mcp_call items that failed (output null, an http_error): error results carrying the error, then the text answer.",
             "method": "generate",

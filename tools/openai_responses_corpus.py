@@ -257,6 +257,8 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
             body.setdefault("reasoning", {})[field] = options[option]
     if "user_id" in request:  # the end user, as the API's ``user`` field
         body["user"] = request["user_id"]
+    if request.get("request_labels"):  # the API's ``metadata``: string pairs kept with the answer
+        body["metadata"] = dict(request["request_labels"])
     previous = options.get("previous_response_id")
     if previous is not None:  # stateful: continue a stored answer, store this one too
         body["previous_response_id"] = previous
