@@ -10,8 +10,9 @@ API reference prescribes for it (:func:`openai_responses_corpus.wire`, independe
 assistant message is built from the recorded first answer
 (:func:`openai_responses_case_data.turn`), reasoning items with their ids, summaries and
 ``encrypted_content``, as a result's ``message`` holds them. The cases themselves are tables by
-subject: openai_responses_cases (answers, tools, errors), openai_responses_cases_reasoning and
-openai_responses_cases_built_in (built-in tools, citations, images).
+subject: openai_responses_cases (answers, tools, errors), openai_responses_cases_reasoning,
+openai_responses_cases_built_in (built-in tools, citations, images), openai_responses_cases_settings
+(request settings) and openai_responses_cases_faults (recorded answers with a MOCK fault).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from convert_openai_corpus import _interaction, write_case
 from openai_responses_cases import answer_cases
 from openai_responses_cases_built_in import built_in_cases
+from openai_responses_cases_faults import fault_cases
 from openai_responses_cases_reasoning import reasoning_cases
 from openai_responses_cases_settings import settings_cases
 from openai_responses_corpus import attribution, count_wire, wire
@@ -37,7 +39,7 @@ BASE = "https://api.openai.com/v1"
 
 def cases() -> list[dict[str, Any]]:
     """Every case, by subject."""
-    return [*answer_cases(), *reasoning_cases(), *built_in_cases(), *settings_cases()]
+    return [*answer_cases(), *reasoning_cases(), *built_in_cases(), *settings_cases(), *fault_cases()]
 
 
 def build(spec: dict[str, Any]) -> None:

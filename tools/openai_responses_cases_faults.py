@@ -1,0 +1,79 @@
+# ruff: noqa: E501  (a data table: long descriptions and corpus file names read better unwrapped)
+"""The ``openai-responses`` cases with a recorded answer edited where no recording has the fault:
+a citation whose span is past its text, and a stream whose ``response.created`` and
+``response.in_progress`` events did not arrive (each a MOCK edit, marked in its note)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from openai_responses_case_data import SAME, M, V
+from openai_responses_corpus import raw_json, vcr
+
+__all__ = ["fault_cases"]
+
+SEARCH = V + "openai-web-search-tool.1.json"
+MAX_TOKENS = M + "output__cassettes__test_max_tokens__openai_gpt_4o_responses__stream.yaml"
+
+
+def _span_past_text() -> tuple[int, str, str]:
+    """MOCK: the recorded web search answer with its last ``url_citation`` ending five characters
+    past the end of its text (the other annotations as recorded)."""
+    status, kind, text = raw_json(SEARCH)
+    body = json.loads(text)
+    (message,) = [item for item in body["output"] if item["type"] == "message"]
+    content = message["content"][0]
+    content["annotations"][-1]["end_index"] = len(content["text"]) + 5
+    return status, kind, json.dumps(body, ensure_ascii=False)
+
+
+def _without_created() -> tuple[int, str, str]:
+    """MOCK: the recorded stream without its first two events (``response.created`` and
+    ``response.in_progress``), as a proxy that drops them sends it."""
+    status, kind, text = vcr(MAX_TOKENS)
+    events = [event for event in text.split("\n\n") if event.strip()]
+    dropped = [e for e in events if e.startswith(("event: response.created", "event: response.in_progress"))]
+    assert len(dropped) == 2, dropped
+    return status, kind, "".join(event + "\n\n" for event in events if event not in dropped)
+
+
+def fault_cases() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": "generate-citation-span-past-text-mock",
+            "description": "MOCK span: the web search answer's last url_citation ends past its text: that citation is left out with a skipped-citation warning, the other spans and sources as recorded.",
+            "method": "generate",
+            "model": "gpt-5-mini",
+            "features": ["provider_tools", "reasoning"],
+            "request": {
+                "prompt": "Hello",
+                "tools": [
+                    {
+                        "type": "provider",
+                        "id": "openai.web_search",
+                        "args": {
+                            "search_context_size": "medium",
+                            "user_location": {"type": "approximate", "country": "US"},
+                        },
+                    }
+                ],
+                "tool_choice": "auto",
+                "reasoning": {"effort": "medium"},
+            },
+            "response": _span_past_text(),
+            "source": SEARCH,
+            "note": "body-only recording; MOCK edit: the last url_citation's end_index is set five characters past its text (no recording has such a span); canonical request as for generate-web-search",
+        },
+        {
+            "name": "stream-without-created-event-mock",
+            "description": "MOCK stream: the max_output_tokens stream without response.created and response.in_progress: the response id and model come from the terminal response.incomplete, finish length.",
+            "method": "stream",
+            "model": "gpt-4o",
+            "request": {"prompt": "List all U.S. states.", "max_output_tokens": 50},
+            "response": _without_created(),
+            "source": MAX_TOKENS,
+            "note": SAME
+            + "; MOCK edit: its first two events (response.created, response.in_progress) are left out (no recording lacks them)",
+        },
+    ]
