@@ -1,7 +1,8 @@
 # ruff: noqa: E501  (a data table: long descriptions and corpus file names read better unwrapped)
 """The ``openai-responses`` cases with a recorded answer edited where no recording has the fault:
-a citation whose span is past its text, and a stream whose ``response.created`` and
-``response.in_progress`` events did not arrive (each a MOCK edit, marked in its note)."""
+a citation whose span is past its text, a stream whose ``response.created`` and
+``response.in_progress`` events did not arrive and one with an item ended twice (each a MOCK
+edit, marked in its note)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,16 @@ def _without_created() -> tuple[int, str, str]:
     dropped = [e for e in events if e.startswith(("event: response.created", "event: response.in_progress"))]
     assert len(dropped) == 2, dropped
     return status, kind, "".join(event + "\n\n" for event in events if event not in dropped)
+
+
+def _item_done_twice() -> tuple[int, str, str]:
+    """MOCK: the recorded stream with its message's ``response.output_item.done`` event sent twice
+    in a row (as a proxy that repeats an event sends it)."""
+    status, kind, text = vcr(MAX_TOKENS)
+    events = [event for event in text.split("\n\n") if event.strip()]
+    (done,) = [e for e in events if e.startswith("event: response.output_item.done")]
+    at = events.index(done)
+    return status, kind, "".join(event + "\n\n" for event in [*events[: at + 1], done, *events[at + 1 :]])
 
 
 def fault_cases() -> list[dict[str, Any]]:
@@ -75,5 +86,16 @@ def fault_cases() -> list[dict[str, Any]]:
             "source": MAX_TOKENS,
             "note": SAME
             + "; MOCK edit: its first two events (response.created, response.in_progress) are left out (no recording lacks them)",
+        },
+        {
+            "name": "stream-output-item-done-twice-mock",
+            "description": "MOCK stream: the max_output_tokens stream with its message's output_item.done sent twice: the repeat is ignored with a warning on stream, the text as recorded.",
+            "method": "stream",
+            "model": "gpt-4o",
+            "request": {"prompt": "List all U.S. states.", "max_output_tokens": 50},
+            "response": _item_done_twice(),
+            "source": MAX_TOKENS,
+            "note": SAME
+            + "; MOCK edit: the message's response.output_item.done event is repeated once right after itself (no recording repeats an event)",
         },
     ]
