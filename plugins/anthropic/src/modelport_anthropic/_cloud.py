@@ -5,15 +5,50 @@ I/O, and ``response_format`` sent as the forced answer tool the clouds were reco
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from modelport.errors import InvalidRequestError
+from modelport.http import HttpProvider
+from modelport.provider import Capabilities
 from modelport.types import ProviderTool
 
+from .provider import AnthropicProvider
+
 if TYPE_CHECKING:
+    from modelport.tools import NeutralToolMapping
     from modelport.types import Request
 
-__all__ = ["answer_as_tool", "refuse_file_ids", "refuse_server_tools"]
+__all__ = ["CloudClaudeProvider", "answer_as_tool", "refuse_file_ids", "refuse_server_tools"]
+
+
+class CloudClaudeProvider(AnthropicProvider):
+    """The ``anthropic`` provider as a cloud serves it: the features both clouds support, no base
+    URL or key of the Anthropic API's, no server tools, and the kit's refusal, before any I/O, of
+    token counts, batches and model lists. Each cloud adds its URL scheme, auth and version field."""
+
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        generate=True,
+        stream=True,
+        function_tools=True,
+        reasoning=True,
+        structured_output=True,
+        prompt_cache=True,
+        documents=True,
+    )
+    default_base_url: ClassVar[str | None] = None
+    base_url_env: ClassVar[str | None] = None
+    api_key_required: ClassVar[bool] = False
+
+    def neutral_tool(self, name: str) -> NeutralToolMapping | None:
+        """None: the server tools are not offered on the clouds through these providers."""
+        return None
+
+    count_tokens_request = HttpProvider.count_tokens_request
+    batch_submit = HttpProvider.batch_submit
+    batch_get = HttpProvider.batch_get
+    batch_cancel = HttpProvider.batch_cancel
+    batch_results = HttpProvider.batch_results  # type: ignore[assignment]  # the kit's wider type
+    list_models_request = HttpProvider.list_models_request
 
 
 def _blocks(value: Any) -> Iterator[Mapping[str, Any]]:

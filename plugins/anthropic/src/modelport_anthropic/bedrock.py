@@ -39,16 +39,14 @@ from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import quote
 
 from modelport.errors import InvalidRequestError
-from modelport.http import HttpProvider, HttpRequest
+from modelport.http import HttpRequest
 from modelport.http.sigv4 import SigV4Provider
-from modelport.provider import Capabilities
 
-from ._cloud import answer_as_tool, refuse_file_ids, refuse_server_tools
-from .provider import AnthropicProvider, _beta_names
+from ._cloud import CloudClaudeProvider, answer_as_tool, refuse_file_ids, refuse_server_tools
+from .provider import _beta_names
 
 if TYPE_CHECKING:
     from modelport.errors import ProviderError
-    from modelport.tools import NeutralToolMapping
     from modelport.types import Request
 
 __all__ = [
@@ -92,27 +90,15 @@ def bedrock_model_path(model_name: str, *, stream: bool) -> str:
     return f"/model/{quote(model_name, safe='')}/{action}"
 
 
-class BedrockAnthropicProvider(SigV4Provider, AnthropicProvider):
+class BedrockAnthropicProvider(SigV4Provider, CloudClaudeProvider):
     """Claude on Amazon Bedrock (``bedrock-runtime.{region}.amazonaws.com``, InvokeModel)."""
 
     id: ClassVar[str] = "anthropic-bedrock"
     display_name: ClassVar[str] = "Anthropic on Amazon Bedrock"
     telemetry_name: ClassVar[str | None] = "aws.bedrock"
-    capabilities: ClassVar[Capabilities] = Capabilities(
-        generate=True,
-        stream=True,
-        function_tools=True,
-        reasoning=True,
-        structured_output=True,
-        prompt_cache=True,
-        documents=True,
-    )
     stream_framing: ClassVar[str] = "aws-event-stream-chunks"
-    default_base_url: ClassVar[str | None] = None
-    base_url_env: ClassVar[str | None] = None
     api_key_env: ClassVar[tuple[str, ...]] = (BEARER_ENV,)
     api_key_header: ClassVar[str] = "authorization"
-    api_key_required: ClassVar[bool] = False
     credential_headers: ClassVar[frozenset[str]] = frozenset({"authorization", "x-amz-security-token"})
     config_options: ClassVar[frozenset[str] | None] = frozenset(
         {
@@ -134,19 +120,6 @@ class BedrockAnthropicProvider(SigV4Provider, AnthropicProvider):
     def headers(self) -> Mapping[str, str]:
         """None: the version and the betas go in the body on Bedrock."""
         return {}
-
-    def neutral_tool(self, name: str) -> NeutralToolMapping | None:
-        """None: the server tools are not offered on Bedrock through this provider."""
-        return None
-
-    # Not on Bedrock through this provider: the kit's refusal, before any I/O -------------------
-
-    count_tokens_request = HttpProvider.count_tokens_request
-    batch_submit = HttpProvider.batch_submit
-    batch_get = HttpProvider.batch_get
-    batch_cancel = HttpProvider.batch_cancel
-    batch_results = HttpProvider.batch_results  # type: ignore[assignment]  # the kit's wider type
-    list_models_request = HttpProvider.list_models_request
 
     # Mapping ----------------------------------------------------------------------------------
 

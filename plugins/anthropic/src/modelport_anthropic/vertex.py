@@ -28,18 +28,17 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from modelport.errors import ConfigurationError, InvalidRequestError
-from modelport.http import HttpProvider, HttpRequest, check_header_value
+from modelport.http import HttpRequest, check_header_value
 from modelport.http.google_cloud import GoogleCloudCredentials, vertex_host
 from modelport.http.urls import check_base_url, resource_name_problem
-from modelport.provider import Capabilities, ProviderConfig
+from modelport.provider import ProviderConfig
 
-from ._cloud import answer_as_tool, refuse_file_ids, refuse_server_tools
-from .provider import AnthropicProvider, _beta_names
+from ._cloud import CloudClaudeProvider, answer_as_tool, refuse_file_ids, refuse_server_tools
+from .provider import _beta_names
 
 if TYPE_CHECKING:
     import httpx
 
-    from modelport.tools import NeutralToolMapping
     from modelport.types import Request
 
 __all__ = [
@@ -75,25 +74,13 @@ def vertex_model_url(base_url: str, project: str, location: str, model: str, *, 
     return f"{base_url}/projects/{project}/locations/{location}/publishers/anthropic/models/{model}:{method}"
 
 
-class VertexAnthropicProvider(AnthropicProvider):
+class VertexAnthropicProvider(CloudClaudeProvider):
     """Claude on Vertex AI (``{location}-aiplatform.googleapis.com``, ``:rawPredict``)."""
 
     id: ClassVar[str] = "anthropic-vertex"
     display_name: ClassVar[str] = "Anthropic on Vertex AI"
     telemetry_name: ClassVar[str | None] = "gcp.vertex_ai"
-    capabilities: ClassVar[Capabilities] = Capabilities(
-        generate=True,
-        stream=True,
-        function_tools=True,
-        reasoning=True,
-        structured_output=True,
-        prompt_cache=True,
-        documents=True,
-    )
-    default_base_url: ClassVar[str | None] = None
-    base_url_env: ClassVar[str | None] = None
     api_key_env: ClassVar[tuple[str, ...]] = ()
-    api_key_required: ClassVar[bool] = False
     credential_headers: ClassVar[frozenset[str]] = frozenset({"authorization"})
     secret_patterns: ClassVar[Mapping[str, str]] = {
         "Google OAuth access token": r"ya29\.[0-9A-Za-z_\-.]{16,}",
@@ -153,19 +140,6 @@ class VertexAnthropicProvider(AnthropicProvider):
         project = self.cloud.project()
         kept.update({"location": self.location(), **({"project": project} if project else {})})
         return kept
-
-    def neutral_tool(self, name: str) -> NeutralToolMapping | None:
-        """None: the server tools are not offered on Vertex AI through this provider."""
-        return None
-
-    # Not on Vertex AI through this provider: the kit's refusal, before any I/O ------------------
-
-    count_tokens_request = HttpProvider.count_tokens_request
-    batch_submit = HttpProvider.batch_submit
-    batch_get = HttpProvider.batch_get
-    batch_cancel = HttpProvider.batch_cancel
-    batch_results = HttpProvider.batch_results  # type: ignore[assignment]  # the kit's wider type
-    list_models_request = HttpProvider.list_models_request
 
     # Mapping ----------------------------------------------------------------------------------
 
