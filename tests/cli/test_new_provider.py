@@ -31,9 +31,17 @@ FILES = sorted(
         "src/modelport_my_llm/py.typed",
         "tests/__init__.py",
         "tests/fake_server.py",
-        "tests/record_cases.py",
+        "tests/import_cases.py",
+        "tests/record_traffic.py",
         "tests/test_conformance.py",
         "tests/test_recording.py",
+        "recordings/README.md",
+        "recordings/demo-api.yaml",
+        *(
+            f"recordings/{stream}.{suffix}"
+            for stream in ("stream-cited", "stream-cut-short", "stream-text", "stream-tool-call")
+            for suffix in ("request.json", "sse")
+        ),
         *(
             f"src/modelport_my_llm/cases/{case}/{file}"
             for case in (

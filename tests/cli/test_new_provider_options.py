@@ -59,7 +59,8 @@ def test_each_setting_is_written_once_in_the_provider_and_read_from_there(tmp_pa
     plugin = code[f"src/{PACKAGE}/_plugin.py"]
     assert "    from .provider import OptLlmProvider as provider\n" in plugin
     assert "credential_env=provider.api_key_env," in plugin
-    assert "KEY_ENV = OptLlmProvider.api_key_env[0]\n" in code["tests/record_cases.py"]
+    assert "PROVIDER = OptLlmProvider\n" in code["tests/record_traffic.py"]
+    assert "KEY_ENV = PROVIDER.api_key_env[0]\n" in code["tests/record_traffic.py"]
     assert "AUTH_HEADER = OptLlmProvider.api_key_header\n" in code["tests/fake_server.py"]
     cassette = (tmp_path / "p" / f"src/{PACKAGE}/cases/stream-text/cassette.yaml").read_text(encoding="utf-8")
     assert "    uri: https://gateway.opt.example:8443/api/v2/generate\n" in cassette

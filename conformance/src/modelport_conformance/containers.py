@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import http
 import json
 import zlib
 from dataclasses import dataclass, field
@@ -323,7 +324,8 @@ def raw_exchange(
     request_body: str | None = None,
     status: int = 200,
 ) -> Exchange:
-    """A raw response body (``sse`` or ``json``) with the request given by the caller."""
+    """A raw response body (``sse`` or ``json``) with the request given by the caller (the reason
+    phrase: the standard one of ``status``)."""
     media = "text/event-stream" if container == "sse" else "application/json"
     return Exchange(
         method=method.upper(),
@@ -331,6 +333,7 @@ def raw_exchange(
         request_headers={"content-type": ["application/json"]} if request_body else {},
         request_body=request_body,
         status=status,
+        reason=next((known.phrase for known in http.HTTPStatus if known == status), ""),
         response_headers={"content-type": [media]},
         response_body=body,
     )

@@ -73,6 +73,10 @@ def _into(provider_id: str, into: Path | None) -> Path:
 @click.option("--license", "license_", help="The recording's license (an SPDX id).")
 @click.option("--path", "original", help="The recording's path in its source (default: the file's name).")
 @click.option("--note", help="A note kept with the attribution.")
+@click.option("--description", default="", help="The case's description (default: where it came from).")
+@click.option(
+    "--feature", "features", multiple=True, help="A feature the case needs (features: in case.yaml)."
+)
 @click.option("--url", default="", help="Raw bodies: the request URL.")
 @click.option(
     "--wire-request", type=click.Path(dir_okay=False, path_type=Path), help="Raw bodies: the request body."
@@ -80,6 +84,9 @@ def _into(provider_id: str, into: Path | None) -> Path:
 @click.option("--status", type=click.IntRange(100, 599), default=200, show_default=True, help="Raw bodies.")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=MAX_CASE_FILE_BYTES, show_default=True)
 @click.option("--force", is_flag=True, help="Overwrite cases that exist already.")
+@click.option(
+    "--accept", is_flag=True, help="Write expected.json itself, not a proposal (review it in your diff)."
+)
 def import_command(
     recording: Path,
     provider_id: str,
@@ -97,11 +104,14 @@ def import_command(
     license_: str | None,
     original: str | None,
     note: str | None,
+    description: str,
+    features: tuple[str, ...],
     url: str,
     wire_request: Path | None,
     status: int,
     max_bytes: int,
     force: bool,
+    accept: bool,
 ) -> None:
     """Turn the recorded traffic in RECORDING (vcrpy or Ruby VCR YAML, HAR 1.2, go-vcr, a raw SSE or
     JSON body) into cases of a provider, scrubbed as the recorder scrubs, each with its
@@ -135,6 +145,10 @@ def import_command(
             request_body=request_body,
             force=force,
             base_url=base_url,
+            description=description,
+            features=features,
+            accept=accept,
+            interactions=picked,
         )
     except (ContainerError, CaseImportError) as error:
         click.echo(safe(f"error: {error}").replace("\n", " "), err=True)
@@ -148,9 +162,13 @@ def import_command(
                 click.echo(safe(f"  {line}"))
         for line in case.review:
             click.echo(safe(f"  {line}"))
-    proposed = sum(1 for case in cases if case.review)
-    click.echo(
-        f"{len(cases)} case(s) imported, {failed} failing, {proposed} expected.json proposed; review each "
-        f"expected.proposed.json, then: modelport conformance --provider {provider_id} --accept"
-    )
+    if accept:
+        accepted = sum(1 for case in cases if (case.location / "expected.json").is_file())
+        click.echo(f"{len(cases)} case(s) imported, {failed} failing, {accepted} expected.json written")
+    else:
+        proposed = sum(1 for case in cases if case.review)
+        click.echo(
+            f"{len(cases)} case(s) imported, {failed} failing, {proposed} expected.json proposed; review "
+            f"each expected.proposed.json, then: modelport conformance --provider {provider_id} --accept"
+        )
     sys.exit(1 if failed else 0)

@@ -38,7 +38,7 @@ from .cases import CASE_FILE, CASSETTE_FILE, EXPECTED_FILE, Case, Suite, discove
 from .cassette import Cassette, Interaction, clean_request, clean_response, dump_cassette, store_body
 from .containers import ContainerError, Exchange
 from .credentials import credential_headers
-from .goldens import PROPOSED_FILE, proposal_of, review_lines
+from .goldens import PROPOSED_FILE, accept_case, proposal_of, review_lines
 from .replay import Execution, call_case, default_base_url, model_options, replay_settings
 from .runner import CaseOutcome, run_case
 from .scrub import Scrubber
@@ -291,6 +291,7 @@ def _spec(
     request: Mapping[str, Any] | None,
     model: str | None,
     method: str | None,
+    features: Sequence[str] = (),
 ) -> dict[str, Any]:
     try:
         body = json.loads(exchange.request_body) if exchange.request_body else None
@@ -306,7 +307,8 @@ def _spec(
     if not name:
         raise CaseImportError(f"interaction {index}: no model in the recorded request; give it with --model")
     chosen = method or ("embed" if "values" in keywords else "stream" if _is_stream(exchange) else "generate")
-    return {"method": chosen, "model": name, "request": keywords}
+    extra = {"features": list(features)} if features else {}
+    return {"method": chosen, "model": name, **extra, "request": keywords}
 
 
 def _check_target(directory: Path, force: bool) -> None:
@@ -330,6 +332,9 @@ def import_cases(
     force: bool = False,
     description: str = "",
     base_url: str | None = None,
+    features: Sequence[str] = (),
+    accept: bool = False,
+    interactions: Sequence[int] = (),
 ) -> list[ImportedCase]:
     """Write one case per exchange under ``into`` (``name``, or ``name-1``, ``name-2``... for several)
     and propose each one's ``expected.json``; see the module docstring.
@@ -339,6 +344,9 @@ def import_cases(
     ``case.yaml`` and the cassette (``repo``, ``commit``, ``path``, ``license``...). ``base_url``:
     where the recording was sent (a proxy, a gateway), rewritten in a recorded request's URL into
     the provider's ``default_base_url`` as the recorder rewrites ``MODELPORT_RECORD_BASE_URL``.
+    ``description`` and ``features`` go into ``case.yaml``; ``accept`` makes each proposal the
+    case's ``expected.json`` at once (a scripted import whose review is the diff). ``interactions``:
+    the numbers of ``exchanges`` in their file (those picked from it), kept in each ``source``.
     """
     if request_body not in REQUEST_BODIES:
         raise CaseImportError(
@@ -350,6 +358,8 @@ def import_cases(
         )
     if not exchanges:
         raise ContainerError("the recording holds no interaction")
+    if interactions and len(interactions) != len(exchanges):
+        raise CaseImportError(f"{len(interactions)} numbers given for {len(exchanges)} interactions")
     suite = _suite(provider_id)
     default = default_base_url(provider_id)
     if base_url and default is None:
@@ -366,6 +376,7 @@ def import_cases(
             request=requests[0] if len(requests) == 1 else requests[n - 1] if requests else None,
             model=model,
             method=method,
+            features=features,
         )
         for n, exchange in enumerate(exchanges, 1)
     ]  # every case's request is known before the first is written
@@ -375,14 +386,16 @@ def import_cases(
             exchange,
             into / case_name,
             spec,
-            {**source, **({"interaction": n} if len(exchanges) > 1 else {})},
+            {**source, **({"interaction": n} if interactions or len(exchanges) > 1 else {})},
             request_body,
             description,
             (base_url, default),
         )
-        for n, (exchange, case_name, spec) in enumerate(zip(exchanges, names, specs, strict=True), 1)
+        for n, exchange, case_name, spec in zip(
+            interactions or range(1, len(exchanges) + 1), exchanges, names, specs, strict=True
+        )
     ]  # and every file is scrubbed and scanned
-    return [_write_case(suite, directory, texts) for directory, texts in files]
+    return [_write_case(suite, directory, texts, accept=accept) for directory, texts in files]
 
 
 def _case_files(
@@ -416,8 +429,8 @@ def _case_files(
     return directory, {CASE_FILE: case_text, CASSETTE_FILE: cassette_text}
 
 
-def _write_case(suite: Suite, directory: Path, texts: dict[str, str]) -> ImportedCase:
-    """Write the case, run every check on it and propose its ``expected.json``."""
+def _write_case(suite: Suite, directory: Path, texts: dict[str, str], *, accept: bool) -> ImportedCase:
+    """Write the case, run every check on it and propose its ``expected.json`` (``accept``: write it)."""
     directory.mkdir(parents=True, exist_ok=True)
     for stale in (EXPECTED_FILE, PROPOSED_FILE):
         (directory / stale).unlink(missing_ok=True)
@@ -425,4 +438,6 @@ def _write_case(suite: Suite, directory: Path, texts: dict[str, str]) -> Importe
         (directory / file_name).write_text(text, encoding="utf-8")
     outcome = run_case(suite, Case.load(directory), regenerate=True)
     proposal = proposal_of(f"{suite.provider_id}/{directory.name}", directory)
+    if accept and accept_case(directory):
+        return ImportedCase(directory.name, directory, outcome, [f"accepted as {directory / EXPECTED_FILE}"])
     return ImportedCase(directory.name, directory, outcome, review_lines([proposal] if proposal else []))
