@@ -241,6 +241,12 @@ def test_the_line_count_in_the_plugin_authors_guide_is_the_generated_plugins(tmp
     assert sum(code) <= 150  # the goal: chat, streaming, tools, citations, usage, errors, embeddings
     every = [len(source.splitlines()) for source in sources]
     assert [int(n) for n in stated_all.groups()] == [sum(every), *every]
+    readme = " ".join((tmp_path / "README.md").read_text(encoding="utf-8").split())
+    in_readme = re.search(
+        r"is (\d+) lines of code after `ruff format`, counted as cloc counts code \([^)]*\)" + each, readme
+    )
+    assert in_readme is not None
+    assert [int(n) for n in in_readme.groups()] == [sum(code), *code]
 
 
 def test_code_lines_leave_out_blank_lines_comments_and_docstrings() -> None:
