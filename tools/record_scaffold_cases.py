@@ -67,9 +67,11 @@ def record() -> list[str]:
             del sys.path[:2]
         written = []
         for name in recorded:
-            text = (recordings / name).read_text(encoding="utf-8")
+            text = _template(
+                (recordings / name).read_text(encoding="utf-8"), settings.base_url, names.display_name
+            )
             target = RECORDINGS / f"{name}.tmpl"
-            target.write_text(_template(text, settings.base_url, names.display_name), encoding="utf-8", newline="\n")
+            target.write_text(text, encoding="utf-8", newline="\n")
             written.append(str(target.relative_to(ROOT)))
         shutil.rmtree(CASES)
         for case in sorted(p for p in cases.iterdir() if p.is_dir()):
