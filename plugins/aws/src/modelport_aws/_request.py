@@ -29,6 +29,7 @@ from ._caching import CACHE_POINT, place_cache
 from ._content import file_block
 from ._documents import with_documents
 from ._reasoning import reasoning_block, thinking_fields, with_thinking
+from ._tool_results import tool_result_block
 
 __all__ = ["build_request", "converse_body", "count_tokens_request", "model_path"]
 
@@ -165,7 +166,7 @@ def _messages(messages: list[Message]) -> list[dict[str, Any]]:
             where = f"messages.{number}.content.{index}"
             block = _block(part, where, role, documents)
             if block is not None:
-                documents += "document" in block
+                documents += _documents_in(block)
                 blocks += _cached(part, block)
         if not blocks:
             continue
@@ -192,11 +193,15 @@ def _block(part: Part, where: str, role: str, documents: int) -> dict[str, Any] 
     if isinstance(part, ToolCallPart):
         return {"toolUse": {"toolUseId": part.id, "name": part.name, "input": part.args}}
     if isinstance(part, ToolResultPart):
-        output = part.output
-        content = [{"text": output}] if isinstance(output, str) else [{"json": output}]
-        status = "error" if part.is_error else "success"
-        return {"toolResult": {"toolUseId": part.call_id, "content": content, "status": status}}
+        return tool_result_block(part, where, documents)
     raise InvalidRequestError(f"bedrock: a {part.type} part is not supported by this provider yet")
+
+
+def _documents_in(block: dict[str, Any]) -> int:
+    """How many document blocks ``block`` is or holds (a tool result's content may hold some)."""
+    if "toolResult" in block:
+        return sum("document" in item for item in block["toolResult"]["content"])
+    return int("document" in block)
 
 
 def _tools(request: Request) -> dict[str, Any] | None:
