@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from modelport.errors import InvalidRequestError
 from modelport.http import HttpRequest
+from modelport.http.aws_count_tokens import COUNT_TOKENS_ACTION, converse_count_body
 from modelport.types import (
     CallWarning,
     FilePart,
@@ -87,8 +88,8 @@ def count_tokens_request(model_name: str, request: Request) -> HttpRequest:
     messages, system, tools and model fields (CountTokens takes no inference settings)."""
     body, warnings, _ = converse_body(model_name, request)
     counted = {key: body[key] for key in _COUNTED if key in body}
-    path = model_path(model_name, stream=False, action="count-tokens")
-    return HttpRequest(path, {"input": {"converse": counted}}, warnings=warnings)
+    path = model_path(model_name, stream=False, action=COUNT_TOKENS_ACTION)
+    return HttpRequest(path, converse_count_body(counted), warnings=warnings)
 
 
 def _add_raw_fields(body: dict[str, Any], extra: Any) -> None:

@@ -31,14 +31,14 @@ from ._content import file_block
 __all__ = ["tool_result_block"]
 
 _STATUSES = ("success", "error")
-_PART_TYPES = {"text": TextPart, "file": FilePart}
+_PART_TYPES: dict[str, type[TextPart] | type[FilePart]] = {"text": TextPart, "file": FilePart}
 
 
 def tool_result_block(part: ToolResultPart, where: str, documents: int) -> dict[str, Any]:
     """The ``toolResult`` block of ``part``; ``documents`` is how many documents came before it."""
     block: dict[str, Any] = {"toolUseId": part.call_id, "content": _content(part.output, where, documents)}
     own = (part.provider_metadata or {}).get("bedrock") or {}
-    status = own["status"] if "status" in own else ("error" if part.is_error else "success")
+    status = own.get("status", "error" if part.is_error else "success")
     if status is not None:
         if status not in _STATUSES:
             raise InvalidRequestError(f"{where}: bedrock status {status!r} is not one of {_STATUSES}")
@@ -76,8 +76,8 @@ def _parts(output: Any, where: str) -> list[TextPart | FilePart] | None:
             )
         return None
     parts: list[TextPart | FilePart] = []
-    for index, (item, kind) in enumerate(zip(output, kinds)):
-        if isinstance(item, (TextPart, FilePart)):
+    for index, (item, kind) in enumerate(zip(output, kinds, strict=True)):
+        if isinstance(item, (TextPart, FilePart)) or kind is None:
             parts.append(item)
             continue
         try:
