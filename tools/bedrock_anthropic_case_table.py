@@ -9,6 +9,12 @@ from typing import Any
 
 from bedrock_anthropic_cases import DOCS, ERRORS_DOCS, HI, C, F, L
 
+COUNT_DOCS = [
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_CountTokens.html",
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModelTokensRequest.html",
+]
+COUNTED = "anthropic.claude-haiku-4-5-20251001-v1:0"
+
 
 def _recorded(name: str, saved: str, description: str, interaction: int = 0, **more: Any) -> dict[str, Any]:
     return {"name": name, "saved": saved, "interaction": interaction, "description": description, **more}
@@ -139,6 +145,56 @@ def cases() -> list[dict[str, Any]]:
             "Model is not ready to serve inference requests.",
             "Bedrock's ModelNotReadyException (429): retryable.",
         ),
+        {
+            "name": "count-tokens-invoke-model",
+            "mock": True,
+            "method": "count_tokens",
+            "model": COUNTED,
+            "status": 200,
+            "body": {"inputTokens": 403},
+            "why": "no recording of CountTokens in its InvokeModel form exists; the request follows the "
+            "API reference (input.invokeModel.body: the base64 of the InvokeModel body), the count is "
+            "invented",
+            "docs": COUNT_DOCS,
+            "description": "CountTokens, InvokeModel form: the InvokeModel body generate would send "
+            "(system, a tool, max_tokens), base64 in input.invokeModel.body; inputTokens is input_tokens.",
+            "features": ["function_tools"],
+            "request": {
+                **HI,
+                "messages": [
+                    {"role": "system", "content": [{"type": "text", "text": "You are a helpful assistant"}]},
+                    *HI["messages"],
+                ],
+                "max_output_tokens": 64,
+                "tools": [
+                    {
+                        "type": "function",
+                        "name": "weather",
+                        "description": "Get weather information for a location",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"location": {"type": "string", "description": "the city"}},
+                            "required": ["location"],
+                        },
+                    }
+                ],
+            },
+        },
+        {
+            "name": "count-tokens-error-invalid-model",
+            "mock": True,
+            "method": "count_tokens",
+            "model": "does-not-exist-model-v1:0",
+            "answer_from": (
+                "pydantic__pydantic-ai/tests__models__cassettes__test_bedrock__test_bedrock_count_tokens_error.yaml",
+                0,
+            ),
+            "why": "the answer is pydantic-ai's recorded 400 for CountTokens on an unknown model id (the "
+            "Converse form); the request is the InvokeModel form, which no recording has",
+            "docs": COUNT_DOCS,
+            "description": "CountTokens on an unknown model id: Bedrock's 400, a ProviderRequestError.",
+            "request": {**HI, "max_output_tokens": 64},
+        },
         _refused(
             "error-file-id-refused",
             {

@@ -14,6 +14,7 @@ has one Bedrock error for Claude (langchaingo's 403); the others are MOCK, marke
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import shutil
@@ -71,9 +72,15 @@ def anthropic_name(model_id: str) -> str:
     return re.sub(r"-v\d+(?::\d+)?$", "", name)
 
 
-def url(model: str, *, stream: bool, region: str = REGION) -> str:
-    action = "invoke-with-response-stream" if stream else "invoke"
+def url(model: str, *, stream: bool, region: str = REGION, action: str | None = None) -> str:
+    action = action or ("invoke-with-response-stream" if stream else "invoke")
     return f"https://bedrock-runtime.{region}.amazonaws.com/model/{quote(model, safe='')}/{action}"
+
+
+def count_body(request: dict[str, Any], model: str) -> dict[str, Any]:
+    """CountTokens' InvokeModel form: the InvokeModel body as compact, key-sorted UTF-8 JSON, base64."""
+    raw = json.dumps(bedrock_body(request, model), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return {"input": {"invokeModel": {"body": base64.b64encode(raw.encode("utf-8")).decode("ascii")}}}
 
 
 def bedrock_body(request: dict[str, Any], model: str) -> dict[str, Any]:
@@ -203,22 +210,30 @@ def mock_case(spec: dict[str, Any]) -> tuple[dict[str, Any], list[Interaction]]:
         "description": spec["description"],
         "method": spec.get("method", "generate"),
         "model": model,
+        **({"features": spec["features"]} if spec.get("features") else {}),
         "request": spec["request"],
         "source": source,
     }
     played: list[Interaction] = []
+    if "answer_from" in spec:  # a recorded answer (the request is not the recorded one)
+        found = exchange(*spec["answer_from"])
+        spec = {**spec, "status": found["status"], "body": json.loads(found["body"])}
+        source["answer_from"] = f"tests/corpus/anthropic-bedrock/{spec['answer_from'][0]}"
     if "status" in spec:
         headers = {
             "content-type": ["application/json"],
             **{k: [v] for k, v in spec.get("headers", {}).items()},
         }
+        counting = spec.get("method") == "count_tokens"
         played.append(
             Interaction(
                 request={
                     "method": "POST",
-                    "uri": url(model, stream=stream),
+                    "uri": url(model, stream=stream, action="count-tokens" if counting else None),
                     "headers": _request_headers(),
-                    "body": {"json": bedrock_body(spec["request"], model)},
+                    "body": {
+                        "json": (count_body if counting else bedrock_body)(spec["request"], model)
+                    },
                 },
                 response={
                     "status": {"code": spec["status"], "message": _STATUS.get(spec["status"], "")},

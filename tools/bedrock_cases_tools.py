@@ -142,6 +142,7 @@ def tools_cases() -> None:
         uri="https://bedrock-runtime.us-east-1.amazonaws.com/model/"
         "us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse",
     )
+    image_tool_result()
     write(
         "stream-tool-choice-content-filtered",
         {
@@ -175,6 +176,73 @@ def tools_cases() -> None:
         },
         M + "test_refusal__bedrock_amazon_nova_micro_v1_0__stream.yaml",
         0,
+    )
+
+
+IMAGE_FILE = (
+    "crmne__ruby_llm/spec__fixtures__vcr_cassettes__chat_multimodal_tool_attachments_bedrock_"
+    "claude-sonnet-4-5_describes_images_returned_from_tools.yml"
+)
+
+
+def image_tool_result() -> None:
+    """ruby_llm's turn 2: a toolResult holding a text block and the PNG the tool returned, no status."""
+    import json
+
+    sent = json.loads(interaction(IMAGE_FILE, 1)[0]["body"])
+    result = sent["messages"][2]["content"][0]["toolResult"]
+    image = result["content"][1]["image"]
+    call_id = result["toolUseId"]
+    empty = {
+        "type": "object",
+        "properties": {},
+        "required": [],
+        "additionalProperties": False,
+        "strict": True,
+    }
+    write(
+        "generate-image-tool-result",
+        {
+            "description": "Converse, claude-sonnet-4-5 turn 2: a tool result of a text part and a PNG "
+            "file part is a toolResult of a text block and an image block (no status, as sent); the "
+            "model describes the image.",
+            "method": "generate",
+            "model": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+            "request": {
+                "messages": [
+                    user("Use the image_fetch tool, then describe exactly what the returned image shows."),
+                    {
+                        "role": "assistant",
+                        "content": [{"type": "tool-call", "id": call_id, "name": "image_fetch", "args": {}}],
+                    },
+                    {
+                        "role": "tool",
+                        "content": [
+                            {
+                                "type": "tool-result",
+                                "call_id": call_id,
+                                "name": "image_fetch",
+                                "output": [
+                                    {"type": "text", "text": result["content"][0]["text"]},
+                                    {
+                                        "type": "file",
+                                        "media_type": "image/png",
+                                        "data": image["source"]["bytes"],
+                                    },
+                                ],
+                                "provider_metadata": {"bedrock": {"status": None}},
+                            }
+                        ],
+                    },
+                ],
+                "tools": [tool("image_fetch", "Fetches the requested image", empty)],
+                "provider_options": {"bedrock": {"inferenceConfig": {}}},
+            },
+        },
+        IMAGE_FILE,
+        1,
+        uri="https://bedrock-runtime.us-east-1.amazonaws.com/model/"
+        "us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse",
     )
 
 

@@ -262,16 +262,15 @@ def test_what_bedrock_does_not_serve_is_refused_before_any_request(
     assert seen == []
 
 
-def test_count_tokens_and_batches_are_refused_before_any_request() -> None:
+def test_batches_are_refused_before_any_request() -> None:
     seen: list[httpx.Request] = []
     model = modelport.get_model(HAIKU, transport=answering(b"{}", seen=seen), **keys())
-    with pytest.raises(InvalidRequestError, match="count_tokens"):
-        model.count_tokens(prompt="Hi")
-    with pytest.raises(InvalidRequestError, match="batch"):
+    with pytest.raises(InvalidRequestError, match="has no batch API: Bedrock batch inference"):
         model.submit_batch([{"prompt": "Hi"}])
     assert seen == []
     capabilities = BedrockAnthropicProvider.capabilities
-    assert not (capabilities.batch or capabilities.count_tokens or capabilities.provider_tools)
+    assert capabilities.count_tokens  # Bedrock's CountTokens: test_bedrock_count_tokens.py
+    assert not (capabilities.batch or capabilities.provider_tools)
     assert (capabilities.web_search, capabilities.code_execution, capabilities.list_models) == (
         False,
         False,

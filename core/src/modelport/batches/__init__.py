@@ -364,7 +364,8 @@ def _provider_of(model: BatchModel) -> HttpProvider:
 
     provider = model.provider
     if not isinstance(provider, HttpProvider) or not provider.capabilities.batch:
-        raise InvalidRequestError(f"provider {provider.id!r} has no batch API")
+        why = provider.unsupported_reasons.get("batch")
+        raise InvalidRequestError(f"provider {provider.id!r} has no batch API" + (f": {why}" if why else ""))
     return provider
 
 

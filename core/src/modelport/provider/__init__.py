@@ -263,6 +263,8 @@ class Provider:
     request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = {}
     #: Where the wire carries what is decoded, for the conformance suite's edits (``None``: undeclared).
     wire_map: ClassVar[WireMap | None] = None
+    #: Why a capability it lacks is missing, by capability (``{"batch": "..."}``): told in the refusal.
+    unsupported_reasons: ClassVar[Mapping[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -2,7 +2,8 @@
 sent is an ``InvalidRequestError`` before any I/O).
 
 System messages become the top-level ``system`` (a string, or text blocks when there are several);
-tool results go in a ``user`` message as ``tool_result`` blocks (first, as the API requires);
+tool results go in a ``user`` message as ``tool_result`` blocks (first, as the API requires), an
+output of text and file parts as the blocks' ``text`` / ``image`` / ``document`` content;
 images and PDFs go as ``image`` / ``document`` blocks (inline base64, by URL, or a Files API id
 ``file_…`` as a ``file`` source, which needs ``beta="files-api-2025-04-14"``). An assistant turn's
 reasoning goes back exactly as it came (:mod:`._blocks` names the forms): ``thinking`` with its
@@ -24,6 +25,7 @@ from modelport.types import FilePart, Message, Part, ReasoningPart, TextPart, To
 from modelport.wire import dumps
 
 from ._blocks import NAMESPACE
+from ._tool_output import content_parts
 
 __all__ = ["wire_messages"]
 
@@ -114,7 +116,11 @@ def _user(message: Message, where: str) -> str | list[dict[str, Any]]:
     parts = message.content
     if message.role == "user" and len(parts) == 1 and isinstance(parts[0], TextPart) and not _own(parts[0]):
         return parts[0].text
-    results = [_cached(_tool_result(p), p) for p in parts if isinstance(p, ToolResultPart)]
+    results = [
+        _cached(_tool_result(p, f"{where}.content.{i}"), p)
+        for i, p in enumerate(parts)
+        if isinstance(p, ToolResultPart)
+    ]
     rest: list[dict[str, Any]] = []
     for part in parts:
         if isinstance(part, ToolResultPart):
@@ -138,13 +144,19 @@ def _cached(block: dict[str, Any], part: Part) -> dict[str, Any]:
     return block
 
 
-def _tool_result(part: ToolResultPart) -> dict[str, Any]:
+def _tool_result(part: ToolResultPart, where: str) -> dict[str, Any]:
+    """A string output as it is; a list of text and file parts as ``text``, ``image`` and
+    ``document`` blocks (:func:`_file`, as in a user turn); any other output as its JSON text."""
     output = part.output
-    block: dict[str, Any] = {
-        "type": "tool_result",
-        "tool_use_id": part.call_id,
-        "content": output if isinstance(output, str) else dumps(output).decode(),
-    }
+    parts = None if isinstance(output, str) else content_parts(output, where)
+    if parts is not None:
+        content: Any = [
+            {"type": "text", "text": p.text} if isinstance(p, TextPart) else _file(p, f"{where}.output.{i}")
+            for i, p in enumerate(parts)
+        ]
+    else:
+        content = output if isinstance(output, str) else dumps(output).decode()
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": part.call_id, "content": content}
     if part.is_error:
         block["is_error"] = True
     return block

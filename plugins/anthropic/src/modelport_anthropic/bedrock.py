@@ -27,8 +27,14 @@ frame mid-stream (``throttlingException``, ``modelStreamErrorException``, ...).
 What Claude on Bedrock does not offer through this provider is refused before any I/O: the server
 tools (web search, web fetch, code execution), Files API ids, the MCP connector (``mcp_servers``),
 code-execution ``container`` and ``service_tier``, Message Batches (Bedrock runs batch inference
-jobs instead), the Models API and token counting (not recorded here). ``response_format`` goes as a
-forced answer tool unless ``structured_output="native"`` is asked.
+jobs instead, on the caller's S3 buckets: see :data:`BATCH_REFUSAL`) and the Models API.
+``response_format`` goes as a forced answer tool unless ``structured_output="native"`` is asked.
+
+``count_tokens`` is Bedrock's CountTokens API in its InvokeModel form
+(:mod:`modelport.http.aws_count_tokens`): ``POST /model/{modelId}/count-tokens`` with
+``{"input": {"invokeModel": {"body": base64(the InvokeModel body generate would send)}}}``,
+answered ``{"inputTokens": N}``. Bedrock counts for the foundation-model ids it lists as
+supporting it; another id (some cross-region profiles) is its 400, mapped as any Bedrock error.
 """
 
 from __future__ import annotations
@@ -40,16 +46,22 @@ from urllib.parse import quote
 
 from modelport.errors import InvalidRequestError
 from modelport.http import HttpRequest
+from modelport.http.aws_count_tokens import COUNT_TOKENS_ACTION
 from modelport.http.sigv4 import SigV4Provider
+from modelport.provider import Capabilities
 
 from ._cloud import CloudClaudeProvider, answer_as_tool, refuse_file_ids, refuse_server_tools
 from .provider import _beta_names
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from modelport.errors import ProviderError
+    from modelport.provider import TokenCount
     from modelport.types import Request
 
 __all__ = [
+    "BATCH_REFUSAL",
     "BEDROCK_ANTHROPIC_VERSION",
     "BEDROCK_SERVICE",
     "BedrockAnthropicProvider",
@@ -63,6 +75,14 @@ BEDROCK_ANTHROPIC_VERSION = "bedrock-2023-05-31"
 BEDROCK_SERVICE = "bedrock"
 #: A Bedrock API key (``Authorization: Bearer``), when no AWS key is given explicitly.
 BEARER_ENV = "AWS_BEARER_TOKEN_BEDROCK"
+#: Why ``batch`` is refused (before any I/O): Bedrock's batch inference does not fit the batch
+#: contract without an S3 client (docs/bedrock.md, "Batches").
+BATCH_REFUSAL = (
+    "Bedrock batch inference (CreateModelInvocationJob) reads its requests from and writes its "
+    "results to S3 buckets you own, runs under an IAM service role you pass by ARN and takes no job "
+    "under the per-account minimum of records; modelport has no S3 client, so write the JSONL to "
+    "S3 and start the job with boto3"
+)
 #: Body fields of the Messages API that Bedrock's InvokeModel does not take (refused before I/O).
 UNSERVED = {
     "mcp_servers": "the MCP connector",
@@ -81,12 +101,13 @@ def anthropic_model_name(model_id: str) -> str:
     return re.sub(r"-v\d+(?::\d+)?$", "", name)
 
 
-def bedrock_model_path(model_name: str, *, stream: bool) -> str:
-    """``/model/{modelId}/invoke`` (or ``/invoke-with-response-stream``), the id (an inference
-    profile, a foundation model id or an ARN) percent-encoded whole, as botocore sends it."""
+def bedrock_model_path(model_name: str, *, stream: bool, action: str | None = None) -> str:
+    """``/model/{modelId}/invoke`` (or ``/invoke-with-response-stream``, or ``/{action}``), the id
+    (an inference profile, a foundation model id or an ARN) percent-encoded whole, as botocore
+    sends it."""
     if not model_name or model_name.strip() != model_name or any(c < " " for c in model_name):
         raise InvalidRequestError(f"anthropic-bedrock: not a model id: {model_name!r}")
-    action = "invoke-with-response-stream" if stream else "invoke"
+    action = action or ("invoke-with-response-stream" if stream else "invoke")
     return f"/model/{quote(model_name, safe='')}/{action}"
 
 
@@ -112,6 +133,18 @@ class BedrockAnthropicProvider(SigV4Provider, CloudClaudeProvider):
         }
     )
     saved_options: ClassVar[frozenset[str]] = frozenset({"region", "profile", "beta", "name"})
+    #: The clouds' features, and Bedrock's CountTokens (in its InvokeModel form).
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        generate=True,
+        stream=True,
+        function_tools=True,
+        reasoning=True,
+        structured_output=True,
+        prompt_cache=True,
+        documents=True,
+        count_tokens=True,
+    )
+    unsupported_reasons: ClassVar[Mapping[str, str]] = {"batch": BATCH_REFUSAL}
 
     #: Region, credentials, endpoint and signing: the core's SigV4Provider (as on ``bedrock``).
     signing_service: ClassVar[str] = BEDROCK_SERVICE
@@ -144,6 +177,22 @@ class BedrockAnthropicProvider(SigV4Provider, CloudClaudeProvider):
             body["anthropic_beta"] = betas
         headers = {"accept": "application/json"}
         return HttpRequest(path, body=body, headers=headers, stream=stream, warnings=warnings, context=answer)
+
+    def count_tokens_request(self, model_name: str, request: Request) -> HttpRequest:
+        """``POST /model/{modelId}/count-tokens`` with the InvokeModel body :meth:`build_request`
+        sends, as ``input.invokeModel.body`` (base64); refused before I/O as that body is."""
+        from modelport.http.aws_count_tokens import invoke_model_count_body
+
+        invoke = self.build_request(model_name, request, stream=False)
+        path = bedrock_model_path(model_name, stream=False, action=COUNT_TOKENS_ACTION)
+        body = invoke_model_count_body(invoke.body)
+        return HttpRequest(path, body=body, headers=dict(invoke.headers), warnings=invoke.warnings)
+
+    def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
+        """``{"inputTokens": N}`` (:func:`modelport.http.aws_count_tokens.token_count`)."""
+        from modelport.http.aws_count_tokens import token_count
+
+        return token_count(data)
 
     def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
         """Bedrock's ``{"message"}`` with ``x-amzn-errortype``; a Messages error body (the model's

@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from modelport.errors import InvalidRequestError
 from modelport.http import HttpRequest
+from modelport.http.aws_count_tokens import COUNT_TOKENS_ACTION, converse_count_body
 from modelport.types import (
     CallWarning,
     FilePart,
@@ -29,6 +30,7 @@ from ._caching import CACHE_POINT, place_cache
 from ._content import file_block
 from ._documents import with_documents
 from ._reasoning import reasoning_block, thinking_fields, with_thinking
+from ._tool_results import tool_result_block
 
 __all__ = ["build_request", "converse_body", "count_tokens_request", "model_path"]
 
@@ -86,8 +88,8 @@ def count_tokens_request(model_name: str, request: Request) -> HttpRequest:
     messages, system, tools and model fields (CountTokens takes no inference settings)."""
     body, warnings, _ = converse_body(model_name, request)
     counted = {key: body[key] for key in _COUNTED if key in body}
-    path = model_path(model_name, stream=False, action="count-tokens")
-    return HttpRequest(path, {"input": {"converse": counted}}, warnings=warnings)
+    path = model_path(model_name, stream=False, action=COUNT_TOKENS_ACTION)
+    return HttpRequest(path, converse_count_body(counted), warnings=warnings)
 
 
 def _add_raw_fields(body: dict[str, Any], extra: Any) -> None:
@@ -165,7 +167,7 @@ def _messages(messages: list[Message]) -> list[dict[str, Any]]:
             where = f"messages.{number}.content.{index}"
             block = _block(part, where, role, documents)
             if block is not None:
-                documents += "document" in block
+                documents += _documents_in(block)
                 blocks += _cached(part, block)
         if not blocks:
             continue
@@ -192,11 +194,15 @@ def _block(part: Part, where: str, role: str, documents: int) -> dict[str, Any] 
     if isinstance(part, ToolCallPart):
         return {"toolUse": {"toolUseId": part.id, "name": part.name, "input": part.args}}
     if isinstance(part, ToolResultPart):
-        output = part.output
-        content = [{"text": output}] if isinstance(output, str) else [{"json": output}]
-        status = "error" if part.is_error else "success"
-        return {"toolResult": {"toolUseId": part.call_id, "content": content, "status": status}}
+        return tool_result_block(part, where, documents)
     raise InvalidRequestError(f"bedrock: a {part.type} part is not supported by this provider yet")
+
+
+def _documents_in(block: dict[str, Any]) -> int:
+    """How many document blocks ``block`` is or holds (a tool result's content may hold some)."""
+    if "toolResult" in block:
+        return sum("document" in item for item in block["toolResult"]["content"])
+    return int("document" in block)
 
 
 def _tools(request: Request) -> dict[str, Any] | None:

@@ -26,12 +26,22 @@ if TYPE_CHECKING:
 
     from ._stream import ConverseStream
 
-__all__ = ["BEDROCK_SERVICE", "BedrockProvider", "runtime_url"]
+__all__ = ["BATCH_REFUSAL", "BEDROCK_SERVICE", "BedrockProvider", "runtime_url"]
 
 #: The SigV4 service name of the Bedrock runtime.
 BEDROCK_SERVICE = "bedrock"
 #: A Bedrock API key (``Authorization: Bearer``), when no AWS credentials are given explicitly.
 BEARER_ENV = "AWS_BEARER_TOKEN_BEDROCK"
+
+
+#: Why ``batch`` is refused (before any I/O): Bedrock's batch inference does not fit the batch
+#: contract without an S3 client (docs/bedrock.md, "Batches").
+BATCH_REFUSAL = (
+    "Bedrock batch inference (CreateModelInvocationJob) reads its requests from and writes its "
+    "results to S3 buckets you own, runs under an IAM service role you pass by ARN and takes no job "
+    "under the per-account minimum of records; modelport has no S3 client, so write the JSONL to "
+    "S3 and start the job with boto3"
+)
 
 
 def runtime_url(region: str) -> str:
@@ -65,6 +75,7 @@ class BedrockProvider(SigV4Provider):
         documents=True,
         embed=True,
     )
+    unsupported_reasons: ClassVar[Mapping[str, str]] = {"batch": BATCH_REFUSAL}
     stream_framing: ClassVar[str] = "aws-event-stream"
     #: A ConverseStream is complete once ``metadata`` (usage) came after ``messageStop``.
     stream_end: ClassVar[StreamEnd | None] = StreamEnd(
@@ -94,7 +105,10 @@ class BedrockProvider(SigV4Provider):
         return count_tokens_request(model_name, request)
 
     def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
-        return TokenCount(input_tokens=data["inputTokens"])
+        """``{"inputTokens": N}`` (:func:`modelport.http.aws_count_tokens.token_count`)."""
+        from modelport.http.aws_count_tokens import token_count
+
+        return token_count(data)
 
     def embed_requests(self, model_name: str, request: EmbedRequest) -> Sequence[HttpRequest]:
         """``POST /model/{modelId}/invoke`` per Titan or Nova value, per 96 Cohere values."""
