@@ -84,6 +84,7 @@ if TYPE_CHECKING:
     from ._parts import StreamParts
     from ._settings import GENERATION_SETTINGS, finish_reason, setting_warnings, wire_settings
     from ._stream_end import StreamEnd
+    from ._tool_output import tool_output_parts
     from ._types import HttpRequest, HttpResponse, Limits, Steps, StreamDecoder, Wait
     from ._whole import decode_frames, merge_items
 
@@ -114,6 +115,7 @@ _LAZY = {
     "decode_frames": "._whole",
     "merge_items": "._whole",
     "StreamEnd": "._stream_end",
+    "tool_output_parts": "._tool_output",
     "HttpRequest": "._types",
     "HttpResponse": "._types",
     "Limits": "._types",
@@ -143,6 +145,7 @@ __all__ = [
     "Operation",
     "Steps",
     "StreamEnd",
+    "tool_output_parts",
     "StreamParts",
     "GENERATION_SETTINGS",
     "finish_reason",

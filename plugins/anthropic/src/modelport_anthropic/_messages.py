@@ -21,11 +21,11 @@ import re
 from typing import Any
 
 from modelport.errors import InvalidRequestError
+from modelport.http import tool_output_parts
 from modelport.types import FilePart, Message, Part, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
 from modelport.wire import dumps
 
 from ._blocks import NAMESPACE
-from ._tool_output import content_parts
 
 __all__ = ["wire_messages"]
 
@@ -148,7 +148,7 @@ def _tool_result(part: ToolResultPart, where: str) -> dict[str, Any]:
     """A string output as it is; a list of text and file parts as ``text``, ``image`` and
     ``document`` blocks (:func:`_file`, as in a user turn); any other output as its JSON text."""
     output = part.output
-    parts = None if isinstance(output, str) else content_parts(output, where)
+    parts = None if isinstance(output, str) else tool_output_parts(output, where)
     if parts is not None:
         content: Any = [
             {"type": "text", "text": p.text} if isinstance(p, TextPart) else _file(p, f"{where}.output.{i}")

@@ -18,20 +18,17 @@ field for Amazon Nova and Anthropic Claude 3 and 4 models only).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from pydantic import ValidationError
-
 from modelport.errors import InvalidRequestError
-from modelport.types import FilePart, TextPart, ToolResultPart
+from modelport.http import tool_output_parts
+from modelport.types import TextPart, ToolResultPart
 
 from ._content import file_block
 
 __all__ = ["tool_result_block"]
 
 _STATUSES = ("success", "error")
-_PART_TYPES: dict[str, type[TextPart] | type[FilePart]] = {"text": TextPart, "file": FilePart}
 
 
 def tool_result_block(part: ToolResultPart, where: str, documents: int) -> dict[str, Any]:
@@ -49,7 +46,7 @@ def tool_result_block(part: ToolResultPart, where: str, documents: int) -> dict[
 def _content(output: Any, where: str, documents: int) -> list[dict[str, Any]]:
     if isinstance(output, str):
         return [{"text": output}]
-    parts = _parts(output, where)
+    parts = tool_output_parts(output, where)
     if parts is None:
         return [{"json": output}]
     blocks: list[dict[str, Any]] = []
@@ -61,38 +58,3 @@ def _content(output: Any, where: str, documents: int) -> list[dict[str, Any]]:
             documents += "document" in block
             blocks.append(block)
     return blocks
-
-
-def _parts(output: Any, where: str) -> list[TextPart | FilePart] | None:
-    """``output`` as content parts when it is a non-empty list of them, else ``None`` (JSON)."""
-    if not isinstance(output, (list, tuple)) or not output:
-        return None
-    kinds = [_kind(item) for item in output]
-    if not all(kinds):
-        if any(isinstance(item, (TextPart, FilePart)) for item in output):
-            raise InvalidRequestError(
-                f"{where}: a tool result's output mixes content parts with other values "
-                "(give only text and file parts, or JSON)"
-            )
-        return None
-    parts: list[TextPart | FilePart] = []
-    for index, (item, kind) in enumerate(zip(output, kinds, strict=True)):
-        if isinstance(item, (TextPart, FilePart)) or kind is None:
-            parts.append(item)
-            continue
-        try:
-            parts.append(_PART_TYPES[kind].model_validate(item))
-        except ValidationError as error:
-            detail = error.errors()[0]["msg"]
-            raise InvalidRequestError(f"{where}.output.{index}: not a {kind} part ({detail})") from None
-    return parts
-
-
-def _kind(item: Any) -> str | None:
-    if isinstance(item, TextPart):
-        return "text"
-    if isinstance(item, FilePart):
-        return "file"
-    if isinstance(item, Mapping) and item.get("type") in _PART_TYPES:
-        return str(item["type"])
-    return None

@@ -1,4 +1,5 @@
-"""A tool result's output as content parts (pure): a non-empty list whose every item is a
+"""A tool result's output as content parts (pure; every plugin whose API takes files in a tool
+result reads its output the same way): a non-empty list whose every item is a
 :class:`~modelport.types.TextPart` or :class:`~modelport.types.FilePart`, as an object or as its
 dict (``{"type": "text", "text"}`` / ``{"type": "file", "media_type", "data" | "uri"}``), is sent
 as content blocks; any other output is JSON. A list that mixes parts with other values, or a part
@@ -11,15 +12,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from modelport.errors import InvalidRequestError
-from modelport.types import FilePart, TextPart
+from ..errors import InvalidRequestError
+from ..types import FilePart, TextPart
 
-__all__ = ["content_parts"]
+__all__ = ["tool_output_parts"]
 
 _PART_TYPES: dict[str, type[TextPart] | type[FilePart]] = {"text": TextPart, "file": FilePart}
 
 
-def content_parts(output: Any, where: str) -> list[TextPart | FilePart] | None:
+def tool_output_parts(output: Any, where: str) -> list[TextPart | FilePart] | None:
     """``output`` as content parts, or ``None`` when it is JSON to send as text."""
     if not isinstance(output, (list, tuple)) or not output:
         return None
