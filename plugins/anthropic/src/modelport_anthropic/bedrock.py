@@ -39,6 +39,7 @@ supporting it; another id (some cross-region profiles) is its 400, mapped as any
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
@@ -134,15 +135,8 @@ class BedrockAnthropicProvider(SigV4Provider, CloudClaudeProvider):
     )
     saved_options: ClassVar[frozenset[str]] = frozenset({"region", "profile", "beta", "name"})
     #: The clouds' features, and Bedrock's CountTokens (in its InvokeModel form).
-    capabilities: ClassVar[Capabilities] = Capabilities(
-        generate=True,
-        stream=True,
-        function_tools=True,
-        reasoning=True,
-        structured_output=True,
-        prompt_cache=True,
-        documents=True,
-        count_tokens=True,
+    capabilities: ClassVar[Capabilities] = dataclasses.replace(
+        CloudClaudeProvider.capabilities, count_tokens=True
     )
     unsupported_reasons: ClassVar[Mapping[str, str]] = {"batch": BATCH_REFUSAL}
 
