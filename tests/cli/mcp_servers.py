@@ -79,8 +79,13 @@ def build(mode, calls=None):
 
 
 if __name__ == "__main__":
-    # argv: the mode, then where to log each call ("-": nowhere), then anything (ignored)
-    build(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] != "-" else None).run("stdio")
+    # argv: the mode, then where to log each call ("-": nowhere), then anything (ignored); each
+    # start is a line of the process id in the log's ".started" file
+    calls = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] != "-" else None
+    if calls:
+        with open(calls + ".started", "a", encoding="utf-8") as log:
+            log.write(str(os.getpid()) + "\\n")
+    build(sys.argv[1], calls).run("stdio")
 '''
 
 
@@ -109,7 +114,8 @@ def tool_content(server: ToolServer) -> Any:
 
 class HttpServer:
     """The script's server over streamable HTTP on a 127.0.0.1 socket bound here (uvicorn in a
-    thread), answering 401 to a request without the expected Authorization header."""
+    thread), answering 401 to a request without the expected Authorization header; :attr:`requests`
+    holds the method and ``mcp-session-id`` of each request it answered."""
 
     def __init__(self, script: Path, authorization: str) -> None:
         import uvicorn
@@ -120,6 +126,7 @@ class HttpServer:
         spec.loader.exec_module(module)
         inner = module.build("text").streamable_http_app()
         self.seen: list[str | None] = []
+        self.requests: list[tuple[str, str | None]] = []
 
         async def checking(scope: Any, receive: Any, send: Any) -> None:
             if scope["type"] == "http":
@@ -129,6 +136,8 @@ class HttpServer:
                     await send({"type": "http.response.start", "status": 401, "headers": []})
                     await send({"type": "http.response.body", "body": b"unauthorized"})
                     return
+                session = dict(scope["headers"]).get(b"mcp-session-id")
+                self.requests.append((scope["method"], session.decode() if session else None))
             await inner(scope, receive, send)
 
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -286,3 +286,13 @@ def test_ctrl_c_during_a_call_stops_the_server_at_once(
     # server 2 s to leave after its input closes; this one is asleep in its tool).
     assert seconds < 15
     assert not running(int(pid_file.read_text(encoding="utf-8")))
+
+
+def test_stream_asked_for_still_prints_the_loops_answer(_command_home: Path, script: Path) -> None:
+    # The tool loop's answer arrives whole: printed whole, not left out as a streamed one would be.
+    with ToolServer() as server:
+        result = run("generate", MODEL, "--base-url", server.base_url, "--mcp", command(script, "text"),
+                     "--yes", "--stream", PROMPT)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ANSWER + "\n"
+    assert "stream" not in server.bodies()[0]

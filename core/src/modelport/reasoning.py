@@ -13,6 +13,12 @@ to every assistant message, before the plugin maps the request, so every plugin 
   :meth:`Provider.replay_from_model <modelport.provider.Provider.replay_from_model>` (by default the
   plain data :attr:`Provider.cross_model_replay <modelport.provider.Provider.cross_model_replay>`);
 - another provider: reasoning text and opaque state dropped;
+- another provider's other wire API (``Origin.api``: Responses to Chat Completions, Anthropic or
+  Gemini, and so on): its provider-executed tool parts too, the records of what that API's server
+  ran (server tool calls and results, remote MCP calls and tool listings, MCP approval requests),
+  with the answers to them (an approval's decision in a tool message): no other API can take them,
+  as each plugin already leaves out another API's server tool records it cannot express. A message
+  left empty is not sent; the text that came of those calls is;
 - no origin (a history saved before origins existed, or built by hand): sent as it is.
 
 The request keyword ``reasoning_replay`` chooses what happens when the policy drops or changes
@@ -30,12 +36,36 @@ from typing import TYPE_CHECKING
 
 from ._contract.replay import CORE_NAMESPACE, without_reasoning_state
 from .errors import InvalidRequestError
-from .types import CallWarning, Message, Origin, ReasoningPart, Request
+from .types import CallWarning, Message, Origin, ReasoningPart, Request, ToolCallPart, ToolResultPart
 
 if TYPE_CHECKING:
     from .provider import Provider
 
-__all__ = ["CORE_NAMESPACE", "apply_reasoning_replay", "origin_of", "without_reasoning_state"]
+__all__ = [
+    "CORE_NAMESPACE",
+    "apply_reasoning_replay",
+    "origin_of",
+    "without_reasoning_state",
+    "without_server_tool_parts",
+]
+
+
+def _server_record(part: object) -> bool:
+    return isinstance(part, (ToolCallPart, ToolResultPart)) and part.provider_executed
+
+
+def without_server_tool_parts(message: Message) -> Message:
+    """``message`` without its provider-executed tool calls and results (the records of what a
+    provider's server ran), or ``message`` itself when it has none."""
+    if not any(_server_record(part) for part in message.content):
+        return message
+    return message.model_copy(update={"content": [p for p in message.content if not _server_record(p)]})
+
+
+def _other_api(origin: Origin, target: Origin) -> bool:
+    """Whether ``origin`` is another provider's other wire API than ``target`` (whose
+    provider-executed records ``target`` cannot take)."""
+    return origin.provider != target.provider and (origin.api is None or origin.api != target.api)
 
 
 def _dropped(before: Message, after: Message) -> str:
@@ -44,13 +74,18 @@ def _dropped(before: Message, after: Message) -> str:
         isinstance(p, ReasoningPart) for p in after.content
     )
     what = [f"{reasoning} reasoning part{'s' if reasoning != 1 else ''}"] if reasoning > 0 else []
+    records = sum(_server_record(p) for p in before.content) - sum(_server_record(p) for p in after.content)
+    if records > 0:
+        what.append(f"{records} provider-executed tool part{'s' if records != 1 else ''}")
     namespaces = sorted(
         {key for key in before.provider_metadata or {} if key != CORE_NAMESPACE}
         | {key for part in before.content for key in part.provider_metadata or {} if key != CORE_NAMESPACE}
     )
     if namespaces:
         what.append("opaque state (provider_metadata of " + ", ".join(namespaces) + ")")
-    return " and ".join(what) or "reasoning state"
+    if not what:
+        return "reasoning state"
+    return " and ".join([", ".join(what[:-1]), what[-1]] if len(what) > 1 else what)
 
 
 def _name(origin: Origin) -> str:
@@ -77,8 +112,12 @@ def apply_reasoning_replay(
     target = _origin(provider.id, provider.api, model_name)
     messages: list[Message] | None = None
     warnings: list[CallWarning] = []
+    unsent: set[str] = set()  # the ids of the provider-executed calls left out: their answers too
     for index, message in enumerate(request.messages):
         if message.role != "assistant":
+            if unsent and any(isinstance(p, ToolResultPart) and p.call_id in unsent for p in message.content):
+                messages = messages if messages is not None else list(request.messages)
+                messages[index] = _without_answers(message, unsent, index, target, mode, warnings)
             continue
         origin = message.origin
         if mode == "drop":
@@ -91,6 +130,10 @@ def apply_reasoning_replay(
         else:
             sent = without_reasoning_state(message)
             why = "another provider: reasoning state is not portable"
+        if origin is not None and _other_api(origin, target) and without_server_tool_parts(sent) is not sent:
+            unsent |= {p.id for p in sent.content if isinstance(p, ToolCallPart) and p.provider_executed}
+            sent = without_server_tool_parts(sent)
+            why = "another provider's API: reasoning state and server tool records are not portable"
         if sent is message:
             continue
         if mode == "strict":
@@ -115,4 +158,22 @@ def apply_reasoning_replay(
         messages[index] = sent
     if messages is None:
         return request, warnings
-    return request.model_copy(update={"messages": messages}), warnings
+    # A message that held only what was left out is not sent at all (no API takes an empty one).
+    kept = [m for m, given in zip(messages, request.messages, strict=True) if m.content or m is given]
+    return request.model_copy(update={"messages": kept}), warnings
+
+
+def _without_answers(
+    message: Message, unsent: set[str], index: int, target: Origin, mode: str, warnings: list[CallWarning]
+) -> Message:
+    """``message`` without its answers to the provider-executed calls left out (an MCP approval's
+    decision: its request went to another API). ``"strict"`` refused at the call already."""
+    answers = sum(isinstance(p, ToolResultPart) and p.call_id in unsent for p in message.content)
+    if mode == "auto":
+        details = (
+            f"messages.{index}: {answers} answer{'s' if answers != 1 else ''} to a provider-executed "
+            f"call of another provider's API not sent to {_name(target)} (the call is not sent either)"
+        )
+        warnings.append(CallWarning(type="other", setting="reasoning_replay", details=details))
+    content = [p for p in message.content if not (isinstance(p, ToolResultPart) and p.call_id in unsent)]
+    return message.model_copy(update={"content": content})

@@ -7,6 +7,12 @@ URLs, stored names, as ``generate -f``) with the next turn; ``exit``, ``quit`` o
 chat.
 Answers stream on a terminal. A failed turn is reported and left out of the conversation.
 
+``--mcp CMD|URL`` (repeatable, with ``--mcp-header``, ``--mcp-timeout``, ``--yes``, ``--max-steps``
+as in ``generate``: :mod:`._mcp`, :mod:`._functions`) opens the servers once, before the first turn,
+and closes them when the chat ends, however it ends; each turn runs the tool loop with their tools,
+each call asked about on the terminal unless ``--yes``, and the turn's calls and results stay in
+the conversation the next turn sends.
+
 A turn is bounded like a file the command reads (:data:`MAX_TURN_CHARS`, 32 MiB): piped input is
 read at most that much at a time, and a longer line (or ``!multi`` block) is read on to its end,
 dropped and reported in one line, and the chat goes on; on a terminal, the line editor returns
@@ -16,6 +22,7 @@ the line whole and the same bound refuses it.
 from __future__ import annotations
 
 import sys
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,12 +31,14 @@ import click
 from . import terminal
 from ._connect import connect_options, error_text, model_id, open_model, verbose_logging
 from ._files import MAX_FILE_BYTES, LineRefused, NotText, _size, stdin_line
+from ._functions import FunctionRun, approval_options
 from ._generate import logged_conversation, parse_options
 from ._home import Settings
 from ._logstore import new_conversation_id
+from ._mcp import mcp_options, mcp_servers
 from ._request import history, resent_options, user_message
 from ._templates import Refused, Template, load_template, template_option
-from ._turn import Printing, log_call, run_turn
+from ._turn import Outcome, Printing, log_call, run_turn
 
 __all__ = ["chat_command"]
 
@@ -124,6 +133,8 @@ class _Chat:
     template: Template | None = None
     #: ``!fragment``: sent with the next turn (and kept until one is answered).
     pending: list[Any] = field(default_factory=list)
+    #: ``--mcp``: the tool loop each turn runs, its servers open for the whole chat.
+    tools: FunctionRun | None = None
 
     def run(self) -> None:
         """Turns until the end of input: each sent with the conversation so far, printed, logged;
@@ -169,12 +180,18 @@ class _Chat:
         request: dict[str, Any] = {**self.options, "messages": [*self.turns, message]}
         if self.system:
             request["system"] = self.system
-        outcome = run_turn(self.model, request, self.printing)
+        outcome = self._answer(request)
+        if outcome is None:  # the servers' tools could not be listed: nothing was sent
+            return
         if outcome.error is not None:
             click.echo(f"error: {error_text(outcome.error)}", err=True)
+        elif outcome.messages is not None:  # the tool loop's calls and results are the conversation's
+            self.turns = list(outcome.messages)
         else:
             self.turns += [message, {"role": "assistant", "content": outcome.text}]
         sent, options = self.pending, dict(self.options)
+        if self.tools is not None:  # by name, as generate logs them
+            options["mcp"] = [terminal.safe(server.name) for server in self.tools.servers]
         if sent:
             options["fragments"] = [f.logged() for f in sent]
             if outcome.error is None:
@@ -191,6 +208,22 @@ class _Chat:
             fragments={f.sha256: f.text for f in sent},
         )
 
+    def _answer(self, request: dict[str, Any]) -> Outcome | None:
+        """The turn sent and printed: one call, or the tool loop with the servers' tools; ``None``
+        (reported in one line) when those tools cannot be listed again (a server gone, two tools
+        of one name after a list changed)."""
+        if self.tools is None:
+            return run_turn(self.model, request, self.printing)
+        from modelport.errors import ModelportError
+
+        try:
+            return self.tools.run(self.model, request, self.printing)
+        except ModelportError as error:
+            click.echo(f"error: {error_text(error)}", err=True)
+        except click.ClickException as error:
+            click.echo(f"error: {error.format_message()}", err=True)
+        return None
+
 
 @click.command("chat")
 @click.argument("model", required=False)
@@ -202,6 +235,8 @@ class _Chat:
 )
 @click.option("--cid", metavar="ID", help="Continue the logged conversation ID.")
 @click.option("-c", "--continue", "continue_", is_flag=True, help="Continue the latest logged conversation.")
+@mcp_options
+@approval_options
 @click.option("--stream/--no-stream", default=None, help="Stream answers (the default on a terminal).")
 @click.option("-v", "--verbose", is_flag=True, help="Show retries and timings on standard error.")
 def chat_command(
@@ -213,11 +248,17 @@ def chat_command(
     options: tuple[str, ...],
     cid: str | None,
     continue_: bool,
+    mcp_specs: tuple[str, ...],
+    mcp_headers: tuple[str, ...],
+    mcp_timeout: float,
+    yes: bool,
+    max_steps: int,
     stream: bool | None,
     verbose: bool,
 ) -> None:
     """Chat with MODEL (else the default model): type a message, !multi for several lines
-    (ended by !end), Ctrl-D or exit to leave."""
+    (ended by !end), Ctrl-D or exit to leave. With --mcp, each turn may call the tools of MCP
+    servers, open for the whole chat (each call asked about, unless --yes)."""
     import modelport
 
     try:
@@ -242,6 +283,8 @@ def chat_command(
         system = earlier[-1].system if system is None else system
         carried = {k: v for k, v in resent_options(earlier[-1]).items() if k != "tools"}
         request_options = {**carried, **request_options}
+    servers = mcp_servers(mcp_specs, mcp_headers, mcp_timeout)
+    tools = FunctionRun.checked((), (), yes, max_steps, verbose, servers)
     try:
         opened = open_model(chosen, base_url=base_url, key=key)
     except modelport.ModelportError as error:
@@ -260,11 +303,17 @@ def chat_command(
         options=request_options,
         base_url=base_url,
         template=template,
+        tools=tools,
     )
-    click.echo(f"Chatting with {chosen}: !multi for several lines, Ctrl-D or exit to leave.", err=True)
-    try:
+    with ExitStack() as stack:  # the model and the servers closed however the chat ends
+        stack.callback(opened.close)
+        if tools is not None:
+            try:
+                stack.enter_context(tools.session())
+            except modelport.ModelportError as error:  # a server that cannot start: one line
+                click.echo(f"error: {error_text(error)}", err=True)
+                raise SystemExit(1) from None
+        click.echo(f"Chatting with {chosen}: !multi for several lines, Ctrl-D or exit to leave.", err=True)
         with verbose_logging(verbose):
             chat.run()
-    finally:
-        opened.close()
     click.echo("", err=True)

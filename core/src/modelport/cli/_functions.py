@@ -21,7 +21,9 @@ import json
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,24 +33,35 @@ from ._templates import Refused
 from ._turn import Outcome, Printing, _print_result, _report
 from .terminal import safe
 
-__all__ = ["FunctionRun", "function_options", "load_functions"]
+__all__ = ["FunctionRun", "approval_options", "function_options", "load_functions"]
 
 _MAX_SHOWN = 300
 
 
-def function_options(command: Any) -> Any:
-    """``-T``, ``--functions``, ``--yes`` and ``--max-steps``."""
+def approval_options(command: Any) -> Any:
+    """``--yes`` and ``--max-steps``: how the tool loop asks and how far it goes (``generate``,
+    ``chat``)."""
     options = (
         click.option(
             "--max-steps",
             type=click.IntRange(1, 100),
             default=8,
             show_default=True,
-            help="With -T / --functions / --mcp: the most model calls the tool loop makes.",
+            help="With -T / --functions / --mcp: the most model calls the tool loop makes (a turn's, in "
+            "a chat).",
         ),
         click.option(
             "-y", "--yes", is_flag=True, help="Run every tool call (-T, --functions, --mcp) without asking."
         ),
+    )
+    for option in options:
+        command = option(command)
+    return command
+
+
+def function_options(command: Any) -> Any:
+    """``-T``, ``--functions``, ``--yes`` and ``--max-steps``."""
+    options = (
         click.option(
             "--functions",
             "function_files",
@@ -66,6 +79,7 @@ def function_options(command: Any) -> Any:
             "about on a terminal, unless --yes.",
         ),
     )
+    command = approval_options(command)
     for option in options:
         command = option(command)
     return command
@@ -172,6 +186,7 @@ class FunctionRun:
     verbose: bool = False
     servers: list[Any] = field(default_factory=list)
     _servers_of: dict[str, str] = field(default_factory=dict, init=False, repr=False)
+    _open: bool = field(default=False, init=False, repr=False)
 
     @classmethod
     def checked(
@@ -214,16 +229,33 @@ class FunctionRun:
             click.echo(f"modelport: {result_line(part)}", err=True)
         return False
 
-    def run(self, model: Any, request: dict[str, Any], printing: Printing) -> Outcome:
-        """``model.run`` with the tools, the MCP servers open; printed and reported as a single
-        call is."""
-        from ._mcp import opened_tools
+    @contextmanager
+    def session(self) -> Iterator[FunctionRun]:
+        """The MCP servers open for every run inside the block (a whole chat), their tools checked
+        before any model call; closed when the block ends, however it ends."""
+        from ._mcp import opened, served_tools
 
-        with opened_tools(self.servers, [t.name for t in self.tools]) as served:
-            self._servers_of = {t.name: t.server.name for t in served}
-            return self._run(
-                model, {**request, "tools": [*(request.get("tools") or []), *self.tools, *served]}, printing
-            )
+        with opened(self.servers):
+            served_tools(self.servers, [t.name for t in self.tools])
+            self._open = True
+            try:
+                yield self
+            finally:
+                self._open = False
+
+    def run(self, model: Any, request: dict[str, Any], printing: Printing) -> Outcome:
+        """``model.run`` with the tools, the MCP servers open (for this run only, outside a
+        :meth:`session`); printed and reported as a single call is."""
+        from ._mcp import served_tools
+
+        if self.servers and not self._open:
+            with self.session():
+                return self.run(model, request, printing)
+        served = served_tools(self.servers, [t.name for t in self.tools])
+        self._servers_of = {t.name: t.server.name for t in served}
+        return self._run(
+            model, {**request, "tools": [*(request.get("tools") or []), *self.tools, *served]}, printing
+        )
 
     def _run(self, model: Any, request: dict[str, Any], printing: Printing) -> Outcome:
         import modelport
@@ -234,6 +266,7 @@ class FunctionRun:
         try:
             ran = model.run(max_steps=self.max_steps, approve=self.approve, stop_when=stop_when, **request)
             outcome.result = ran.result.model_copy(update={"usage": ran.usage})
+            outcome.messages = ran.messages
             if ran.stop_reason == "max-steps" and ran.result.tool_calls:
                 click.echo(f"warning: the tool loop stopped after {self.max_steps} model calls", err=True)
         except modelport.ModelportError as error:
@@ -241,7 +274,7 @@ class FunctionRun:
             steps = getattr(error, "steps", None) or []
             outcome.result = steps[-1].result if steps else getattr(error, "partial", None)
         outcome.seconds = time.monotonic() - started
-        if outcome.error is None:
-            _print_result(outcome.result, printing)
+        if outcome.error is None:  # the loop's answer is whole: printed whole, even with --stream
+            _print_result(outcome.result, replace(printing, stream=False))
         _report(model.id, outcome, printing)
         return outcome

@@ -1,12 +1,14 @@
-"""The tools of MCP servers from the command line: ``generate --mcp CMD_OR_URL`` (repeatable).
+"""The tools of MCP servers from the command line: ``generate --mcp CMD_OR_URL`` and ``chat --mcp
+CMD_OR_URL`` (repeatable).
 
 A value that is an ``http://`` or ``https://`` URL is a server over streamable HTTP (with every
 ``--mcp-header 'Name: value'``); anything else is the command that starts a server over stdio, split
 as a shell would (:func:`shlex.split`), run without a shell. ``--mcp-timeout SECONDS`` bounds each
 server's start and handshake and each of its requests. The servers are opened (:mod:`modelport.mcp`)
-when the run starts, before the model is called, and closed when it ends, however it ends; their
-tools join those of ``-T`` / ``--functions`` in the tool loop (:mod:`._functions`), with the same
-approval.
+before the model is called, once for a ``generate`` run or for a whole ``chat``, and closed when it
+ends, however it ends (the end of input, Ctrl-C, an error); their tools (listed again for a turn
+after a server said they changed) join those of ``-T`` / ``--functions`` in the tool loop
+(:mod:`._functions`), with the same approval.
 
 What goes wrong is one line: a value that cannot be a server, a header that is not ``Name: value``
 (exit status 2, before anything starts); a server that cannot be started, reached or listed
@@ -30,7 +32,7 @@ import click
 from ._templates import Refused
 from .terminal import safe
 
-__all__ = ["mcp_options", "mcp_servers", "opened_tools", "result_line"]
+__all__ = ["mcp_options", "mcp_servers", "opened", "result_line", "served_tools"]
 
 #: The longest tool result ``-v`` shows (characters).
 _MAX_SHOWN = 300
@@ -121,32 +123,47 @@ def _server(mcp: Any, spec: str, headers: dict[str, str], timeout: float) -> Any
 
 
 @contextmanager
-def opened_tools(servers: Sequence[Any], taken: Sequence[str] = ()) -> Iterator[list[Any]]:
-    """Open every server, in order, and give all their tools; every server is closed when the block
-    ends. A server that fails is an :class:`~modelport.mcp.McpError` of one line; two tools of one
-    name (of two servers, or a server's and a function's) are :class:`Refused`."""
+def opened(servers: Sequence[Any]) -> Iterator[None]:
+    """Open every server, in order; every server is closed when the block ends, however it ends. A
+    server that fails to open is an :class:`~modelport.mcp.McpError` of one line."""
     from modelport.mcp import McpError
 
     with ExitStack() as stack:
-        tools: list[Any] = []
         try:
             for server in servers:
                 stack.enter_context(server)
-                tools += server.tools()
         except McpError as error:
-            text = " ".join(str(error).split())
-            try:
-                one_line = type(error)(text)
-            except TypeError:  # a subclass made another way: the base keeps the message
-                one_line = McpError(text)
-            raise one_line from error
-        names = [*taken, *(tool.name for tool in tools)]
-        twice = sorted({name for name in names if names.count(name) > 1})
-        if twice:
-            owners = [f"MCP server {t.server.name}" for t in tools if t.name == twice[0]]
-            owners += ["a function"] * list(taken).count(twice[0])
-            raise Refused(f"two tools are named {twice[0]!r}: of {' and of '.join(owners)}")
-        yield tools
+            raise _one_line(error) from error
+        yield
+
+
+def served_tools(servers: Sequence[Any], taken: Sequence[str] = ()) -> list[Any]:
+    """All the tools of the open ``servers`` (listed again after a server said its list changed);
+    a listing that fails is an :class:`~modelport.mcp.McpError` of one line; two tools of one name
+    (of two servers, or a server's and a function's) are :class:`Refused`."""
+    from modelport.mcp import McpError
+
+    try:
+        tools = [tool for server in servers for tool in server.tools()]
+    except McpError as error:
+        raise _one_line(error) from error
+    names = [*taken, *(tool.name for tool in tools)]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        owners = [f"MCP server {t.server.name}" for t in tools if t.name == twice[0]]
+        owners += ["a function"] * list(taken).count(twice[0])
+        raise Refused(f"two tools are named {twice[0]!r}: of {' and of '.join(owners)}")
+    return tools
+
+
+def _one_line(error: Any) -> Any:
+    from modelport.mcp import McpError
+
+    text = " ".join(str(error).split())
+    try:
+        return type(error)(text)
+    except TypeError:  # a subclass made another way: the base keeps the message
+        return McpError(text)
 
 
 def result_line(part: Any) -> str:

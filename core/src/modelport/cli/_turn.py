@@ -46,6 +46,8 @@ class Outcome:
     seconds: float = 0.0
     first_token: float | None = None
     problems: list[str] = field(default_factory=list)
+    #: The tool loop's whole conversation (its calls and results), when the call ran one.
+    messages: list[Any] | None = None
 
     @property
     def text(self) -> str:

@@ -180,13 +180,15 @@ def _tools(request: Request, options: AnthropicOptions, body: dict[str, Any]) ->
     if given:
         from .tools import (
             mcp_servers_to_wire,
+            mcp_toolset_to_wire,
             tool_to_wire,
         )  # here: a request without provider tools imports no tool modules
 
         connectors = [t for t in given if t.id == MCP_SERVER]
-        if connectors:  # the MCP connector: entries of mcp_servers, not tool blocks
+        if connectors:  # the MCP connector: entries of mcp_servers (2025-11-20: and mcp_toolset blocks)
             body["mcp_servers"] = mcp_servers_to_wire(connectors)[0]
-        server = [tool_to_wire(t) for t in given if t.id != MCP_SERVER]
+        blocks = [tool_to_wire(t) if t.id != MCP_SERVER else mcp_toolset_to_wire(t) for t in given]
+        server = [block for block in blocks if block is not None]
     choice = request.tool_choice
     wire: dict[str, Any] | None
     if isinstance(choice, ToolSubsetChoice):

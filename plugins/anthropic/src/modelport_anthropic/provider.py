@@ -162,16 +162,19 @@ class AnthropicProvider(HttpProvider):
         ``anthropic-beta`` header, and the tokens of ``mcp_servers`` for the kit to scrub."""
         if "mcp_servers" not in body:
             return {}  # here: a request without the connector imports no tool modules
+        from modelport.types import ProviderTool
+
         from ._request import MCP_SERVER, mcp_secrets
-        from .tools import MCP_BETA
+        from .tools import mcp_beta
 
         extra: dict[str, Any] = {}
         secrets = mcp_secrets(body)
         if secrets:
             extra["secrets"] = secrets
-        if any(getattr(tool, "id", None) == MCP_SERVER for tool in request.tools or []):
-            names = _beta_names(self.config.options.get("beta"))
-            beta = ",".join(names if MCP_BETA in names else [*names, MCP_BETA])
+        connectors = [t for t in request.tools or [] if isinstance(t, ProviderTool) and t.id == MCP_SERVER]
+        if connectors:
+            names, version = _beta_names(self.config.options.get("beta")), mcp_beta(connectors)
+            beta = ",".join(names if version in names else [*names, version])
             extra["headers"] = {"anthropic-beta": check_header_value(beta, "beta")}
         return extra
 

@@ -9,11 +9,16 @@ fetch and some code-execution versions are beta features: pass ``beta=`` to ``ge
 ``"web-fetch-2025-09-10"``, ``"code-execution-2025-08-25"``).
 
 ``anthropic.mcp_server`` is the MCP connector: a remote MCP server Anthropic lists and calls itself.
-It is not a tool block but an entry of the request's ``mcp_servers`` (``{"type": "url", "url",
-"name", "tool_configuration", "authorization_token"}``), sent with the ``mcp-client-2025-04-04``
-beta (:data:`MCP_BETA`, added to the ``anthropic-beta`` header); its ``mcp_tool_use`` and
-``mcp_tool_result`` blocks come back as provider-executed parts. The ``authorization_token`` is a
-:class:`pydantic.SecretStr`: no ``repr`` shows it, and the kit scrubs it from errors.
+It is an entry of the request's ``mcp_servers``, sent with the beta of its ``version`` (added to the
+``anthropic-beta`` header): ``mcp-client-2025-04-04`` (:data:`MCP_BETA`, the default, the shape the
+recordings hold) puts the tools chosen in the entry (``{"type": "url", "url", "name",
+"tool_configuration", "authorization_token"}``); ``mcp-client-2025-11-20`` (the current one, per
+Anthropic's MCP connector page; no recording holds it) leaves them out of the entry and chooses them
+with an ``{"type": "mcp_toolset", "mcp_server_name": ...}`` block in ``tools`` (``allowed_tools``:
+``"default_config": {"enabled": false}`` and each named tool ``{"enabled": true}`` in
+``"configs"``). Its ``mcp_tool_use`` and ``mcp_tool_result`` blocks
+come back as provider-executed parts. The ``authorization_token`` is a :class:`pydantic.SecretStr`:
+no ``repr`` shows it, and the kit scrubs it from errors.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from modelport.types import ProviderTool
 
 __all__ = [
     "MCP_BETA",
+    "MCP_TOOLSET_BETA",
     "CodeExecutionArgs",
     "McpServerArgs",
     "PROVIDER_TOOL_SPECS",
@@ -36,8 +42,10 @@ __all__ = [
     "WebFetchArgs",
     "WebSearchArgs",
     "code_execution",
+    "mcp_beta",
     "mcp_server",
     "mcp_servers_to_wire",
+    "mcp_toolset_to_wire",
     "tool_to_wire",
     "web_fetch",
     "web_search",
@@ -71,8 +79,11 @@ class CodeExecutionArgs(ToolArgs):
     )
 
 
-#: The beta the MCP connector needs (``anthropic-beta`` header), as the API reference names it.
+#: The beta the MCP connector needs (``anthropic-beta`` header), as the API reference names it: the
+#: default ``version`` of :class:`McpServerArgs`.
 MCP_BETA = "mcp-client-2025-04-04"
+#: The current connector's beta: tools chosen by an ``mcp_toolset`` block.
+MCP_TOOLSET_BETA = "mcp-client-2025-11-20"
 
 
 class McpServerArgs(ToolArgs):
@@ -85,6 +96,9 @@ class McpServerArgs(ToolArgs):
     """Only these of the server's tools (``tool_configuration.allowed_tools``)."""
     authorization_token: SecretStr | None = None
     """An OAuth bearer token the connector sends to the server."""
+    version: Literal["mcp-client-2025-04-04", "mcp-client-2025-11-20"] = "mcp-client-2025-04-04"
+    """The connector's version (its beta): the tools chosen in the ``mcp_servers`` entry
+    (``tool_configuration``, 2025-04-04) or by an ``mcp_toolset`` block in ``tools`` (2025-11-20)."""
 
 
 PROVIDER_TOOL_SPECS: tuple[ProviderToolSpec, ...] = (
@@ -131,7 +145,7 @@ def mcp_servers_to_wire(tools: list[ProviderTool]) -> tuple[list[dict[str, Any]]
         args = _BY_ID[tool.id].args_of(tool)
         assert isinstance(args, McpServerArgs)
         entry: dict[str, Any] = {"type": "url", "url": args.url, "name": args.name}
-        if args.allowed_tools is not None:
+        if args.allowed_tools is not None and args.version == MCP_BETA:
             entry["tool_configuration"] = {"enabled": True, "allowed_tools": list(args.allowed_tools)}
         if args.authorization_token is not None:
             token = args.authorization_token.get_secret_value()
@@ -139,6 +153,28 @@ def mcp_servers_to_wire(tools: list[ProviderTool]) -> tuple[list[dict[str, Any]]
             secrets.append(token)
         servers.append(entry)
     return servers, secrets
+
+
+def mcp_toolset_to_wire(tool: ProviderTool) -> dict[str, Any] | None:
+    """The ``mcp_toolset`` block of a (validated) ``anthropic.mcp_server`` tool of version
+    2025-11-20 (``None`` for 2025-04-04, which chooses its tools in its ``mcp_servers`` entry)."""
+    args = _BY_ID[tool.id].args_of(tool)
+    assert isinstance(args, McpServerArgs)
+    if args.version == MCP_BETA:
+        return None
+    block: dict[str, Any] = {"type": "mcp_toolset", "mcp_server_name": args.name}
+    if args.allowed_tools is not None:  # an allowlist: every tool off but those named
+        block["default_config"] = {"enabled": False}
+        block["configs"] = {name: {"enabled": True} for name in args.allowed_tools}
+    return block
+
+
+def mcp_beta(tools: list[ProviderTool]) -> str:
+    """The beta of the (validated) ``anthropic.mcp_server`` tool's connector version (a request
+    holds one: provider tools have one name each)."""
+    args = _BY_ID[tools[0].id].args_of(tools[0])
+    assert isinstance(args, McpServerArgs)
+    return args.version
 
 
 def mcp_server(**args: Any) -> ProviderTool:

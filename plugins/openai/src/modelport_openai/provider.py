@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState
     from modelport.errors import ProviderError
     from modelport.tools import NeutralToolMapping
-    from modelport.types import EmbeddingResult, Request, Result
+    from modelport.types import EmbeddingResult, Message, Origin, Request, Result
 
     from ._responses_stream import ResponsesStream
     from ._stream import ChatStream
@@ -252,6 +252,21 @@ class OpenAIResponsesProvider(OpenAIProvider):
     tool_namespace: ClassVar[str | None] = "openai"
     #: Encrypted reasoning items belong to the model that produced them: dropped for another model.
     cross_model_replay: ClassVar[Literal["keep", "drop"]] = "drop"
+
+    def replay_from_model(self, message: Message, origin: Origin, model_name: str) -> Message:
+        """Another model's turn without its reasoning state (:attr:`cross_model_replay`), but an
+        MCP approval request keeps its item (id, server label): not stored, it goes back whole
+        with the decision that answers it, which the API refuses without it."""
+        from modelport.types import ToolCallPart
+
+        sent = super().replay_from_model(message, origin, model_name)
+        asked = {
+            p.id: p for p in message.content if isinstance(p, ToolCallPart) and p.approval == "requested"
+        }
+        if sent is message or not asked:
+            return sent
+        content = [asked.get(p.id, p) if isinstance(p, ToolCallPart) else p for p in sent.content]
+        return sent.model_copy(update={"content": content})
 
     def neutral_tool(self, name: str) -> NeutralToolMapping | None:
         """``openai.web_search`` / ``code_interpreter`` / ``mcp`` (the Responses API has no page fetch)."""
