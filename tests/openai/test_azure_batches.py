@@ -328,3 +328,18 @@ def test_a_failed_batch_call_s_error_holds_no_key() -> None:
         _model(handler).submit_batch([{"prompt": "Hi"}])
     shown = "\n".join([str(caught.value), repr(caught.value), caught.value.body_excerpt or ""])
     assert [form for form in encoded_forms(KEY) if form in shown] == []
+
+
+def test_a_saved_job_resumes_on_the_same_routes_and_holds_no_credential() -> None:
+    seen: list[httpx.Request] = []
+    model = _model(_serving(AZURE_CREATED, seen), api_version="2024-10-21")
+    saved = model.get_batch(AZURE_CREATED["id"]).model_dump_json()
+    assert json.loads(saved)["connection"] == {"base_url": ENDPOINT, "api_version": "2024-10-21"}
+    assert [form for form in encoded_forms(KEY) if form in saved] == []
+    job = modelport.restore_batch(
+        saved, api_key=KEY, transport=httpx.MockTransport(_serving(AZURE_CREATED, seen))
+    )
+    job.refresh()
+    assert [str(r.url) for r in seen] == [
+        f"{ENDPOINT}/openai/batches/{AZURE_CREATED['id']}?api-version=2024-10-21"
+    ] * 2
