@@ -253,6 +253,40 @@ def test_a_file_id_that_would_leave_the_route_is_refused_before_io(file_id: str)
     assert len(seen) == 1
 
 
+def test_a_results_line_keeps_azure_s_filter_annotations() -> None:
+    """The output line's body is a real Azure chat completion (pydantic-ai's recording, with filter
+    results); the line around it is OpenAI's recorded output-line shape (MOCK: no Azure batch output
+    is recorded)."""
+    import yaml
+
+    from tests import recordings
+
+    path = recordings.recording(
+        "azure-openai",
+        "pydantic__pydantic-ai/tests__providers__cassettes__test_azure__test_azure_provider_call.yaml",
+    )
+    body = yaml.safe_load(path.read_text(encoding="utf-8"))["interactions"][0]["response"]["parsed_body"]
+    recorded = json.loads(exchanges(ANSWERS)[-1].answer.splitlines()[0])
+    line = {**recorded, "response": {**recorded["response"], "body": body}}
+    ended = {**AZURE_CREATED, "status": "completed", "output_file_id": "file-out1"}
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        if request.url.path.endswith("/content"):
+            return httpx.Response(200, content=json.dumps(line).encode() + b"\n")
+        return httpx.Response(200, json=ended)
+
+    job = _model(handler, provider="azure-openai", api_version="2024-10-21").get_batch(ended["id"])
+    (item,) = job.results()
+    assert item.custom_id == recorded["custom_id"] and item.result is not None
+    assert item.result.text == "The capital of France is **Paris**."
+    kept = item.result.provider_metadata["azure-openai"]
+    assert kept["prompt_filter_results"] == body["prompt_filter_results"]
+    assert kept["content_filter_results"] == body["choices"][0]["content_filter_results"]
+    assert str(seen[-1].url) == f"{ENDPOINT}/openai/files/file-out1/content?api-version=2024-10-21"
+
+
 # Refused before any request ----------------------------------------------------------------------
 
 
