@@ -4,8 +4,9 @@ The OpenAI mappings unchanged (the classes below subclass :class:`ChatCompletion
 :class:`OpenAIResponsesProvider`), behind Azure's routes, credentials, content filter and error
 shapes: see :mod:`modelport_openai._azure` (endpoint, API version, routes, ``api-key`` or Microsoft
 Entra ID) and :mod:`modelport_openai._azure_filters` (filter annotations; a filtered prompt is the
-``content-filter`` outcome, a result as Gemini's blocked prompt is, not an error; errors). The model
-name is the deployment's name::
+``content-filter`` outcome, a result as Gemini's blocked prompt is, not an error; errors), and
+:mod:`modelport_openai._azure_batches` (OpenAI's batch steps on Azure's routes). The model name is
+the deployment's name::
 
     model = modelport.get_model("azure-openai/my-gpt-4o-deployment", endpoint="https://res.openai.azure.com")
 """
