@@ -34,6 +34,8 @@ BATCH_CASES = {
     ("openai", "batch-embeddings"),
     ("openai-responses", "batch-answers"),
     ("google", "batch-answers"),
+    ("azure-openai", "batch-cancel-deployment-route"),  # MOCK: openai/batch-cancel on Azure's routes
+    ("azure-openai-responses", "batch-answers-v1"),  # MOCK: openai-responses/batch-answers on Azure's
 }
 
 

@@ -56,12 +56,19 @@ _STATUS: Mapping[str, BatchStatus] = {
 ErrorFrom = Callable[[int, Mapping[str, str], str], ProviderError]
 
 
-def submit_steps(requests: Sequence[BatchRequest], paths: Sequence[str]) -> Steps[BatchState]:
+def submit_steps(
+    requests: Sequence[BatchRequest],
+    paths: Sequence[str],
+    *,
+    endpoint: str | None = None,
+    max_requests: int = MAX_BATCH_REQUESTS,
+) -> Steps[BatchState]:
     """Upload the JSON Lines file (multipart, streamed from a spooled file), then create the batch
-    for the one endpoint every request goes to (``paths``: each request's URL path)."""
-    if len(requests) > MAX_BATCH_REQUESTS:
+    for the one endpoint every request goes to (``paths``: each request's URL path, each line's
+    ``url``; ``endpoint``: the create body's, when the service names it otherwise, as Azure does)."""
+    if len(requests) > max_requests:
         raise InvalidRequestError(
-            f"an OpenAI batch holds at most {MAX_BATCH_REQUESTS} requests, got {len(requests)}"
+            f"an OpenAI batch holds at most {max_requests} requests, got {len(requests)}"
         )
     endpoints = sorted(set(paths))
     if len(endpoints) != 1:
@@ -88,7 +95,11 @@ def submit_steps(requests: Sequence[BatchRequest], paths: Sequence[str]) -> Step
     assert uploaded is not None
     created = yield HttpRequest(
         "/batches",
-        body={"input_file_id": uploaded.data["id"], "endpoint": endpoints[0], "completion_window": "24h"},
+        body={
+            "input_file_id": uploaded.data["id"],
+            "endpoint": endpoint or endpoints[0],
+            "completion_window": "24h",
+        },
     )
     assert created is not None
     return batch_state(created.data)
@@ -151,7 +162,7 @@ def batch_state(data: Mapping[str, Any]) -> BatchState:
     raw = str(data["status"])
     counts = data.get("request_counts") or {}
     total, succeeded, failed = (count(counts.get(k)) for k in ("total", "completed", "failed"))
-    status = _STATUS.get(raw, "running")
+    status = _STATUS.get(raw.lower(), "running")  # Azure has written "Validating", "Completed"
     left = max(total - succeeded - failed, 0)
     done = BatchCounts(
         total=total,

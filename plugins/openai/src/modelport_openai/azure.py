@@ -4,21 +4,22 @@ The OpenAI mappings unchanged (the classes below subclass :class:`ChatCompletion
 :class:`OpenAIResponsesProvider`), behind Azure's routes, credentials, content filter and error
 shapes: see :mod:`modelport_openai._azure` (endpoint, API version, routes, ``api-key`` or Microsoft
 Entra ID) and :mod:`modelport_openai._azure_filters` (filter annotations; a filtered prompt is the
-``content-filter`` outcome, a result as Gemini's blocked prompt is, not an error; errors). The model
-name is the deployment's name::
+``content-filter`` outcome, a result as Gemini's blocked prompt is, not an error; errors), and
+:mod:`modelport_openai._azure_batches` (OpenAI's batch steps on Azure's routes). The model name is
+the deployment's name::
 
     model = modelport.get_model("azure-openai/my-gpt-4o-deployment", endpoint="https://res.openai.azure.com")
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import httpx
 
-from modelport.http import HttpProvider, HttpRequest
+from modelport.http import HttpProvider, HttpRequest, Steps
 from modelport.provider import Capabilities, EmbedRequest, ProviderConfig
 
 from ._azure import API_KEY_ENV, AZURE_OPTIONS, AzureConnection
@@ -32,6 +33,7 @@ from .provider import (
 )
 
 if TYPE_CHECKING:
+    from modelport.batches import BatchDownload, BatchLine, BatchRequest, BatchState
     from modelport.errors import ProviderError
     from modelport.types import Result
 
@@ -108,6 +110,29 @@ class _Azure(HttpProvider):
     def list_models_request(self, page: str | None) -> HttpRequest:
         return self._routed(super().list_models_request(page), "")
 
+    # Batches: OpenAI's files + batches steps on Azure's routes (see ._azure_batches) ----------------
+
+    def batch_submit(self, model_name: str, requests: Sequence[BatchRequest]) -> Steps[BatchState]:
+        """``POST /openai/v1/files`` (or ``/openai/files?api-version=...``), then ``.../batches``."""
+        from ._azure_batches import azure_submit
+
+        return azure_submit(self.azure, requests)
+
+    def batch_get(self, batch_id: str) -> Steps[BatchState]:
+        from ._azure_batches import azure_get
+
+        return azure_get(self.azure, batch_id)
+
+    def batch_cancel(self, batch_id: str) -> Steps[BatchState]:
+        from ._azure_batches import azure_cancel
+
+        return azure_cancel(self.azure, batch_id)
+
+    def batch_results(self, state: BatchState) -> Steps[Iterable[BatchLine | BatchDownload]]:
+        from ._azure_batches import azure_results
+
+        return azure_results(self.azure, state, self.error_from_response)
+
     # Filters and errors ---------------------------------------------------------------------------
 
     def decode_response(self, data: Any, spec: HttpRequest) -> Result:
@@ -146,7 +171,7 @@ class AzureOpenAIProvider(_Azure, ChatCompletionsProvider):  # type: ignore[misc
     display_name: ClassVar[str] = "Azure OpenAI"
     telemetry_name: ClassVar[str | None] = "azure.ai.openai"
     request_bounds: ClassVar[Mapping[str, tuple[float, float]]] = CHAT_COMPLETIONS_BOUNDS
-    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, list_models=False)
+    capabilities: ClassVar[Capabilities] = replace(_CAPABILITIES, list_models=False, batch=True)
     #: OpenAI's own models, served under deployment names: OpenAI's quirks, without prompt-cache keys.
     quirks: ClassVar[Quirks] = replace(OpenAIProvider.quirks, prompt_cache=False, metadata=False)
 
@@ -154,12 +179,12 @@ class AzureOpenAIProvider(_Azure, ChatCompletionsProvider):  # type: ignore[misc
 class AzureOpenAIResponsesProvider(_Azure, OpenAIResponsesProvider):  # type: ignore[misc]
     """Azure OpenAI, the Responses API: ``{endpoint}/openai/v1/responses``, or
     ``/openai/responses?api-version=...`` for a dated ``api_version``; credentials, endpoint and
-    version as ``azure-openai``. No token counting or batches here (Azure has no such route)."""
+    version as ``azure-openai``. No token counting here (Azure has no such route)."""
 
     id: ClassVar[str] = "azure-openai-responses"
     display_name: ClassVar[str] = "Azure OpenAI Responses API"
     telemetry_name: ClassVar[str | None] = "azure.ai.openai"
     _responses: ClassVar[bool] = True
     capabilities: ClassVar[Capabilities] = replace(
-        OpenAIResponsesProvider.capabilities, count_tokens=False, batch=False, list_models=False
+        OpenAIResponsesProvider.capabilities, count_tokens=False, list_models=False
     )
