@@ -1,0 +1,376 @@
+"""Google conformance cases at the edges of the mapping's tables and ranges: a finish reason the
+table maps to ``content-filter`` and one it does not list, a temperature at the top of its range,
+the thinking options by their wire name and at the dynamic budget -1, a grounding chunk that names
+its domain and a segment that starts before the text, a malformed option and a replayed turn whose
+calls no longer match its raw parts.
+
+The responses are recordings (body-only Firebase ones, so the request is reconstructed), a few with
+one value changed (named in ``source.note``); the refused requests have no interaction.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gemini_corpus import CORPUS, JSON_TYPE, captured, documented, mock_json, raw_json, raw_sse, wire
+from google_case_data import ADAPTED, NO_RECORDING, RECONSTRUCTED, SEARCH, SEARCH_STREAM, F, P, V, _response
+from google_cases_calls import FUNCTION_DOCS, PARALLEL, SUM_TOOL, THINKING_DOCS
+from google_cases_grounding_shapes import _grounding_case
+from google_cases_refused import _refused
+from google_cases_tools import LEVELS
+
+SAFETY = "googleai__unary-failure-finish-reason-safety.json"
+THOUGHT_SUMMARY = "googleai__streaming-success-thinking-reply-thought-summary.txt"
+EMPTY_CHUNKS = "googleai__unary-success-google-search-grounding-empty-grounding-chunks.json"
+OPTIONS_DOCS = ["https://ai.google.dev/api/generate-content#ThinkingConfig"]
+
+
+def _finished_with(reason: str | None) -> tuple[int, str, str]:
+    """The recorded SAFETY-cut answer with its ``finishReason`` set to ``reason`` (``None``: removed)."""
+    status, _, text = raw_json(F + SAFETY, 200)
+    body = json.loads(text)
+    assert body["candidates"][0]["finishReason"] == "SAFETY"
+    if reason is None:
+        del body["candidates"][0]["finishReason"]
+    else:
+        body["candidates"][0]["finishReason"] = reason
+    return status, JSON_TYPE, json.dumps(body, ensure_ascii=False)
+
+
+def _finish_case(name: str, reason: str | None, description: str) -> dict[str, Any]:
+    what = f"set from SAFETY to {reason}" if reason else "removed"
+    return {
+        "name": name,
+        "description": description,
+        "method": "generate",
+        "model": "gemini-2.0-flash",
+        "requirements": ["G13"],
+        "request": {"prompt": "Write a short story."},
+        "response": _finished_with(reason),
+        "source": F + SAFETY,
+        "source_args": {"note": RECONSTRUCTED + f"; MOCK edit of the recorded response: finishReason {what}"},
+    }
+
+
+def _domain_named(metadata: dict[str, Any]) -> None:
+    metadata["groundingChunks"][0]["web"]["domain"] = "accuweather.com"  # its recorded title
+
+
+def _start_negative(metadata: dict[str, Any]) -> None:
+    metadata["groundingSupports"][1]["segment"]["startIndex"] = -1  # recorded: 57
+
+
+def _part_zero(metadata: dict[str, Any]) -> None:
+    metadata["groundingSupports"][1]["segment"]["partIndex"] = 0  # the answer's one text part
+
+
+def _part_missing(metadata: dict[str, Any]) -> None:
+    metadata["groundingSupports"][1]["segment"]["partIndex"] = 3  # the answer has one text part
+
+
+def _stream_grounding_in_two_frames() -> tuple[int, str, str]:
+    """The recorded grounded stream, the frame before the last also carrying the first chunk and
+    the first support of the last frame's groundingMetadata (which repeats them, then adds the rest)."""
+    status, kind, body = _response(SEARCH_STREAM)
+    frames = [block for block in body.split("\r\n\r\n") if block.strip()]
+    before, last = (json.loads(frame.removeprefix("data: ")) for frame in frames[-2:])
+    grounding = last["candidates"][0]["groundingMetadata"]
+    assert before["candidates"][0]["groundingMetadata"] == {} and len(grounding["groundingSupports"]) > 1
+    before["candidates"][0]["groundingMetadata"] = {
+        "groundingChunks": grounding["groundingChunks"][:1],
+        "groundingSupports": grounding["groundingSupports"][:1],
+    }
+    frames[-2] = "data: " + json.dumps(before, ensure_ascii=False)
+    return status, kind, "".join(frame + "\r\n\r\n" for frame in frames)
+
+
+def _calls_not_matching_case() -> dict[str, Any]:
+    """The three recorded parallel calls as raw parts, the message's content holding two of them."""
+    _, _, text = raw_json(F + PARALLEL)
+    parts = json.loads(text)["candidates"][0]["content"]["parts"]
+    calls = [
+        {"type": "tool-call", "id": f"call-{i}", "name": "sum", "args": dict(p["functionCall"]["args"])}
+        for i, p in enumerate(parts)
+    ][:2]
+    results = [
+        {
+            "type": "tool-result",
+            "call_id": c["id"],
+            "name": "sum",
+            "output": {"result": c["args"]["x"] + c["args"]["y"]},
+        }
+        for c in calls
+    ]
+    return {
+        "name": "refused-replay-calls-not-matching-parts",
+        "description": "An assistant turn whose content keeps two of the three recorded calls while its "
+        "provider_metadata still holds all three raw parts: a typed InvalidRequestError, nothing sent.",
+        "method": "generate",
+        "model": "gemini-2.0-flash",
+        "requirements": ["G5"],
+        "features": ["function_tools"],
+        "request": {
+            "messages": [
+                {"role": "user", "content": "Add 2 and 1, 4 and 3, 6 and 5 with the sum tool."},
+                {
+                    "role": "assistant",
+                    "content": calls,
+                    "provider_metadata": {"google": {"parts": parts}},
+                    "origin": {"provider": "google", "api": "generate-content", "model": "gemini-2.0-flash"},
+                },
+                {"role": "tool", "content": results},
+            ],
+            "tools": [SUM_TOOL],
+        },
+        "response": None,
+        "source": _refused(
+            "the raw parts replayed with their signatures must be the message's own; the calls are the "
+            f"recorded ones of {PARALLEL}, the last left out of the content",
+            FUNCTION_DOCS,
+        ),
+    }
+
+
+TEXT_THEN_CALL = V + "issue-10781.1.chunks.txt"
+WEATHER = {
+    "type": "function",
+    "name": "get_weather",
+    "description": "The weather in a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+
+
+def _edited_call_with_id_case() -> dict[str, Any]:
+    """The recorded Gemini 3.1 turn (a text, then a signed call with an id) sent back with the
+    call's arguments edited: the call goes unsigned in place of its raw part, keeping its id."""
+    frames = [
+        json.loads(line)
+        for line in (CORPUS / TEXT_THEN_CALL).read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    parts = [
+        p for f in frames for c in f.get("candidates", []) for p in (c.get("content") or {}).get("parts", [])
+    ]
+    raw = [p for p in parts if p.get("text") or "functionCall" in p]
+    assert [list(p) for p in raw] == [["text"], ["functionCall", "thoughtSignature"]], raw
+    call = raw[1]["functionCall"]
+    assert call["id"] == "g1bmv6il" and call["args"] == {"city": "San Francisco"}
+    prompt = "What is the weather in San Francisco?"
+    edited = {"city": "Paris"}  # the caller's edit
+    message = {
+        "role": "assistant",
+        "content": [
+            {"type": "text", "text": raw[0]["text"]},
+            {
+                "type": "tool-call",
+                "id": call["id"],
+                "name": call["name"],
+                "args": edited,
+                "provider_metadata": {"google": {"thoughtSignature": raw[1]["thoughtSignature"]}},
+            },
+        ],
+        "provider_metadata": {"google": {"parts": raw}},
+        "origin": {"provider": "google", "api": "generate-content", "model": "gemini-3.1-pro-preview"},
+    }
+    output = {"temperature": "18 C"}
+    result = {"type": "tool-result", "call_id": call["id"], "name": call["name"], "output": output}
+    answer = "It is 18 C in Paris."
+    return {
+        "name": "generate-edited-call-with-id-history",
+        "description": "The recorded Gemini 3.1 turn (a text, then a signed call with an id) sent back "
+        "with the call's arguments edited: the call goes unsigned in place of its raw part with its "
+        "id kept, and its functionResponse names the same id.",
+        "method": "generate",
+        "model": "gemini-3.1-pro-preview",
+        "requirements": ["G5"],
+        "features": ["function_tools"],
+        "request": {
+            "messages": [{"role": "user", "content": prompt}, message, {"role": "tool", "content": [result]}],
+            "tools": [WEATHER],
+        },
+        "wire": {
+            "contents": [
+                {"role": "user", "parts": [{"text": prompt}]},
+                {
+                    "role": "model",
+                    "parts": [
+                        raw[0],
+                        {"functionCall": {"name": call["name"], "args": edited, "id": call["id"]}},
+                    ],
+                },
+                {
+                    "role": "user",
+                    "parts": [
+                        {"functionResponse": {"name": call["name"], "response": output, "id": call["id"]}}
+                    ],
+                },
+            ],
+            "tools": [
+                {
+                    "functionDeclarations": [
+                        {
+                            "name": WEATHER["name"],
+                            "description": WEATHER["description"],
+                            "parametersJsonSchema": WEATHER["parameters"],
+                        }
+                    ]
+                }
+            ],
+        },
+        "response": mock_json(
+            {
+                "candidates": [
+                    {
+                        "content": {"role": "model", "parts": [{"text": answer}]},
+                        "finishReason": "STOP",
+                        "index": 0,
+                    }
+                ],
+                "usageMetadata": {"promptTokenCount": 41, "candidatesTokenCount": 9, "totalTokenCount": 50},
+                "modelVersion": "gemini-3.1-pro-preview",
+                "responseId": "mock-edited-call-with-id-1",
+            }
+        ),
+        "source": documented(
+            NO_RECORDING.format(what="a history whose signed call, with an id, was edited")
+            + f"; the replayed turn is the recorded one of vercel/ai {TEXT_THEN_CALL.split('/')[-1]} "
+            "(commit 1eb691e138c6bfef8955eb653db4e473ec803c98)",
+            FUNCTION_DOCS,
+        ),
+    }
+
+
+def edge_cases() -> list[dict[str, Any]]:
+    return [
+        _finish_case(
+            "generate-finish-reason-spii",
+            "SPII",
+            "finishReason SPII (sensitive personal information): content-filter, the partial text kept.",
+        ),
+        _finish_case(
+            "generate-finish-reason-unlisted",
+            "LANGUAGE",
+            "finishReason LANGUAGE, a documented reason the mapping does not list: other, the partial "
+            "text kept.",
+        ),
+        _finish_case(
+            "generate-finish-reason-missing",
+            None,
+            "A candidate with no finishReason (the recorded answer with it left out): other, the "
+            "partial text kept.",
+        ),
+        {
+            "name": "generate-temperature-two",
+            "description": "temperature 2, the top of Gemini's range, is sent as given.",
+            "method": "generate",
+            "model": "gemini-2.0-flash",
+            "requirements": ["G3"],
+            "features": ["provider_tools"],
+            "request": {
+                "prompt": "What is the current weather in Tokyo?",
+                "temperature": 2.0,
+                "tools": [SEARCH],
+            },
+            "response": raw_json(F + EMPTY_CHUNKS, 200),
+            "source": F + EMPTY_CHUNKS,
+            "source_args": {"note": RECONSTRUCTED},
+        },
+        {
+            "name": "generate-thinking-level-wire-name-option",
+            "description": "Gemini 3: the thinking level given by its wire name (thinkingLevel LOW) in "
+            "provider_options → thinkingConfig.thinkingLevel LOW.",
+            "method": "generate",
+            "model": "gemini-3.7-flash",
+            "requirements": ["G4", "G18"],
+            "features": ["reasoning"],
+            "request": {"prompt": "Hello", "provider_options": {"google": {"thinkingLevel": "LOW"}}},
+            "wire": wire({"prompt": "Hello", "provider_options": {"google": {"thinking_level": "LOW"}}}),
+            "response": captured(LEVELS, "low"),
+            "source": LEVELS,
+            "source_args": {
+                "commit": "82d3bb76e77f9a0a283c1e61badc3c5b0509b3e2",
+                "note": RECONSTRUCTED + "; the 'low' capture of the map",
+            },
+        },
+        {
+            "name": "stream-thinking-budget-dynamic",
+            "description": "thinking_budget -1 (dynamic thinking) in provider_options → "
+            "thinkingConfig.thinkingBudget -1; thought-summary frames, then the answer.",
+            "method": "stream",
+            "model": "gemini-2.5-flash",
+            "requirements": ["G4", "G18"],
+            "request": {
+                "prompt": "Why is the sky blue?",
+                "provider_options": {"google": {"thinking_budget": -1}},
+            },
+            "response": raw_sse(F + THOUGHT_SUMMARY),
+            "source": F + THOUGHT_SUMMARY,
+            "source_args": {"note": RECONSTRUCTED},
+        },
+        _grounding_case(
+            "grounding-chunk-domain-named",
+            "A groundingChunks web chunk naming its domain (accuweather.com): the source's domain, "
+            "not its file id.",
+            _domain_named,
+            "groundingChunks[0].web.domain set to its title, accuweather.com",
+        ),
+        _grounding_case(
+            "grounding-segment-start-negative",
+            "A groundingSupports segment starting at byte -1: a typed ProviderMetadataError, not a "
+            "citation re-anchored on its text.",
+            _start_negative,
+            "groundingSupports[1].segment.startIndex set from 57 to -1",
+        ),
+        _grounding_case(
+            "grounding-segment-part-index-zero",
+            "A groundingSupports segment naming partIndex 0, the answer's one text part: its offsets "
+            "are read in that part, the citation as recorded.",
+            _part_zero,
+            "groundingSupports[1].segment.partIndex set to 0 (recorded: omitted)",
+        ),
+        _grounding_case(
+            "grounding-segment-part-index-missing",
+            "A groundingSupports segment naming partIndex 3 of a one-part answer: re-anchored on its "
+            "segment text, with a warning.",
+            _part_missing,
+            "groundingSupports[1].segment.partIndex set to 3 (recorded: omitted)",
+        ),
+        {
+            "name": "refused-thinking-budget-option-not-integer",
+            "description": "provider_options thinking_budget '1024' (a string of digits, not an integer: "
+            "the option is strict): a typed InvalidRequestError naming thinking_budget, nothing sent.",
+            "method": "generate",
+            "model": "gemini-2.5-flash",
+            "requirements": ["G18"],
+            "request": {"prompt": "Hello", "provider_options": {"google": {"thinking_budget": "1024"}}},
+            "response": None,
+            "source": _refused(
+                "thinkingBudget is an integer field of ThinkingConfig", OPTIONS_DOCS + THINKING_DOCS
+            ),
+        },
+        _calls_not_matching_case(),
+        _edited_call_with_id_case(),
+        {
+            "name": "grounding-stream-in-two-frames",
+            "description": "The recorded grounded stream, its first chunk and support sent a frame "
+            "early and repeated on the last frame with the rest: read once, the citations as recorded.",
+            "method": "stream",
+            "model": "gemini-2.5-pro",
+            "requirements": ["S7", "S8"],
+            "features": ["provider_tools"],
+            "request": {
+                "system": "You are a helpful chatbot.",
+                "prompt": "What is the weather in San Francisco today?",
+                "tools": [SEARCH],
+            },
+            "response": _stream_grounding_in_two_frames(),
+            "source": P + SEARCH_STREAM,
+            "source_args": {
+                "interaction": 0,
+                "note": ADAPTED + "; MOCK edit of the recorded response: the empty groundingMetadata of "
+                "the frame before the last set to the first groundingChunks and groundingSupports item "
+                "of the last frame",
+            },
+        },
+    ]
