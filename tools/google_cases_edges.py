@@ -13,7 +13,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gemini_corpus import CORPUS, JSON_TYPE, captured, documented, mock_json, raw_json, raw_sse, wire
+from gemini_corpus import (
+    CORPUS,
+    JSON_TYPE,
+    SSE_TYPE,
+    captured,
+    documented,
+    mock_json,
+    raw_json,
+    raw_sse,
+    wire,
+)
 from google_case_data import ADAPTED, NO_RECORDING, RECONSTRUCTED, SEARCH, SEARCH_STREAM, F, P, V, _response
 from google_cases_calls import FUNCTION_DOCS, PARALLEL, SUM_TOOL, THINKING_DOCS
 from google_cases_grounding_shapes import _grounding_case
@@ -241,6 +251,64 @@ def _edited_call_with_id_case() -> dict[str, Any]:
     }
 
 
+EMBED_DOCS = ["https://ai.google.dev/api/embeddings#method:-models.embedcontent"]
+
+
+def _single_embed_case() -> dict[str, Any]:
+    values = [0.0123, -0.0456, 0.0789, -0.0012]
+    return {
+        "name": "embed-single-value",
+        "description": "One value (not a list) → embedContent (not batchEmbedContents); its embedding.",
+        "method": "embed",
+        "model": "gemini-embedding-001",
+        "requirements": ["G17"],
+        "features": ["embed"],
+        "request": {"values": "Some text goes here", "output_dimensionality": 4},
+        # embedContent names its model in the path only (the reference's request body has none)
+        "wire": {"content": {"parts": [{"text": "Some text goes here"}]}, "outputDimensionality": 4},
+        "response": mock_json({"embedding": {"values": values}}),
+        "source": documented(NO_RECORDING.format(what="a one-value embedContent call"), EMBED_DOCS),
+    }
+
+
+def _streamed_server_call_case() -> dict[str, Any]:
+    """The parts of generate-server-executed-call, one frame each, the finish on the last."""
+    parts = [
+        {"functionCall": {"id": "mcp-weather-1", "name": "mcp_weather", "args": {"city": "Paris"}}},
+        {"functionResponse": {"id": "mcp-weather-1", "name": "mcp_weather", "response": {"temp_c": 21}}},
+        {"text": "It is 21 °C in Paris."},
+    ]
+    frames = []
+    for i, part in enumerate(parts):
+        candidate: dict[str, Any] = {"content": {"role": "model", "parts": [part]}, "index": 0}
+        frame: dict[str, Any] = {"candidates": [candidate]}
+        if i == len(parts) - 1:
+            candidate["finishReason"] = "STOP"
+            frame["usageMetadata"] = {
+                "promptTokenCount": 8,
+                "candidatesTokenCount": 12,
+                "totalTokenCount": 20,
+            }
+        frame["modelVersion"] = "gemini-2.5-flash"
+        frame["responseId"] = "mock-server-call-stream-1"
+        frames.append(frame)
+    text = "".join(f"data: {json.dumps(f, ensure_ascii=False)}\r\n\r\n" for f in frames)
+    return {
+        "name": "stream-server-executed-call",
+        "description": "A streamed functionCall answered by a functionResponse in a later frame of the "
+        "same turn (a server-side MCP tool): one provider-executed tool-call event, not a "
+        "start/delta/end triple, then its result and the text; the finish is stop.",
+        "method": "stream",
+        "model": "gemini-2.5-flash",
+        "requirements": ["G5", "G13", "G14"],
+        "request": {"prompt": "What is the weather in Paris?"},
+        "response": (200, SSE_TYPE, text),
+        "source": documented(
+            NO_RECORDING.format(what="a server-executed call in a streamed model turn"), FUNCTION_DOCS
+        ),
+    }
+
+
 def edge_cases() -> list[dict[str, Any]]:
     return [
         _finish_case(
@@ -253,6 +321,21 @@ def edge_cases() -> list[dict[str, Any]]:
             "LANGUAGE",
             "finishReason LANGUAGE, a documented reason the mapping does not list: other, the partial "
             "text kept.",
+        ),
+        _finish_case(
+            "generate-finish-reason-blocklist",
+            "BLOCKLIST",
+            "finishReason BLOCKLIST (a term of the blocklist): content-filter, the partial text kept.",
+        ),
+        _finish_case(
+            "generate-finish-reason-prohibited-content",
+            "PROHIBITED_CONTENT",
+            "finishReason PROHIBITED_CONTENT: content-filter, the partial text kept.",
+        ),
+        _finish_case(
+            "generate-finish-reason-image-safety",
+            "IMAGE_SAFETY",
+            "finishReason IMAGE_SAFETY (a generated image blocked): content-filter, the partial text kept.",
         ),
         _finish_case(
             "generate-finish-reason-missing",
@@ -351,6 +434,8 @@ def edge_cases() -> list[dict[str, Any]]:
         },
         _calls_not_matching_case(),
         _edited_call_with_id_case(),
+        _single_embed_case(),
+        _streamed_server_call_case(),
         {
             "name": "grounding-stream-in-two-frames",
             "description": "The recorded grounded stream, its first chunk and support sent a frame "
