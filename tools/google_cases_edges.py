@@ -28,6 +28,7 @@ from google_case_data import ADAPTED, NO_RECORDING, RECONSTRUCTED, SEARCH, SEARC
 from google_cases_calls import FUNCTION_DOCS, PARALLEL, SUM_TOOL, THINKING_DOCS
 from google_cases_grounding_shapes import _grounding_case
 from google_cases_refused import _refused
+from google_cases_refused_config import MAPS_DOCS, _time_range_case
 from google_cases_tools import LEVELS
 
 SAFETY = "googleai__unary-failure-finish-reason-safety.json"
@@ -434,6 +435,52 @@ def edge_cases() -> list[dict[str, Any]]:
         },
         _calls_not_matching_case(),
         _edited_call_with_id_case(),
+        _time_range_case(
+            "refused-time-range-offset-over-23-hours",
+            "googleSearch timeRangeFilter starting at offset +24:00 (an RFC 3339 offset has at most 23 "
+            "hours): a typed error, nothing sent.",
+            "2025-01-01T00:00:00+24:00",
+            "2025-01-02T00:00:00Z",
+            "a timeRangeFilter bound is an RFC 3339 timestamp (its offset hours are 00 to 23)",
+        ),
+        {
+            "name": "refused-maps-latitude-string",
+            "description": "google.google_maps with a latLng latitude given as the string '34.05' (the "
+            "tool arguments are strict: no coercion): a typed ProviderToolError, nothing sent.",
+            "method": "generate",
+            "model": "gemini-2.5-flash",
+            "requirements": ["S1"],
+            "features": ["provider_tools"],
+            "request": {
+                "prompt": "Where can I get coffee near here?",
+                "tools": [
+                    {
+                        "type": "provider",
+                        "id": "google.google_maps",
+                        "name": "google_maps",
+                        "args": {"latLng": {"latitude": "34.05", "longitude": -118.25}},
+                    }
+                ],
+            },
+            "response": None,
+            "source": _refused("a LatLng latitude is a double, not a string", MAPS_DOCS),
+        },
+        {
+            "name": "grounding-search-types-web",
+            "description": "google.google_search with searchTypes webSearch (the web vertical named, "
+            "not left to the default) → googleSearch.searchTypes.webSearch {}; a grounded answer.",
+            "method": "generate",
+            "model": "gemini-2.0-flash",
+            "requirements": ["S1", "S4"],
+            "features": ["provider_tools"],
+            "request": {
+                "prompt": "What is the current weather in Tokyo?",
+                "tools": [{**SEARCH, "args": {"searchTypes": {"webSearch": {}}}}],
+            },
+            "response": raw_json(F + EMPTY_CHUNKS, 200),
+            "source": F + EMPTY_CHUNKS,
+            "source_args": {"note": RECONSTRUCTED},
+        },
         _single_embed_case(),
         _streamed_server_call_case(),
         {
