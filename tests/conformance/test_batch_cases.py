@@ -34,6 +34,8 @@ BATCH_CASES = {
     ("openai", "batch-embeddings"),
     ("openai-responses", "batch-answers"),
     ("google", "batch-answers"),
+    ("google", "batch-cancelled"),  # MOCK: derived from batch-answers (no recording)
+    ("google", "batch-inlined-error"),  # MOCK: derived from batch-answers (no recording)
 }
 
 
