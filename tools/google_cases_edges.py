@@ -143,6 +143,7 @@ def _calls_not_matching_case() -> dict[str, Any]:
     }
 
 
+TIME_RANGE = "tests__models__cassettes__test_tool_choice_matrix__test_google_native_tool_only_web_search_completes.yaml"  # noqa: E501
 TEXT_THEN_CALL = V + "issue-10781.1.chunks.txt"
 WEATHER = {
     "type": "function",
@@ -479,6 +480,93 @@ def edge_cases() -> list[dict[str, Any]]:
             },
             "response": raw_json(F + EMPTY_CHUNKS, 200),
             "source": F + EMPTY_CHUNKS,
+            "source_args": {"note": RECONSTRUCTED},
+        },
+        _time_range_case(
+            "refused-time-range-offset-minute-60",
+            "googleSearch timeRangeFilter starting at offset +05:60 (offset minutes are 00 to 59): a "
+            "typed error, nothing sent.",
+            "2025-01-01T00:00:00+05:60",
+            "2025-01-02T00:00:00Z",
+            "a timeRangeFilter bound is an RFC 3339 timestamp (its offset minutes are 00 to 59)",
+        ),
+        {
+            "name": "grounding-search-time-range-offset",
+            "description": "googleSearch timeRangeFilter from 09:30 at offset +05:30 (04:00Z) to 04:20Z, "
+            "a twenty-minute range whose start is before its end only with the offset's minutes: sent "
+            "as given; a grounded answer.",
+            "method": "generate",
+            "model": "gemini-2.5-flash",
+            "requirements": ["S1", "S4"],
+            "features": ["provider_tools"],
+            "request": {
+                "prompt": "What is the weather in San Francisco right now?",
+                "tools": [
+                    {
+                        **SEARCH,
+                        "args": {
+                            "timeRangeFilter": {
+                                "startTime": "2025-06-01T09:30:00+05:30",
+                                "endTime": "2025-06-01T04:20:00Z",
+                            }
+                        },
+                    }
+                ],
+            },
+            "response": _response(TIME_RANGE),
+            "source": P + TIME_RANGE,
+            "source_args": {
+                "interaction": 0,
+                "note": ADAPTED + "; timeRangeFilter added to the request (the recording sent none), "
+                "as in grounding-search-time-range-filter, with another range",
+            },
+        },
+        {
+            "name": "refused-maps-latitude-under-minus-90",
+            "description": "google.google_maps with a latLng whose latitude is -90.5 degrees (past the "
+            "south pole): a typed ProviderToolError, nothing sent.",
+            "method": "generate",
+            "model": "gemini-2.5-flash",
+            "requirements": ["S1"],
+            "features": ["provider_tools"],
+            "request": {
+                "prompt": "Where can I get coffee near here?",
+                "tools": [
+                    {
+                        "type": "provider",
+                        "id": "google.google_maps",
+                        "name": "google_maps",
+                        "args": {"latLng": {"latitude": -90.5, "longitude": 0.0}},
+                    }
+                ],
+            },
+            "response": None,
+            "source": _refused("a LatLng latitude is in the range [-90.0, +90.0]", MAPS_DOCS),
+        },
+        {
+            "name": "refused-thinking-budget-option-under-minus-one",
+            "description": "provider_options thinking_budget -2 (-1 is dynamic, 0 and up a budget): a "
+            "typed InvalidRequestError, nothing sent.",
+            "method": "generate",
+            "model": "gemini-2.5-flash",
+            "requirements": ["G18"],
+            "request": {"prompt": "Hello", "provider_options": {"google": {"thinking_budget": -2}}},
+            "response": None,
+            "source": _refused(
+                "thinkingBudget is -1 (dynamic) or a budget of 0 or more", OPTIONS_DOCS + THINKING_DOCS
+            ),
+        },
+        {
+            "name": "stream-thinking-effort-max-gemini25",
+            "description": "Gemini 2.5: reasoning.effort max → thinkingBudget -1 (dynamic) + "
+            "includeThoughts; thought-summary frames, then the answer.",
+            "method": "stream",
+            "model": "gemini-2.5-flash",
+            "requirements": ["G4"],
+            "features": ["reasoning"],
+            "request": {"prompt": "Why is the sky blue?", "reasoning": {"effort": "max"}},
+            "response": raw_sse(F + THOUGHT_SUMMARY),
+            "source": F + THOUGHT_SUMMARY,
             "source_args": {"note": RECONSTRUCTED},
         },
         _single_embed_case(),

@@ -28,7 +28,7 @@ WIRE_REQUIREMENTS = {f"G{n}" for n in range(2, 19)} | {"S1", "S2", "S3", "S4", "
 def test_every_wire_requirement_has_a_case():
     covered = {r for case in GOOGLE + VERTEX for r in case.requirements}
     assert WIRE_REQUIREMENTS - covered == set()
-    assert (len(GOOGLE), len(VERTEX)) == (110, 7)
+    assert (len(GOOGLE), len(VERTEX)) == (115, 7)
 
 
 def test_every_case_carries_attribution_and_no_credentials():
@@ -72,6 +72,7 @@ def test_every_case_carries_attribution_and_no_credentials():
         "refused-documents",
         "refused-maps-latitude-over-90",
         "refused-maps-latitude-string",
+        "refused-maps-latitude-under-minus-90",
         "refused-max-output-tokens-over-int32",
         "refused-replay-calls-not-matching-parts",
         "refused-replay-parts-not-objects",
@@ -79,6 +80,7 @@ def test_every_case_carries_attribution_and_no_credentials():
         "refused-seed-over-int32",
         "refused-seed-under-int32",
         "refused-thinking-budget-option-not-integer",
+        "refused-thinking-budget-option-under-minus-one",
         "refused-thinking-budget-option-with-effort-gemini3",
         "refused-thinking-level-and-budget-generation-config",
         "refused-thinking-level-gemini25-generation-config",
@@ -86,6 +88,7 @@ def test_every_case_carries_attribution_and_no_credentials():
         "refused-time-range-leap-second-after-end",
         "refused-time-range-no-such-date",
         "refused-time-range-not-ordered",
+        "refused-time-range-offset-minute-60",
         "refused-time-range-offset-over-23-hours",
         "refused-tool-result-first",
         "stream-logprobs",
@@ -100,7 +103,7 @@ def test_refused_cases_record_no_exchange_and_a_typed_error():
     """A request refused before any I/O has a cassette with no interaction (so an adapter that sent
     it would fail the request check, not only expected.json) and a typed error as its answer."""
     refused = [case for case in GOOGLE if case.name.startswith("refused-")]
-    assert len(refused) == 20
+    assert len(refused) == 23
     for case in refused:
         assert case.cassette.interactions == [], case.name
         assert set(case.expected) == {"error"}, case.name
@@ -154,7 +157,7 @@ def test_stream_cassettes_store_one_event_per_entry():
 def test_google_suites_are_discovered_and_pass():
     suites, errors = discover_suites(["google", "google-vertex"])
     assert errors == {}
-    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [110, 7]
+    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [115, 7]
     assert suites["google"].merge_frames is not None
     report = run_conformance(["google", "google-vertex"], strict=True)
     failures = {c.case: c.message for p in report.providers for c in p.cases if c.status != "pass"}
@@ -166,7 +169,7 @@ def test_google_suites_are_discovered_and_pass():
         for check in c.checks
         if check.name == "merged" and c.method == "stream"
     }
-    assert len(merged) == 29
+    assert len(merged) == 30
     assert sorted(k for k, v in merged.items() if v != "pass") == [
         "error-mid-stream",
         "error-stream-http-status",
