@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from google_cases_code_execution import code_execution_cases
 from google_cases_edges import edge_cases
+from google_cases_edges_calls import call_edge_cases
 from google_cases_embed import embed_cases
 from google_cases_errors import error_cases
 from google_cases_grounding import GROUNDING_CASES
@@ -37,6 +38,7 @@ CASES = (
     + setting_cases()
     + grounding_shape_cases()
     + edge_cases()
+    + call_edge_cases()
 )
 #: The Vertex AI cases.
 VERTEX_CASES = [
