@@ -7,6 +7,8 @@ this module gathers them in one order for tools/convert_gemini_corpus.py.
 from __future__ import annotations
 
 from google_cases_code_execution import code_execution_cases
+from google_cases_edges import edge_cases
+from google_cases_edges_calls import call_edge_cases
 from google_cases_embed import embed_cases
 from google_cases_errors import error_cases
 from google_cases_grounding import GROUNDING_CASES
@@ -35,6 +37,8 @@ CASES = (
     + config_refused_cases()
     + setting_cases()
     + grounding_shape_cases()
+    + edge_cases()
+    + call_edge_cases()
 )
 #: The Vertex AI cases.
 VERTEX_CASES = [

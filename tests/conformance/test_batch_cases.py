@@ -36,6 +36,8 @@ BATCH_CASES = {
     ("google", "batch-answers"),
     ("azure-openai", "batch-cancel-deployment-route"),  # MOCK: openai/batch-cancel on Azure's routes
     ("azure-openai-responses", "batch-answers-v1"),  # MOCK: openai-responses/batch-answers on Azure's
+    ("google", "batch-cancelled"),  # MOCK: derived from batch-answers (no recording)
+    ("google", "batch-inlined-error"),  # MOCK: derived from batch-answers (no recording)
 }
 
 

@@ -28,7 +28,7 @@ WIRE_REQUIREMENTS = {f"G{n}" for n in range(2, 19)} | {"S1", "S2", "S3", "S4", "
 def test_every_wire_requirement_has_a_case():
     covered = {r for case in GOOGLE + VERTEX for r in case.requirements}
     assert WIRE_REQUIREMENTS - covered == set()
-    assert (len(GOOGLE), len(VERTEX)) == (86, 7)
+    assert (len(GOOGLE), len(VERTEX)) == (115, 7)
 
 
 def test_every_case_carries_attribution_and_no_credentials():
@@ -59,7 +59,9 @@ def test_every_case_carries_attribution_and_no_credentials():
         "count-tokens-cached-content",
         "count-tokens-system-function-tool",
         "count-tokens-text",
+        "embed-single-value",
         "generate-edited-call-arguments-history",
+        "generate-edited-call-with-id-history",
         "generate-inline-image-and-file-uri",
         "generate-malformed-function-call",
         "generate-server-executed-call",
@@ -69,11 +71,16 @@ def test_every_case_carries_attribution_and_no_credentials():
         "refused-candidate-count-two",
         "refused-documents",
         "refused-maps-latitude-over-90",
+        "refused-maps-latitude-string",
+        "refused-maps-latitude-under-minus-90",
         "refused-max-output-tokens-over-int32",
+        "refused-replay-calls-not-matching-parts",
         "refused-replay-parts-not-objects",
         "refused-replayed-results-out-of-order",
         "refused-seed-over-int32",
         "refused-seed-under-int32",
+        "refused-thinking-budget-option-not-integer",
+        "refused-thinking-budget-option-under-minus-one",
         "refused-thinking-budget-option-with-effort-gemini3",
         "refused-thinking-level-and-budget-generation-config",
         "refused-thinking-level-gemini25-generation-config",
@@ -81,9 +88,12 @@ def test_every_case_carries_attribution_and_no_credentials():
         "refused-time-range-leap-second-after-end",
         "refused-time-range-no-such-date",
         "refused-time-range-not-ordered",
+        "refused-time-range-offset-minute-60",
+        "refused-time-range-offset-over-23-hours",
         "refused-tool-result-first",
         "stream-logprobs",
         "stream-partial-args-gemini3",
+        "stream-server-executed-call",
         "vertex-count-tokens",
         "vertex-enterprise-web-search",
     ]
@@ -93,7 +103,7 @@ def test_refused_cases_record_no_exchange_and_a_typed_error():
     """A request refused before any I/O has a cassette with no interaction (so an adapter that sent
     it would fail the request check, not only expected.json) and a typed error as its answer."""
     refused = [case for case in GOOGLE if case.name.startswith("refused-")]
-    assert len(refused) == 16
+    assert len(refused) == 23
     for case in refused:
         assert case.cassette.interactions == [], case.name
         assert set(case.expected) == {"error"}, case.name
@@ -147,7 +157,7 @@ def test_stream_cassettes_store_one_event_per_entry():
 def test_google_suites_are_discovered_and_pass():
     suites, errors = discover_suites(["google", "google-vertex"])
     assert errors == {}
-    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [86, 7]
+    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [115, 7]
     assert suites["google"].merge_frames is not None
     report = run_conformance(["google", "google-vertex"], strict=True)
     failures = {c.case: c.message for p in report.providers for c in p.cases if c.status != "pass"}
@@ -159,7 +169,7 @@ def test_google_suites_are_discovered_and_pass():
         for check in c.checks
         if check.name == "merged" and c.method == "stream"
     }
-    assert len(merged) == 26
+    assert len(merged) == 30
     assert sorted(k for k, v in merged.items() if v != "pass") == [
         "error-mid-stream",
         "error-stream-http-status",
@@ -225,3 +235,29 @@ def test_every_cassette_round_trips_through_the_vcrpy_serializer():
         for stored, played in zip(case.cassette.interactions, vcr_dict["interactions"], strict=True):
             body = store_body(played["response"]["body"]["string"], played["response"]["headers"])
             assert body == stored.response["body"], case.name
+
+
+def test_mock_batches_map_an_inlined_error_and_a_cancel():
+    """The two batches derived from batch-answers: a google.rpc.Status inlined response is that
+    request's typed error (gRPC 7 is HTTP 403), and a cancelled batch counts its pending requests
+    cancelled, not expired."""
+    by_name = {case.name: case for case in GOOGLE}
+    errored = by_name["batch-inlined-error"].expected["batch"]
+    assert errored["job"]["counts"] == {
+        "cancelled": 0, "expired": 0, "failed": 1, "processing": 0, "succeeded": 1, "total": 2
+    }
+    assert [sorted(r) for r in errored["results"]] == [["custom_id", "result"], ["custom_id", "error"]]
+    assert errored["results"][1]["error"] == {
+        "provider_status": "PERMISSION_DENIED",
+        "retryable": False,
+        "status_code": 403,
+        "type": "ProviderAuthError",
+    }
+    expected = by_name["batch-cancelled"].expected
+    assert expected["error"]["type"] == "InvalidRequestError"
+    cancelled = expected["batch"]
+    assert (cancelled["job"]["status"], cancelled["job"]["raw_status"]) == ("cancelled", "BATCH_STATE_CANCELLED")
+    assert cancelled["job"]["counts"] == {
+        "cancelled": 2, "expired": 0, "failed": 0, "processing": 0, "succeeded": 0, "total": 2
+    }
+    assert "results" not in cancelled  # the results step raised: no output to read

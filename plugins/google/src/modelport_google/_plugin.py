@@ -57,6 +57,8 @@ def modelport_conformance_suites(register: Any) -> None:  # SuiteRegistrar: conf
 HISTORY_VOLATILE = (
     # the caller edited the first text of the recorded code-execution turn: the edited text is sent
     r"^generate-edited-code-execution-history:\$\.contents\[1\]\.parts\[",
+    # the caller edited the arguments of the recorded call: it is sent edited and unsigned
+    r"^generate-edited-call-with-id-history:\$\.contents\[1\]\.parts\[1\]",
 )
 
 
