@@ -40,6 +40,7 @@ from .batch_replay import BatchRun
 
 __all__ = [
     "check_citations",
+    "check_error_provider",
     "check_origin",
     "check_provider_executed",
     "check_round_trip",
@@ -317,6 +318,15 @@ def check_origin(result: Result | None, provider_id: str, model: str) -> list[st
     if again.origin != origin:
         problems.append(f"Result.message's origin changes through JSON: {again.origin!r} != {origin!r}")
     return problems
+
+
+def check_error_provider(error: BaseException | None, provider_id: str) -> list[str]:
+    """A provider's error names the provider called (``ProviderError.provider``), as its result's
+    origin does: an error read with its fields swapped or from another provider's table is caught
+    without the golden, which pins only the type and status."""
+    if not isinstance(error, ProviderError) or error.provider == provider_id:
+        return []
+    return [f"{type(error).__name__}.provider is {error.provider!r}, but {provider_id!r} was called"]
 
 
 def check_warnings(result: Result | None, events: Sequence[StreamEvent]) -> list[str]:

@@ -139,6 +139,7 @@ def _expected_check(case: Case, run: Execution, regenerate: bool) -> CheckOutcom
 def _invariants(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     problems: list[str] = []
     problems += invariants.check_origin(run.result, suite.provider_id, case.model)
+    problems += invariants.check_error_provider(run.error, suite.provider_id)
     problems += invariants.check_usage(run.result, run.events, run.embedding)
     values: list[Any] = [v for v in (run.result, run.embedding) if v is not None] + list(run.events)
     problems += invariants.check_round_trip(values)
