@@ -33,6 +33,8 @@ BATCH_CASES = {
     ("openai", "batch-cancel"),
     ("openai", "batch-embeddings"),
     ("openai-responses", "batch-answers"),
+    ("openai-responses", "batch-expired-mock"),  # MOCK: derived from batch-answers (no recording)
+    ("openai-responses", "batch-one-request-failed-mock"),  # MOCK: derived from batch-answers
     ("google", "batch-answers"),
 }
 
