@@ -411,7 +411,9 @@ def build(spec: dict[str, Any]) -> None:
 
 def main() -> None:
     """Write every case."""
-    for spec in CASES + MOCK_CASES + _google_mock_cases():
+    from batch_cases_responses import responses_mock_cases  # it reads this module's helpers
+
+    for spec in CASES + MOCK_CASES + _google_mock_cases() + responses_mock_cases():
         build(spec)
         print(f"{spec['target'].relative_to(ROOT)}")
 

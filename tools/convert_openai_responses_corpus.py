@@ -12,7 +12,8 @@ assistant message is built from the recorded first answer
 ``encrypted_content``, as a result's ``message`` holds them. The cases themselves are tables by
 subject: openai_responses_cases (answers, tools, errors), openai_responses_cases_reasoning,
 openai_responses_cases_built_in (built-in tools, citations, images), openai_responses_cases_settings
-(request settings) and openai_responses_cases_faults (recorded answers with a MOCK fault).
+(request settings), openai_responses_cases_faults (recorded answers with a MOCK fault) and
+openai_responses_cases_requests (request mappings surviving mutants pointed to).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from openai_responses_cases import answer_cases
 from openai_responses_cases_built_in import built_in_cases
 from openai_responses_cases_faults import fault_cases
 from openai_responses_cases_reasoning import reasoning_cases
+from openai_responses_cases_requests import request_cases
 from openai_responses_cases_settings import settings_cases
 from openai_responses_corpus import attribution, count_wire, wire
 
@@ -39,7 +41,14 @@ BASE = "https://api.openai.com/v1"
 
 def cases() -> list[dict[str, Any]]:
     """Every case, by subject."""
-    return [*answer_cases(), *reasoning_cases(), *built_in_cases(), *settings_cases(), *fault_cases()]
+    return [
+        *answer_cases(),
+        *reasoning_cases(),
+        *built_in_cases(),
+        *settings_cases(),
+        *fault_cases(),
+        *request_cases(),
+    ]
 
 
 def build(spec: dict[str, Any]) -> None:

@@ -1,8 +1,8 @@
 # ruff: noqa: E501  (a data table: long descriptions and corpus file names read better unwrapped)
 """The ``openai-responses`` cases with a recorded answer edited where no recording has the fault:
 a citation whose span is past its text, a stream whose ``response.created`` and
-``response.in_progress`` events did not arrive and one with an item ended twice (each a MOCK
-edit, marked in its note)."""
+``response.in_progress`` events did not arrive, one with an item ended twice, and answers cut
+short for a reason this version does not know or for none (each a MOCK edit, marked in its note)."""
 
 from __future__ import annotations
 
@@ -49,8 +49,43 @@ def _item_done_twice() -> tuple[int, str, str]:
     return status, kind, "".join(event + "\n\n" for event in [*events[: at + 1], done, *events[at + 1 :]])
 
 
+def _incomplete_because(reason: str | None) -> tuple[int, str, str]:
+    """MOCK: the recorded stream with its ``response.incomplete`` event's
+    ``incomplete_details.reason`` (``max_output_tokens``) replaced by ``reason`` (``None``: no
+    details at all)."""
+    status, kind, text = vcr(MAX_TOKENS)
+    events = [event for event in text.split("\n\n") if event.strip()]
+    (end,) = [e for e in events if e.startswith("event: response.incomplete")]
+    head, data = end.split("data: ", 1)
+    frame = json.loads(data)
+    assert frame["response"]["incomplete_details"] == {"reason": "max_output_tokens"}
+    frame["response"]["incomplete_details"] = None if reason is None else {"reason": reason}
+    edited = head + "data: " + json.dumps(frame, separators=(",", ":"))
+    return status, kind, "".join((edited if e is end else e) + "\n\n" for e in events)
+
+
 def fault_cases() -> list[dict[str, Any]]:
     return [
+        {
+            "name": "stream-incomplete-unknown-reason-mock",
+            "description": "MOCK reason: response.incomplete with a reason this version does not know (max_turns): finish other, never stop, the raw reason kept.",
+            "method": "stream",
+            "model": "gpt-4o",
+            "request": {"prompt": "List all U.S. states.", "max_output_tokens": 50},
+            "response": _incomplete_because("max_turns"),
+            "source": MAX_TOKENS,
+            "note": "MOCK answer: the recorded stream with its incomplete_details.reason max_output_tokens replaced by max_turns, a reason no recording has (the API documents max_output_tokens and content_filter); the canonical request reproduces the recorded one",
+        },
+        {
+            "name": "stream-incomplete-without-reason-mock",
+            "description": "MOCK reason: response.incomplete with no incomplete_details: finish other, never stop, the raw finish reason the status incomplete.",
+            "method": "stream",
+            "model": "gpt-4o",
+            "request": {"prompt": "List all U.S. states.", "max_output_tokens": 50},
+            "response": _incomplete_because(None),
+            "source": MAX_TOKENS,
+            "note": "MOCK answer: the recorded stream with its incomplete_details (reason max_output_tokens) set to null, as no recording has it; the canonical request reproduces the recorded one",
+        },
         {
             "name": "generate-citation-span-past-text-mock",
             "description": "MOCK span: the web search answer's last url_citation ends past its text: that citation is left out with a skipped-citation warning, the other spans and sources as recorded.",

@@ -87,6 +87,8 @@ def _file(part: dict[str, Any]) -> dict[str, Any]:
 def _content(part: dict[str, Any], role: str) -> dict[str, Any]:
     if part["type"] == "file":
         return _file(part)
+    if role == "assistant" and ((part.get("provider_metadata") or {}).get("modelport") or {}).get("refusal"):
+        return {"type": "refusal", "refusal": part["text"]}  # a refusal goes back as one
     if role == "assistant":
         return {"type": "output_text", "text": part["text"], "annotations": []}
     return {"type": "input_text", "text": part["text"]}
@@ -222,36 +224,45 @@ _MAX = {"gpt-5.1-codex-max": "xhigh"}
 def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]:
     """The Responses body for a canonical case request to ``model`` (the API reference's shape)."""
     reasoning_model = model.startswith(REASONING_PREFIXES)
+    options = (request.get("provider_options") or {}).get("openai-responses") or {}
     body: dict[str, Any] = {"model": model, "input": _input(request, reasoning_model)}
     if "max_output_tokens" in request:
         body["max_output_tokens"] = request["max_output_tokens"]
     # gpt-5.4-nano (or a dated snapshot) takes a temperature while it does not reason: ellmer's
     # batch sent it 0 and each answer echoes it (tests/corpus/batch/tidyverse__ellmer)
-    sampling = model.startswith("gpt-5.4-nano") and not request.get("reasoning")
+    # (reasoning switched off asks for none; the reasoning_effort option, when given, decides)
+    reasoning = request.get("reasoning")
+    reasons = bool(reasoning) and reasoning.get("enabled") is not False
+    reasons = options["reasoning_effort"] != "none" if "reasoning_effort" in options else reasons
+    sampling = model.startswith("gpt-5.4-nano") and not reasons
     if "temperature" in request and (sampling or not reasoning_model):
         body["temperature"] = request["temperature"]
     fmt = request.get("response_format")
     if fmt and fmt["type"] == "json_schema":
         text = {"type": "json_schema", "name": fmt.get("name") or "response", "schema": fmt["schema"]}
+        if "description" in fmt:
+            text["description"] = fmt["description"]
         if "strict" in fmt:
             text["strict"] = fmt["strict"]
         body["text"] = {"format": text}
+    elif fmt and fmt["type"] == "json":  # JSON without a schema
+        body["text"] = {"format": {"type": "json_object"}}
     if request.get("tools"):
         body["tools"] = [_tool(t) for t in request["tools"]]
         choice = request.get("tool_choice")
         if isinstance(choice, dict) and choice.get("type") == "tools":  # a subset that must be called
             allowed = [{"type": "function", "name": name} for name in choice["names"]]
             body["tool_choice"] = {"type": "allowed_tools", "mode": "required", "tools": allowed}
+        elif isinstance(choice, dict) and choice.get("type") == "tool":  # one function, by name
+            body["tool_choice"] = {"type": "function", "name": choice["name"]}
         elif choice is not None:
             body["tool_choice"] = "required" if choice == "any" else choice
-    options = (request.get("provider_options") or {}).get("openai-responses") or {}
-    reasoning = request.get("reasoning")
-    if reasoning and reasoning_model:
-        body["reasoning"] = {
-            # "max" is the model's highest level: xhigh from gpt-5.1-codex-max on, high for gpt-5
-            "effort": _MAX.get(model[:17], "high") if reasoning["effort"] == "max" else reasoning["effort"],
-            "summary": options.get("reasoning_summary", "auto"),
-        }
+    if reasoning and reasoning_model and reasoning.get("enabled") is not False:
+        effort = reasoning.get("effort")
+        # "max" is the model's highest level: xhigh from gpt-5.1-codex-max on, high for gpt-5
+        wire_effort = _MAX.get(model[:17], "high") if effort == "max" else effort
+        body["reasoning"] = {"effort": wire_effort} if effort is not None else {}
+        body["reasoning"]["summary"] = options.get("reasoning_summary", "auto")
     for option, field in (("reasoning_effort", "effort"), ("reasoning_summary", "summary")):
         if option in options:  # the options set the reasoning object's fields, given or not
             body.setdefault("reasoning", {})[field] = options[option]
@@ -259,6 +270,10 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
         body["user"] = request["user_id"]
     if request.get("request_labels"):  # the API's ``metadata``: string pairs kept with the answer
         body["metadata"] = dict(request["request_labels"])
+    cache = request.get("prompt_cache")
+    if cache:  # caching is automatic: a key, and the 24h retention for any ttl over 5 minutes
+        body |= {"prompt_cache_key": cache["key"]} if cache.get("key") else {}
+        body |= {"prompt_cache_retention": "24h"} if cache.get("ttl", "5m") != "5m" else {}
     previous = options.get("previous_response_id")
     if previous is not None:  # stateful: continue a stored answer, store this one too
         body["previous_response_id"] = previous

@@ -14,7 +14,7 @@ CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
     "openai": 62,
     "openai-compatible": 5,
-    "openai-responses": 81,
+    "openai-responses": 96,
     "groq": 6,
     "deepseek": 4,
     "openrouter": 3,

@@ -1,0 +1,112 @@
+"""The MOCK ``openai-responses`` batch cases (written by ``python tools/batch_cases.py``): the recorded
+gpt-5-nano exchange of ``batch-answers``, edited where no recording exists, each edit named in its
+case's ``source.note``: a batch that expired before any request ran, and one whose second request
+failed (an error file beside the output file). Both were pointed to by mutants of the batch mapping
+that survived the suite (``modelport conformance --mutate``, docs/conformance.md)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from batch_cases import CHATS, OPENAI, R, _json, _responses_upload
+
+__all__ = ["responses_mock_cases"]
+
+#: MOCK: the error file of :func:`_one_failed` (its message, file and request ids invented).
+ERROR_FILE = "file-7Jk2mErrorsQv9Lw3Xc5Zp8"
+_FAILED_LINE = {
+    "id": "batch_req_6a85c10ebfa08190b20a29426c204c43",
+    "custom_id": "1",
+    "response": {
+        "status_code": 400,
+        "request_id": "5f0e2b1c-2d7a-4e8b-9c61-0b7a3d1e4f52",
+        "body": {
+            "error": {
+                "message": "Invalid value for 'input': the input is empty.",
+                "type": "invalid_request_error",
+                "param": "input",
+                "code": "invalid_value",
+            }
+        },
+    },
+    "error": None,
+}
+
+
+def _final_poll(interactions: list[dict[str, Any]], **changes: Any) -> dict[str, Any]:
+    """The recorded poll that ended the batch (the last before the results), its batch object
+    with ``changes``."""
+    poll = copy.deepcopy(interactions[-2])
+    body = {**_json(poll["response"]["body"]["string"]), **changes}
+    poll["response"]["body"]["string"] = json.dumps(body, indent=2)
+    return poll
+
+
+def _expired(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The recorded upload and create, then the final poll answered ``expired`` with none of the
+    two requests run (no recording of an expired OpenAI batch is vendored)."""
+    ended = _json(interactions[-2]["response"]["body"]["string"])
+    poll = _final_poll(
+        interactions,
+        status="expired",
+        output_file_id=None,
+        finalizing_at=None,
+        completed_at=None,
+        expired_at=ended["expires_at"],
+        request_counts={"total": 2, "completed": 0, "failed": 0},
+        usage=None,
+    )
+    return [interactions[0], interactions[1], poll]
+
+
+def _one_failed(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The recorded upload, create and final poll (one request completed, one failed, an error
+    file), the output file without its second line, then the error file holding that request's 400
+    (no recording of an OpenAI batch error file is vendored)."""
+    counts = {"total": 2, "completed": 1, "failed": 1}
+    poll = _final_poll(interactions, error_file_id=ERROR_FILE, request_counts=counts)
+    output = copy.deepcopy(interactions[-1])
+    output["response"]["body"]["string"] = output["response"]["body"]["string"].splitlines(keepends=True)[0]
+    errors = copy.deepcopy(output)
+    errors["request"]["uri"] = f"https://api.openai.com/v1/files/{ERROR_FILE}/content"
+    errors["response"]["body"]["string"] = json.dumps(_FAILED_LINE) + "\n"
+    return [interactions[0], interactions[1], poll, output, errors]
+
+
+def responses_mock_cases() -> list[dict[str, Any]]:
+    """The specs, in :mod:`batch_cases`' shape."""
+    base = {
+        "saved": R + "openai_gpt-5-nano" + CHATS,
+        "model": "gpt-5-nano",
+        "requests": _responses_upload,
+        "family": "openai",
+    }
+    return [
+        {
+            **base,
+            "target": OPENAI / "openai-responses/batch-expired-mock",
+            "steps": ["refresh"],
+            "edit": _expired,
+            "mock": "MOCK: no recording of an expired OpenAI batch is vendored; the upload and create are "
+            "the recorded ones, the poll after them is the recorded final batch object with its status "
+            "expired, expired_at for completed_at, no output file and request_counts 2 with none run",
+            "description": "MOCK a /v1/responses batch that expired before any request ran: polled once, "
+            "expired, both requests counted expired, none processing.",
+        },
+        {
+            **base,
+            "target": OPENAI / "openai-responses/batch-one-request-failed-mock",
+            "steps": ["refresh", "results"],
+            "edit": _one_failed,
+            "mock": "MOCK: no recording of an OpenAI batch error file is vendored; the upload, create and "
+            "output file are the recorded ones (the output file without its second line), the poll is "
+            "the recorded final batch object with request_counts 1 completed, 1 failed and an "
+            "error_file_id, and the error file holds the second request answered 400, shaped as the "
+            "output file's lines (id, custom_id, response with status_code, request_id and body) with "
+            "an error body in OpenAI's error shape",
+            "description": "MOCK a /v1/responses batch with one request failed: the output file holds "
+            "the first answer, the error file the second request's 400 error, read after the output file.",
+        },
+    ]
