@@ -14,7 +14,8 @@ from anthropic_corpus import NEUTRAL_VERSIONS
 def _wire_part(part: dict[str, Any]) -> dict[str, Any] | None:
     kind = part["type"]
     if kind == "text":
-        return {"type": "text", "text": part["text"]}
+        control = (part.get("provider_metadata") or {}).get("anthropic", {}).get("cache_control")
+        return {"type": "text", "text": part["text"], **({"cache_control": control} if control else {})}
     if kind == "reasoning":
         redacted = (part.get("provider_metadata") or {}).get("anthropic", {}).get("redacted_data")
         if redacted is not None:
@@ -67,6 +68,8 @@ def _documents(out: list[dict[str, Any]], documents: list[dict[str, Any]]) -> No
         elif document["media_type"] == "text/plain":  # a plain-text file: its UTF-8 text, as a text source
             text = base64.b64decode(document["data"]).decode("utf-8")
             source = {"type": "text", "media_type": "text/plain", "data": text}
+        elif document["uri"].startswith("file_"):  # a Files API id: a file source
+            source = {"type": "file", "file_id": document["uri"]}
         else:
             source = {"type": "url", "url": document["uri"]}
         block = {"type": "document", "source": source}
@@ -108,7 +111,7 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
         if message["role"] == "system":
             continue
         parts = message["content"]
-        if message["role"] == "user" and len(parts) == 1 and parts[0]["type"] == "text":
+        if message["role"] == "user" and len(parts) == 1 and set(parts[0]) == {"type", "text"}:
             out.append({"role": "user", "content": parts[0]["text"]})
             continue
         ordered = parts
@@ -130,9 +133,14 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
     connectors = [t for t in request.get("tools") or [] if t.get("name") == "mcp_server"]
     if connectors:  # the MCP connector: one mcp_servers entry per server, not a tool block
         body["mcp_servers"] = [_mcp_server(t.get("options") or t.get("args") or {}) for t in connectors]
-    if [t for t in request.get("tools") or [] if t.get("name") != "mcp_server"]:
-        body["tools"] = [_wire_tool(t) for t in request["tools"] if t.get("name") != "mcp_server"]
-        choice = request.get("tool_choice")
+    tools = [t for t in request.get("tools") or [] if t.get("name") != "mcp_server"]
+    choice = request.get("tool_choice")
+    if isinstance(choice, dict) and choice.get("type") == "tools":  # a subset: only its tools go
+        tools = [t for t in tools if t.get("name") in choice["names"]]
+        names = choice["names"]
+        choice = {"type": "tool", "name": names[0]} if len(names) == 1 else "any"
+    if tools:
+        body["tools"] = [_wire_tool(t) for t in tools]
         wire_choice: dict[str, Any] | None = None
         if isinstance(choice, dict):
             wire_choice = {"type": "tool", "name": choice["name"]}
