@@ -113,6 +113,9 @@ def _user(content: Any) -> Any:
         elif part["media_type"] == "application/pdf":  # a PDF inline (a file part; the name is optional)
             data = f"data:application/pdf;base64,{part['data']}"
             out.append({"type": "file", "file": {"filename": "document.pdf", "file_data": data}})
+        elif part["media_type"].startswith("audio/"):  # audio, inline only: input_audio with its format
+            fmt = "mp3" if part["media_type"] in ("audio/mpeg", "audio/mp3") else "wav"
+            out.append({"type": "input_audio", "input_audio": {"data": part["data"], "format": fmt}})
         else:  # an image, by URL or inline
             url = part.get("uri") or f"data:{part['media_type']};base64,{part['data']}"
             out.append({"type": "image_url", "image_url": {"url": url}})
