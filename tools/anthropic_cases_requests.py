@@ -1,7 +1,7 @@
 # ruff: noqa: E501  (a data table: long descriptions read better unwrapped)
-"""The ``anthropic`` cases of request mappings no other case reaches: two system messages, a
+"""The ``anthropic`` cases of mappings no other case reaches: two system messages, a
 ``cache_control`` set on a part by hand, a tool subset that leaves a tool out, a PDF document by
-Files API id.
+Files API id, and a streamed call whose input arrives whole in its block start.
 
 Each keeps a recorded answer and changes one thing of the request it answers (the note names it):
 the answer stands for the changed request as well, and the ``request`` check pins the body the
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from anthropic_case_kit import RECONSTRUCTED, P, R, V, body_only, recorded, user_turn
+from anthropic_case_kit import RECONSTRUCTED, F, P, R, V, body_only, input_in_block_start, recorded, user_turn
 from anthropic_corpus import chunks, raw_json
 
 __all__ = ["request_cases"]
@@ -26,6 +26,14 @@ def request_cases() -> list[dict[str, Any]]:
     """Two system messages, a part's own cache_control, a tool subset of one of two tools, a file id."""
     instructions = P + "test_anthropic_model_instructions.yaml"
     return [
+        input_in_block_start(
+            recorded(
+                "stream-tool-call-input-in-block-start",
+                F + "TestAnthropicCommon__claude-sonnet-4__multi_tool_streaming.yaml",
+                "Streamed text and two parallel tool_use blocks, the first with its whole input in content_block_start and no input_json_delta: its arguments as given there.",
+                features=("function_tools",),
+            )
+        ),
         {
             **recorded(
                 "generate-system-two-messages",
