@@ -18,6 +18,8 @@ from anthropic_corpus import chunks, raw_json
 __all__ = ["request_cases"]
 
 FILES_BETA = "files-api-2025-04-14"
+OPUS = V + "anthropic-claude-opus-5-reasoning-high.1.json"
+STRAWBERRY = user_turn("How many r's are in strawberry?")
 #: The Files API id of the PDF the prism citations recording quotes (invented: the recording has no request).
 PDF_FILE_ID = "file_011CNha8iCJcU1wXNR6q4V8w"
 
@@ -135,5 +137,96 @@ def request_cases() -> list[dict[str, Any]]:
             "config": {"beta": FILES_BETA},
             "note": RECONSTRUCTED
             + "; the recording has no request, so the PDF is sent by an invented Files API id (the files-api beta the Files API needs, as the beta= model keyword)",
+        },
+        {
+            **recorded(
+                "generate-user-id-metadata",
+                instructions,
+                "user_id: sent as metadata.user_id.",
+            ),
+            "request_update": {"user_id": "user-7f3a"},
+            "note": "the recorded request has no metadata; here user_id is set (invented), which the API records and the answer does not depend on",
+        },
+        {
+            **body_only(
+                "generate-opus-effort-high",
+                OPUS,
+                "reasoning.effort high on claude-opus-5 (adaptive thinking): thinking adaptive with output_config.effort high; a thinking block with its signature, then text.",
+                raw_json(OPUS),
+                "generate",
+                "claude-opus-5",
+                {"messages": STRAWBERRY, "max_output_tokens": 32000, "reasoning": {"effort": "high"}},
+                features=("reasoning",),
+            ),
+            "note": RECONSTRUCTED
+            + "; the recording is named reasoning-high: high effort asked the adaptive way",
+        },
+        {
+            **body_only(
+                "generate-opus-budget-and-effort",
+                OPUS,
+                "reasoning budget_tokens 16384 and effort high on claude-opus-5: the budget as thinking enabled, the effort as output_config.effort beside it.",
+                raw_json(OPUS),
+                "generate",
+                "claude-opus-5",
+                {
+                    "messages": STRAWBERRY,
+                    "max_output_tokens": 32000,
+                    "reasoning": {"budget_tokens": 16384, "effort": "high"},
+                },
+                features=("reasoning",),
+            ),
+            "note": RECONSTRUCTED
+            + "; the recording is named reasoning-high: a budget with high effort beside it",
+        },
+        {
+            **body_only(
+                "generate-effort-max-on-opus-4-5",
+                OPUS,
+                "reasoning.effort max on claude-opus-4-5 (an effort beside a budget, up to high): thinking enabled with the max budget (32000), output_config.effort high, and an unsupported-setting warning on reasoning.effort.",
+                raw_json(OPUS),
+                "generate",
+                "claude-opus-4-5",
+                {"messages": STRAWBERRY, "max_output_tokens": 64000, "reasoning": {"effort": "max"}},
+                features=("reasoning",),
+            ),
+            "source": {
+                "mock": True,
+                "docs": ["https://platform.claude.com/docs/en/build-with-claude/effort"],
+                "note": "MOCK: no recording of Claude Opus 4.5 with an effort is in the corpus; the answer is vercel/ai's claude-opus-5 reasoning-high recording (packages/anthropic/src/__fixtures__/anthropic-claude-opus-5-reasoning-high.1.json, Apache-2.0), the request written from the effort guide",
+            },
+        },
+        {
+            **recorded(
+                "generate-thinking-effort-low",
+                F + "TestAnthropicThinking__claude-sonnet-4__thinking.yaml",
+                "reasoning.effort low on claude-sonnet-4 (a budget-only model): thinking enabled with the low effort's budget (2048), no output_config.effort; thinking then a tool_use.",
+                features=("reasoning", "function_tools"),
+            ),
+            "request_update": {"reasoning": {"effort": "low"}},
+            "note": "the recorded request asked thinking with budget_tokens 4000; here reasoning.effort low, whose budget is 2048",
+        },
+        {
+            **body_only(
+                "stream-tool-choice-named",
+                V + "anthropic-tool-no-args.chunks.txt",
+                "tool_choice naming one tool (get_current_time): tool_choice type tool with its name; the answer is its call.",
+                chunks(V + "anthropic-tool-no-args.chunks.txt"),
+                "stream",
+                "claude-sonnet-4-5",
+                {
+                    "messages": user_turn("What is the current time?"),
+                    "max_output_tokens": 1024,
+                    "tools": [
+                        {
+                            "type": "function",
+                            "name": "get_current_time",
+                            "parameters": {"type": "object", "properties": {}},
+                        }
+                    ],
+                    "tool_choice": {"type": "tool", "name": "get_current_time"},
+                },
+                features=("function_tools",),
+            ),
         },
     ]

@@ -166,10 +166,19 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
         body["tools"] = [tool]
         body["tool_choice"] = {"type": "tool", "name": tool["name"]}
     reasoning = request.get("reasoning") or {}
+    effort = reasoning.get("effort")
     if "budget_tokens" in reasoning:
         body["thinking"] = {"type": "enabled", "budget_tokens": reasoning["budget_tokens"]}
     elif reasoning.get("enabled") is False:
         body["thinking"] = {"type": "disabled"}
+    elif effort is not None and model.startswith(ADAPTIVE_MODELS):  # adaptive thinking at that effort
+        body["thinking"] = {"type": "adaptive"}
+    elif effort is not None:  # the effort guide's budget for that effort
+        body["thinking"] = {"type": "enabled", "budget_tokens": EFFORT_BUDGET[effort]}
+    if effort is not None and model.startswith(ADAPTIVE_MODELS):
+        body.setdefault("output_config", {})["effort"] = effort
+    elif effort is not None and model.startswith(EFFORT_MODELS):  # low to high: max is sent as high
+        body.setdefault("output_config", {})["effort"] = "high" if effort == "max" else effort
     if "user_id" in request:
         body["metadata"] = {"user_id": request["user_id"]}
     body.update((request.get("provider_options") or {}).get("anthropic", {}).get("extra_body", {}))
@@ -179,6 +188,23 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
         body["stream"] = True
     return body
 
+
+#: The models that take adaptive thinking and ``output_config.effort`` up to ``max`` (adaptive-thinking
+#: guide), by name prefix; and those that take ``output_config.effort`` beside a budget (effort guide).
+ADAPTIVE_MODELS = (
+    "claude-opus-4-6",
+    "claude-opus-4-7",
+    "claude-opus-4-8",
+    "claude-sonnet-4-6",
+    "claude-opus-5",
+    "claude-sonnet-5",
+    "claude-haiku-5",
+    "claude-mythos",
+    "claude-fable",
+)
+EFFORT_MODELS = ("claude-opus-4-5",)
+#: The ``budget_tokens`` an effort stands for where the model takes a budget only.
+EFFORT_BUDGET = {"low": 2048, "medium": 8192, "high": 16384, "max": 32000}
 
 #: The models with JSON outputs (``output_config.format``, structured-outputs guide), by name prefix.
 JSON_OUTPUT_MODELS = ("claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-5", "claude-opus-4-6")
