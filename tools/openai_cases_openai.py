@@ -28,6 +28,7 @@ from openai_cases_openai_embed import embed_cases
 from openai_cases_openai_mock import mock_cases
 from openai_cases_openai_refused import refused_cases
 from openai_cases_openai_requests import request_cases
+from openai_cases_openai_settings import settings_cases
 from openai_cases_openai_stream import stream_cases
 from openai_corpus import raw_json, vcr
 
@@ -43,6 +44,7 @@ def openai_cases() -> list[dict[str, Any]]:
         + embed_cases()
         + mock_cases()
         + refused_cases()
+        + settings_cases()
     )
 
 

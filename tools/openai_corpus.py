@@ -206,6 +206,8 @@ def wire(
     elif isinstance(fmt, dict) and fmt.get("type") == "json_schema":
         wire_schema = _strict(fmt["schema"]) if fmt.get("strict") else fmt["schema"]
         schema = {"name": fmt.get("name", "response"), "schema": wire_schema}
+        if "description" in fmt:
+            schema["description"] = fmt["description"]
         if "strict" in fmt:
             schema["strict"] = fmt["strict"]
         body["response_format"] = {"type": "json_schema", "json_schema": schema}
@@ -238,6 +240,8 @@ def wire(
         body["reasoning"] = {"effort": effort}
     if "user_id" in request:
         body["user"] = request["user_id"]
+    if request.get("request_labels") and quirks.get("metadata"):  # labels as metadata, where it is taken
+        body["metadata"] = request["request_labels"]
     cache = request.get("prompt_cache") or {}
     if cache.get("key") is not None:  # caching is automatic: a key routes, a ttl over 5m retains
         body["prompt_cache_key"] = cache["key"]

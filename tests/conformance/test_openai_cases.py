@@ -12,7 +12,7 @@ from modelport_conformance.report import run_conformance
 
 CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
-    "openai": 70,
+    "openai": 75,
     "openai-compatible": 5,
     "openai-responses": 81,
     "groq": 6,
