@@ -22,6 +22,10 @@ OPUS = V + "anthropic-claude-opus-5-reasoning-high.1.json"
 STRAWBERRY = user_turn("How many r's are in strawberry?")
 #: The Files API id of the PDF the prism citations recording quotes (invented: the recording has no request).
 PDF_FILE_ID = "file_011CNha8iCJcU1wXNR6q4V8w"
+#: The base64 of a minimal PDF (header and end-of-file marker), standing for the recording's PDF.
+MINIMAL_PDF = "JVBERi0xLjQKJSVFT0YK"
+#: The Files API id of pdfobject.com's sample.pdf (invented: the recording sent it by URL).
+SAMPLE_PDF_FILE_ID = "file_011CPMxVD3fHLUhvTqtsQA5w"
 
 
 def request_cases() -> list[dict[str, Any]]:
@@ -228,5 +232,49 @@ def request_cases() -> list[dict[str, Any]]:
                 },
                 features=("function_tools",),
             ),
+        },
+        {
+            **recorded(
+                "generate-pdf-file-id",
+                P + "test_document_url_input.yaml",
+                "A PDF file part by Files API id (file_…), with beta files-api-2025-04-14: a document block with a file source; text answer.",
+            ),
+            "request_update": {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "text", "text": "What is the main content on this document?"},
+                            {"type": "file", "media_type": "application/pdf", "uri": SAMPLE_PDF_FILE_ID},
+                        ],
+                    }
+                ]
+            },
+            "config": {"beta": FILES_BETA},
+            "note": "the recorded request gave the PDF by URL (https://pdfobject.com/pdf/sample.pdf); here the same PDF by a Files API id (invented), with the files-api beta the Files API needs",
+        },
+        {
+            **body_only(
+                "generate-documents-pdf-data",
+                R + "generate-text-with-pdf-citations-1.json",
+                "documents= with one PDF given as its bytes and its title: a document block with a base64 source and citations on; the page_location citations come back as for the PDF by URL.",
+                raw_json(R + "generate-text-with-pdf-citations-1.json"),
+                "generate",
+                "claude-3-5-sonnet-20241022",
+                {
+                    "messages": user_turn("What color is the grass and sky?"),
+                    "documents": [
+                        {
+                            "type": "file",
+                            "media_type": "application/pdf",
+                            "data": MINIMAL_PDF,
+                            "title": "All aboout the grass and the sky",
+                        }
+                    ],
+                    "max_output_tokens": 1024,
+                },
+            ),
+            "note": RECONSTRUCTED
+            + "; the recording has no request, so the PDF is sent as invented bytes (a minimal PDF header and trailer)",
         },
     ]

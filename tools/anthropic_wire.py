@@ -45,7 +45,9 @@ def _wire_part(part: dict[str, Any]) -> dict[str, Any] | None:
             wire["is_error"] = True
         return wire
     block = "document" if part["media_type"] == "application/pdf" else "image"
-    if "uri" in part:
+    if "uri" in part and part["uri"].startswith("file_"):  # a Files API id: a file source
+        wire = {"type": block, "source": {"type": "file", "file_id": part["uri"]}}
+    elif "uri" in part:
         wire = {"type": block, "source": {"type": "url", "url": part["uri"]}}
     else:
         wire = {
@@ -68,6 +70,8 @@ def _documents(out: list[dict[str, Any]], documents: list[dict[str, Any]]) -> No
         elif document["media_type"] == "text/plain":  # a plain-text file: its UTF-8 text, as a text source
             text = base64.b64decode(document["data"]).decode("utf-8")
             source = {"type": "text", "media_type": "text/plain", "data": text}
+        elif "data" in document:  # a PDF's bytes: a base64 source
+            source = {"type": "base64", "media_type": "application/pdf", "data": document["data"]}
         elif document["uri"].startswith("file_"):  # a Files API id: a file source
             source = {"type": "file", "file_id": document["uri"]}
         else:
