@@ -37,6 +37,7 @@ __all__ = [
     "recorded",
     "trimmed",
     "user_turn",
+    "input_in_block_start",
     "without_block_start",
 ]
 
@@ -140,5 +141,38 @@ def without_block_start(spec: dict[str, Any], kind: str) -> dict[str, Any]:
     note = (
         f"derived: the content_block_start event of the first {kind} block cut "
         "(tools/anthropic_case_kit.without_block_start)"
+    )
+    return {**spec, "exchange": replace(response, body=body), "note": note}
+
+
+def input_in_block_start(spec: dict[str, Any]) -> dict[str, Any]:
+    """``spec`` with the first ``tool_use`` block of its recorded stream carrying its whole input in
+    ``content_block_start`` (the ``partial_json`` of its ``input_json_delta`` events joined and
+    parsed) and those delta events cut, everything else as recorded: a call whose arguments arrive
+    whole, with no deltas, as a unary body has them."""
+    response: Exchange = spec["exchange"]
+    events = response.body.split("\n\n")
+    data = [json.loads(e.split("data: ", 1)[1]) if "data: " in e else None for e in events]
+    found = next(
+        i
+        for i, d in enumerate(data)
+        if d and d["type"] == "content_block_start" and d["content_block"]["type"] == "tool_use"
+    )
+    index = data[found]["index"]
+    deltas = [
+        i
+        for i, d in enumerate(data)
+        if d
+        and d["type"] == "content_block_delta"
+        and d["index"] == index
+        and d["delta"]["type"] == "input_json_delta"
+    ]
+    whole = json.loads("".join(data[i]["delta"]["partial_json"] for i in deltas))
+    start = {**data[found], "content_block": {**data[found]["content_block"], "input": whole}}
+    events[found] = "event: content_block_start\ndata: " + json.dumps(start, separators=(",", ":"))
+    body = "\n\n".join(e for i, e in enumerate(events) if i not in deltas)
+    note = (
+        "derived: the first tool_use block's input given whole in its content_block_start, its "
+        "input_json_delta events cut (tools/anthropic_case_kit.input_in_block_start)"
     )
     return {**spec, "exchange": replace(response, body=body), "note": note}

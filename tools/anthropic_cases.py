@@ -16,6 +16,7 @@ from typing import Any
 from anthropic_case_kit import PE, RECONSTRUCTED, L, M, P, R, V, body_only, recorded, user_turn
 from anthropic_cases_documents import document_cases
 from anthropic_cases_edges import edge_cases
+from anthropic_cases_requests import request_cases
 from anthropic_cases_tools import tool_cases
 from anthropic_cases_versions import version_cases
 from anthropic_corpus import chunks, raw_json, sse
@@ -336,4 +337,5 @@ def cases() -> list[dict[str, Any]]:
         *edge_cases(),
         *document_cases(),
         *version_cases(),
+        *request_cases(),
     ]

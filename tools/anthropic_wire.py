@@ -14,7 +14,8 @@ from anthropic_corpus import NEUTRAL_VERSIONS
 def _wire_part(part: dict[str, Any]) -> dict[str, Any] | None:
     kind = part["type"]
     if kind == "text":
-        return {"type": "text", "text": part["text"]}
+        control = (part.get("provider_metadata") or {}).get("anthropic", {}).get("cache_control")
+        return {"type": "text", "text": part["text"], **({"cache_control": control} if control else {})}
     if kind == "reasoning":
         redacted = (part.get("provider_metadata") or {}).get("anthropic", {}).get("redacted_data")
         if redacted is not None:
@@ -44,7 +45,9 @@ def _wire_part(part: dict[str, Any]) -> dict[str, Any] | None:
             wire["is_error"] = True
         return wire
     block = "document" if part["media_type"] == "application/pdf" else "image"
-    if "uri" in part:
+    if "uri" in part and part["uri"].startswith("file_"):  # a Files API id: a file source
+        wire = {"type": block, "source": {"type": "file", "file_id": part["uri"]}}
+    elif "uri" in part:
         wire = {"type": block, "source": {"type": "url", "url": part["uri"]}}
     else:
         wire = {
@@ -67,6 +70,10 @@ def _documents(out: list[dict[str, Any]], documents: list[dict[str, Any]]) -> No
         elif document["media_type"] == "text/plain":  # a plain-text file: its UTF-8 text, as a text source
             text = base64.b64decode(document["data"]).decode("utf-8")
             source = {"type": "text", "media_type": "text/plain", "data": text}
+        elif "data" in document:  # a PDF's bytes: a base64 source
+            source = {"type": "base64", "media_type": "application/pdf", "data": document["data"]}
+        elif document["uri"].startswith("file_"):  # a Files API id: a file source
+            source = {"type": "file", "file_id": document["uri"]}
         else:
             source = {"type": "url", "url": document["uri"]}
         block = {"type": "document", "source": source}
@@ -108,7 +115,7 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
         if message["role"] == "system":
             continue
         parts = message["content"]
-        if message["role"] == "user" and len(parts) == 1 and parts[0]["type"] == "text":
+        if message["role"] == "user" and len(parts) == 1 and set(parts[0]) == {"type", "text"}:
             out.append({"role": "user", "content": parts[0]["text"]})
             continue
         ordered = parts
@@ -130,9 +137,14 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
     connectors = [t for t in request.get("tools") or [] if t.get("name") == "mcp_server"]
     if connectors:  # the MCP connector: one mcp_servers entry per server, not a tool block
         body["mcp_servers"] = [_mcp_server(t.get("options") or t.get("args") or {}) for t in connectors]
-    if [t for t in request.get("tools") or [] if t.get("name") != "mcp_server"]:
-        body["tools"] = [_wire_tool(t) for t in request["tools"] if t.get("name") != "mcp_server"]
-        choice = request.get("tool_choice")
+    tools = [t for t in request.get("tools") or [] if t.get("name") != "mcp_server"]
+    choice = request.get("tool_choice")
+    if isinstance(choice, dict) and choice.get("type") == "tools":  # a subset: only its tools go
+        tools = [t for t in tools if t.get("name") in choice["names"]]
+        names = choice["names"]
+        choice = {"type": "tool", "name": names[0]} if len(names) == 1 else "any"
+    if tools:
+        body["tools"] = [_wire_tool(t) for t in tools]
         wire_choice: dict[str, Any] | None = None
         if isinstance(choice, dict):
             wire_choice = {"type": "tool", "name": choice["name"]}
@@ -158,10 +170,19 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
         body["tools"] = [tool]
         body["tool_choice"] = {"type": "tool", "name": tool["name"]}
     reasoning = request.get("reasoning") or {}
+    effort = reasoning.get("effort")
     if "budget_tokens" in reasoning:
         body["thinking"] = {"type": "enabled", "budget_tokens": reasoning["budget_tokens"]}
     elif reasoning.get("enabled") is False:
         body["thinking"] = {"type": "disabled"}
+    elif effort is not None and model.startswith(ADAPTIVE_MODELS):  # adaptive thinking at that effort
+        body["thinking"] = {"type": "adaptive"}
+    elif effort is not None:  # the effort guide's budget for that effort
+        body["thinking"] = {"type": "enabled", "budget_tokens": EFFORT_BUDGET[effort]}
+    if effort is not None and model.startswith(ADAPTIVE_MODELS):
+        body.setdefault("output_config", {})["effort"] = effort
+    elif effort is not None and model.startswith(EFFORT_MODELS):  # low to high: max is sent as high
+        body.setdefault("output_config", {})["effort"] = "high" if effort == "max" else effort
     if "user_id" in request:
         body["metadata"] = {"user_id": request["user_id"]}
     body.update((request.get("provider_options") or {}).get("anthropic", {}).get("extra_body", {}))
@@ -171,6 +192,23 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
         body["stream"] = True
     return body
 
+
+#: The models that take adaptive thinking and ``output_config.effort`` up to ``max`` (adaptive-thinking
+#: guide), by name prefix; and those that take ``output_config.effort`` beside a budget (effort guide).
+ADAPTIVE_MODELS = (
+    "claude-opus-4-6",
+    "claude-opus-4-7",
+    "claude-opus-4-8",
+    "claude-sonnet-4-6",
+    "claude-opus-5",
+    "claude-sonnet-5",
+    "claude-haiku-5",
+    "claude-mythos",
+    "claude-fable",
+)
+EFFORT_MODELS = ("claude-opus-4-5",)
+#: The ``budget_tokens`` an effort stands for where the model takes a budget only.
+EFFORT_BUDGET = {"low": 2048, "medium": 8192, "high": 16384, "max": 32000}
 
 #: The models with JSON outputs (``output_config.format``, structured-outputs guide), by name prefix.
 JSON_OUTPUT_MODELS = ("claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-5", "claude-opus-4-6")

@@ -50,11 +50,11 @@ def _differences(sent: dict[str, Any], recorded: dict[str, Any]) -> list[str]:
 
 
 def _interaction(
-    uri: str, body: dict[str, Any], stream: bool, recorded: Exchange, beta: bool, version: str = VERSION
+    uri: str, body: dict[str, Any], stream: bool, recorded: Exchange, beta: bool | str, version: str = VERSION
 ) -> Interaction:
     request_headers = {"content-type": ["application/json"], "anthropic-version": [version]}
-    if beta:  # the MCP connector's beta, pinned: replay fails a request without it
-        request_headers["anthropic-beta"] = [MCP_BETA]
+    if beta:  # the MCP connector's beta, or the case's beta=; pinned: replay fails a request without it
+        request_headers["anthropic-beta"] = [MCP_BETA if beta is True else beta]
     if stream:
         request_headers["accept"] = ["text/event-stream"]
     # 2026-10-21 takes the key as Authorization: Bearer (held by name only, as x-api-key is).
@@ -110,7 +110,9 @@ def build(spec: dict[str, Any]) -> None:
     (directory / "case.yaml").write_text(
         yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8"
     )
-    beta = any(t.get("name") == "mcp_server" for t in request.get("tools") or [])  # the MCP connector
+    # the MCP connector's beta, or the one the case's config names (beta=)
+    beta: bool | str = any(t.get("name") == "mcp_server" for t in request.get("tools") or [])
+    beta = (spec.get("config") or {}).get("beta") or beta
     version = (spec.get("config") or {}).get("api_version", VERSION)
     played = [] if recorded is None else [_interaction(uri, body, stream, recorded, beta, version)]
     cassette = Cassette(played, metadata={"source": source})

@@ -36,7 +36,7 @@ CASES: dict[str, list[dict[str, Any]]] = {
 
 #: What the request oracle needs to know of each provider (the documented quirks, not the adapter's).
 QUIRKS: dict[str, dict[str, Any]] = {
-    "openai": {"id": "openai", "reasoning_prefixes": ("o1", "o3", "o4", "gpt-5")},
+    "openai": {"id": "openai", "reasoning_prefixes": ("o1", "o3", "o4", "gpt-5"), "metadata": True},
     "groq": {"id": "groq"},
     "deepseek": {"id": "deepseek", "effort": None},
     "openrouter": {"id": "openrouter", "effort": "reasoning"},

@@ -26,7 +26,9 @@ from openai_case_data import (
 )
 from openai_cases_openai_embed import embed_cases
 from openai_cases_openai_mock import mock_cases
+from openai_cases_openai_refused import refused_cases
 from openai_cases_openai_requests import request_cases
+from openai_cases_openai_settings import settings_cases
 from openai_cases_openai_stream import stream_cases
 from openai_corpus import raw_json, vcr
 
@@ -35,7 +37,14 @@ def openai_cases() -> list[dict[str, Any]]:
     """Every ``openai`` case: generate, request rules, stream, errors, embeddings (the request-rule,
     stream, embedding and MOCK cases are in openai_cases_openai_requests, _stream, _embed and _mock)."""
     return (
-        _generate_cases() + request_cases() + stream_cases() + _error_cases() + embed_cases() + mock_cases()
+        _generate_cases()
+        + request_cases()
+        + stream_cases()
+        + _error_cases()
+        + embed_cases()
+        + mock_cases()
+        + refused_cases()
+        + settings_cases()
     )
 
 

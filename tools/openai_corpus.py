@@ -113,6 +113,9 @@ def _user(content: Any) -> Any:
         elif part["media_type"] == "application/pdf":  # a PDF inline (a file part; the name is optional)
             data = f"data:application/pdf;base64,{part['data']}"
             out.append({"type": "file", "file": {"filename": "document.pdf", "file_data": data}})
+        elif part["media_type"].startswith("audio/"):  # audio, inline only: input_audio with its format
+            fmt = "mp3" if part["media_type"] in ("audio/mpeg", "audio/mp3") else "wav"
+            out.append({"type": "input_audio", "input_audio": {"data": part["data"], "format": fmt}})
         else:  # an image, by URL or inline
             url = part.get("uri") or f"data:{part['media_type']};base64,{part['data']}"
             out.append({"type": "image_url", "image_url": {"url": url}})
@@ -203,6 +206,8 @@ def wire(
     elif isinstance(fmt, dict) and fmt.get("type") == "json_schema":
         wire_schema = _strict(fmt["schema"]) if fmt.get("strict") else fmt["schema"]
         schema = {"name": fmt.get("name", "response"), "schema": wire_schema}
+        if "description" in fmt:
+            schema["description"] = fmt["description"]
         if "strict" in fmt:
             schema["strict"] = fmt["strict"]
         body["response_format"] = {"type": "json_schema", "json_schema": schema}
@@ -235,6 +240,8 @@ def wire(
         body["reasoning"] = {"effort": effort}
     if "user_id" in request:
         body["user"] = request["user_id"]
+    if request.get("request_labels") and quirks.get("metadata"):  # labels as metadata, where it is taken
+        body["metadata"] = request["request_labels"]
     cache = request.get("prompt_cache") or {}
     if cache.get("key") is not None:  # caching is automatic: a key routes, a ttl over 5m retains
         body["prompt_cache_key"] = cache["key"]

@@ -12,7 +12,7 @@ from modelport_conformance.report import run_conformance
 
 CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
-    "openai": 62,
+    "openai": 75,
     "openai-compatible": 5,
     "openai-responses": 96,
     "groq": 6,
@@ -68,14 +68,22 @@ def test_every_case_carries_attribution_and_no_credentials() -> None:
     assert sorted(mocks) == [
         "embed-error-extra-body-model",
         "embed-error-int8-refused",
+        "embed-error-task-type",
         "error-audio-by-uri",
         "error-audio-mp3-by-uri",
         "error-extra-body-reserved-messages",
+        "error-extra-body-reserved-model",
+        "error-extra-body-reserved-n",
+        "error-extra-body-reserved-stream",
+        "error-extra-body-reserved-stream-options",
         "error-frequency-penalty-out-of-range",
         "error-media-type-not-sendable",
         "error-pdf-by-url",
+        "error-temperature-out-of-range",
         "error-tool-result-without-call",
         "error-top-logprobs-out-of-range",
+        "error-top-logprobs-without-logprobs",
+        "generate-input-audio-wav",
         "generate-pdf-file-id",
         "generate-reasoning-effort-max-xhigh",
         "generate-reasoning-effort-medium",
