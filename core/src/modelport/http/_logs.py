@@ -11,6 +11,13 @@ value (in every form :mod:`modelport.secrets` knows, any letter case, split piec
 shape, with ``[REDACTED]``. An endpoint's credentials are forgotten with the endpoint (a weak
 reference), so a closed model's key is not kept here.
 
+A credential shorter than :data:`~modelport.secrets.MIN_SECRET_LENGTH` (a test key such as ``t``; no
+provider issues one) is replaced only where it stands as a whole token, in any letter case, between
+characters no key is made of (a quote, a space, ``=``, a comma): the filter sees the records of every
+endpoint in the process, and replacing a one-letter credential everywhere turned every other
+endpoint's log into ``POS[REDACTED]``. Its echo as a header value or a query parameter is still
+removed.
+
 A filter on a logger sees only the records made by that logger (not those of its children), so each
 logger is named. Limit: a token an auth flow adds to a request (not the endpoint's own credential)
 is known only once the request was sent; its echo in the headers of that first response is removed
@@ -19,14 +26,16 @@ only by shape (``ya29.…``, a bearer token, a JWT).
 
 from __future__ import annotations
 
+import functools
 import logging
+import re
 import threading
 import weakref
 from collections.abc import Iterable
 
-from ..secrets import redact
+from ..secrets import MIN_SECRET_LENGTH, redact
 
-__all__ = ["LOGGERS", "live_secrets", "watch"]
+__all__ = ["LOGGERS", "live_secrets", "scrubbed", "watch"]
 
 #: The loggers of the HTTP stack (and of botocore's SigV4 signer) that may log a header or a URL.
 LOGGERS = (
@@ -57,8 +66,29 @@ class _Scrubbing(logging.Filter):
             message = record.getMessage()
         except Exception:  # a record that cannot be formatted is left to logging's own report
             return True
-        record.msg, record.args = redact(message, live_secrets()), ()
+        record.msg, record.args = scrubbed(message, live_secrets()), ()
         return True
+
+
+def scrubbed(message: str, secrets: tuple[str, ...]) -> str:
+    """``message`` with every key shape and each of ``secrets`` replaced: a credential of at least
+    :data:`~modelport.secrets.MIN_SECRET_LENGTH` characters in every form, a shorter one only as a
+    whole token."""
+    whole = tuple(secret for secret in secrets if len(secret) >= MIN_SECRET_LENGTH)
+    short = tuple(secret for secret in secrets if len(secret) < MIN_SECRET_LENGTH)
+    message = redact(message, whole)
+    return _whole_tokens(short).sub("[REDACTED]", message) if short else message
+
+
+#: What a key is made of (base64 and URL-safe characters, the dots of a JWT): a short credential is
+#: found, in any letter case, only between characters outside this set (``=`` ends a query name).
+_KEY_CHARACTERS = r"\w\-.~+/"
+
+
+@functools.lru_cache(maxsize=64)
+def _whole_tokens(secrets: tuple[str, ...]) -> re.Pattern[str]:
+    choices = "|".join(re.escape(secret) for secret in sorted(secrets, key=len, reverse=True))
+    return re.compile(f"(?<![{_KEY_CHARACTERS}])(?:{choices})(?![{_KEY_CHARACTERS}])", re.IGNORECASE)
 
 
 def live_secrets() -> tuple[str, ...]:
