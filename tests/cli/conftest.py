@@ -13,6 +13,8 @@ from tests.conformance.conftest import (  # noqa: F401  (fixtures)
     write_distribution,
 )
 
+from .mcp_servers import authorization, http_server, script  # noqa: F401  (the MCP tests' fixtures)
+
 
 def write_command_distribution(site: Path, name: str, commands: dict[str, str]) -> None:
     """An installed distribution whose entry points contribute ``modelport`` subcommands."""

@@ -17,9 +17,11 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from modelport.cli import main
@@ -170,3 +172,25 @@ def running(pid: int, within: float = 5.0) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+# The fixtures of the MCP tests (tests/cli/conftest.py makes them theirs) -------------------------
+
+
+@pytest.fixture
+def script(tmp_path: Path) -> Path:
+    """The server script, in the test's ``tmp_path``."""
+    return write_script(tmp_path)
+
+
+@pytest.fixture
+def authorization() -> str:
+    """The Authorization header the HTTP server asks for (no key shape, built at run time)."""
+    return "Bearer " + "-".join(["fake", "mcp", "token", str(os.getpid())])
+
+
+@pytest.fixture
+def http_server(script: Path, authorization: str) -> Iterator[HttpServer]:
+    """The script served over streamable HTTP for the test, stopped after it."""
+    with HttpServer(script, authorization) as server:
+        yield server

@@ -16,7 +16,6 @@ import select
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from click.testing import CliRunner
 from modelport.cli import main
 from tests.loopback import Received, Reply
 
-from .mcp_servers import MODEL, HttpServer, command, running, write_script
+from .mcp_servers import MODEL, HttpServer, command, running
 from .openai_server import ANSWER, OpenAIServer
 from .test_functions import TOOL_CALL
 from .test_terminal_sessions import Terminal
@@ -74,11 +73,6 @@ def started(calls: Path) -> list[int]:
     """The process ids of the server's starts, in order."""
     path = Path(f"{calls}.started")
     return [int(line) for line in path.read_text(encoding="utf-8").split()] if path.exists() else []
-
-
-@pytest.fixture
-def script(tmp_path: Path) -> Path:
-    return write_script(tmp_path)
 
 
 def test_every_turn_runs_the_tool_loop_on_one_server_started_once(
@@ -214,17 +208,6 @@ def test_input_that_is_not_text_ends_the_chat_and_stops_the_server(
     assert len(server.bodies()) == 2  # the first turn was answered
     (pid,) = started(calls)
     assert not running(pid)
-
-
-@pytest.fixture
-def authorization() -> str:
-    return "Bearer " + "-".join(["fake", "mcp", "token", str(os.getpid())])
-
-
-@pytest.fixture
-def http_server(script: Path, authorization: str) -> Iterator[HttpServer]:
-    with HttpServer(script, authorization) as server:
-        yield server
 
 
 def test_an_http_server_is_one_session_for_the_whole_chat(

@@ -24,15 +24,9 @@ from .mcp_servers import (  # noqa: E402
     run,
     running,
     tool_content,
-    write_script,
 )
 from .openai_server import ANSWER  # noqa: E402
 from .test_terminal_sessions import Terminal  # noqa: E402
-
-
-@pytest.fixture
-def script(tmp_path: Path) -> Path:
-    return write_script(tmp_path)
 
 
 def test_a_stdio_servers_tool_is_called_and_its_result_passed_back(

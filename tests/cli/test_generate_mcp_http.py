@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,24 +17,7 @@ from .mcp_servers import (  # noqa: E402
     ToolServer,
     run,
     tool_content,
-    write_script,
 )
-
-
-@pytest.fixture
-def script(tmp_path: Path) -> Path:
-    return write_script(tmp_path)
-
-
-@pytest.fixture
-def authorization() -> str:
-    return "Bearer " + "-".join(["fake", "mcp", "token", str(os.getpid())])
-
-
-@pytest.fixture
-def http_server(script: Path, authorization: str) -> Iterator[HttpServer]:
-    with HttpServer(script, authorization) as server:
-        yield server
 
 
 def test_an_http_servers_tool_is_called_with_the_headers_given(

@@ -24,13 +24,7 @@ from .mcp_servers import (  # noqa: E402
     command,
     run,
     tool_content,
-    write_script,
 )
-
-
-@pytest.fixture
-def script(tmp_path: Path) -> Path:
-    return write_script(tmp_path)
 
 
 def test_an_image_and_an_embedded_resource_are_passed_back_and_shown_by_size(
