@@ -64,6 +64,19 @@ BUGS: dict[str, dict[str, list[tuple[str, str]]]] = {
             )
         ]
     },
+    # An error hook that rebuilds the kit's error and forgets its status (and retry delay).
+    "error status dropped": {
+        "provider.py": [
+            (
+                '    api: ClassVar[str | None] = "generate"\n',
+                '    api: ClassVar[str | None] = "generate"\n\n'
+                "    def error_from_response(self, status, headers, body):\n"
+                "        error = super().error_from_response(status, headers, body)\n"
+                "        return type(error)(error.message, provider=error.provider,"
+                " provider_status=error.provider_status)\n",
+            )
+        ]
+    },
     # Wrong maps of a right plugin: a path the decoder does not read, and one that reaches nothing.
     "map names the id as text": {
         "mapping.py": [('text="[/type=text]/text",', 'text=("[/type=text]/text", "[/type=start]/id"),')]

@@ -41,6 +41,7 @@ from .batch_replay import BatchRun
 __all__ = [
     "check_citations",
     "check_error_provider",
+    "check_error_status",
     "check_origin",
     "check_provider_executed",
     "check_round_trip",
@@ -327,6 +328,18 @@ def check_error_provider(error: BaseException | None, provider_id: str) -> list[
     if not isinstance(error, ProviderError) or error.provider == provider_id:
         return []
     return [f"{type(error).__name__}.provider is {error.provider!r}, but {provider_id!r} was called"]
+
+
+def check_error_status(error: BaseException | None, answered: int | None) -> list[str]:
+    """A provider's error read from an HTTP error answer carries that answer's status: ``answered``
+    is the status of the last recorded answer the call was given. An off-by-one, a status read from
+    the wrong place or dropped is caught without the golden."""
+    if not isinstance(error, ProviderError) or isinstance(error, StreamInterruptedError):
+        return []
+    if answered is None or answered < 400 or error.status_code == answered:
+        return []
+    name = type(error).__name__
+    return [f"{name}.status_code is {error.status_code}, but the answer recorded was {answered}"]
 
 
 def check_warnings(result: Result | None, events: Sequence[StreamEvent]) -> list[str]:

@@ -140,6 +140,9 @@ def _invariants(suite: Suite, case: Case, run: Execution) -> CheckOutcome:
     problems: list[str] = []
     problems += invariants.check_origin(run.result, suite.provider_id, case.model)
     problems += invariants.check_error_provider(run.error, suite.provider_id)
+    if run.player.played and not run.player.mismatches:
+        answered = case.cassette.interactions[run.player.played[-1]].status
+        problems += invariants.check_error_status(run.error, answered)
     problems += invariants.check_usage(run.result, run.events, run.embedding)
     values: list[Any] = [v for v in (run.result, run.embedding) if v is not None] + list(run.events)
     problems += invariants.check_round_trip(values)
