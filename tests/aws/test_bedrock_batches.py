@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from modelport_anthropic.bedrock import BATCH_REFUSAL as CLAUDE_REFUSAL
-from modelport_aws.provider import BATCH_REFUSAL, BedrockProvider
+from modelport_aws.provider import BATCH_REFUSAL
 
 import modelport
 from modelport.errors import InvalidRequestError
@@ -34,8 +33,3 @@ def test_a_batch_is_refused_before_any_request_saying_why(model_id: str) -> None
         model.get_batch("arn:aws:bedrock:us-east-1:123456789012:model-invocation-job/abc123")
     assert seen == []
 
-
-def test_both_providers_give_the_same_reason_and_claim_no_batch() -> None:
-    assert CLAUDE_REFUSAL == BATCH_REFUSAL
-    assert BedrockProvider.capabilities.batch is False
-    assert BedrockProvider.unsupported_reasons == {"batch": BATCH_REFUSAL}

@@ -43,11 +43,11 @@ import dataclasses
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
-from urllib.parse import quote
 
 from modelport.errors import InvalidRequestError
-from modelport.http import HttpRequest
+from modelport.http import HttpRequest, bedrock_runtime
 from modelport.http.aws_count_tokens import COUNT_TOKENS_ACTION
+from modelport.http.bedrock_runtime import BATCH_REFUSAL, BEARER_ENV, BEDROCK_SERVICE, BedrockTokenCount
 from modelport.http.sigv4 import SigV4Provider
 from modelport.provider import Capabilities
 
@@ -55,10 +55,7 @@ from ._cloud import CloudClaudeProvider, answer_as_tool, refuse_file_ids, refuse
 from .provider import _beta_names
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from modelport.errors import ProviderError
-    from modelport.provider import TokenCount
     from modelport.types import Request
 
 __all__ = [
@@ -72,18 +69,6 @@ __all__ = [
 
 #: The ``anthropic_version`` every Bedrock body carries.
 BEDROCK_ANTHROPIC_VERSION = "bedrock-2023-05-31"
-#: The SigV4 service name of the Bedrock runtime.
-BEDROCK_SERVICE = "bedrock"
-#: A Bedrock API key (``Authorization: Bearer``), when no AWS key is given explicitly.
-BEARER_ENV = "AWS_BEARER_TOKEN_BEDROCK"
-#: Why ``batch`` is refused (before any I/O): Bedrock's batch inference does not fit the batch
-#: contract without an S3 client (docs/bedrock.md, "Batches").
-BATCH_REFUSAL = (
-    "Bedrock batch inference (CreateModelInvocationJob) reads its requests from and writes its "
-    "results to S3 buckets you own, runs under an IAM service role you pass by ARN and takes no job "
-    "under the per-account minimum of records; modelport has no S3 client, so write the JSONL to "
-    "S3 and start the job with boto3"
-)
 #: Body fields of the Messages API that Bedrock's InvokeModel does not take (refused before I/O).
 UNSERVED = {
     "mcp_servers": "the MCP connector",
@@ -105,14 +90,12 @@ def anthropic_model_name(model_id: str) -> str:
 def bedrock_model_path(model_name: str, *, stream: bool, action: str | None = None) -> str:
     """``/model/{modelId}/invoke`` (or ``/invoke-with-response-stream``, or ``/{action}``), the id
     (an inference profile, a foundation model id or an ARN) percent-encoded whole, as botocore
-    sends it."""
-    if not model_name or model_name.strip() != model_name or any(c < " " for c in model_name):
-        raise InvalidRequestError(f"anthropic-bedrock: not a model id: {model_name!r}")
+    sends it (:func:`modelport.http.bedrock_runtime.model_path`)."""
     action = action or ("invoke-with-response-stream" if stream else "invoke")
-    return f"/model/{quote(model_name, safe='')}/{action}"
+    return bedrock_runtime.model_path(model_name, action, provider="anthropic-bedrock")
 
 
-class BedrockAnthropicProvider(SigV4Provider, CloudClaudeProvider):
+class BedrockAnthropicProvider(BedrockTokenCount, SigV4Provider, CloudClaudeProvider):
     """Claude on Amazon Bedrock (``bedrock-runtime.{region}.amazonaws.com``, InvokeModel)."""
 
     id: ClassVar[str] = "anthropic-bedrock"
@@ -181,12 +164,6 @@ class BedrockAnthropicProvider(SigV4Provider, CloudClaudeProvider):
         path = bedrock_model_path(model_name, stream=False, action=COUNT_TOKENS_ACTION)
         body = invoke_model_count_body(invoke.body)
         return HttpRequest(path, body=body, headers=dict(invoke.headers), warnings=invoke.warnings)
-
-    def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
-        """``{"inputTokens": N}`` (:func:`modelport.http.aws_count_tokens.token_count`)."""
-        from modelport.http.aws_count_tokens import token_count
-
-        return token_count(data)
 
     def error_from_response(self, status: int, headers: Mapping[str, str], body: str) -> ProviderError:
         """Bedrock's ``{"message"}`` with ``x-amzn-errortype``; a Messages error body (the model's

@@ -7,10 +7,9 @@ tool choice. Pure: what Converse cannot carry is an ``InvalidRequestError`` befo
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 from modelport.errors import InvalidRequestError
-from modelport.http import HttpRequest
+from modelport.http import HttpRequest, bedrock_runtime
 from modelport.http.aws_count_tokens import COUNT_TOKENS_ACTION, converse_count_body
 from modelport.types import (
     CallWarning,
@@ -40,11 +39,10 @@ _COUNTED = ("messages", "system", "toolConfig", "additionalModelRequestFields")
 
 def model_path(model_name: str, *, stream: bool, action: str | None = None) -> str:
     """``/model/{modelId}/converse[-stream]`` (or ``/{action}``); the id (an ARN or
-    ``us.amazon.nova-micro-v1:0``) percent-encoded whole, as botocore sends it."""
-    if not model_name or model_name.strip() != model_name:
-        raise InvalidRequestError(f"bedrock: not a model id: {model_name!r}")
+    ``us.amazon.nova-micro-v1:0``) percent-encoded whole, as botocore sends it
+    (:func:`modelport.http.bedrock_runtime.model_path`)."""
     action = action or ("converse-stream" if stream else "converse")
-    return f"/model/{quote(model_name, safe='')}/{action}"
+    return bedrock_runtime.model_path(model_name, action, provider="bedrock")
 
 
 def converse_body(

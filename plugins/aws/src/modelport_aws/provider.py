@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from modelport.http import HttpRequest, StreamEnd, decode_frames
+from modelport.http.bedrock_runtime import BATCH_REFUSAL, BEARER_ENV, BEDROCK_SERVICE, BedrockTokenCount
 from modelport.http.sigv4 import SigV4Provider
-from modelport.provider import Capabilities, EmbedRequest, TokenCount
+from modelport.provider import Capabilities, EmbedRequest
 from modelport.wire_map import WireMap
 
 from ._wire_map import BEDROCK_WIRE_MAP
@@ -26,22 +27,8 @@ if TYPE_CHECKING:
 
     from ._stream import ConverseStream
 
+# BATCH_REFUSAL and BEDROCK_SERVICE are modelport.http.bedrock_runtime's, re-exported here.
 __all__ = ["BATCH_REFUSAL", "BEDROCK_SERVICE", "BedrockProvider", "runtime_url"]
-
-#: The SigV4 service name of the Bedrock runtime.
-BEDROCK_SERVICE = "bedrock"
-#: A Bedrock API key (``Authorization: Bearer``), when no AWS credentials are given explicitly.
-BEARER_ENV = "AWS_BEARER_TOKEN_BEDROCK"
-
-
-#: Why ``batch`` is refused (before any I/O): Bedrock's batch inference does not fit the batch
-#: contract without an S3 client (docs/bedrock.md, "Batches").
-BATCH_REFUSAL = (
-    "Bedrock batch inference (CreateModelInvocationJob) reads its requests from and writes its "
-    "results to S3 buckets you own, runs under an IAM service role you pass by ARN and takes no job "
-    "under the per-account minimum of records; modelport has no S3 client, so write the JSONL to "
-    "S3 and start the job with boto3"
-)
 
 
 def runtime_url(region: str) -> str:
@@ -49,7 +36,7 @@ def runtime_url(region: str) -> str:
     return f"https://bedrock-runtime.{region}.amazonaws.com"
 
 
-class BedrockProvider(SigV4Provider):
+class BedrockProvider(BedrockTokenCount, SigV4Provider):
     """Amazon Bedrock runtime, ``https://bedrock-runtime.{region}.amazonaws.com``.
 
     Options: ``region=`` (else ``AWS_REGION``, ``AWS_DEFAULT_REGION``, the profile's), ``profile=``
@@ -103,12 +90,6 @@ class BedrockProvider(SigV4Provider):
         from ._request import count_tokens_request
 
         return count_tokens_request(model_name, request)
-
-    def decode_token_count(self, data: Any, spec: HttpRequest) -> TokenCount:
-        """``{"inputTokens": N}`` (:func:`modelport.http.aws_count_tokens.token_count`)."""
-        from modelport.http.aws_count_tokens import token_count
-
-        return token_count(data)
 
     def embed_requests(self, model_name: str, request: EmbedRequest) -> Sequence[HttpRequest]:
         """``POST /model/{modelId}/invoke`` per Titan or Nova value, per 96 Cohere values."""
