@@ -138,3 +138,33 @@ def variants_installed(example_installed: Path) -> Iterator[Path]:
     sys.modules.pop("modelport_variants", None)
     yield site
     sys.modules.pop("modelport_variants", None)
+
+
+@pytest.fixture
+def build_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: None) -> Iterator[object]:
+    """``build_plugin(bug)``: the scaffold plugin of :mod:`.scaffold_plugin` with ``bug`` planted,
+    installed alone, every ``expected.json`` regenerated from it (the goldens accept the bug)."""
+    from modelport_conformance.cases import discover_suites
+    from modelport_conformance.runner import run_case
+
+    from . import scaffold_plugin
+
+    def build(bug: str | None) -> object:
+        source = scaffold_plugin.build(tmp_path / "project", bug)
+        entry = {scaffold_plugin.NAME: f"{scaffold_plugin.PACKAGE}._plugin"}
+        install_alone(monkeypatch, tmp_path / "site", "modelport-mm-llm", entry, source)
+        if bug == "system message lost":
+            # Recorded again with the bug, the cassettes hold no system field either.
+            cases = source / scaffold_plugin.PACKAGE / "cases"
+            scaffold_plugin.rerecord_requests(
+                cases, lambda body: {k: v for k, v in body.items() if k != "system"}
+            )
+        suite = discover_suites([scaffold_plugin.NAME])[0][scaffold_plugin.NAME]
+        assert suite is not None and suite.merge_frames is None
+        for case in suite.cases:  # the author runs --regenerate: the goldens accept the bug
+            run_case(suite, case, regenerate=True)
+        return suite
+
+    scaffold_plugin.forget_package()
+    yield build
+    scaffold_plugin.forget_package()

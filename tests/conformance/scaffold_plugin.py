@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from modelport.cli._new_provider import render_scaffold, scaffold_names
 
@@ -132,3 +133,16 @@ def rerecord_requests(cases: Path, body: Callable[[dict], dict]) -> None:
             if isinstance(stored.get("json"), dict):
                 stored["json"] = body(stored["json"])
         path.write_text(dump_cassette(cassette), encoding="utf-8")
+
+
+def failing_checks(suite: Any) -> dict[str, dict[str, str]]:
+    """Each case of ``suite`` that fails a check → {check: message}."""
+    from modelport_conformance.runner import run_case
+
+    found: dict[str, dict[str, str]] = {}
+    for case in suite.cases:
+        outcome = run_case(suite, case)
+        failed = {c.name: c.message for c in outcome.checks if c.status == "fail"}
+        if failed:
+            found[case.name] = failed
+    return found

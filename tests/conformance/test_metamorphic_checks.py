@@ -7,54 +7,16 @@ edit and how the decoded value moved.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
-from modelport_conformance.cases import Suite, discover_suites
 from modelport_conformance.runner import run_case
 
 from . import scaffold_plugin
-from .conftest import install_alone
-
-
-@pytest.fixture
-def build_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: None) -> Iterator[object]:
-    def build(bug: str | None) -> Suite:
-        source = scaffold_plugin.build(tmp_path / "project", bug)
-        entry = {scaffold_plugin.NAME: f"{scaffold_plugin.PACKAGE}._plugin"}
-        install_alone(monkeypatch, tmp_path / "site", "modelport-mm-llm", entry, source)
-        if bug == "system message lost":
-            # Recorded again with the bug, the cassettes hold no system field either.
-            cases = source / scaffold_plugin.PACKAGE / "cases"
-            scaffold_plugin.rerecord_requests(
-                cases, lambda body: {k: v for k, v in body.items() if k != "system"}
-            )
-        suite = discover_suites([scaffold_plugin.NAME])[0][scaffold_plugin.NAME]
-        assert suite is not None and suite.merge_frames is None
-        for case in suite.cases:  # the author runs --regenerate: the goldens accept the bug
-            run_case(suite, case, regenerate=True)
-        return suite
-
-    scaffold_plugin.forget_package()
-    yield build
-    scaffold_plugin.forget_package()
-
-
-def _failures(suite: Suite) -> dict[str, dict[str, str]]:
-    found: dict[str, dict[str, str]] = {}
-    for case in suite.cases:
-        outcome = run_case(suite, case)
-        failed = {c.name: c.message for c in outcome.checks if c.status == "fail"}
-        if failed:
-            found[case.name] = failed
-    return found
 
 
 def test_the_scaffold_with_citations_passes_every_check(build_plugin) -> None:
     suite = build_plugin(None)
-    assert _failures(suite) == {}
+    assert scaffold_plugin.failing_checks(suite) == {}
     outcome = run_case(suite, next(c for c in suite.cases if c.name == "stream-cited"))
     checks = {c.name: (c.status, c.message) for c in outcome.checks}
     assert checks["metamorphic"] == (
@@ -65,7 +27,7 @@ def test_the_scaffold_with_citations_passes_every_check(build_plugin) -> None:
 
 
 def test_input_and_output_counts_swapped_fail_the_metamorphic_check(build_plugin) -> None:
-    failures = _failures(build_plugin("usage swapped"))
+    failures = scaffold_plugin.failing_checks(build_plugin("usage swapped"))
     assert set(failures) == {
         "generate-cited",
         "generate-text",
@@ -88,7 +50,7 @@ def test_input_and_output_counts_swapped_fail_the_metamorphic_check(build_plugin
 
 
 def test_tool_arguments_dropped_from_the_stream_fail_the_metamorphic_check(build_plugin) -> None:
-    failures = _failures(build_plugin("streamed tool arguments dropped"))
+    failures = scaffold_plugin.failing_checks(build_plugin("streamed tool arguments dropped"))
     assert failures == {
         "stream-tool-call": {
             "metamorphic": "tool arguments at frame 1 /arguments: moved nothing the map covers"
@@ -98,7 +60,7 @@ def test_tool_arguments_dropped_from_the_stream_fail_the_metamorphic_check(build
 
 @pytest.mark.parametrize(("bug", "decoded"), [("citation offsets +1", 6), ("citation offsets -1", 4)])
 def test_citation_offsets_shifted_fail_the_metamorphic_check(build_plugin, bug: str, decoded: int) -> None:
-    failures = _failures(build_plugin(bug))
+    failures = scaffold_plugin.failing_checks(build_plugin(bug))
     assert set(failures) == {"generate-cited", "stream-cited"}
     assert failures["generate-cited"] == {
         "metamorphic": f"citation start 4 → 5 at /citations/0/start: the decoded offset is {decoded},"
@@ -111,7 +73,7 @@ def test_citation_offsets_shifted_fail_the_metamorphic_check(build_plugin, bug: 
 
 
 def test_a_system_message_lost_fails_the_request_edits_check(build_plugin) -> None:
-    failures = _failures(build_plugin("system message lost"))
+    failures = scaffold_plugin.failing_checks(build_plugin("system message lost"))
     assert failures == {
         case: {"request-edits": "the system text edited: the body sent did not change (the map says /system)"}
         for case in ("generate-text", "stream-text")
@@ -119,7 +81,7 @@ def test_a_system_message_lost_fails_the_request_edits_check(build_plugin) -> No
 
 
 def test_a_map_path_the_decoder_does_not_read_fails(build_plugin) -> None:
-    failures = _failures(build_plugin("map names the id as text"))
+    failures = scaffold_plugin.failing_checks(build_plugin("map names the id as text"))
     # The first text fragment the map locates is now the start frame's id: editing it moves no text.
     assert failures == {
         case: {"metamorphic": "text at frame 0 /id: moved nothing the map covers"}
@@ -128,7 +90,7 @@ def test_a_map_path_the_decoder_does_not_read_fails(build_plugin) -> None:
 
 
 def test_a_map_path_that_reaches_nothing_fails(build_plugin) -> None:
-    failures = _failures(build_plugin("map misspells a count"))
+    failures = scaffold_plugin.failing_checks(build_plugin("map misspells a count"))
     assert set(failures) == {"stream-cited", "stream-text", "stream-tool-call"}
     assert failures["stream-text"]["metamorphic"].splitlines()[0] == (
         "usage.output_tokens is 3, but the map locates no count of it"
