@@ -7,11 +7,11 @@ from __future__ import annotations
 from modelport.types import CallWarning, Result
 from modelport_conformance.invariants import check_warnings
 
-from .test_metamorphic_checks import _failures, build_plugin  # noqa: F401  (the fixture)
+from . import scaffold_plugin
 
 
-def test_setting_and_details_swapped_fail_the_invariants(build_plugin) -> None:  # noqa: F811
-    failures = _failures(build_plugin("warning setting and details swapped"))
+def test_setting_and_details_swapped_fail_the_invariants(build_plugin) -> None:
+    failures = scaffold_plugin.failing_checks(build_plugin("warning setting and details swapped"))
     assert failures == {
         "generate-unsupported-setting": {
             "invariants": "warning 1 (unsupported-setting): its setting 'the API has no field for it' is no"
