@@ -103,10 +103,10 @@ def _register_azure(register: Any, cassettes: Any, merge_events: Any) -> None:
 #: of ``_messages.py`` is the data-URL helper; of ``_request.py`` the helpers both bodies share),
 #: for Chat Completions the Responses ones and the built-in tools.
 _NOT_MAPPING = ("__init__.py", "_plugin.py", "_models.py", "presets.py")
-#: Azure OpenAI's provider classes, connection (endpoint, API version, Entra ID) and content
-#: filters: only the ``azure-openai*`` providers run them, and their own cases score them, so they
-#: are left out of the ``openai``, preset and ``openai-responses`` mutants.
-_AZURE = ("azure.py", "_azure.py", "_azure_filters.py")
+#: Azure OpenAI's provider classes, connection (endpoint, API version, Entra ID), content filters
+#: and batches: only the ``azure-openai*`` providers run them, and their own cases score them, so
+#: they are left out of the ``openai``, preset and ``openai-responses`` mutants.
+_AZURE = ("azure.py", "_azure.py", "_azure_filters.py", "_azure_batches.py")
 _CHAT_ONLY = (
     "_decode.py",
     "_stream.py",
