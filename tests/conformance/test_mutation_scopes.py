@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from modelport_conformance.mutants import find_mutants
 from modelport_conformance.mutation import find_target
 
 _CHAT = [
@@ -45,3 +46,30 @@ def test_each_provider_mutates_only_the_modules_its_cases_run(
 ) -> None:
     target = find_target(provider)
     assert [target.label(f) for f in target.files] == [f"{package}/{m}" for m in modules]
+
+
+@pytest.mark.parametrize(
+    ("provider", "helpers", "mapping"),
+    [
+        (
+            "google",
+            {"google_search", "google_maps", "url_context", "_checked"},
+            {"tool_to_wire", "GoogleSearchArgs"},
+        ),
+        (
+            "google-vertex",
+            {"enterprise_web_search", "file_search"},
+            {"tool_to_wire", "EnterpriseWebSearchArgs"},
+        ),
+        ("openai-responses", {"web_search", "mcp", "image_generation"}, {"tool_to_wire", "McpArgs"}),
+    ],
+)
+def test_the_tool_helpers_are_left_out_and_the_tool_mapping_kept(
+    provider: str, helpers: set[str], mapping: set[str]
+) -> None:
+    """A case gives its tools as data: the Python helpers building a ``ProviderTool`` never run."""
+    target = find_target(provider)
+    tools = next(f for f in target.files if f.name == "tools.py")
+    scopes = {m.scope for m in find_mutants(tools.read_text(encoding="utf-8")) if target.keeps(tools, m)}
+    assert not scopes & helpers
+    assert mapping <= scopes

@@ -73,7 +73,7 @@ def modelport_conformance_suites(register: Any) -> None:  # SuiteRegistrar: conf
         cassettes / responses.id,
         merge_frames=merge_events,
         credential_env=responses.api_key_env,
-        mutation_exclude=(*_NOT_MAPPING, *_AZURE, *_CHAT_ONLY, *_CHAT_TABLES),
+        mutation_exclude=(*_NOT_MAPPING, *_AZURE, *_CHAT_ONLY, *_CHAT_TABLES, *_TOOL_HELPERS),
     )
 
 
@@ -85,7 +85,7 @@ def _register_azure(register: Any, cassettes: Any, merge_events: Any) -> None:
 
     for provider_id, merge, exclude in (
         ("azure-openai", merge_chat_frames, (*_NOT_MAPPING, "tools.py", "_responses_*.py", *_RESPONSES_ONLY)),
-        ("azure-openai-responses", merge_events, (*_NOT_MAPPING, *_CHAT_ONLY, *_CHAT_TABLES)),
+        ("azure-openai-responses", merge_events, (*_NOT_MAPPING, *_CHAT_ONLY, *_CHAT_TABLES, *_TOOL_HELPERS)),
     ):
         folder = cassettes / provider_id
         if folder.is_dir():
@@ -125,6 +125,13 @@ _CHAT_TABLES = (
         for name in ("FINISH", "_chat_usage", "_chat", "CHAT_WIRE_MAP", "XAI_WIRE_MAP")
     ),
     "provider.py::OpenAICompatibleProvider",
+)
+#: The Python helpers of ``tools.py`` (``web_search()``, ``mcp()``, ...): they build a
+#: ``ProviderTool`` from Python arguments before any mapping, and a case gives its tools as data,
+#: so no case can run them; tests/openai/test_responses_built_in_tools.py is their cover.
+_TOOL_HELPERS = tuple(
+    f"tools.py::{name}"
+    for name in ("web_search", "file_search", "code_interpreter", "image_generation", "mcp")
 )
 #: The Responses wire map, options, neutral tools and provider class, left out of the Chat
 #: Completions mutants.
