@@ -108,6 +108,8 @@ def _user(content: Any) -> Any:
     for part in content:
         if part["type"] == "text":
             out.append({"type": "text", "text": part["text"]})
+        elif part["type"] == "reasoning":  # the API has no reasoning content part: left out
+            continue
         elif part["media_type"] == "application/pdf" and "data" not in part:  # an uploaded file, by id
             out.append({"type": "file", "file": {"file_id": part["uri"]}})
         elif part["media_type"] == "application/pdf":  # a PDF inline (a file part; the name is optional)
