@@ -78,6 +78,14 @@ def _as_strings(body: dict[str, Any]) -> None:
     body["data"][0]["embedding"] = [repr(v) for v in body["data"][0]["embedding"]]
 
 
+def _reversed(body: dict[str, Any]) -> None:
+    body["data"].reverse()
+
+
+def _cut_short(body: dict[str, Any]) -> None:
+    body["data"][0]["embedding"] = body["data"][0]["embedding"][:-8]  # 6,138 bytes: not whole float32s
+
+
 def _data_object(body: dict[str, Any]) -> None:
     body["data"] = body["data"][0]
 
@@ -160,6 +168,31 @@ def _embed_cases() -> list[dict[str, Any]]:
             "embedding_type base64 with provider_options encoding_format float",
             {"embedding_type": "base64", "provider_options": {"openai": {"encoding_format": "float"}}},
         ),
+        _embed_refused(
+            "embed-error-extra-body-input",
+            "An embeddings extra_body setting input (a field the mapping owns)",
+            {"provider_options": {"openai": {"extra_body": {"input": ["world"]}}}},
+        ),
+        _embed_answer(
+            "embed-extra-body-user",
+            "An embeddings extra_body field (user) sent top-level beside the mapped ones; the floats read.",
+            {
+                "values": "This is a test for embeddings with dimensions",
+                "output_dimensionality": 512,
+                "provider_options": {"openai": {"extra_body": {"user": "user-1234"}}},
+            },
+            FLOATS_512,
+            None,
+            "of this value at 512 dimensions, kept as recorded, to a request that adds the user field",
+        ),
+        _embed_answer(
+            "embed-batch-answered-out-of-order",
+            "Two values whose embeddings are answered in reverse order: put back in input order by their index.",
+            {"values": ["hello", "world"], "embedding_type": "base64"},
+            BASE64_PAIR,
+            _reversed,
+            "of two values (base64), its two items in reverse order (each keeps its index)",
+        ),
         _embed_answer(
             "embed-error-answer-count-mismatch",
             "Two values, one embedding answered: a typed ProviderResponseError, not a short result.",
@@ -187,6 +220,14 @@ def _embed_cases() -> list[dict[str, Any]]:
             FLOATS_512,
             _as_strings,
             "of this request, each number of its vector written as a JSON string",
+        ),
+        _embed_answer(
+            "embed-error-base64-cut-short",
+            "embedding_type base64, the first vector's text cut short (not whole float32 values): a typed ProviderResponseError.",
+            {"values": ["hello", "world"], "embedding_type": "base64"},
+            BASE64_PAIR,
+            _cut_short,
+            "of two values (base64), the last 8 characters of its first vector's text removed",
         ),
         _embed_answer(
             "embed-error-data-not-a-list",
@@ -223,6 +264,12 @@ def _option_cases() -> list[dict[str, Any]]:
         option("top_logprobs", "3", "integer"),
         option("parallel_tool_calls", "false", "boolean"),
         option("store", 1, "boolean"),
+        _refused(
+            "error-top-logprobs-over-20",
+            "provider_options top_logprobs 21 (the API takes 0 to 20)",
+            {"prompt": "Hello", "provider_options": {"openai": {"logprobs": True, "top_logprobs": 21}}},
+            f"{CREATE}#chat-create-top_logprobs",
+        ),
         bound("presence_penalty", 2.5),
         bound("presence_penalty", -2.5),
         bound("frequency_penalty", 2.5),

@@ -268,7 +268,10 @@ def embed_wire(request: dict[str, Any], model: str, provider: str = "openai") ->
         body["dimensions"] = request["output_dimensionality"]
     if request.get("embedding_type") == "base64":
         body["encoding_format"] = "base64"
-    body.update((request.get("provider_options") or {}).get(provider, {}))
+    options = dict((request.get("provider_options") or {}).get(provider, {}))
+    extra = options.pop("extra_body", {})  # the escape hatch: its fields top-level, merged last
+    body.update(options)
+    body.update(extra)
     return body
 
 

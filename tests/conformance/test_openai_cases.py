@@ -12,7 +12,7 @@ from modelport_conformance.report import run_conformance
 
 CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
-    "openai": 101,
+    "openai": 106,
     "openai-compatible": 5,
     "openai-responses": 96,
     "groq": 6,
@@ -68,6 +68,7 @@ def test_every_case_carries_attribution_and_no_credentials() -> None:
     assert sorted(mocks) == [
         "embed-error-encoding-format-contradicts",
         "embed-error-encoding-format-unknown",
+        "embed-error-extra-body-input",
         "embed-error-extra-body-model",
         "embed-error-int8-refused",
         "embed-error-task-type",
@@ -96,6 +97,7 @@ def test_every_case_carries_attribution_and_no_credentials() -> None:
         "error-temperature-out-of-range",
         "error-tool-result-without-call",
         "error-top-logprobs-out-of-range",
+        "error-top-logprobs-over-20",
         "error-top-logprobs-without-logprobs",
         "generate-input-audio-wav",
         "generate-json-object",
