@@ -339,6 +339,31 @@ def _answer_cases() -> list[dict[str, Any]]:
             ),
         },
         {
+            "name": "generate-strict-schema-format-dropped",
+            "description": "A strict json_schema with a string format strict mode does not take (uri): the format not sent, an unsupported-setting warning names it; the JSON answered.",
+            "method": "generate",
+            "model": "gpt-4o-mini",
+            "features": ["structured_output"],
+            "request": {
+                "prompt": "Give me the address of the Python website as JSON.",
+                "response_format": {
+                    "type": "json_schema",
+                    "name": "site",
+                    "schema": {
+                        "type": "object",
+                        "properties": {"url": {"type": "string", "format": "uri"}},
+                        "required": ["url"],
+                    },
+                    "strict": True,
+                },
+            },
+            "response": _answer({"content": '{"url": "https://www.python.org"}'}),
+            "source_dict": _mock(
+                "no recording of a strict schema with a format strict mode does not take is vendored; the request is the API reference's (the Structured Outputs guide's supported formats), the answer hand-written",
+                "response_format",
+            ),
+        },
+        {
             "name": "generate-user-reasoning-dropped",
             "description": "A user message holding a reasoning part beside its text: the reasoning is left out, the text sent as a text content part.",
             "method": "generate",
@@ -374,6 +399,31 @@ def _answer_cases() -> list[dict[str, Any]]:
             "source_dict": _mock(
                 "no recording of a legacy function_call answer is vendored; the message is the reference's deprecated function_call shape, hand-written",
                 "function_call",
+            ),
+        },
+        {
+            "name": "generate-sampling-model-snapshot",
+            "description": "temperature on gpt-5.4-nano-2026-03-17, a dated snapshot of a model that takes it while it does not reason: temperature sent, no warning.",
+            "method": "generate",
+            "model": "gpt-5.4-nano-2026-03-17",
+            "request": {"prompt": "What is the capital of France?", "temperature": 0.2},
+            "response": _answer({"content": "Paris."}, model="gpt-5.4-nano-2026-03-17"),
+            "source_dict": _mock(
+                "no recorded Chat Completions call of gpt-5.4-nano is vendored (its Responses recordings are openai-responses' cases); the answer is hand-written",
+                "temperature",
+            ),
+        },
+        {
+            "name": "generate-reasoning-effort-max-gpt-5-4",
+            "description": "reasoning.effort max on gpt-5.4-mini (a gpt-5.4 model, whose highest level is xhigh): reasoning_effort xhigh, no warning.",
+            "method": "generate",
+            "model": "gpt-5.4-mini",
+            "features": ["reasoning"],
+            "request": {"prompt": "What is the capital of France?", "reasoning": {"effort": "max"}},
+            "response": _answer({"content": "Paris."}, model="gpt-5.4-mini-2026-03-17"),
+            "source_dict": _mock(
+                "no recorded Chat Completions call of a gpt-5.4 model is vendored; the request is the API reference's, the answer hand-written",
+                "reasoning_effort",
             ),
         },
         {
