@@ -12,7 +12,7 @@ from modelport_conformance.report import run_conformance
 
 CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
-    "openai": 109,
+    "openai": 112,
     "openai-compatible": 5,
     "openai-responses": 96,
     "groq": 6,
@@ -103,7 +103,10 @@ def test_every_case_carries_attribution_and_no_credentials() -> None:
         "generate-json-object",
         "generate-legacy-function-call",
         "generate-pdf-file-id",
+        "generate-reasoning-effort-max-gpt-5-2",
+        "generate-reasoning-effort-max-gpt-5-3",
         "generate-reasoning-effort-max-gpt-5-4",
+        "generate-reasoning-effort-max-gpt-5-6",
         "generate-reasoning-effort-max-xhigh",
         "generate-reasoning-effort-medium",
         "generate-sampling-model-reasoning-on",
