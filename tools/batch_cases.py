@@ -411,9 +411,11 @@ def build(spec: dict[str, Any]) -> None:
 
 def main() -> None:
     """Write every case."""
-    from batch_cases_responses import responses_mock_cases  # it reads this module's helpers
+    from batch_cases_openai import openai_mock_cases  # they read this module's helpers
+    from batch_cases_responses import responses_mock_cases
 
-    for spec in CASES + MOCK_CASES + _google_mock_cases() + responses_mock_cases():
+    specs = CASES + MOCK_CASES + _google_mock_cases() + responses_mock_cases() + openai_mock_cases()
+    for spec in specs:
         build(spec)
         print(f"{spec['target'].relative_to(ROOT)}")
 

@@ -25,6 +25,7 @@ from openai_case_data import (
     refusal_request,
 )
 from openai_cases_openai_embed import embed_cases
+from openai_cases_openai_faults import fault_cases
 from openai_cases_openai_mock import mock_cases
 from openai_cases_openai_refused import refused_cases
 from openai_cases_openai_requests import request_cases
@@ -45,6 +46,7 @@ def openai_cases() -> list[dict[str, Any]]:
         + mock_cases()
         + refused_cases()
         + settings_cases()
+        + fault_cases()
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,8 @@ def _user(content: Any) -> Any:
     for part in content:
         if part["type"] == "text":
             out.append({"type": "text", "text": part["text"]})
+        elif part["type"] == "reasoning":  # the API has no reasoning content part: left out
+            continue
         elif part["media_type"] == "application/pdf" and "data" not in part:  # an uploaded file, by id
             out.append({"type": "file", "file": {"file_id": part["uri"]}})
         elif part["media_type"] == "application/pdf":  # a PDF inline (a file part; the name is optional)
@@ -127,6 +130,25 @@ def _user(content: Any) -> Any:
 XHIGH_MODELS = ("gpt-5.1-codex-max", "gpt-5.2", "gpt-5.3", "gpt-5.4", "gpt-5.5", "gpt-5.6")
 
 
+#: OpenAI models that take ``temperature`` and ``top_p`` while they do not reason (the API
+#: reference's note on gpt-5.4-nano); a dated snapshot is the same model.
+SAMPLING_MODELS = ("gpt-5.4-nano",)
+
+
+def _samples(model: str, request: dict[str, Any], quirks: dict[str, Any]) -> bool:
+    """Whether ``model`` takes the sampling settings in ``request``: one of :data:`SAMPLING_MODELS`
+    on OpenAI, with no reasoning asked for."""
+    reasoning = request.get("reasoning") or {}
+    asked = reasoning.get("enabled") or reasoning.get("effort")
+    base = re.sub(r"-\d{4}-\d{2}-\d{2}$", "", model)
+    return quirks.get("id") == "openai" and base in SAMPLING_MODELS and not asked
+
+
+#: The string formats strict mode takes (the Structured Outputs guide's "Supported properties");
+#: another is not sent.
+STRICT_FORMATS = ("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")
+
+
 def _strict(schema: Any) -> Any:
     """A JSON schema in the strict mode's dialect: every object closed (``additionalProperties:
     false``, which the API reference requires of each object in strict mode)."""
@@ -134,7 +156,7 @@ def _strict(schema: Any) -> Any:
         return [_strict(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {k: _strict(v) for k, v in schema.items()}
+    out = {k: _strict(v) for k, v in schema.items() if k != "format" or v in STRICT_FORMATS}
     if out.get("type") == "object" and "additionalProperties" not in out:
         out["additionalProperties"] = False
     return out
@@ -189,7 +211,7 @@ def wire(
     if "max_output_tokens" in request:
         body["max_completion_tokens" if reasoning else "max_tokens"] = request["max_output_tokens"]
     for key in ("temperature", "top_p"):
-        if key in request and not reasoning:
+        if key in request and (not reasoning or _samples(model, request, quirks)):
             body[key] = request[key]
     if "top_k" in request and quirks.get("top_k"):
         body["top_k"] = request["top_k"]
@@ -266,7 +288,10 @@ def embed_wire(request: dict[str, Any], model: str, provider: str = "openai") ->
         body["dimensions"] = request["output_dimensionality"]
     if request.get("embedding_type") == "base64":
         body["encoding_format"] = "base64"
-    body.update((request.get("provider_options") or {}).get(provider, {}))
+    options = dict((request.get("provider_options") or {}).get(provider, {}))
+    extra = options.pop("extra_body", {})  # the escape hatch: its fields top-level, merged last
+    body.update(options)
+    body.update(extra)
     return body
 
 

@@ -32,6 +32,10 @@ BATCH_CASES = {
     ("anthropic", "batch-results-expired"),  # MOCK: derived from batch-answers (no recording)
     ("openai", "batch-cancel"),
     ("openai", "batch-embeddings"),
+    ("openai", "batch-embeddings-failed-mock"),  # MOCK: derived from batch-embeddings (no recording)
+    ("openai", "batch-embeddings-one-expired-mock"),  # MOCK: derived from batch-embeddings
+    ("openai", "batch-embeddings-one-failed-mock"),  # MOCK: derived from batch-embeddings
+    ("openai", "batch-embeddings-results-too-early-mock"),  # MOCK: derived from batch-embeddings
     ("openai-responses", "batch-answers"),
     ("openai-responses", "batch-expired-mock"),  # MOCK: derived from batch-answers (no recording)
     ("openai-responses", "batch-one-request-failed-mock"),  # MOCK: derived from batch-answers

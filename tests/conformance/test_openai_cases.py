@@ -12,7 +12,7 @@ from modelport_conformance.report import run_conformance
 
 CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
-    "openai": 75,
+    "openai": 112,
     "openai-compatible": 5,
     "openai-responses": 96,
     "groq": 6,
@@ -66,9 +66,13 @@ def test_every_case_carries_attribution_and_no_credentials() -> None:
             assert [f for text in case.files.values() for f in scan_text(text)] == [], case.name
             assert case.expected is not None, case.name
     assert sorted(mocks) == [
+        "embed-error-encoding-format-contradicts",
+        "embed-error-encoding-format-unknown",
+        "embed-error-extra-body-input",
         "embed-error-extra-body-model",
         "embed-error-int8-refused",
         "embed-error-task-type",
+        "embed-error-unknown-option",
         "error-audio-by-uri",
         "error-audio-mp3-by-uri",
         "error-extra-body-reserved-messages",
@@ -77,17 +81,39 @@ def test_every_case_carries_attribution_and_no_credentials() -> None:
         "error-extra-body-reserved-stream",
         "error-extra-body-reserved-stream-options",
         "error-frequency-penalty-out-of-range",
+        "error-frequency-penalty-too-high",
+        "error-history-assistant-image",
+        "error-history-system-image",
+        "error-history-tool-message-text",
+        "error-history-user-tool-call",
         "error-media-type-not-sendable",
+        "error-option-logprobs-not-boolean",
+        "error-option-parallel-tool-calls-not-boolean",
+        "error-option-store-not-boolean",
+        "error-option-top-logprobs-not-integer",
         "error-pdf-by-url",
+        "error-presence-penalty-too-high",
+        "error-presence-penalty-too-low",
         "error-temperature-out-of-range",
         "error-tool-result-without-call",
         "error-top-logprobs-out-of-range",
+        "error-top-logprobs-over-20",
         "error-top-logprobs-without-logprobs",
         "generate-input-audio-wav",
+        "generate-json-object",
+        "generate-legacy-function-call",
         "generate-pdf-file-id",
+        "generate-reasoning-effort-max-gpt-5-2",
+        "generate-reasoning-effort-max-gpt-5-3",
+        "generate-reasoning-effort-max-gpt-5-4",
+        "generate-reasoning-effort-max-gpt-5-6",
         "generate-reasoning-effort-max-xhigh",
         "generate-reasoning-effort-medium",
         "generate-sampling-model-reasoning-on",
+        "generate-sampling-model-snapshot",
+        "generate-strict-schema-format-dropped",
+        "generate-tool-arguments-object",
+        "generate-user-reasoning-dropped",
     ]
 
 

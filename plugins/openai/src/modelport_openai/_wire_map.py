@@ -63,8 +63,15 @@ def _chat(*, reasoning_beside: bool = False) -> WireMap:
             usage=usage,
             finish_reason="/choices/0/finish_reason",
             text="/choices/0/message/content",
-            tool_name="/choices/0/message/tool_calls/*/function/name",
-            tool_arguments="/choices/0/message/tool_calls/*/function/arguments",
+            # the legacy ``function_call`` (one call) is decoded as a tool call too
+            tool_name=(
+                "/choices/0/message/tool_calls/*/function/name",
+                "/choices/0/message/function_call/name",
+            ),
+            tool_arguments=(
+                "/choices/0/message/tool_calls/*/function/arguments",
+                "/choices/0/message/function_call/arguments",
+            ),
         ),
         stream=BodyMap(
             usage=usage,
