@@ -14,7 +14,8 @@ subject: openai_responses_cases (answers, tools, errors), openai_responses_cases
 openai_responses_cases_built_in (built-in tools, citations, images), openai_responses_cases_settings
 (request settings), openai_responses_cases_faults (recorded answers with a MOCK fault) and
 openai_responses_cases_requests (request mappings surviving mutants pointed to) and
-openai_responses_cases_mutants (mappings no case reached).
+openai_responses_cases_mutants (mappings no case reached), openai_responses_cases_bounds
+(settings their survivors pointed to).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from convert_openai_corpus import _interaction, write_case
 from openai_responses_cases import answer_cases
+from openai_responses_cases_bounds import bound_cases
 from openai_responses_cases_built_in import built_in_cases
 from openai_responses_cases_faults import fault_cases
 from openai_responses_cases_mutants import mutant_cases
@@ -51,6 +53,7 @@ def cases() -> list[dict[str, Any]]:
         *fault_cases(),
         *request_cases(),
         *mutant_cases(),
+        *bound_cases(),
     ]
 
 

@@ -5,9 +5,8 @@ a file in a system message, text in a tool message, a file in an assistant turn,
 turn, a file of a type the API does not take), PDFs by file id and by URL, a stored history sent
 back with its item ids, an approval request from another model of the API, responses that are no
 answer (failed, cancelled), an answer without usage, request settings no case sent (verbosity, tools
-without a choice, a reasoning budget), and output items no recording has (an image generation
-without its image, file search results with a malformed entry, an annotation of a type with no
-citation). Recorded answers and requests with the one value named in each ``source.note`` changed
+without a choice, a reasoning budget), and output items no recording has (file search results
+with a malformed entry, an annotation of a type with no citation). Recorded answers and requests with the one value named in each ``source.note`` changed
 (MOCK where no recording has it)."""
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ __all__ = ["mutant_cases"]
 
 SIMPLE = P + "openai_responses_model_simple_response.yaml"
 TOOL_CALL = P + "openai_responses_model_simple_response_with_tool_call.yaml"
-IMAGE = V + "openai-image-generation-tool.1.json"
 FILE_SEARCH = V + "openai-file-search-tool.1.json"
 SEARCH = V + "openai-web-search-tool.1.json"
 JPEG = P + "openai_responses_image_generation_jpeg.yaml"
@@ -50,10 +48,6 @@ def _output_edited(saved: str, kind: str, edit: Any) -> tuple[int, str, str]:
     body = json.loads(text)
     body["output"] = [edit(copy.deepcopy(item)) if item["type"] == kind else item for item in body["output"]]
     return status, content_type, json.dumps(body, ensure_ascii=False)
-
-
-def _without_image(item: dict[str, Any]) -> dict[str, Any]:
-    return {**item, "status": "failed", "result": None}
 
 
 def _malformed_results(item: dict[str, Any]) -> dict[str, Any]:
@@ -382,13 +376,6 @@ def mutant_cases() -> list[dict[str, Any]]:
             "interaction": 0,
             "note": "MOCK request: the recorded tool-call answer (gpt-4o) paired with a gpt-5 request with verbosity low, no tool_choice and a reasoning effort with a budget",
         },
-        _variant(
-            built["generate-image-generation"],
-            "generate-image-generation-without-image-mock",
-            "MOCK an image_generation_call that failed with result null: the call and its result kept, no image part.",
-            _output_edited(IMAGE, "image_generation_call", _without_image),
-            "MOCK answer: its image_generation_call with status failed and result null",
-        ),
         _variant(
             settings["generate-file-search-results-mock"],
             "generate-file-search-malformed-results-mock",
