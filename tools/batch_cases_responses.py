@@ -1,8 +1,10 @@
 """The MOCK ``openai-responses`` batch cases (written by ``python tools/batch_cases.py``): the recorded
 gpt-5-nano exchange of ``batch-answers``, edited where no recording exists, each edit named in its
-case's ``source.note``: a batch that expired before any request ran, and one whose second request
-failed (an error file beside the output file). Both were pointed to by mutants of the batch mapping
-that survived the suite (``modelport conformance --mutate``, docs/conformance.md)."""
+case's ``source.note``: a batch that expired before any request ran, one whose second request
+failed (an error file beside the output file), one cancelled, one whose input file failed
+validation, an error file line whose ``status_code`` is no number, and a batch id that is not an
+OpenAI id. Each was pointed to by mutants of the batch mapping that survived the suite or that no
+case reached (``modelport conformance --mutate``, docs/conformance.md)."""
 
 from __future__ import annotations
 
@@ -108,6 +110,14 @@ def _status_text(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return edited
 
 
+def _odd_id(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The recorded upload, then the create answered with an id that holds a path separator."""
+    create = copy.deepcopy(interactions[1])
+    body = {**_json(create["response"]["body"]["string"]), "id": "batch_6a85c08a/../files"}
+    create["response"]["body"]["string"] = json.dumps(body, indent=2)
+    return [interactions[0], create]
+
+
 def responses_mock_cases() -> list[dict[str, Any]]:
     """The specs, in :mod:`batch_cases`' shape."""
     base = {
@@ -177,5 +187,16 @@ def responses_mock_cases() -> list[dict[str, Any]]:
             '"400": a line of another shape, that request\'s typed error',
             "description": "MOCK an error file line whose status_code is not a number: the first request "
             "keeps its answer, the second is a typed error for the malformed line.",
+        },
+        {
+            **base,
+            "target": OPENAI / "openai-responses/batch-id-not-an-id-mock",
+            "steps": ["refresh"],
+            "edit": _odd_id,
+            "mock": "MOCK: the recorded upload and create, the create's batch object with an id holding a "
+            "path (batch_6a85c08a/../files, as a misbehaving proxy might answer): polling it is refused "
+            "before any request, nothing more recorded",
+            "description": "MOCK a /v1/responses batch whose id is not an OpenAI id: refreshing it is an "
+            "InvalidRequestError before any request (the id is never put in a URL).",
         },
     ]

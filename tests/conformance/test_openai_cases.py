@@ -14,7 +14,7 @@ CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
     "openai": 75,
     "openai-compatible": 5,
-    "openai-responses": 127,
+    "openai-responses": 128,
     "groq": 6,
     "deepseek": 4,
     "openrouter": 3,
