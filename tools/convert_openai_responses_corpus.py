@@ -13,7 +13,9 @@ assistant message is built from the recorded first answer
 subject: openai_responses_cases (answers, tools, errors), openai_responses_cases_reasoning,
 openai_responses_cases_built_in (built-in tools, citations, images), openai_responses_cases_settings
 (request settings), openai_responses_cases_faults (recorded answers with a MOCK fault) and
-openai_responses_cases_requests (request mappings surviving mutants pointed to).
+openai_responses_cases_requests (request mappings surviving mutants pointed to) and
+openai_responses_cases_mutants (mappings no case reached), openai_responses_cases_bounds
+(settings their survivors pointed to).
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from convert_openai_corpus import _interaction, write_case
 from openai_responses_cases import answer_cases
+from openai_responses_cases_bounds import bound_cases
 from openai_responses_cases_built_in import built_in_cases
 from openai_responses_cases_faults import fault_cases
+from openai_responses_cases_mutants import mutant_cases
 from openai_responses_cases_reasoning import reasoning_cases
 from openai_responses_cases_requests import request_cases
 from openai_responses_cases_settings import settings_cases
@@ -48,21 +52,26 @@ def cases() -> list[dict[str, Any]]:
         *settings_cases(),
         *fault_cases(),
         *request_cases(),
+        *mutant_cases(),
+        *bound_cases(),
     ]
 
 
 def build(spec: dict[str, Any]) -> None:
     """Write one case directory (``expected.json``, when present, is kept)."""
     stream = spec["method"] == "stream"
-    if spec["method"] == "count_tokens":
-        uri, body = f"{BASE}/responses/input_tokens", count_wire(spec["request"], spec["model"])
-    else:
-        uri, body = f"{BASE}/responses", wire(spec["request"], spec["model"], stream=stream)
     source = spec.get("attribution") or attribution(
         spec["source"], interaction=spec.get("interaction"), note=spec.get("note", "")
     )
-    # A request refused before any I/O has no response: its cassette holds no interaction.
-    recorded = [_interaction(uri, body, stream, spec["response"])] if "response" in spec else []
+    # A request refused before any I/O has no response: its cassette holds no interaction (and
+    # the oracle need not know how to send what is refused).
+    recorded = []
+    if "response" in spec and spec["method"] == "count_tokens":
+        body = count_wire(spec["request"], spec["model"])
+        recorded = [_interaction(f"{BASE}/responses/input_tokens", body, stream, spec["response"])]
+    elif "response" in spec:
+        body = wire(spec["request"], spec["model"], stream=stream)
+        recorded = [_interaction(f"{BASE}/responses", body, stream, spec["response"])]
     write_case(TARGET / spec["name"], spec, source, recorded)
 
 

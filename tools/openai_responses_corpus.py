@@ -94,8 +94,13 @@ def _content(part: dict[str, Any], role: str) -> dict[str, Any]:
     return {"type": "input_text", "text": part["text"]}
 
 
-def _assistant(message: dict[str, Any]) -> list[dict[str, Any]]:
-    """An assistant turn as output items, grouped back by their recorded item ids."""
+#: A built-in tool's call left out of an unstored turn (its findings are in the text that goes back).
+_LEFT_OUT: dict[str, Any] = {"type": "left-out"}
+
+
+def _assistant(message: dict[str, Any], stored: bool = False) -> list[dict[str, Any]]:
+    """An assistant turn as output items, grouped back by their recorded item ids (``stored``: each
+    item under its id, a reasoning item without ``encrypted_content`` by its id alone)."""
     items: list[dict[str, Any]] = []
     owners: list[str | None] = []  # each item's recorded id (only reasoning items send theirs)
     for part in message["content"]:
@@ -125,6 +130,7 @@ def _assistant(message: dict[str, Any]) -> list[dict[str, Any]]:
                 continue
             # store is off: an unstored msg_ / fc_ id would be refused ("Item with id ... not found")
             items.append({"type": "message", "role": "assistant", "content": [_content(part, "assistant")]})
+            items[-1] |= {"id": ident} if stored and ident else {}
         elif part["type"] == "tool-call" and part.get("approval") == "requested":
             # an MCP call OpenAI asked approval for: sent back whole (nothing is stored)
             server = ((part.get("provider_metadata") or {}).get("openai-responses") or {}).get("server_label")
@@ -132,6 +138,9 @@ def _assistant(message: dict[str, Any]) -> list[dict[str, Any]]:
             request |= {"server_label": server} if server else {}
             args = json.dumps(part.get("args") or {}, separators=(",", ":"), ensure_ascii=False)
             items.append({**request, "arguments": args})
+        elif part["type"] == "tool-call" and part.get("provider_executed"):
+            # a built-in tool's call: only a stored item could stand for it, left out unstored
+            items.append({"type": "item_reference", "id": ident} if stored and ident else _LEFT_OUT)
         elif part["type"] == "tool-call":
             call = {
                 "type": "function_call",
@@ -139,11 +148,24 @@ def _assistant(message: dict[str, Any]) -> list[dict[str, Any]]:
                 "name": part["name"],
                 "arguments": json.dumps(part.get("args") or {}, separators=(",", ":"), ensure_ascii=False),
             }
-            items.append(call)
+            items.append(call | ({"id": ident} if stored and ident else {}))
+    # a reasoning item goes only with the item after it, and with its state
+    items = [
+        item
+        for at, item in enumerate(items)
+        if item["type"] != "reasoning"
+        or (
+            next((i for i in items[at + 1 :] if i["type"] != "reasoning"), _LEFT_OUT) is not _LEFT_OUT
+            and (item["encrypted_content"] or (stored and item["id"]))
+        )
+    ]
+    items = [item for item in items if item is not _LEFT_OUT]
+    if stored:  # kept at OpenAI: a reasoning item's id stands for its state
+        items = [{k: v for k, v in i.items() if k != "encrypted_content" or v} for i in items]
     return items
 
 
-def _input(request: dict[str, Any], developer: bool) -> list[dict[str, Any]]:
+def _input(request: dict[str, Any], developer: bool, stored: bool = False) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if request.get("system"):
         out.append({"role": "developer" if developer else "system", "content": request["system"]})
@@ -158,7 +180,7 @@ def _input(request: dict[str, Any], developer: bool) -> list[dict[str, Any]]:
     for message in messages:
         role, content = message["role"], message["content"]
         if role == "assistant":
-            out += _assistant(message)
+            out += _assistant(message, stored)
         elif role == "tool":
             for part in content:
                 if part["call_id"] in asked:  # the decision on an approval request
@@ -225,7 +247,8 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
     """The Responses body for a canonical case request to ``model`` (the API reference's shape)."""
     reasoning_model = model.startswith(REASONING_PREFIXES)
     options = (request.get("provider_options") or {}).get("openai-responses") or {}
-    body: dict[str, Any] = {"model": model, "input": _input(request, reasoning_model)}
+    stored = options.get("store", options.get("previous_response_id") is not None)
+    body: dict[str, Any] = {"model": model, "input": _input(request, reasoning_model, stored)}
     if "max_output_tokens" in request:
         body["max_output_tokens"] = request["max_output_tokens"]
     # gpt-5.4-nano (or a dated snapshot) takes a temperature while it does not reason: ellmer's
@@ -247,6 +270,8 @@ def wire(request: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]
         body["text"] = {"format": text}
     elif fmt and fmt["type"] == "json":  # JSON without a schema
         body["text"] = {"format": {"type": "json_object"}}
+    if "verbosity" in options:  # the text's verbosity, beside its format
+        body.setdefault("text", {})["verbosity"] = options["verbosity"]
     if request.get("tools"):
         body["tools"] = [_tool(t) for t in request["tools"]]
         choice = request.get("tool_choice")

@@ -39,6 +39,10 @@ BATCH_CASES = {
     ("openai-responses", "batch-answers"),
     ("openai-responses", "batch-expired-mock"),  # MOCK: derived from batch-answers (no recording)
     ("openai-responses", "batch-one-request-failed-mock"),  # MOCK: derived from batch-answers
+    ("openai-responses", "batch-cancel-mock"),  # MOCK: openai/batch-cancel's edit of batch-answers
+    ("openai-responses", "batch-failed-validation-mock"),  # MOCK: derived from batch-answers
+    ("openai-responses", "batch-result-status-text-mock"),  # MOCK: derived from batch-answers
+    ("openai-responses", "batch-id-not-an-id-mock"),  # MOCK: derived from batch-answers
     ("google", "batch-answers"),
     ("azure-openai", "batch-cancel-deployment-route"),  # MOCK: openai/batch-cancel on Azure's routes
     ("azure-openai-responses", "batch-answers-v1"),  # MOCK: openai-responses/batch-answers on Azure's

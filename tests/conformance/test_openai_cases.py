@@ -14,7 +14,7 @@ CASSETTES = files("modelport_openai") / "cassettes"
 COUNTS = {
     "openai": 112,
     "openai-compatible": 5,
-    "openai-responses": 96,
+    "openai-responses": 128,
     "groq": 6,
     "deepseek": 4,
     "openrouter": 3,
