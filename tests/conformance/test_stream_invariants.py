@@ -152,6 +152,20 @@ def test_the_error_object_is_found_in_every_recorded_form() -> None:
     }
     frame = {"data": {"id": "gen-1", "error": {"code": 400, "message": "Token limit reached"}}}
     text = {"data": {"choices": []}}
+    failed = {  # a Responses stream's last frame: the error inside the response envelope
+        "event": "response.failed",
+        "data": {
+            "type": "response.failed",
+            "response": {
+                "id": "resp_1",
+                "status": "failed",
+                "error": {"code": "server_error", "message": "m"},
+            },
+        },
+    }
+    completed = {"data": {"type": "response.completed", "response": {"status": "completed", "error": None}}}
+    assert stream_error_object([text, completed, failed]) == {"code": "server_error", "message": "m"}
+    assert stream_error_object([completed]) is None
     assert stream_error_object([text, bare]) == {"code": 499, "status": "CANCELLED", "message": "x"}
     assert stream_error_object([text, event]) == {"type": "overloaded_error", "message": "o"}
     assert stream_error_object([frame]) == {"code": 400, "message": "Token limit reached"}

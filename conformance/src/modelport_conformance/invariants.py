@@ -250,7 +250,8 @@ def _short(part: Any) -> str:
 
 def stream_error_object(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     """The error object a recorded SSE body carries (a ``data:`` frame with an ``error`` object, an
-    ``event: error``, or a bare JSON error body), else ``None``."""
+    ``event: error``, a bare JSON error body, or a frame whose ``response`` envelope carries one, as
+    a Responses ``response.failed`` does), else ``None``."""
     for entry in entries:
         data = entry.get("data") if "data" in entry else entry.get("raw")
         if isinstance(data, str):
@@ -265,6 +266,9 @@ def stream_error_object(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any] 
         if isinstance(data.get("error"), dict) or entry.get("event") == "error":
             found = error_message(json.dumps(data))[2]
             return found if isinstance(found, dict) else data
+        envelope = data.get("response")
+        if isinstance(envelope, dict) and isinstance(envelope.get("error"), dict):
+            return dict(envelope["error"])
     return None
 
 
