@@ -28,7 +28,7 @@ WIRE_REQUIREMENTS = {f"G{n}" for n in range(2, 19)} | {"S1", "S2", "S3", "S4", "
 def test_every_wire_requirement_has_a_case():
     covered = {r for case in GOOGLE + VERTEX for r in case.requirements}
     assert WIRE_REQUIREMENTS - covered == set()
-    assert (len(GOOGLE), len(VERTEX)) == (115, 7)
+    assert (len(GOOGLE), len(VERTEX)) == (121, 7)
 
 
 def test_every_case_carries_attribution_and_no_credentials():
@@ -157,7 +157,7 @@ def test_stream_cassettes_store_one_event_per_entry():
 def test_google_suites_are_discovered_and_pass():
     suites, errors = discover_suites(["google", "google-vertex"])
     assert errors == {}
-    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [115, 7]
+    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [121, 7]
     assert suites["google"].merge_frames is not None
     report = run_conformance(["google", "google-vertex"], strict=True)
     failures = {c.case: c.message for p in report.providers for c in p.cases if c.status != "pass"}
@@ -169,7 +169,7 @@ def test_google_suites_are_discovered_and_pass():
         for check in c.checks
         if check.name == "merged" and c.method == "stream"
     }
-    assert len(merged) == 30
+    assert len(merged) == 31
     assert sorted(k for k, v in merged.items() if v != "pass") == [
         "error-mid-stream",
         "error-stream-http-status",
@@ -244,7 +244,12 @@ def test_mock_batches_map_an_inlined_error_and_a_cancel():
     by_name = {case.name: case for case in GOOGLE}
     errored = by_name["batch-inlined-error"].expected["batch"]
     assert errored["job"]["counts"] == {
-        "cancelled": 0, "expired": 0, "failed": 1, "processing": 0, "succeeded": 1, "total": 2
+        "cancelled": 0,
+        "expired": 0,
+        "failed": 1,
+        "processing": 0,
+        "succeeded": 1,
+        "total": 2,
     }
     assert [sorted(r) for r in errored["results"]] == [["custom_id", "result"], ["custom_id", "error"]]
     assert errored["results"][1]["error"] == {
@@ -256,8 +261,16 @@ def test_mock_batches_map_an_inlined_error_and_a_cancel():
     expected = by_name["batch-cancelled"].expected
     assert expected["error"]["type"] == "InvalidRequestError"
     cancelled = expected["batch"]
-    assert (cancelled["job"]["status"], cancelled["job"]["raw_status"]) == ("cancelled", "BATCH_STATE_CANCELLED")
+    assert (cancelled["job"]["status"], cancelled["job"]["raw_status"]) == (
+        "cancelled",
+        "BATCH_STATE_CANCELLED",
+    )
     assert cancelled["job"]["counts"] == {
-        "cancelled": 2, "expired": 0, "failed": 0, "processing": 0, "succeeded": 0, "total": 2
+        "cancelled": 2,
+        "expired": 0,
+        "failed": 0,
+        "processing": 0,
+        "succeeded": 0,
+        "total": 2,
     }
     assert "results" not in cancelled  # the results step raised: no output to read
