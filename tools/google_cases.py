@@ -15,6 +15,7 @@ from google_cases_grounding import GROUNDING_CASES
 from google_cases_grounding import VERTEX_CASES as VERTEX_GROUNDING_CASES
 from google_cases_grounding_shapes import grounding_shape_cases
 from google_cases_history import history_cases
+from google_cases_history_replay import replay_edit_cases
 from google_cases_mock import COUNT_CASES, FINISH_CASES, PARTIAL_ARGS_CASE, VERTEX_COUNT_CASES
 from google_cases_mock_grounding import ENTERPRISE_CASES, MAPS_CASES
 from google_cases_refused import refused_cases, setting_cases
@@ -41,6 +42,7 @@ CASES = (
     + edge_cases()
     + call_edge_cases()
     + history_cases()
+    + replay_edit_cases()
 )
 #: The Vertex AI cases.
 VERTEX_CASES = [

@@ -7,6 +7,7 @@ the neutral parts must be sent as, and the recorded answer is the response.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from gemini_corpus import vcr_interaction, wire
@@ -58,6 +59,14 @@ def _neutral(part: dict[str, Any]) -> dict[str, Any]:
     return {"type": "tool-call", "id": call["id"], "name": call["name"], "args": dict(call["args"]), **extra}
 
 
+def _model(saved: str) -> str:
+    """The model that answered the recording's second request (its stream says it in every frame)."""
+    _, (_, _, text) = vcr_interaction(P + saved, 1)
+    found = json.loads(text if saved != SIGNED else text.split("data: ", 1)[1].split("\n", 1)[0])
+    model: str = found["modelVersion"]
+    return model
+
+
 def _history_case(
     name: str, saved: str, description: str, request: dict[str, Any], model_turn: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -76,7 +85,7 @@ def _history_case(
         "name": name,
         "description": description,
         "method": "stream" if saved == SIGNED else "generate",
-        "model": "gemini-3-pro-preview" if saved == SIGNED else "gemini-2.5-flash",
+        "model": _model(saved),
         "requirements": ["G5"],
         "request": full,
         "wire": body,
