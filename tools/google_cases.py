@@ -10,6 +10,7 @@ from google_cases_code_execution import code_execution_cases
 from google_cases_edges import edge_cases
 from google_cases_edges_calls import call_edge_cases
 from google_cases_embed import embed_cases
+from google_cases_embed_edges import embed_edge_cases
 from google_cases_errors import error_cases
 from google_cases_grounding import GROUNDING_CASES
 from google_cases_grounding import VERTEX_CASES as VERTEX_GROUNDING_CASES
@@ -22,6 +23,7 @@ from google_cases_refused import refused_cases, setting_cases
 from google_cases_refused_config import config_refused_cases
 from google_cases_requests import request_cases
 from google_cases_streamed_args import STREAMED_ARGS_CASES
+from google_cases_thinking_bounds import thinking_bound_cases
 from google_cases_tools import TOOL_CASES
 
 #: The Gemini API cases.
@@ -43,6 +45,8 @@ CASES = (
     + call_edge_cases()
     + history_cases()
     + replay_edit_cases()
+    + embed_edge_cases()
+    + thinking_bound_cases()
 )
 #: The Vertex AI cases.
 VERTEX_CASES = [

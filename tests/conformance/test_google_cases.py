@@ -28,7 +28,7 @@ WIRE_REQUIREMENTS = {f"G{n}" for n in range(2, 19)} | {"S1", "S2", "S3", "S4", "
 def test_every_wire_requirement_has_a_case():
     covered = {r for case in GOOGLE + VERTEX for r in case.requirements}
     assert WIRE_REQUIREMENTS - covered == set()
-    assert (len(GOOGLE), len(VERTEX)) == (125, 7)
+    assert (len(GOOGLE), len(VERTEX)) == (134, 7)
 
 
 def test_every_case_carries_attribution_and_no_credentials():
@@ -59,6 +59,8 @@ def test_every_case_carries_attribution_and_no_credentials():
         "count-tokens-cached-content",
         "count-tokens-system-function-tool",
         "count-tokens-text",
+        "count-tokens-total-negative",
+        "count-tokens-total-omitted",
         "embed-single-value",
         "generate-edited-call-arguments-history",
         "generate-edited-call-with-id-history",
@@ -66,6 +68,7 @@ def test_every_case_carries_attribution_and_no_credentials():
         "generate-malformed-function-call",
         "generate-server-executed-call",
         "generate-thinking-budget-zero",
+        "generate-thinking-disabled-gemini25",
         "grounding-maps-generate",
         "grounding-maps-stream",
         "refused-candidate-count-two",
@@ -74,6 +77,9 @@ def test_every_case_carries_attribution_and_no_credentials():
         "refused-maps-latitude-string",
         "refused-maps-latitude-under-minus-90",
         "refused-max-output-tokens-over-int32",
+        "refused-reasoning-budget-over-int32",
+        "refused-reasoning-disabled-gemini3",
+        "refused-reasoning-disabled-with-effort",
         "refused-replay-calls-not-matching-parts",
         "refused-replay-parts-not-objects",
         "refused-replayed-results-out-of-order",
@@ -83,7 +89,9 @@ def test_every_case_carries_attribution_and_no_credentials():
         "refused-thinking-budget-option-under-minus-one",
         "refused-thinking-budget-option-with-effort-gemini3",
         "refused-thinking-level-and-budget-generation-config",
+        "refused-thinking-level-and-budget-options",
         "refused-thinking-level-gemini25-generation-config",
+        "refused-thinking-level-option-gemini25",
         "refused-thinking-level-option-with-budget-gemini3",
         "refused-time-range-leap-second-after-end",
         "refused-time-range-no-such-date",
@@ -103,7 +111,7 @@ def test_refused_cases_record_no_exchange_and_a_typed_error():
     """A request refused before any I/O has a cassette with no interaction (so an adapter that sent
     it would fail the request check, not only expected.json) and a typed error as its answer."""
     refused = [case for case in GOOGLE if case.name.startswith("refused-")]
-    assert len(refused) == 23
+    assert len(refused) == 28
     for case in refused:
         assert case.cassette.interactions == [], case.name
         assert set(case.expected) == {"error"}, case.name
@@ -130,6 +138,8 @@ def test_token_counting_maps_and_enterprise_search_have_shipped_cases():
         "count-tokens-text",
         "count-tokens-system-function-tool",
         "count-tokens-cached-content",
+        "count-tokens-total-omitted",
+        "count-tokens-total-negative",
     }
     assert [c.name for c in VERTEX if c.method == "count_tokens"] == ["vertex-count-tokens"]
     counted = by_name["count-tokens-system-function-tool"].cassette.interactions[0]
@@ -157,7 +167,7 @@ def test_stream_cassettes_store_one_event_per_entry():
 def test_google_suites_are_discovered_and_pass():
     suites, errors = discover_suites(["google", "google-vertex"])
     assert errors == {}
-    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [125, 7]
+    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [134, 7]
     assert suites["google"].merge_frames is not None
     report = run_conformance(["google", "google-vertex"], strict=True)
     failures = {c.case: c.message for p in report.providers for c in p.cases if c.status != "pass"}
