@@ -6,6 +6,7 @@ this module gathers them in one order for tools/convert_gemini_corpus.py.
 
 from __future__ import annotations
 
+from google_cases_answer_files import answer_file_cases
 from google_cases_code_execution import code_execution_cases
 from google_cases_edges import edge_cases
 from google_cases_edges_calls import call_edge_cases
@@ -47,6 +48,7 @@ CASES = (
     + replay_edit_cases()
     + embed_edge_cases()
     + thinking_bound_cases()
+    + answer_file_cases()
 )
 #: The Vertex AI cases.
 VERTEX_CASES = [
