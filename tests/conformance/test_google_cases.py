@@ -28,7 +28,7 @@ WIRE_REQUIREMENTS = {f"G{n}" for n in range(2, 19)} | {"S1", "S2", "S3", "S4", "
 def test_every_wire_requirement_has_a_case():
     covered = {r for case in GOOGLE + VERTEX for r in case.requirements}
     assert WIRE_REQUIREMENTS - covered == set()
-    assert (len(GOOGLE), len(VERTEX)) == (139, 7)
+    assert (len(GOOGLE), len(VERTEX)) == (140, 7)
 
 
 def test_every_case_carries_attribution_and_no_credentials():
@@ -169,7 +169,7 @@ def test_stream_cassettes_store_one_event_per_entry():
 def test_google_suites_are_discovered_and_pass():
     suites, errors = discover_suites(["google", "google-vertex"])
     assert errors == {}
-    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [139, 7]
+    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [140, 7]
     assert suites["google"].merge_frames is not None
     report = run_conformance(["google", "google-vertex"], strict=True)
     failures = {c.case: c.message for p in report.providers for c in p.cases if c.status != "pass"}
@@ -181,7 +181,7 @@ def test_google_suites_are_discovered_and_pass():
         for check in c.checks
         if check.name == "merged" and c.method == "stream"
     }
-    assert len(merged) == 32
+    assert len(merged) == 33
     assert sorted(k for k, v in merged.items() if v != "pass") == [
         "error-mid-stream",
         "error-stream-http-status",
