@@ -322,40 +322,6 @@ MOCK_CASES: list[dict[str, Any]] = [
 ]
 
 
-def _google_mock_cases() -> list[dict[str, Any]]:
-    """The MOCK Google batch cases: batch-answers' recorded exchange, its ending operation changed
-    by an ``edit`` of tools/google_batch_cases.py (each case's note says how)."""
-    import google_batch_cases as edits
-
-    base = {"saved": R + "gemini_gemini-2_5-flash" + CHATS, "model": "gemini-2.5-flash", "requests": _gemini}
-    return [
-        {
-            **base,
-            "target": GOOGLE / "batch-inlined-error",
-            "family": "google",
-            "edit": edits.second_request_denied,
-            "mock": "MOCK: the corpus has no Gemini batch with a failed request: batch-answers' recorded "
-            "exchange, the second inlined response of the two done polls replaced by a PERMISSION_DENIED "
-            "google.rpc.Status (code 7, message invented) and batchStats set to one succeeded, one failed",
-            "description": "A batchGenerateContent batch whose second inlined response is a "
-            "google.rpc.Status error (gRPC 7): that request's typed permission error (403), the "
-            "first keeps its answer.",
-        },
-        {
-            **base,
-            "target": GOOGLE / "batch-cancelled",
-            "family": "google",
-            "edit": edits.cancelled_before_running,
-            "mock": "MOCK: the corpus has no cancelled Gemini batch: batch-answers' recorded exchange, the "
-            "two done polls' operation set to BATCH_STATE_CANCELLED with both requests pending and no "
-            "output",
-            "description": "A batchGenerateContent batch that ended cancelled with both requests "
-            "pending: status cancelled, both counted cancelled; reading its results (it has no output) "
-            "is a typed InvalidRequestError.",
-        },
-    ]
-
-
 def _steps(spec: dict[str, Any], interactions: list[dict[str, Any]]) -> list[str]:
     if "steps" in spec:
         return list(spec["steps"])
@@ -413,8 +379,9 @@ def main() -> None:
     """Write every case."""
     from batch_cases_openai import openai_mock_cases  # they read this module's helpers
     from batch_cases_responses import responses_mock_cases
+    from google_batch_cases import google_mock_cases
 
-    specs = CASES + MOCK_CASES + _google_mock_cases() + responses_mock_cases() + openai_mock_cases()
+    specs = CASES + MOCK_CASES + google_mock_cases() + responses_mock_cases() + openai_mock_cases()
     for spec in specs:
         build(spec)
         print(f"{spec['target'].relative_to(ROOT)}")

@@ -86,6 +86,25 @@ def _stream_grounding_in_two_frames() -> tuple[int, str, str]:
     return status, kind, "".join(frame + "\r\n\r\n" for frame in frames)
 
 
+def _stream_grounding_revised() -> tuple[int, str, str]:
+    """The recorded grounded stream, the frame before the last carrying the last frame's first two
+    chunks and supports, the first of each an earlier version (the chunk's title, the support's
+    segment end): the last frame repeats them, revised, then adds the rest."""
+    status, kind, body = _response(SEARCH_STREAM)
+    frames = [block for block in body.split("\r\n\r\n") if block.strip()]
+    before, last = (json.loads(frame.removeprefix("data: ")) for frame in frames[-2:])
+    grounding = last["candidates"][0]["groundingMetadata"]
+    assert before["candidates"][0]["groundingMetadata"] == {} and len(grounding["groundingSupports"]) > 2
+    chunks = json.loads(json.dumps(grounding["groundingChunks"][:2]))
+    supports = json.loads(json.dumps(grounding["groundingSupports"][:2]))
+    chunks[0]["web"]["title"] = chunks[0]["web"]["title"] + " (draft)"  # invented earlier version
+    supports[0]["segment"]["endIndex"] -= 1
+    supports[0]["segment"]["text"] = supports[0]["segment"]["text"][:-1]
+    before["candidates"][0]["groundingMetadata"] = {"groundingChunks": chunks, "groundingSupports": supports}
+    frames[-2] = "data: " + json.dumps(before, ensure_ascii=False)
+    return status, kind, "".join(frame + "\r\n\r\n" for frame in frames)
+
+
 TIME_RANGE = "tests__models__cassettes__test_tool_choice_matrix__test_google_native_tool_only_web_search_completes.yaml"  # noqa: E501
 
 
@@ -365,6 +384,30 @@ def edge_cases() -> list[dict[str, Any]]:
                 "note": ADAPTED + "; MOCK edit of the recorded response: the empty groundingMetadata of "
                 "the frame before the last set to the first groundingChunks and groundingSupports item "
                 "of the last frame",
+            },
+        },
+        {
+            "name": "grounding-stream-revised-in-last-frame",
+            "description": "The recorded grounded stream, its first two chunks and supports sent a frame "
+            "early, the first of each in an earlier version, and repeated revised on the last frame: "
+            "the revision replaces them (no duplicates), the citations as recorded.",
+            "method": "stream",
+            "model": "gemini-2.5-pro",
+            "requirements": ["S7", "S8"],
+            "features": ["provider_tools"],
+            "request": {
+                "system": "You are a helpful chatbot.",
+                "prompt": "What is the weather in San Francisco today?",
+                "tools": [SEARCH],
+            },
+            "response": _stream_grounding_revised(),
+            "source": P + SEARCH_STREAM,
+            "source_args": {
+                "interaction": 0,
+                "note": ADAPTED + "; MOCK edit of the recorded response: the empty groundingMetadata of "
+                "the frame before the last set to the first two groundingChunks and groundingSupports "
+                "of the last frame, the first chunk's title and the first support's segment one "
+                "character shorter (an earlier version, invented)",
             },
         },
     ]

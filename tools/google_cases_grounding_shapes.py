@@ -74,6 +74,20 @@ def _wrapped_in_list(metadata: dict[str, Any]) -> None:
     metadata["wrapped"] = inner  # replaced by the list below (_grounded_with keeps the object)
 
 
+def _end_missing(metadata: dict[str, Any]) -> None:
+    del metadata["groundingSupports"][0]["segment"]["endIndex"]
+
+
+def _start_after_end(metadata: dict[str, Any]) -> None:
+    metadata["groundingSupports"][2]["segment"]["endIndex"] = 100  # it starts at byte 124
+
+
+def _end_mid_character(metadata: dict[str, Any]) -> None:
+    segment = metadata["groundingSupports"][1]["segment"]
+    assert segment["endIndex"] == 123  # 67°F: the ° (2 bytes) starts at byte 78
+    segment["endIndex"] = 79
+
+
 def _grounding_case(name: str, description: str, edit: Any, what: str) -> dict[str, Any]:
     return {
         "name": name,
@@ -91,6 +105,27 @@ def _grounding_case(name: str, description: str, edit: Any, what: str) -> dict[s
 
 def grounding_shape_cases() -> list[dict[str, Any]]:
     return [
+        _grounding_case(
+            "grounding-segment-end-missing",
+            "A groundingSupports segment without its endIndex: no usable offsets, the citation found by "
+            "its segment text, with a warning.",
+            _end_missing,
+            "groundingSupports[0].segment.endIndex removed",
+        ),
+        _grounding_case(
+            "grounding-segment-start-after-end",
+            "A groundingSupports segment that starts after it ends (bytes 124..100): the citation found "
+            "by its segment text, with a warning.",
+            _start_after_end,
+            "groundingSupports[2].segment.endIndex set from 185 to 100",
+        ),
+        _grounding_case(
+            "grounding-segment-end-mid-character",
+            "A groundingSupports segment ending inside the two bytes of a ° (byte 79): no citation cut "
+            "mid-character; found by its segment text, with a warning.",
+            _end_mid_character,
+            "groundingSupports[1].segment.endIndex set from 123 to 79 (inside the ° of 67°F)",
+        ),
         _grounding_case(
             "grounding-chunk-title-not-string",
             "A groundingChunks web title that is a number, not a string: a typed ProviderMetadataError.",

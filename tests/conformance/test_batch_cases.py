@@ -48,6 +48,9 @@ BATCH_CASES = {
     ("azure-openai-responses", "batch-answers-v1"),  # MOCK: openai-responses/batch-answers on Azure's
     ("google", "batch-cancelled"),  # MOCK: derived from batch-answers (no recording)
     ("google", "batch-inlined-error"),  # MOCK: derived from batch-answers (no recording)
+    ("google", "batch-responses-file"),  # MOCK: derived from batch-answers (no recording)
+    ("google", "batch-cancel"),  # MOCK: derived from batch-answers (no recording)
+    ("google", "batch-inlined-no-shape"),  # MOCK: derived from batch-answers (no recording)
 }
 
 

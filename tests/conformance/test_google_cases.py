@@ -28,7 +28,7 @@ WIRE_REQUIREMENTS = {f"G{n}" for n in range(2, 19)} | {"S1", "S2", "S3", "S4", "
 def test_every_wire_requirement_has_a_case():
     covered = {r for case in GOOGLE + VERTEX for r in case.requirements}
     assert WIRE_REQUIREMENTS - covered == set()
-    assert (len(GOOGLE), len(VERTEX)) == (115, 7)
+    assert (len(GOOGLE), len(VERTEX)) == (140, 7)
 
 
 def test_every_case_carries_attribution_and_no_credentials():
@@ -59,13 +59,18 @@ def test_every_case_carries_attribution_and_no_credentials():
         "count-tokens-cached-content",
         "count-tokens-system-function-tool",
         "count-tokens-text",
+        "count-tokens-total-negative",
+        "count-tokens-total-omitted",
         "embed-single-value",
+        "generate-answer-inline-data-not-base64",
+        "generate-answer-inline-image-and-file",
         "generate-edited-call-arguments-history",
         "generate-edited-call-with-id-history",
         "generate-inline-image-and-file-uri",
         "generate-malformed-function-call",
         "generate-server-executed-call",
         "generate-thinking-budget-zero",
+        "generate-thinking-disabled-gemini25",
         "grounding-maps-generate",
         "grounding-maps-stream",
         "refused-candidate-count-two",
@@ -74,6 +79,9 @@ def test_every_case_carries_attribution_and_no_credentials():
         "refused-maps-latitude-string",
         "refused-maps-latitude-under-minus-90",
         "refused-max-output-tokens-over-int32",
+        "refused-reasoning-budget-over-int32",
+        "refused-reasoning-disabled-gemini3",
+        "refused-reasoning-disabled-with-effort",
         "refused-replay-calls-not-matching-parts",
         "refused-replay-parts-not-objects",
         "refused-replayed-results-out-of-order",
@@ -83,7 +91,9 @@ def test_every_case_carries_attribution_and_no_credentials():
         "refused-thinking-budget-option-under-minus-one",
         "refused-thinking-budget-option-with-effort-gemini3",
         "refused-thinking-level-and-budget-generation-config",
+        "refused-thinking-level-and-budget-options",
         "refused-thinking-level-gemini25-generation-config",
+        "refused-thinking-level-option-gemini25",
         "refused-thinking-level-option-with-budget-gemini3",
         "refused-time-range-leap-second-after-end",
         "refused-time-range-no-such-date",
@@ -103,7 +113,7 @@ def test_refused_cases_record_no_exchange_and_a_typed_error():
     """A request refused before any I/O has a cassette with no interaction (so an adapter that sent
     it would fail the request check, not only expected.json) and a typed error as its answer."""
     refused = [case for case in GOOGLE if case.name.startswith("refused-")]
-    assert len(refused) == 23
+    assert len(refused) == 28
     for case in refused:
         assert case.cassette.interactions == [], case.name
         assert set(case.expected) == {"error"}, case.name
@@ -130,6 +140,8 @@ def test_token_counting_maps_and_enterprise_search_have_shipped_cases():
         "count-tokens-text",
         "count-tokens-system-function-tool",
         "count-tokens-cached-content",
+        "count-tokens-total-omitted",
+        "count-tokens-total-negative",
     }
     assert [c.name for c in VERTEX if c.method == "count_tokens"] == ["vertex-count-tokens"]
     counted = by_name["count-tokens-system-function-tool"].cassette.interactions[0]
@@ -157,7 +169,7 @@ def test_stream_cassettes_store_one_event_per_entry():
 def test_google_suites_are_discovered_and_pass():
     suites, errors = discover_suites(["google", "google-vertex"])
     assert errors == {}
-    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [115, 7]
+    assert [len(suites["google"].cases), len(suites["google-vertex"].cases)] == [140, 7]
     assert suites["google"].merge_frames is not None
     report = run_conformance(["google", "google-vertex"], strict=True)
     failures = {c.case: c.message for p in report.providers for c in p.cases if c.status != "pass"}
@@ -169,7 +181,7 @@ def test_google_suites_are_discovered_and_pass():
         for check in c.checks
         if check.name == "merged" and c.method == "stream"
     }
-    assert len(merged) == 30
+    assert len(merged) == 33
     assert sorted(k for k, v in merged.items() if v != "pass") == [
         "error-mid-stream",
         "error-stream-http-status",
@@ -244,7 +256,12 @@ def test_mock_batches_map_an_inlined_error_and_a_cancel():
     by_name = {case.name: case for case in GOOGLE}
     errored = by_name["batch-inlined-error"].expected["batch"]
     assert errored["job"]["counts"] == {
-        "cancelled": 0, "expired": 0, "failed": 1, "processing": 0, "succeeded": 1, "total": 2
+        "cancelled": 0,
+        "expired": 0,
+        "failed": 1,
+        "processing": 0,
+        "succeeded": 1,
+        "total": 2,
     }
     assert [sorted(r) for r in errored["results"]] == [["custom_id", "result"], ["custom_id", "error"]]
     assert errored["results"][1]["error"] == {
@@ -256,8 +273,16 @@ def test_mock_batches_map_an_inlined_error_and_a_cancel():
     expected = by_name["batch-cancelled"].expected
     assert expected["error"]["type"] == "InvalidRequestError"
     cancelled = expected["batch"]
-    assert (cancelled["job"]["status"], cancelled["job"]["raw_status"]) == ("cancelled", "BATCH_STATE_CANCELLED")
+    assert (cancelled["job"]["status"], cancelled["job"]["raw_status"]) == (
+        "cancelled",
+        "BATCH_STATE_CANCELLED",
+    )
     assert cancelled["job"]["counts"] == {
-        "cancelled": 2, "expired": 0, "failed": 0, "processing": 0, "succeeded": 0, "total": 2
+        "cancelled": 2,
+        "expired": 0,
+        "failed": 0,
+        "processing": 0,
+        "succeeded": 0,
+        "total": 2,
     }
     assert "results" not in cancelled  # the results step raised: no output to read

@@ -59,6 +59,11 @@ HISTORY_VOLATILE = (
     r"^generate-edited-code-execution-history:\$\.contents\[1\]\.parts\[",
     # the caller edited the arguments of the recorded call: it is sent edited and unsigned
     r"^generate-edited-call-with-id-history:\$\.contents\[1\]\.parts\[1\]",
+    # the caller edited, split or added the thoughts of the recorded turn: they are sent unsigned
+    r"^generate-history-thought-(edited|split):\$\.contents\[1\]\.parts\[",
+    r"^stream-history-thought-added-to-signed-call:\$\.contents\[1\]\.parts\[",
+    # the recorded turn marked as another Gemini model's: its signature is Google's stand-in
+    r"^generate-history-from-other-gemini-model:\$\.contents\[1\]\.parts\[0\]",
 )
 
 
