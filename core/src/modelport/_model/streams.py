@@ -78,6 +78,7 @@ class _Attempts:
         self.model = model
         self.prepared = prepared  # built once: every attempt sends it
         self.partial = PartialObjects(output) if output is not None else None
+        self.warnings = list(warnings)  # the request's: on the stream-start the caller is handed
         self.accumulator = StreamAccumulator(origin=model.origin, warnings=warnings)
         self.deadline: Deadline | None = None  # the call's, set when the stream starts
         self.attempt = 0
@@ -100,7 +101,7 @@ class _Attempts:
         out: list[StreamEvent] = []
         if self.held is not None:
             held = self.held
-            out.append(held)
+            out.append(self._start(held))
             self.accumulator.add(held)
             self.held = None
             if isinstance(held, StreamStartEvent) and held.warnings:
@@ -131,7 +132,15 @@ class _Attempts:
         if held is None:
             return []
         self.accumulator.add(held)
-        return [held]
+        return [self._start(held)]
+
+    def _start(self, event: StreamEvent) -> StreamEvent:
+        """The stream-start handed to the caller: the request's warnings first, then the provider's
+        (the accumulator has the request's already), so events accumulated by the caller give the
+        warnings :meth:`ResultStream.result` gives."""
+        if not self.warnings or not isinstance(event, StreamStartEvent):
+            return event
+        return event.model_copy(update={"warnings": [*self.warnings, *event.warnings]})
 
     def undecodable(self, error: Exception) -> ProviderError:
         """The typed error of events the accumulator could not fold in (a delta for a part that
