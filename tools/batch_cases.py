@@ -375,6 +375,30 @@ def build(spec: dict[str, Any]) -> None:
     (directory / "cassette.yaml").write_text(dump_cassette(cassette), encoding="utf-8")
 
 
+def final_poll(interactions: list[dict[str, Any]], **changes: Any) -> dict[str, Any]:
+    """The recorded poll that ended an OpenAI batch (the last before the results), its batch
+    object with ``changes``."""
+    poll = copy.deepcopy(interactions[-2])
+    body = {**_json(poll["response"]["body"]["string"]), **changes}
+    poll["response"]["body"]["string"] = json.dumps(body, indent=2)
+    return poll
+
+
+def with_error_file(
+    interactions: list[dict[str, Any]], line: dict[str, Any], error_file: str, **changes: Any
+) -> list[dict[str, Any]]:
+    """The recorded upload and create of an OpenAI batch, its final poll with ``changes`` and the
+    error file ``error_file``, the output file without its second line, then that error file
+    holding ``line``."""
+    poll = final_poll(interactions, error_file_id=error_file, **changes)
+    output = copy.deepcopy(interactions[-1])
+    output["response"]["body"]["string"] = output["response"]["body"]["string"].splitlines(keepends=True)[0]
+    errors = copy.deepcopy(output)
+    errors["request"]["uri"] = f"https://api.openai.com/v1/files/{error_file}/content"
+    errors["response"]["body"]["string"] = json.dumps(line) + "\n"
+    return [interactions[0], interactions[1], poll, output, errors]
+
+
 def main() -> None:
     """Write every case."""
     from batch_cases_openai import openai_mock_cases  # they read this module's helpers

@@ -8,11 +8,9 @@ for while the batch still runs. Each was pointed to by mutants of ``_batches.py`
 
 from __future__ import annotations
 
-import copy
-import json
 from typing import Any
 
-from batch_cases import OPENAI, R, _embeddings_upload, _json
+from batch_cases import OPENAI, R, _embeddings_upload, _json, final_poll, with_error_file
 
 __all__ = ["openai_mock_cases"]
 
@@ -52,39 +50,17 @@ _EXPIRED_LINE = {
 }
 
 
-def _final_poll(interactions: list[dict[str, Any]], **changes: Any) -> dict[str, Any]:
-    """The recorded poll that ended the batch (the last before the results), its batch object
-    with ``changes``."""
-    poll = copy.deepcopy(interactions[-2])
-    body = {**_json(poll["response"]["body"]["string"]), **changes}
-    poll["response"]["body"]["string"] = json.dumps(body, indent=2)
-    return poll
-
-
-def _with_error_file(
-    interactions: list[dict[str, Any]], line: dict[str, Any], **changes: Any
-) -> list[dict[str, Any]]:
-    """The recorded upload and create, the final poll with ``changes`` and an error file, the
-    output file without its second line, then the error file holding ``line``."""
-    poll = _final_poll(interactions, error_file_id=ERROR_FILE, **changes)
-    output = copy.deepcopy(interactions[-1])
-    output["response"]["body"]["string"] = output["response"]["body"]["string"].splitlines(keepends=True)[0]
-    errors = copy.deepcopy(output)
-    errors["request"]["uri"] = f"https://api.openai.com/v1/files/{ERROR_FILE}/content"
-    errors["response"]["body"]["string"] = json.dumps(line) + "\n"
-    return [interactions[0], interactions[1], poll, output, errors]
-
-
 def _one_failed(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     counts = {"total": 2, "completed": 1, "failed": 1}
-    return _with_error_file(interactions, _FAILED_LINE, request_counts=counts)
+    return with_error_file(interactions, _FAILED_LINE, ERROR_FILE, request_counts=counts)
 
 
 def _one_expired(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ended = _json(interactions[-2]["response"]["body"]["string"])
-    return _with_error_file(
+    return with_error_file(
         interactions,
         _EXPIRED_LINE,
+        ERROR_FILE,
         status="expired",
         completed_at=None,
         expired_at=ended["expires_at"],
@@ -97,7 +73,7 @@ def _failed_validation(interactions: list[dict[str, Any]]) -> list[dict[str, Any
     (the batch object's documented ``errors`` list), no request run, no files."""
     created = _json(interactions[1]["response"]["body"]["string"])
     error = {"code": "invalid_json_line", "message": "This line is not parseable as valid JSON.", "line": 2}
-    poll = _final_poll(
+    poll = final_poll(
         interactions,
         status="failed",
         output_file_id=None,
@@ -113,7 +89,7 @@ def _failed_validation(interactions: list[dict[str, Any]]) -> list[dict[str, Any
 def _still_running(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The recorded upload and create, then a poll answered ``in_progress`` (no files yet)."""
     created = _json(interactions[1]["response"]["body"]["string"])
-    poll = _final_poll(
+    poll = final_poll(
         interactions,
         status="in_progress",
         output_file_id=None,

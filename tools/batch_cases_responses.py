@@ -12,7 +12,7 @@ import copy
 import json
 from typing import Any
 
-from batch_cases import CHATS, OPENAI, R, _cancelled, _json, _responses_upload
+from batch_cases import CHATS, OPENAI, R, _cancelled, _json, _responses_upload, final_poll, with_error_file
 
 __all__ = ["responses_mock_cases"]
 
@@ -37,20 +37,11 @@ _FAILED_LINE = {
 }
 
 
-def _final_poll(interactions: list[dict[str, Any]], **changes: Any) -> dict[str, Any]:
-    """The recorded poll that ended the batch (the last before the results), its batch object
-    with ``changes``."""
-    poll = copy.deepcopy(interactions[-2])
-    body = {**_json(poll["response"]["body"]["string"]), **changes}
-    poll["response"]["body"]["string"] = json.dumps(body, indent=2)
-    return poll
-
-
 def _expired(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The recorded upload and create, then the final poll answered ``expired`` with none of the
     two requests run (no recording of an expired OpenAI batch is vendored)."""
     ended = _json(interactions[-2]["response"]["body"]["string"])
-    poll = _final_poll(
+    poll = final_poll(
         interactions,
         status="expired",
         output_file_id=None,
@@ -68,13 +59,7 @@ def _one_failed(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     file), the output file without its second line, then the error file holding that request's 400
     (no recording of an OpenAI batch error file is vendored)."""
     counts = {"total": 2, "completed": 1, "failed": 1}
-    poll = _final_poll(interactions, error_file_id=ERROR_FILE, request_counts=counts)
-    output = copy.deepcopy(interactions[-1])
-    output["response"]["body"]["string"] = output["response"]["body"]["string"].splitlines(keepends=True)[0]
-    errors = copy.deepcopy(output)
-    errors["request"]["uri"] = f"https://api.openai.com/v1/files/{ERROR_FILE}/content"
-    errors["response"]["body"]["string"] = json.dumps(_FAILED_LINE) + "\n"
-    return [interactions[0], interactions[1], poll, output, errors]
+    return with_error_file(interactions, _FAILED_LINE, ERROR_FILE, request_counts=counts)
 
 
 def _failed(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -87,7 +72,7 @@ def _failed(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         "param": None,
         "line": 2,
     }
-    poll = _final_poll(
+    poll = final_poll(
         interactions,
         status="failed",
         errors={"object": "list", "data": [error]},
