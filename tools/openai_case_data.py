@@ -15,6 +15,21 @@ OT = "open-telemetry__opentelemetry-python-contrib/instrumentation-genai__opente
 T = "traceloop__openllmetry/packages__opentelemetry-instrumentation-openai__tests__traces__cassettes__"
 F = "Future-House__ldp/"
 
+#: The API reference's pages the cases cite.
+CREATE = "https://platform.openai.com/docs/api-reference/chat/create"
+EMBEDDINGS = "https://platform.openai.com/docs/api-reference/embeddings/create"
+#: The note of a case no recording is behind because modelport refuses it before any I/O.
+NO_IO = (
+    "MOCK: no recording: modelport refuses this request before any I/O (the OpenAI API is never "
+    "called), so the cassette is empty and a mapping that sent it fails the request check"
+)
+
+
+def no_io(docs: str) -> dict[str, Any]:
+    """The source of a case refused before any I/O, citing ``docs``."""
+    return {"mock": True, "docs": [docs], "note": NO_IO}
+
+
 RECONSTRUCTED = "body-only recording: the request is reconstructed for this case"
 ADAPTED = "request adapted to modelport's canonical mapping (the recording tool sent SDK extras such as n: 1)"
 

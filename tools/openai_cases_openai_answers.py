@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from openai_case_data import CREATE
 from openai_corpus import JSON_TYPE, Recorded
 
 __all__ = ["answer_cases"]
 
-CREATE = "https://platform.openai.com/docs/api-reference/chat/create"
 WEATHER = {
     "type": "function",
     "name": "get_weather",

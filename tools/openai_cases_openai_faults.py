@@ -11,24 +11,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from openai_case_data import OT, PE
+from openai_case_data import CREATE, EMBEDDINGS, OT, PE, no_io
 from openai_cases_openai_answers import answer_cases
 from openai_corpus import Recorded, vcr
 
 __all__ = ["fault_cases"]
 
-CREATE = "https://platform.openai.com/docs/api-reference/chat/create"
-EMBEDDINGS = "https://platform.openai.com/docs/api-reference/embeddings/create"
-NO_IO = (
-    "MOCK: no recording: modelport refuses this request before any I/O (the OpenAI API is never "
-    "called), so the cassette is empty and a mapping that sent it fails the request check"
-)
 BASE64_PAIR = PE + "test_embeddings__TestOpenAI.test_documents.yaml"
 FLOATS_512 = OT + "test_embeddings_with_dimensions.yaml"
-
-
-def _no_io(docs: str) -> dict[str, Any]:
-    return {"mock": True, "docs": [docs], "note": NO_IO}
 
 
 def _refused(name: str, description: str, request: dict[str, Any], docs: str, **extra: Any) -> dict[str, Any]:
@@ -40,7 +30,7 @@ def _refused(name: str, description: str, request: dict[str, Any], docs: str, **
         **extra,
         "request": request,
         "responses": [],
-        "source_dict": _no_io(docs),
+        "source_dict": no_io(docs),
     }
 
 

@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-from openai_case_data import F, T, refusal_request
+from openai_case_data import CREATE, F, T, refusal_request
 from openai_corpus import JSON_TYPE, SSE_TYPE, Recorded, vcr
 
 REFUSAL = T + "test_chat_parse__test_parsed_refused_completion.yaml"
@@ -18,7 +18,6 @@ LOGPROBS = F + "packages__lmi__tests__cassettes__TestLiteLLMModel.test_call[Open
 
 
 #: The API reference's entry for the request fields these cases set.
-CREATE = "https://platform.openai.com/docs/api-reference/chat/create"
 
 
 def _mock(note: str, *anchors: str) -> dict[str, Any]:

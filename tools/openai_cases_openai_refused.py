@@ -11,24 +11,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from openai_case_data import CREATE, EMBEDDINGS, no_io
 from openai_corpus import JSON_TYPE
 
 __all__ = ["refused_cases"]
 
-CREATE = "https://platform.openai.com/docs/api-reference/chat/create"
-EMBEDDINGS = "https://platform.openai.com/docs/api-reference/embeddings/create"
 #: A WAV file of eight silent 8-bit samples at 8 kHz (Python's ``wave`` module), base64.
 WAV = "UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQgAAACAgICAgICAgA=="
 
 
 def _no_io(field: str, docs: str = CREATE) -> dict[str, Any]:
-    anchor = f"#chat-create-{field}" if docs == CREATE else ""
-    return {
-        "mock": True,
-        "docs": [docs + anchor],
-        "note": "MOCK: no recording: modelport refuses this request before any I/O (the OpenAI API is "
-        "never called), so the cassette is empty and a mapping that sent it fails the request check",
-    }
+    return no_io(docs + (f"#chat-create-{field}" if docs == CREATE else ""))
 
 
 def _reserved(field: str, value: Any) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
-from openai_case_data import ADAPTED, P, T, refusal_request
+from openai_case_data import ADAPTED, CREATE, P, T, no_io, refusal_request
 from openai_cases_mistral import penalties_case
 from openai_corpus import CORPUS, vcr
 
@@ -20,18 +20,11 @@ CACHE = P + "test_openai_prompt_cache__test_openai_chat_prompt_cache_e2e.yaml"
 #: The key the recording's client sent as ``prompt_cache_key`` (pydantic-ai's prompt-cache test).
 CACHE_KEY = "pydantic-ai-prompt-cache-e2e-chat"
 CACHE_PROMPT = "Reference catalogue for the prompt cache test corpus. Reply OK."
-#: The API reference's entry for the request fields these cases set.
-CREATE = "https://platform.openai.com/docs/api-reference/chat/create"
 
 
 def _no_io(field: str) -> dict[str, Any]:
     """The source of a case no recording is behind: the request never leaves the process."""
-    return {
-        "mock": True,
-        "docs": [f"{CREATE}#chat-create-{field}"],
-        "note": "MOCK: no recording: modelport refuses this request before any I/O (the OpenAI API is "
-        "never called), so the cassette is empty and a mapping that sent it fails the request check",
-    }
+    return no_io(f"{CREATE}#chat-create-{field}")
 
 
 def _recorded_pdf() -> str:
